@@ -1,0 +1,3 @@
+from ronda.interfaces.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,133 @@
+"""Rondas, tringas and double rondas: what a hand holds and what it could hold.
+
+Pure functions of ranks, cached, because the settlement (R8.5) asks them after
+every play of a declarer. Ranks here are rank indexes (0 for 1 … 9 for 12).
+
+A combination's *strength* is one int that orders combinations of one kind by
+R8.3; kinds are compared first, by :data:`KIND_ORDER`.
+
+>>> combination_of([4, 4, 9], four_card=False, ace_high=False)
+('ronda', 4)
+>>> sorted(candidates("tringa", (6,), hand_size=3, ace_high=False))
+[6]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Final, Literal
+
+NONE: Final = "none"
+RONDA: Final = "ronda"
+TRINGA: Final = "tringa"
+DOUBLE_RONDA: Final = "double_ronda"
+
+Kind = Literal["none", "ronda", "tringa", "double_ronda"]
+DECLARATIONS: Final[tuple[Kind, ...]] = ("none", "ronda", "tringa", "double_ronda")
+
+KIND_VALUE: Final[dict[str, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 5}
+"""Points of each combination (R8.1)."""
+
+KIND_ORDER: Final[dict[str, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 3}
+"""R8.3: tringa beats double ronda beats ronda."""
+
+
+def announcement_strength(rank_idx: int, ace_high: bool) -> int:
+    """Place of a rank in the announcement order (R1.4): 12 high, 1 low; 1 high with ace_high.
+
+    >>> announcement_strength(0, False), announcement_strength(0, True)
+    (0, 10)
+    """
+    return 10 if ace_high and rank_idx == 0 else rank_idx
+
+
+def combination_of(ranks: Iterable[int], four_card: bool, ace_high: bool) -> tuple[str, int] | None:
+    """The combination a dealt hand holds (R8.1), as ``(kind, strength)``, or ``None``.
+
+    With four-card hands two pairs, or four of one rank, are a double ronda whose
+    strength orders the higher pair first (R8.3); three of a rank is a tringa.
+    """
+    counts = Counter(ranks)
+    pairs = sorted(
+        (announcement_strength(r, ace_high) for r, n in counts.items() if n == 2),
+        reverse=True,
+    )
+    for rank_idx, n in counts.items():
+        strength = announcement_strength(rank_idx, ace_high)
+        if n == 4:
+            return (DOUBLE_RONDA, strength * 16 + strength) if four_card else None
+        if n == 3:
+            return (TRINGA, strength)
+    if len(pairs) == 2:
+        return (DOUBLE_RONDA, pairs[0] * 16 + pairs[1])
+    if len(pairs) == 1:
+        return (RONDA, pairs[0])
+    return None
+
+
+def combination_ranks(ranks: Iterable[int], four_card: bool) -> list[int]:
+    """The rank indexes of the cards that make up a hand's combination (R8.7).
+
+    ``[4, 4]`` for a ronda of 5s; ``[]`` when the hand holds none.
+    """
+    counts = Counter(ranks)
+    del four_card  # a 3-card hand cannot hold four of a rank; a 4-card one counts it as a double ronda
+    return sorted(r for r, n in counts.items() for _ in range(n) if n >= 2)
+
+
+@lru_cache(maxsize=None)
+def candidates(kind: str, played: tuple[int, ...], hand_size: int, ace_high: bool) -> frozenset[int]:
+    """R8.5: strengths of the ``kind`` combinations a hand could hold.
+
+    ``played`` are the rank indexes (sorted) the declarer has played from this
+    hand in the deal; every way of giving ranks to the hand's other cards is
+    tried. Only the declarer's own plays narrow it, so the answer is public.
+
+    >>> sorted(candidates("ronda", (4, 6), hand_size=3, ace_high=False))
+    [4, 6]
+    >>> candidates("tringa", (4, 6), hand_size=3, ace_high=False)
+    frozenset()
+    """
+    four_card = hand_size == 4
+    unknown = hand_size - len(played)
+    found = set()
+    for rest in combinations_with_replacement(range(10), unknown):
+        combo = combination_of(played + rest, four_card, ace_high)
+        if combo is not None and combo[0] == kind:
+            found.add(combo[1])
+    return frozenset(found)
+
+
+@lru_cache(maxsize=None)
+def candidate_range(kind: str, played: tuple[int, ...], hand_size: int, ace_high: bool) -> tuple[int, int] | None:
+    """The weakest and strongest candidate of :func:`candidates`, or ``None`` if there is none."""
+    found = candidates(kind, played, hand_size, ace_high)
+    if not found:
+        return None
+    return (min(found), max(found))
+
+
+def describe_strength(kind: str, strength: int, ace_high: bool) -> str:
+    """Words for a combination: 'pair of 12s', 'three 5s', 'pairs of 12s and 3s'.
+
+    >>> describe_strength("double_ronda", 9 * 16 + 2, False)
+    'pairs of 12s and 3s'
+    """
+    from .cards import RANKS
+
+    def printed(s: int) -> int:
+        return 1 if (ace_high and s == 10) else RANKS[s]
+
+    if kind == RONDA:
+        return f"pair of {printed(strength)}s"
+    if kind == TRINGA:
+        return f"three {printed(strength)}s"
+    if kind == DOUBLE_RONDA:
+        high, low = divmod(strength, 16)
+        if high == low:
+            return f"four {printed(high)}s"
+        return f"pairs of {printed(high)}s and {printed(low)}s"
+    return "nothing"

@@ -1,0 +1,42 @@
+"""The engine's errors: one small hierarchy, all ``ValueError``.
+
+Interfaces catch :class:`RondaError` and show its message; the message always
+names the problem in the game's words, never internal state or hidden cards.
+"""
+
+from __future__ import annotations
+
+
+class RondaError(ValueError):
+    """Base of every error the engine raises on bad input."""
+
+
+class CardError(RondaError):
+    """A card that is not in the Spanish pack, or badly written."""
+
+
+class RulesError(RondaError):
+    """Rules that are unknown, out of range, or impossible together."""
+
+
+class IllegalActionError(RondaError):
+    """An action the rules do not allow at this point; the game is unchanged."""
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action by a seat whose decision it is not."""
+
+
+class RecordError(RondaError):
+    """A game record that breaks RECORD.md; names the round and action at fault."""
+
+    def __init__(self, message: str, round_index: int | None = None, action_index: int | None = None) -> None:
+        self.problem = message
+        self.round_index = round_index
+        self.action_index = action_index
+        where = []
+        if round_index is not None:
+            where.append(f"round {round_index}")
+        if action_index is not None:
+            where.append(f"action {action_index}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)

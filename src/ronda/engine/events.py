@@ -1,0 +1,205 @@
+"""Events: every public happening of a game, in the order it happened.
+
+Events are what interfaces narrate, what records replay to, and what the web
+server sends; they hold only what every seat may know (R11): a deal event says
+how many cards each hand got, never which. Each is a ``NamedTuple`` (cheap to
+create in the engine's hot path) with a ``to_json()`` in the shape of RECORD.md.
+Cards are ids inside the engine and names in JSON.
+
+>>> Score(side=1, points=1, reason="caida", seat=1).to_json()
+{'type': 'score', 'side': 1, 'points': 1, 'reason': 'caida', 'seat': 1}
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from .cards import card_name
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+class RoundStart(NamedTuple):
+    """A round begins (R3.1); ``dealer`` deals it."""
+
+    round: int
+    dealer: int
+
+    TYPE = "round_start"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "round": self.round, "dealer": self.dealer}
+
+
+class Deal(NamedTuple):
+    """Each hand is given ``hand_size`` cards (R3.3, R3.5); the first deal also turns up ``table``."""
+
+    round: int
+    deal: int
+    hand_size: int
+    table: tuple[int, ...]
+    stock: int
+    last: bool
+
+    TYPE = "deal"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": self.TYPE,
+            "round": self.round,
+            "deal": self.deal,
+            "hand_size": self.hand_size,
+            "table": _names(self.table),
+            "stock": self.stock,
+            "last": self.last,
+        }
+
+
+class Declaration(NamedTuple):
+    """A seat declares a kind, never a rank (R8.2)."""
+
+    seat: int
+    declaration: str
+
+    TYPE = "declare"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "declaration": self.declaration}
+
+
+class Capture(NamedTuple):
+    """``seat`` plays ``card`` and takes ``cards`` from the table (R4.2); ``caida`` per R5.1."""
+
+    seat: int
+    card: int
+    cards: tuple[int, ...]
+    caida: bool
+
+    TYPE = "capture"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card), "cards": _names(self.cards), "caida": self.caida}
+
+
+class Drop(NamedTuple):
+    """``seat`` plays ``card`` and it stays on the table (R4.3)."""
+
+    seat: int
+    card: int
+
+    TYPE = "drop"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card)}
+
+
+class Raise(NamedTuple):
+    """``seat`` plays ``card`` on an open chain and takes the open capture ``cards`` (R5.3)."""
+
+    seat: int
+    card: int
+    cards: tuple[int, ...]
+
+    TYPE = "raise"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card), "cards": _names(self.cards)}
+
+
+class Score(NamedTuple):
+    """Points to a side, with the reason of RECORD.md; ``points`` may be negative (taken back)."""
+
+    side: int
+    points: int
+    reason: str
+    seat: int | None
+
+    TYPE = "score"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "side": self.side, "points": self.points, "reason": self.reason, "seat": self.seat}
+
+
+class Transfer(NamedTuple):
+    """transfer_scoring (R10): ``cards`` cards move from the payer's pile to the scorer's; ``owed`` stays as a debt."""
+
+    payer: int
+    payee: int
+    cards: int
+    owed: int
+    reason: str
+
+    TYPE = "transfer"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "payer": self.payer, "payee": self.payee, "cards": self.cards, "owed": self.owed, "reason": self.reason}
+
+
+class Exposure(NamedTuple):
+    """A declaration is shown to be false (R8.5 no candidate left, or R8.8 challenge)."""
+
+    seat: int
+    declaration: str
+
+    TYPE = "exposure"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "declaration": self.declaration}
+
+
+class ChallengeMade(NamedTuple):
+    """``seat`` challenges ``target``; the target's hand as dealt is shown to all (R8.8)."""
+
+    seat: int
+    target: int
+    hand: tuple[int, ...]
+    truthful: bool
+
+    TYPE = "challenge"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "target": self.target, "hand": _names(self.hand), "truthful": self.truthful}
+
+
+class TableTaken(NamedTuple):
+    """After the last turn the table's cards go to the last capturer's side (R7.1)."""
+
+    side: int
+    cards: tuple[int, ...]
+
+    TYPE = "table_taken"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "side": self.side, "cards": _names(self.cards)}
+
+
+class RoundEnd(NamedTuple):
+    """A round is over; ``piles`` holds each side's number of captured cards (R7.2)."""
+
+    round: int
+    piles: tuple[int, ...]
+
+    TYPE = "round_end"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "round": self.round, "piles": list(self.piles)}
+
+
+class GameOver(NamedTuple):
+    """The game is won (R9.3, R8.8); ``reason`` is ``target`` or ``failed_challenge``."""
+
+    winner: int
+    reason: str
+
+    TYPE = "game_over"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "winner": self.winner, "reason": self.reason}
+
+
+Event = (
+    RoundStart | Deal | Declaration | Capture | Drop | Raise | Score | Transfer
+    | Exposure | ChallengeMade | TableTaken | RoundEnd | GameOver
+)

@@ -1,0 +1,98 @@
+"""What one seat may know (R11), as an immutable value.
+
+A :class:`SeatView` is all a bot or a client is ever given. It is built from
+the game, copying only public facts and the seat's own hand, so nothing that
+holds a view can reach the game or another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import ALL_CARDS, CardSet, Mask
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """An open chain (R5.3): the rank played, the cards of the open capture, how many of the rank are in it."""
+
+    rank: int
+    cards: CardSet
+    count: int
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Exactly what R11 lets ``seat`` see.
+
+    ``plays`` lists every card played this round with its seat, oldest first;
+    ``deal_start`` is where this deal's plays begin in it. ``declarations`` holds
+    each seat's declared kind this deal (``None`` before it has declared);
+    ``shown`` the hands shown by challenges this deal.
+    """
+
+    seat: int
+    rules: Rules
+    phase: str
+    turn: int
+    dealer: int
+    round: int
+    deal: int
+    deals_in_round: int
+    hand: CardSet
+    table: CardSet
+    opening_table: CardSet
+    hand_sizes: tuple[int, ...]
+    pile_sizes: tuple[int, ...]
+    stock: int
+    scores: tuple[int, ...]
+    plays: tuple[tuple[int, int], ...]
+    deal_start: int
+    declarations: tuple[str | None, ...]
+    exposed: tuple[bool, ...]
+    shown: tuple[CardSet | None, ...]
+    settlement_given: tuple[int, ...]
+    last_drop: int | None
+    chain: Chain | None
+    last_capture_side: int | None
+    challenged_this_turn: bool
+    winner: int | None
+    debts: tuple[tuple[int, ...], ...]
+
+    @property
+    def side(self) -> int:
+        """This seat's side (R2.2)."""
+        return self.rules.side_of(self.seat)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def is_opponent(self, seat: int) -> bool:
+        """Whether ``seat`` is on another side (R2.3)."""
+        return self.rules.side_of(seat) != self.side
+
+    def played_mask(self) -> Mask:
+        """Every card played from a hand this round."""
+        mask = 0
+        for _, card in self.plays:
+            mask |= 1 << card
+        return mask
+
+    def deal_plays_of(self, seat: int) -> list[int]:
+        """The cards ``seat`` has played in this deal, in order."""
+        return [card for s, card in self.plays[self.deal_start :] if s == seat]
+
+    def unseen(self) -> CardSet:
+        """Cards this seat cannot place: the other hands and the stock together.
+
+        Cards shown by a challenge and not yet played are not unseen: everyone
+        knows which hand holds them.
+        """
+        known = self.hand.mask | self.table.mask | self.opening_table.mask | self.played_mask()
+        for shown in self.shown:
+            if shown is not None:
+                known |= shown.mask
+        return CardSet(ALL_CARDS & ~known)

@@ -1,0 +1,108 @@
+"""The ``ronda`` command: one entry point, a sub-command per job.
+
+The engine commands (``replay``, ``bench``) need nothing beyond the standard
+library; commands of the optional extras say which extra to install when it
+is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from ..engine.errors import RecordError
+from ..engine.record import load_record, replay, replay_result
+from .narration import narrate
+
+EXIT_BAD_INPUT = 2
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        game = replay(load_record(args.file))
+    except RecordError as error:
+        print(f"ronda replay: {args.file}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        json.dump(replay_result(game), sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    for line in narrate(game.events, game.rules.players):
+        print(line)
+    scores = ", ".join(f"{s}" for s in game.scores)
+    if game.finished:
+        print(f"final scores: {scores}")
+    else:
+        print(f"scores so far: {scores} (the record stops before the game is won)")
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import random_rounds
+
+    player_counts = [args.players] if args.players else [2, 3, 4]
+    results = []
+    for players in player_counts:
+        result = random_rounds(players, args.auto_declare, args.rounds, seed=args.seed)
+        results.append(result)
+        if args.json:
+            print(json.dumps(result.to_json()))
+        else:
+            mode = "auto-declare" if args.auto_declare else "random declarations"
+            print(
+                f"{players} players, {mode}: {result.rounds} rounds in {result.seconds:.2f} s "
+                f"= {result.rounds_per_second:,.0f} rounds/s"
+            )
+    if not args.json:
+        flags = f"{' --players ' + str(args.players) if args.players else ''}{' --auto-declare' if args.auto_declare else ''}"
+        print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ronda",
+        description="Ronda, the Moroccan fishing card game.",
+        epilog="Run 'ronda COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version="%(prog)s 0.1.0")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = commands.add_parser(
+        "replay",
+        help="replay a game record and check it against the rules",
+        description="Replay a game record (RECORD.md) through the engine. A bad record exits 2 "
+        "with one line naming the problem and the action at fault.",
+    )
+    p.add_argument("file", help="the record, a JSON file")
+    p.add_argument("--json", action="store_true", help="print the result object of RECORD.md instead of a play-by-play")
+    p.set_defaults(run=_cmd_replay)
+
+    p = commands.add_parser(
+        "bench",
+        help="measure engine speed with random playouts",
+        description="Play rounds of uniformly random legal decisions (no challenges) and print rounds per second.",
+    )
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="only this many players (default: 2, 3 and 4)")
+    p.add_argument("--auto-declare", action="store_true", help="declarations automatic and true (R10 auto_declare)")
+    p.add_argument("--rounds", type=int, default=2000, help="rounds to play per player count (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random playouts (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per player count")
+    p.set_defaults(run=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 0
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
