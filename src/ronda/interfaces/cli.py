@@ -61,6 +61,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+EXTRA_COMMANDS: tuple[str, ...] = ()
+"""Modules under ``ronda.interfaces`` that add a sub-command: each has ``register(commands)``
+that adds its parser and sets ``run``. Registering must stay cheap: import an optional
+extra inside ``run``, and say which extra to install when it is missing."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ronda",
@@ -91,6 +97,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of the random playouts (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object per player count")
     p.set_defaults(run=_cmd_bench)
+
+    import importlib
+
+    for name in EXTRA_COMMANDS:
+        importlib.import_module(f"ronda.interfaces.{name}").register(commands)
     return parser
 
 
@@ -100,7 +111,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser.print_help()
         return 0
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except BrokenPipeError:  # `ronda replay x.json | head` is fine
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
     return code
 
 
