@@ -131,3 +131,71 @@ def describe_strength(kind: str, strength: int, ace_high: bool) -> str:
             return f"four {printed(high)}s"
         return f"pairs of {printed(high)}s and {printed(low)}s"
     return "nothing"
+
+
+HandCombinations = dict[int, "tuple[str, int, int] | None"]
+_HAND_COMBINATIONS: dict[bool, HandCombinations] = {False: {}, True: {}}
+
+
+def hand_combinations_memo(ace_high: bool) -> HandCombinations:
+    """The memo :func:`hand_combination` fills, by hand mask, for one announcement order.
+
+    The engine reads it directly in its dealing loop and calls
+    :func:`hand_combination` only on a miss.
+    """
+    return _HAND_COMBINATIONS[ace_high]
+
+
+def hand_combination(hand: int, ace_high: bool) -> tuple[str, int, int] | None:
+    """The combination of a dealt hand given as a card mask: ``(kind, strength, cards mask)``.
+
+    Every deal asks it for every hand, so it reads rank counts straight off the
+    mask (each rank is four bits of it) and memoises by mask. A hand of four
+    cards follows the four-card combinations of R8.1. The mask of the
+    combination's cards tells when all of them have been played (R8.7).
+
+    >>> hand_combination(0b0111 << 16, False)  # three 5s
+    ('tringa', 4, 458752)
+    """
+    memo = _HAND_COMBINATIONS[ace_high]
+    found = memo.get(hand, False)
+    if found is not False:
+        return found  # type: ignore[return-value]
+    ranks = []
+    m = hand
+    while m:
+        low = m & -m
+        ranks.append((low.bit_length() - 1) >> 2)
+        m ^= low
+    # ranks ascend because card ids do; runs of equal ranks are the combination
+    result: tuple[str, int, int] | None = None
+    groups: list[tuple[int, int]] = []  # (rank, count) of repeated ranks
+    i = 0
+    while i < len(ranks):
+        j = i
+        while j + 1 < len(ranks) and ranks[j + 1] == ranks[i]:
+            j += 1
+        if j > i:
+            groups.append((ranks[i], j - i + 1))
+        i = j + 1
+    if groups:
+        four_card = len(ranks) == 4
+        if len(groups) == 2:
+            (low_rank, _), (high_rank, _) = sorted(groups, key=lambda g: announcement_strength(g[0], ace_high))
+            low = announcement_strength(low_rank, ace_high)
+            high = announcement_strength(high_rank, ace_high)
+            cards = hand & ((0xF << (4 * low_rank)) | (0xF << (4 * high_rank)))
+            result = (DOUBLE_RONDA, high * 16 + low, cards)
+        else:
+            rank_idx, n = groups[0]
+            strength = announcement_strength(rank_idx, ace_high)
+            cards = hand & (0xF << (4 * rank_idx))
+            if n == 4:
+                result = (DOUBLE_RONDA, strength * 16 + strength, cards) if four_card else None
+            elif n == 3:
+                result = (TRINGA, strength, cards)
+            else:
+                result = (RONDA, strength, cards)
+    if len(memo) < 1 << 18:
+        memo[hand] = result
+    return result

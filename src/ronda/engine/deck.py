@@ -52,22 +52,32 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
     Cards are turned up one at a time; a card whose rank is already up goes back
     into the stock, which is shuffled again; a fourth card that completes a run
     of four goes back the same way.
+
+    "Put back and shuffle the stock" is done by putting the card back at a
+    uniformly random place: the rest of the stock is already in uniformly
+    random order, so the result has exactly the distribution of a full
+    reshuffle, at a fraction of the cost (this runs every round of every
+    simulated game).
     """
-    cards = list(range(NUM_CARDS))
-    rng.shuffle(cards)
+    # Sorting by independent uniform keys is a uniform shuffle, and much cheaper
+    # in Python than Fisher-Yates, which draws one bounded integer per card.
+    draw = rng.random
+    cards = sorted(range(NUM_CARDS), key=lambda _: draw())
     dealt = rules.players * rules.deal_sizes()[0]
     hands, stock = cards[:dealt], cards[dealt:]
     table: list[int] = []
+    ranks_up = 0
     while len(table) < rules.opening_table_size:
         card = stock.pop(0)
-        if any(rank_of(up) == rank_of(card) for up in table):
-            stock.append(card)
-            rng.shuffle(stock)
+        if ranks_up >> (card >> 2) & 1:
+            stock.insert(rng.randrange(len(stock) + 1), card)
             continue
         table.append(card)
+        ranks_up |= 1 << (card >> 2)
         if len(table) == 4 and is_run_of_four([rank_of(up) for up in table]):
-            stock.append(table.pop())
-            rng.shuffle(stock)
+            back = table.pop()
+            ranks_up &= ~(1 << (back >> 2))
+            stock.insert(rng.randrange(len(stock) + 1), back)
     return hands + table + stock
 
 

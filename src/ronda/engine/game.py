@@ -43,7 +43,8 @@ from .combinations import (
     TRINGA,
     Kind,
     candidate_range,
-    combination_of,
+    hand_combination,
+    hand_combinations_memo,
 )
 from .deck import DeckError, check_deck, shuffled_deck
 from .errors import IllegalActionError, NotYourTurnError, RondaError
@@ -76,6 +77,8 @@ OVER = "over"
 _DECLARES_3 = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
 _DECLARES_4 = _DECLARES_3 + (DECLARES[DOUBLE_RONDA],)
 _PLAYS_BY_HAND: dict[int, list[Action]] = {}
+_new = tuple.__new__
+"""Events are NamedTuples; building them with ``tuple.__new__`` skips a Python-level frame per event."""
 
 
 def _plays_for(hand: int) -> list[Action]:
@@ -104,6 +107,7 @@ class Game:
         "chain_rank", "chain_cards", "chain_count", "chain_side", "last_capture_side",
         "declared", "exposed", "ranges", "truth", "undeclared", "given", "shown",
         "active", "challenged", "winner", "events", "log", "plays", "deal_start", "debts",
+        "sizes", "size", "decided", "stale", "combos", "round_actions",
     )
 
     def __init__(
@@ -127,6 +131,9 @@ class Game:
             raise RondaError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
         self.rules = rules
         self.n = n
+        self.sizes = rules.deal_sizes()
+        self.size = 0
+        self.combos = hand_combinations_memo(rules.ace_high)
         self.side_of = tuple(rules.side_of(s) for s in range(n))
         self._rng = random.Random(seed) if seed is not None else rng
         self._pending_decks = [list(d) for d in decks] if decks is not None else []
@@ -136,8 +143,10 @@ class Game:
         self.winner: int | None = None
         self.events: list[Event] = []
         self.log: list[dict[str, Any]] | None = []
+        self.round_actions: list[tuple[int, Action]] | None = None
         self.phase = WAITING
         self._new_round_state()
+        self._new_deal_state()
         self._start_round()
 
     # ------------------------------------------------------------------ state
@@ -165,7 +174,6 @@ class Game:
         self.plays: list[tuple[int, int]] = []
         self.deal_start = 0
         self.debts = [[0] * sides for _ in range(sides)]
-        self._new_deal_state()
 
     def _new_deal_state(self) -> None:
         n, sides = self.n, self.rules.sides
@@ -177,50 +185,80 @@ class Game:
         self.given = [0] * sides
         self.shown: list[int | None] = [None] * n
         self.active = 0
+        self.decided = True
+        self.stale = 0
         self.challenged = False
         self.last_drop = -1
         self.last_drop_seat = -1
         self.chain_rank = -1
 
     def copy(self, history: bool = True) -> Game:
-        """An independent copy; ``history=False`` drops the event log and record for search."""
-        other = Game.__new__(Game)
-        for name in (
-            "rules", "n", "side_of", "phase", "turn", "dealer", "round", "deal", "deck",
-            "stock_pos", "cards_in_hands", "table_ranks", "opening_table", "last_drop",
-            "last_drop_seat", "chain_rank", "chain_cards", "chain_count", "chain_side",
-            "last_capture_side", "active", "challenged", "winner", "deal_start",
-        ):
-            setattr(other, name, getattr(self, name))
-        other.hands = self.hands[:]
-        other.dealt = self.dealt[:]
-        other.table = self.table[:]
-        other.piles = self.piles[:]
-        other.scores = self.scores[:]
-        other.declared = self.declared[:]
-        other.exposed = self.exposed[:]
-        other.ranges = self.ranges[:]
-        other.truth = self.truth[:]
-        other.undeclared = self.undeclared[:]
-        other.given = self.given[:]
-        other.shown = self.shown[:]
-        other.debts = [row[:] for row in self.debts]
-        other._pending_decks = [d[:] for d in self._pending_decks]
-        other._rng = None
-        if self._rng is not None:
-            other._rng = random.Random()
-            other._rng.setstate(self._rng.getstate())
+        """An independent copy of the game.
+
+        ``history=False`` makes a light copy for search: no event log, no record,
+        and no shuffler, so it stops at the end of the round (phase ``waiting``)
+        unless given the next deck with :meth:`add_deck`. Bots copy thousands of
+        times a move, hence the plain attribute-by-attribute code.
+        """
+        o = Game.__new__(Game)
+        o.rules = self.rules
+        o.n = self.n
+        o.side_of = self.side_of
+        o.sizes = self.sizes
+        o.combos = self.combos
+        o.phase = self.phase
+        o.turn = self.turn
+        o.dealer = self.dealer
+        o.round = self.round
+        o.deal = self.deal
+        o.size = self.size
+        o.deck = self.deck
+        o.stock_pos = self.stock_pos
+        o.cards_in_hands = self.cards_in_hands
+        o.table_ranks = self.table_ranks
+        o.opening_table = self.opening_table
+        o.last_drop = self.last_drop
+        o.last_drop_seat = self.last_drop_seat
+        o.chain_rank = self.chain_rank
+        o.chain_cards = self.chain_cards
+        o.chain_count = self.chain_count
+        o.chain_side = self.chain_side
+        o.last_capture_side = self.last_capture_side
+        o.active = self.active
+        o.decided = self.decided
+        o.stale = self.stale
+        o.challenged = self.challenged
+        o.winner = self.winner
+        o.deal_start = self.deal_start
+        o.hands = self.hands[:]
+        o.dealt = self.dealt[:]
+        o.table = self.table[:]
+        o.piles = self.piles[:]
+        o.scores = self.scores[:]
+        o.declared = self.declared[:]
+        o.exposed = self.exposed[:]
+        o.ranges = self.ranges[:]
+        o.truth = self.truth[:]
+        o.undeclared = self.undeclared[:]
+        o.given = self.given[:]
+        o.shown = self.shown[:]
+        o.debts = [row[:] for row in self.debts]
+        o._pending_decks = self._pending_decks[:]  # decks themselves are never changed
+        o.plays = self.plays[:]
         if history:
-            other.events = self.events[:]
-            other.plays = self.plays[:]
-            other.log = None if self.log is None else [
-                {"deck": r["deck"], "actions": r["actions"][:]} for r in self.log
-            ]
+            o._rng = None
+            if self._rng is not None:
+                o._rng = random.Random()
+                o._rng.setstate(self._rng.getstate())
+            o.events = self.events[:]
+            o.log = None if self.log is None else [{"deck": r["deck"], "actions": r["actions"][:]} for r in self.log]
+            o.round_actions = o.log[-1]["actions"] if o.log else None
         else:
-            other.events = []
-            other.plays = self.plays[:]
-            other.log = None
-        return other
+            o._rng = None
+            o.events = []
+            o.log = None
+            o.round_actions = None
+        return o
 
     # ------------------------------------------------------------- queries
 
@@ -232,7 +270,7 @@ class Game:
     @property
     def hand_size(self) -> int:
         """Cards each hand was given in the current deal."""
-        return self.rules.deal_sizes()[self.deal] if self.deal >= 0 else 0
+        return self.size
 
     @property
     def stock(self) -> int:
@@ -247,14 +285,14 @@ class Game:
         """Every decision the seat to act may take now (R8.2, R4.1, R8.8); empty when none is due."""
         phase = self.phase
         if phase == PLAY:
-            plays = _plays_for(self.hands[self.turn])
+            plays = _PLAYS_BY_HAND.get(self.hands[self.turn]) or _plays_for(self.hands[self.turn])
             if self.active and not self.challenged and not self.rules.auto_declare:
                 targets = self._challenge_targets(self.turn)
                 if targets:
                     return plays + [CHALLENGES[t] for t in targets]
             return plays[:]
         if phase == DECLARE:
-            return list(_DECLARES_4 if self.hand_size == 4 else _DECLARES_3)
+            return list(_DECLARES_4 if self.size == 4 else _DECLARES_3)
         return []
 
     def _challenge_targets(self, seat: int) -> list[int]:
@@ -280,7 +318,7 @@ class Game:
             dealer=self.dealer,
             round=self.round,
             deal=self.deal,
-            deals_in_round=len(self.rules.deal_sizes()),
+            deals_in_round=len(self.sizes),
             hand=CardSet(self.hands[seat]),
             table=CardSet(self._table_mask()),
             opening_table=CardSet(self.opening_table),
@@ -322,14 +360,19 @@ class Game:
             if self.phase in (OVER, WAITING):
                 raise NotYourTurnError(f"no decision is due: the game is {'over' if self.phase == OVER else 'between rounds'}")
             raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        start = len(self.events)
+        events = self.events
+        start = len(events)
         actor = self.turn
         kind = type(action)
         if kind is Play:
-            self._check_play(action.card)  # type: ignore[union-attr]
-            self._log(actor, action)
-            self._play(action.card)  # type: ignore[union-attr]
-        elif kind is Declare:
+            card = action.card  # type: ignore[union-attr]
+            if self.phase != PLAY or type(card) is not int or not 0 <= card < NUM_CARDS or not self.hands[actor] >> card & 1:
+                self._check_play(card)  # raises with the reason
+            if self.round_actions is not None:
+                self.round_actions.append((actor, action))
+            self._play(card)
+            return events[start:]
+        if kind is Declare:
             self._check_declare(action.declaration)  # type: ignore[union-attr]
             self._log(actor, action)
             self._declare(action.declaration)  # type: ignore[union-attr]
@@ -342,8 +385,8 @@ class Game:
         return self.events[start:]
 
     def _log(self, seat: int, action: Action) -> None:
-        if self.log is not None:
-            self.log[-1]["actions"].append((seat, action))
+        if self.round_actions is not None:
+            self.round_actions.append((seat, action))
 
     def _check_phase(self, wanted: str, what: str) -> None:
         if self.phase != wanted:
@@ -365,7 +408,7 @@ class Game:
 
     def _check_declare(self, declaration: object) -> None:
         self._check_phase(DECLARE, "declare")
-        allowed: tuple[Action, ...] = _DECLARES_4 if self.hand_size == 4 else _DECLARES_3
+        allowed: tuple[Action, ...] = _DECLARES_4 if self.size == 4 else _DECLARES_3
         if declaration not in [a.declaration for a in allowed]:  # type: ignore[union-attr]
             if declaration == DOUBLE_RONDA:
                 raise IllegalActionError("a double ronda can only be declared with four-card hands (R8.1)")
@@ -386,6 +429,43 @@ class Game:
             raise IllegalActionError(f"seat {target} declared nothing this deal to challenge")
         if self.exposed[target]:
             raise IllegalActionError(f"seat {target}'s declaration is already exposed")
+
+    def playout(self, rng: random.Random, rounds: int = 1) -> None:
+        """Play uniformly random legal plays and declarations until ``rounds`` rounds have ended.
+
+        The rollout of simulation and search: the same rules code as
+        :meth:`apply` (every play goes through the same turn), without building
+        action lists or event slices for each decision. It never challenges.
+        Stops early when the game is won or waits for a deck; decisions are
+        recorded like any others, so a played-out game can still be saved.
+
+        >>> game = Game(Rules(players=3), seed=4)
+        >>> game.playout(random.Random(1))
+        >>> game.round, game.phase
+        (1, 'declare')
+        """
+        target_round = self.round + rounds
+        draw = rng.random
+        while self.round < target_round:
+            phase = self.phase
+            if phase == PLAY:
+                hand = self.hands[self.turn]
+                pick = int(draw() * hand.bit_count())
+                while pick:
+                    hand &= hand - 1
+                    pick -= 1
+                card = (hand & -hand).bit_length() - 1
+                if self.round_actions is not None:
+                    self.round_actions.append((self.turn, PLAYS[card]))
+                self._play(card)
+            elif phase == DECLARE:
+                options = _DECLARES_4 if self.size == 4 else _DECLARES_3
+                action = options[int(draw() * len(options))]
+                if self.round_actions is not None:
+                    self.round_actions.append((self.turn, action))
+                self._declare(action.declaration)  # type: ignore[union-attr]
+            else:
+                return
 
     # --------------------------------------------------------------- rounds
 
@@ -413,31 +493,58 @@ class Game:
         self._new_round_state()
         self.deck = deck
         if self.log is not None:
-            self.log.append({"deck": deck, "actions": []})
+            self.round_actions = []
+            self.log.append({"deck": deck, "actions": self.round_actions})
         self.events.append(RoundStart(self.round, self.dealer))
         self._start_deal()
 
     def _start_deal(self) -> None:
+        """Deal a batch to every hand (R3.3, R3.5), turn up the opening table on the first deal (R3.4).
+
+        Runs six to sixteen times a round in every simulated game, so the per-deal
+        state is reset here inline rather than through :meth:`_new_deal_state`.
+        """
         rules, n = self.rules, self.n
-        self._new_deal_state()
-        self.deal += 1
-        size = rules.deal_sizes()[self.deal]
+        nones: list[str | None] = [None] * n
+        self.declared = nones
+        self.exposed = [False] * n
+        self.ranges = [None] * n
+        truth: list[tuple[str, int] | None] = [None] * n
+        self.truth = truth
+        undeclared = [0] * n
+        self.undeclared = undeclared
+        self.given = [0] * rules.sides
+        self.shown = [None] * n
+        self.active = 0
+        self.decided = True
+        self.stale = 0
+        self.challenged = False
+        self.last_drop = -1
+        self.last_drop_seat = -1
+        self.chain_rank = -1
+        deal = self.deal = self.deal + 1
+        size = self.size = self.sizes[deal]
         pos = self.stock_pos
         deck = self.deck
         ace_high = rules.ace_high
-        four = size == 4
+        combos = self.combos
+        hands, dealt = self.hands, self.dealt
+        first = (self.dealer + 1) % n
         for i in range(n):
-            seat = (self.dealer + 1 + i) % n
-            cards = deck[pos : pos + size]
-            pos += size
+            seat = (first + i) % n
             mask = 0
-            for card in cards:
+            for card in deck[pos : pos + size]:
                 mask |= 1 << card
-            self.hands[seat] = mask
-            self.dealt[seat] = mask
-            self.truth[seat] = combination_of([c >> 2 for c in cards], four, ace_high)
+            pos += size
+            hands[seat] = dealt[seat] = mask
+            combo = combos.get(mask, False)
+            if combo is False:
+                combo = hand_combination(mask, ace_high)
+            if combo is not None:
+                truth[seat] = (combo[0], combo[1])
+                undeclared[seat] = combo[2]  # cleared in _finish_declarations if declared exactly
         table: tuple[int, ...] = ()
-        if self.deal == 0 and rules.opening_table_size:
+        if deal == 0 and rules.opening_table_size:
             table = tuple(deck[pos : pos + rules.opening_table_size])
             pos += len(table)
             for card in table:
@@ -447,15 +554,31 @@ class Game:
         self.stock_pos = pos
         self.cards_in_hands = size * n
         self.deal_start = len(self.plays)
-        self.events.append(Deal(self.round, self.deal, size, table, NUM_CARDS - pos, pos == NUM_CARDS))
-        self.turn = (self.dealer + 1) % n
+        self.events.append(_new(Deal, (self.round, deal, size, table, NUM_CARDS - pos, pos == NUM_CARDS)))
+        self.turn = first
         self.phase = DECLARE
         if rules.auto_declare:
+            # R8.2 auto_declare: every seat declares its true combination, so
+            # nothing is undeclared; the settlement is checked at once (R8.5).
+            events, ranges = self.events, self.ranges
+            active = 0
             for i in range(n):
-                seat = (self.dealer + 1 + i) % n
-                truth = self.truth[seat]
-                self._record_declaration(seat, truth[0] if truth else NONE)
-            self._finish_declarations()
+                seat = (first + i) % n
+                combo_truth = truth[seat]
+                if combo_truth is None:
+                    nones[seat] = NONE
+                    events.append(_new(Declaration, (seat, NONE)))
+                else:
+                    kind = combo_truth[0]
+                    nones[seat] = kind
+                    events.append(_new(Declaration, (seat, kind)))
+                    ranges[seat] = candidate_range(kind, (), size, ace_high)
+                    active += 1
+            self.undeclared = [0] * n
+            self.active = active
+            self.phase = PLAY
+            if active:
+                self._settle()
 
     def _declare(self, declaration: str) -> None:
         seat = self.turn
@@ -467,42 +590,40 @@ class Game:
 
     def _record_declaration(self, seat: int, declaration: str) -> None:
         self.declared[seat] = declaration
-        self.events.append(Declaration(seat, declaration))
+        self.events.append(_new(Declaration, (seat, declaration)))
         if declaration != NONE:
-            self.ranges[seat] = candidate_range(declaration, (), self.hand_size, self.rules.ace_high)
+            self.ranges[seat] = candidate_range(declaration, (), self.size, self.rules.ace_high)
             self.active += 1
 
     def _finish_declarations(self) -> None:
         """After the declaration phase: note undeclared combinations (R8.7), then settle (R8.5)."""
-        for seat in range(self.n):
-            truth = self.truth[seat]
-            if truth is not None and truth[0] != self.declared[seat]:
-                counts: dict[int, int] = {}
-                for card in cards_of(self.dealt[seat]):
-                    counts[card >> 2] = counts.get(card >> 2, 0) + 1
-                self.undeclared[seat] = sum(
-                    1 << card for card in cards_of(self.dealt[seat]) if counts[card >> 2] >= 2
-                )
+        for seat, truth in enumerate(self.truth):
+            if truth is not None and truth[0] == self.declared[seat]:
+                self.undeclared[seat] = 0
         self.phase = PLAY
         self.turn = (self.dealer + 1) % self.n
-        if self._settle():
-            return
+        if self.active:
+            self._settle()
 
     # ---------------------------------------------------------------- plays
 
     def _play(self, card: int) -> None:
+        """One turn (R4): capture, raise or drop, then the scoring steps in R9.2 order."""
         seat = self.turn
         bit = 1 << card
-        hand = self.hands[seat] ^ bit
-        self.hands[seat] = hand
-        self.cards_in_hands -= 1
+        hands = self.hands
+        hand = hands[seat] ^ bit
+        hands[seat] = hand
+        left = self.cards_in_hands = self.cards_in_hands - 1
         self.challenged = False
         self.plays.append((seat, card))
         side = self.side_of[seat]
         rank = card >> 2
-        last_turn = self.cards_in_hands == 0 and self.stock_pos == NUM_CARDS
-        captured = False
+        last_turn = not left and self.stock_pos == NUM_CARDS
+        table_ranks = self.table_ranks
+        events = self.events
         if rank == self.chain_rank:
+            captured = True
             # R5.3: a raise on the open chain takes the whole open capture.
             taken = self.chain_cards
             loser = self.chain_side
@@ -515,31 +636,30 @@ class Game:
             self.chain_side = side
             self.last_capture_side = side
             self.last_drop = -1
-            captured = True
-            self.events.append(Raise(seat, card, tuple(cards_of(taken))))
-            self._pay_debts(side)
+            events.append(Raise(seat, card, tuple(cards_of(taken))))
+            if self.rules.transfer_scoring:
+                self._pay_debts(side)
             if self._award(side, self.rules.chain_points[self.chain_count - 2], "chain", seat, (loser,)):
                 return
-        elif self.table_ranks >> rank & 1:
-            caida = self.last_drop >= 0 and self.last_drop >> 2 == rank
-            dropper = self.last_drop_seat
+        elif table_ranks >> rank & 1:
+            captured = True
+            last_drop = self.last_drop
+            caida = last_drop >= 0 and last_drop >> 2 == rank
             table = self.table
-            taken_cards = []
             mask = bit
             r = rank
-            ranks = self.table_ranks
-            while r < 10 and ranks >> r & 1:
+            taken_list = []
+            while r < 10 and table_ranks >> r & 1:
                 c = table[r]
                 table[r] = -1
-                taken_cards.append(c)
+                taken_list.append(c)
                 mask |= 1 << c
-                ranks &= ~(1 << r)
                 r += 1
-            self.table_ranks = ranks
+            table_ranks &= ~((1 << r) - (1 << rank))
+            self.table_ranks = table_ranks
             self.piles[side] |= mask
             self.last_capture_side = side
             self.last_drop = -1
-            captured = True
             if caida and self.n > 2:
                 self.chain_rank = rank
                 self.chain_cards = mask
@@ -547,45 +667,69 @@ class Game:
                 self.chain_side = side
             else:
                 self.chain_rank = -1
-            self.events.append(Capture(seat, card, tuple(taken_cards), caida))
-            self._pay_debts(side)
-            if caida and self._award(side, self.rules.chain_points[0], "caida", seat, (self.side_of[dropper],)):
+            events.append(_new(Capture, (seat, card, tuple(taken_list), caida)))
+            if self.rules.transfer_scoring:
+                self._pay_debts(side)
+            if caida and self._award(
+                side, self.rules.chain_points[0], "caida", seat, (self.side_of[self.last_drop_seat],)
+            ):
                 return
         else:
+            captured = False
             self.table[rank] = card
-            self.table_ranks |= 1 << rank
+            self.table_ranks = table_ranks | 1 << rank
             self.last_drop = card
             self.last_drop_seat = seat
             self.chain_rank = -1
-            self.events.append(Drop(seat, card))
+            events.append(_new(Drop, (seat, card)))
         # R6: missa, except on the last turn of the round (R6.2).
-        if captured and not self.table_ranks and not last_turn:
-            if self._award(side, 1, "missa", seat, None):
-                return
+        if captured and not self.table_ranks and not last_turn and self._award(side, 1, "missa", seat, None):
+            return
         if last_turn and self.rules.dealer_duty and self._dealer_duty(seat, rank, captured):
             return
         # R9.2: the player's exposure, the settlement, the player's undeclared penalty.
-        if self.ranges[seat] is not None and not self.exposed[seat]:
-            declared = self.declared[seat]
-            assert declared is not None
-            played = tuple(sorted(c >> 2 for c in cards_of(self.dealt[seat] & ~hand)))
-            new_range = candidate_range(declared, played, self.hand_size, self.rules.ace_high)
-            if new_range is None:
-                if self._expose(seat):
-                    return
-            elif new_range != self.ranges[seat]:
-                self.ranges[seat] = new_range
-                if self._settle():
-                    return
-        pending = self.undeclared[seat]
-        if pending and not pending & hand:
-            self.undeclared[seat] = 0
+        if self.ranges[seat] is not None:
             truth = self.truth[seat]
-            assert truth is not None
-            value = self.rules.undeclared_ronda_penalty if truth[0] == RONDA else KIND_VALUE[truth[0]]
-            if self._award_each_opponent(seat, value, "undeclared"):
+            if self.decided and truth is not None and truth[0] == self.declared[seat]:
+                # A true declaration always keeps its own combination as a candidate, and
+                # narrowing cannot undo a decided settlement: nothing public changes now.
+                # Its range is brought up to date only if another exposure re-settles.
+                self.stale |= 1 << seat
+            elif self._narrow_declaration(seat, hand):
                 return
-        self._next_turn()
+        pending = self.undeclared[seat]
+        if pending and not pending & hand and self._undeclared_penalty(seat):
+            return
+        if left:
+            self.turn = (seat + 1) % self.n
+        elif self.stock_pos < NUM_CARDS:
+            self._start_deal()
+        else:
+            self._end_round()
+
+    def _narrow_declaration(self, seat: int, hand: int) -> bool:
+        """R8.5 after the declarer plays: its candidates narrow; none left exposes it (R8.6)."""
+        new_range = self._candidate_range(seat, hand)
+        if new_range is None:
+            return self._expose(seat)
+        if new_range != self.ranges[seat]:
+            self.ranges[seat] = new_range
+            return self._settle()
+        return False
+
+    def _candidate_range(self, seat: int, hand: int) -> tuple[int, int] | None:
+        declared = self.declared[seat]
+        assert declared is not None
+        played = tuple(sorted(c >> 2 for c in cards_of(self.dealt[seat] & ~hand)))
+        return candidate_range(declared, played, self.size, self.rules.ace_high)
+
+    def _undeclared_penalty(self, seat: int) -> bool:
+        """R8.7: the last card of an undeclared combination is played; each opposing side scores it."""
+        self.undeclared[seat] = 0
+        truth = self.truth[seat]
+        assert truth is not None
+        value = self.rules.undeclared_ronda_penalty if truth[0] == RONDA else KIND_VALUE[truth[0]]
+        return self._award_each_opponent(seat, value, "undeclared")
 
     def _dealer_duty(self, seat: int, rank: int, captured: bool) -> bool:
         """R10 dealer_duty on the last turn: a 12 that captures scores 5; a drop or a 1 costs 5 to each opponent."""
@@ -595,19 +739,11 @@ class Game:
             return self._award_each_opponent(seat, 5, "dealer_duty")
         return False
 
-    def _next_turn(self) -> None:
-        if self.cards_in_hands:
-            self.turn = (self.turn + 1) % self.n
-        elif self.stock_pos < NUM_CARDS:
-            self._start_deal()
-        else:
-            self._end_round()
-
     def _end_round(self) -> None:
         """R7: the table goes to the last capturer, then the card count, then the next round."""
         if self.table_ranks and self.last_capture_side >= 0:
             side = self.last_capture_side
-            cards = tuple(c for c in self.table if c >= 0)
+            cards = tuple([c for c in self.table if c >= 0])
             for card in cards:
                 self.piles[side] |= 1 << card
             self.table = [-1] * 10
@@ -655,24 +791,44 @@ class Game:
 
     def _settle(self) -> bool:
         """R8.5/R8.6: give each side the difference between the decided points and what it has had."""
-        side_of = self.side_of
-        active = []
+        ranges, declared, side_of = self.ranges, self.declared, self.side_of
+        if self.stale:
+            for seat in range(self.n):
+                if self.stale >> seat & 1 and ranges[seat] is not None:
+                    ranges[seat] = self._candidate_range(seat, self.hands[seat])
+            self.stale = 0
+        declaring_sides = 0
+        total = 0
         for seat in range(self.n):
-            rng = self.ranges[seat]
-            if rng is not None:
-                declared = self.declared[seat]
-                assert declared is not None
-                active.append(Active(side_of[seat], declared, rng[0], rng[1]))
-        decided = settle(active, self.rules.sides)
-        target = decided if decided is not None else (0,) * self.rules.sides
-        changes = [(side, target[side] - self.given[side]) for side in range(self.rules.sides)]
-        changes = [(side, diff) for side, diff in changes if diff]
-        if not changes:
-            return False
-        for side, diff in changes:
-            self.given[side] += diff
-            self._score(side, diff, "announcement", None, None)
-        return self._check_win()
+            if ranges[seat] is not None:
+                declaring_sides |= 1 << side_of[seat]
+                total += KIND_VALUE[declared[seat]]  # type: ignore[index]
+        sides = len(self.given)
+        decided: list[int] | tuple[int, ...] | None
+        if declaring_sides & (declaring_sides - 1) == 0:
+            # R8.5: declarations of one side only (or none) are decided at once.
+            decided = [0] * sides
+            if declaring_sides:
+                decided[declaring_sides.bit_length() - 1] = total
+        else:
+            decided = settle(
+                [
+                    _new(Active, (side_of[seat], declared[seat], rng[0], rng[1]))
+                    for seat, rng in enumerate(ranges)
+                    if rng is not None
+                ],
+                sides,
+            )
+        self.decided = decided is not None
+        given = self.given
+        changed = False
+        for side in range(sides):
+            diff = (decided[side] if decided is not None else 0) - given[side]
+            if diff:
+                given[side] += diff
+                self._score(side, diff, "announcement", None, None)
+                changed = True
+        return changed and self._check_win()
 
     # -------------------------------------------------------------- scoring
 
@@ -692,7 +848,7 @@ class Game:
     def _score(self, side: int, points: int, reason: str, seat: int | None, payers: tuple[int, ...] | None) -> None:
         if not self.rules.transfer_scoring:
             self.scores[side] += points
-            self.events.append(Score(side, points, reason, seat))
+            self.events.append(_new(Score, (side, points, reason, seat)))
             return
         # R10 transfer_scoring: points move captured cards instead of adding to the score.
         if self.n != 3 or payers is None:

@@ -44,17 +44,24 @@ def settle(active: Sequence[Active], sides: int) -> tuple[int, ...] | None:
     points = [0] * sides
     if not active:
         return tuple(points)
-    total = sum(KIND_VALUE[d.kind] for d in active)
-    top_kind = max(KIND_ORDER[d.kind] for d in active)
-    weakest_best: dict[int, int] = {}
-    strongest_best: dict[int, int] = {}
+    total = 0
+    top_kind = 0
     for d in active:
-        if KIND_ORDER[d.kind] != top_kind:
-            continue
-        weakest_best[d.side] = max(weakest_best.get(d.side, -1), d.weakest)
-        strongest_best[d.side] = max(strongest_best.get(d.side, -1), d.strongest)
-    floor = max(weakest_best.values())
-    contenders = [side for side, best in strongest_best.items() if best >= floor]
+        total += KIND_VALUE[d.kind]
+        order = KIND_ORDER[d.kind]
+        if order > top_kind:
+            top_kind = order
+    weakest_best = [-1] * sides
+    strongest_best = [-1] * sides
+    for d in active:
+        if KIND_ORDER[d.kind] == top_kind:
+            side = d.side
+            if d.weakest > weakest_best[side]:
+                weakest_best[side] = d.weakest
+            if d.strongest > strongest_best[side]:
+                strongest_best[side] = d.strongest
+    floor = max(weakest_best)
+    contenders = [side for side in range(sides) if strongest_best[side] >= floor]
     if len(contenders) == 1:
         points[contenders[0]] = total
         return tuple(points)

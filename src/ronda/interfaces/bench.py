@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 
 from ..engine.actions import Challenge
-from ..engine.game import OVER, PLAY, WAITING, Game
+from ..engine.game import OVER, Game
 from ..engine.rules import Rules
 
 
@@ -37,27 +37,35 @@ class BenchResult:
         }
 
 
-def random_rounds(players: int, auto_declare: bool, rounds: int, seed: int = 0) -> BenchResult:
+def random_rounds(players: int, auto_declare: bool, rounds: int, seed: int = 0, api: bool = False) -> BenchResult:
     """Play ``rounds`` rounds of uniformly random legal decisions and time them.
 
-    Games are played to their end with a target no side reaches, so every
+    By default the engine's own rollout (:meth:`Game.playout`) plays them, as
+    bots' simulations do; ``api=True`` drives every decision through
+    ``legal_actions()`` and ``apply()`` instead, as an interface does. Games
+    are played with a target no side reaches in the time measured, so every
     timed round is a whole round of 40 cards.
     """
     rules = Rules(players=players, auto_declare=auto_declare, target=10_000)
     rng = random.Random(seed)
-    game = Game(rules, seed=seed)
+    pick = rng.random
     played = 0
     start = time.perf_counter()
-    current = game.round
     while played < rounds:
-        if game.phase in (OVER, WAITING):
-            game = Game(rules, seed=rng.randrange(1 << 30))
-            current = game.round
-        actions = game.legal_actions()
-        if game.phase == PLAY and type(actions[-1]) is Challenge:
-            actions = [a for a in actions if type(a) is not Challenge]
-        game.apply(actions[int(rng.random() * len(actions))])
-        if game.round != current:
-            current = game.round
-            played += 1
+        game = Game(rules, seed=rng.randrange(1 << 30))
+        if not api:
+            while game.phase != OVER and played < rounds:
+                game.playout(rng)
+                played += 1
+            continue
+        legal_actions, apply = game.legal_actions, game.apply
+        current = game.round
+        while game.phase != OVER and played < rounds:
+            actions = legal_actions()
+            if type(actions[-1]) is Challenge:
+                actions = [a for a in actions if type(a) is not Challenge]
+            apply(actions[int(pick() * len(actions))])
+            if game.round != current:
+                current = game.round
+                played += 1
     return BenchResult(players, auto_declare, played, time.perf_counter() - start)

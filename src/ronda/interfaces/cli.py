@@ -45,18 +45,20 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     player_counts = [args.players] if args.players else [2, 3, 4]
     results = []
     for players in player_counts:
-        result = random_rounds(players, args.auto_declare, args.rounds, seed=args.seed)
+        result = random_rounds(players, args.auto_declare, args.rounds, seed=args.seed, api=args.api)
         results.append(result)
         if args.json:
             print(json.dumps(result.to_json()))
         else:
             mode = "auto-declare" if args.auto_declare else "random declarations"
+            mode += ", through legal_actions/apply" if args.api else ", engine playouts"
             print(
                 f"{players} players, {mode}: {result.rounds} rounds in {result.seconds:.2f} s "
                 f"= {result.rounds_per_second:,.0f} rounds/s"
             )
     if not args.json:
         flags = f"{' --players ' + str(args.players) if args.players else ''}{' --auto-declare' if args.auto_declare else ''}"
+        flags += " --api" if args.api else ""
         print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core)")
     return 0
 
@@ -95,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--auto-declare", action="store_true", help="declarations automatic and true (R10 auto_declare)")
     p.add_argument("--rounds", type=int, default=2000, help="rounds to play per player count (default 2000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random playouts (default 0)")
+    p.add_argument(
+        "--api",
+        action="store_true",
+        help="drive every decision through legal_actions() and apply(), as an interface does "
+        "(default: the engine's own random playout, as bots' simulations do)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object per player count")
     p.set_defaults(run=_cmd_bench)
 
