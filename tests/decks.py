@@ -55,7 +55,7 @@ def build_deck(
         for c in list(spare):
             if len(table_cards) == 4:
                 break
-            trial = table_cards + [c]
+            trial = [*table_cards, c]
             if len({rank_of(x) for x in trial}) == len(trial) and (len(trial) < 4 or not opening_table_problem(trial)):
                 table_cards.append(c)
                 spare.remove(c)

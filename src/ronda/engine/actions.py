@@ -73,16 +73,16 @@ def action_to_record(seat: int, action: Action) -> dict[str, Any]:
 def action_from_record(entry: object) -> tuple[int, Action]:
     """Read one record action; raises :class:`IllegalActionError` naming what is wrong."""
     if not isinstance(entry, dict):
-        raise IllegalActionError(f"an action must be an object like {{\"seat\": 0, \"play\": \"5o\"}}, not {entry!r}")
+        raise IllegalActionError(f'an action must be an object like {{"seat": 0, "play": "5o"}}, not {entry!r}')
     seat = entry.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise IllegalActionError(f"an action needs a whole-number \"seat\", got {seat!r}")
+        raise IllegalActionError(f'an action needs a whole-number "seat", got {seat!r}')
     verbs = [key for key in ("declare", "play", "challenge") if key in entry]
     extra = sorted(set(entry) - {"seat", "declare", "play", "challenge"})
     if extra:
         raise IllegalActionError(f"unknown action key {extra[0]!r}")
     if len(verbs) != 1:
-        raise IllegalActionError("an action must have exactly one of \"declare\", \"play\", \"challenge\"")
+        raise IllegalActionError('an action must have exactly one of "declare", "play", "challenge"')
     value = entry[verbs[0]]
     if verbs[0] == "play":
         return seat, PLAYS[parse_card(value)]

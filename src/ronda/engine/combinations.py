@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final, Literal
 
@@ -78,7 +78,7 @@ def combination_ranks(ranks: Iterable[int], four_card: bool) -> list[int]:
     return sorted(r for r, n in counts.items() for _ in range(n) if n >= 2)
 
 
-@lru_cache(maxsize=None)
+@cache
 def candidates(kind: str, played: tuple[int, ...], hand_size: int, ace_high: bool) -> frozenset[int]:
     """R8.5: strengths of the ``kind`` combinations a hand could hold.
 
@@ -101,7 +101,7 @@ def candidates(kind: str, played: tuple[int, ...], hand_size: int, ace_high: boo
     return frozenset(found)
 
 
-@lru_cache(maxsize=None)
+@cache
 def candidate_range(kind: str, played: tuple[int, ...], hand_size: int, ace_high: bool) -> tuple[int, int] | None:
     """The weakest and strongest candidate of :func:`candidates`, or ``None`` if there is none."""
     found = candidates(kind, played, hand_size, ace_high)

@@ -27,7 +27,9 @@ class RoundStart(NamedTuple):
     round: int
     dealer: int
 
-    TYPE = "round_start"
+    @property
+    def TYPE(self) -> str:
+        return "round_start"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "round": self.round, "dealer": self.dealer}
@@ -43,7 +45,9 @@ class Deal(NamedTuple):
     stock: int
     last: bool
 
-    TYPE = "deal"
+    @property
+    def TYPE(self) -> str:
+        return "deal"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,7 +67,9 @@ class Declaration(NamedTuple):
     seat: int
     declaration: str
 
-    TYPE = "declare"
+    @property
+    def TYPE(self) -> str:
+        return "declare"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seat": self.seat, "declaration": self.declaration}
@@ -77,10 +83,18 @@ class Capture(NamedTuple):
     cards: tuple[int, ...]
     caida: bool
 
-    TYPE = "capture"
+    @property
+    def TYPE(self) -> str:
+        return "capture"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card), "cards": _names(self.cards), "caida": self.caida}
+        return {
+            "type": self.TYPE,
+            "seat": self.seat,
+            "card": card_name(self.card),
+            "cards": _names(self.cards),
+            "caida": self.caida,
+        }
 
 
 class Drop(NamedTuple):
@@ -89,7 +103,9 @@ class Drop(NamedTuple):
     seat: int
     card: int
 
-    TYPE = "drop"
+    @property
+    def TYPE(self) -> str:
+        return "drop"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card)}
@@ -102,7 +118,9 @@ class Raise(NamedTuple):
     card: int
     cards: tuple[int, ...]
 
-    TYPE = "raise"
+    @property
+    def TYPE(self) -> str:
+        return "raise"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card), "cards": _names(self.cards)}
@@ -116,7 +134,9 @@ class Score(NamedTuple):
     reason: str
     seat: int | None
 
-    TYPE = "score"
+    @property
+    def TYPE(self) -> str:
+        return "score"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "side": self.side, "points": self.points, "reason": self.reason, "seat": self.seat}
@@ -131,10 +151,19 @@ class Transfer(NamedTuple):
     owed: int
     reason: str
 
-    TYPE = "transfer"
+    @property
+    def TYPE(self) -> str:
+        return "transfer"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "payer": self.payer, "payee": self.payee, "cards": self.cards, "owed": self.owed, "reason": self.reason}
+        return {
+            "type": self.TYPE,
+            "payer": self.payer,
+            "payee": self.payee,
+            "cards": self.cards,
+            "owed": self.owed,
+            "reason": self.reason,
+        }
 
 
 class Exposure(NamedTuple):
@@ -143,7 +172,9 @@ class Exposure(NamedTuple):
     seat: int
     declaration: str
 
-    TYPE = "exposure"
+    @property
+    def TYPE(self) -> str:
+        return "exposure"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "seat": self.seat, "declaration": self.declaration}
@@ -157,10 +188,18 @@ class ChallengeMade(NamedTuple):
     hand: tuple[int, ...]
     truthful: bool
 
-    TYPE = "challenge"
+    @property
+    def TYPE(self) -> str:
+        return "challenge"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "target": self.target, "hand": _names(self.hand), "truthful": self.truthful}
+        return {
+            "type": self.TYPE,
+            "seat": self.seat,
+            "target": self.target,
+            "hand": _names(self.hand),
+            "truthful": self.truthful,
+        }
 
 
 class TableTaken(NamedTuple):
@@ -169,7 +208,9 @@ class TableTaken(NamedTuple):
     side: int
     cards: tuple[int, ...]
 
-    TYPE = "table_taken"
+    @property
+    def TYPE(self) -> str:
+        return "table_taken"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "side": self.side, "cards": _names(self.cards)}
@@ -181,7 +222,9 @@ class RoundEnd(NamedTuple):
     round: int
     piles: tuple[int, ...]
 
-    TYPE = "round_end"
+    @property
+    def TYPE(self) -> str:
+        return "round_end"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "round": self.round, "piles": list(self.piles)}
@@ -193,13 +236,26 @@ class GameOver(NamedTuple):
     winner: int
     reason: str
 
-    TYPE = "game_over"
+    @property
+    def TYPE(self) -> str:
+        return "game_over"
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.TYPE, "winner": self.winner, "reason": self.reason}
 
 
 Event = (
-    RoundStart | Deal | Declaration | Capture | Drop | Raise | Score | Transfer
-    | Exposure | ChallengeMade | TableTaken | RoundEnd | GameOver
+    RoundStart
+    | Deal
+    | Declaration
+    | Capture
+    | Drop
+    | Raise
+    | Score
+    | Transfer
+    | Exposure
+    | ChallengeMade
+    | TableTaken
+    | RoundEnd
+    | GameOver
 )

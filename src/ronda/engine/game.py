@@ -34,7 +34,7 @@ import random
 from typing import Any
 
 from .actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play, action_to_record
-from .cards import NUM_CARDS, CardSet, card_name, cards_of, rank_of
+from .cards import NUM_CARDS, CardSet, card_name, cards_of
 from .combinations import (
     DOUBLE_RONDA,
     KIND_VALUE,
@@ -75,8 +75,10 @@ WAITING = "waiting"
 OVER = "over"
 
 _DECLARES_3 = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
-_DECLARES_4 = _DECLARES_3 + (DECLARES[DOUBLE_RONDA],)
+_DECLARES_4 = (*_DECLARES_3, DECLARES[DOUBLE_RONDA])
 _PLAYS_BY_HAND: dict[int, list[Action]] = {}
+_UNKNOWN_HAND = ("", -1, 0)
+"""Sentinel for a hand not yet in the memo of :func:`hand_combination`."""
 _new = tuple.__new__
 """Events are NamedTuples; building them with ``tuple.__new__`` skips a Python-level frame per event."""
 
@@ -101,13 +103,54 @@ class Game:
     """
 
     __slots__ = (
-        "rules", "n", "side_of", "_rng", "_pending_decks", "phase", "turn", "dealer",
-        "round", "deal", "deck", "stock_pos", "hands", "dealt", "cards_in_hands",
-        "table", "table_ranks", "opening_table", "piles", "scores", "last_drop", "last_drop_seat",
-        "chain_rank", "chain_cards", "chain_count", "chain_side", "last_capture_side",
-        "declared", "exposed", "ranges", "truth", "undeclared", "given", "shown",
-        "active", "challenged", "winner", "events", "log", "plays", "deal_start", "debts",
-        "sizes", "size", "decided", "stale", "combos", "round_actions",
+        "_pending_decks",
+        "_rng",
+        "active",
+        "cards_in_hands",
+        "chain_cards",
+        "chain_count",
+        "chain_rank",
+        "chain_side",
+        "challenged",
+        "combos",
+        "deal",
+        "deal_start",
+        "dealer",
+        "dealt",
+        "debts",
+        "decided",
+        "deck",
+        "declared",
+        "events",
+        "exposed",
+        "given",
+        "hands",
+        "last_capture_side",
+        "last_drop",
+        "last_drop_seat",
+        "log",
+        "n",
+        "opening_table",
+        "phase",
+        "piles",
+        "plays",
+        "ranges",
+        "round",
+        "round_actions",
+        "rules",
+        "scores",
+        "shown",
+        "side_of",
+        "size",
+        "sizes",
+        "stale",
+        "stock_pos",
+        "table",
+        "table_ranks",
+        "truth",
+        "turn",
+        "undeclared",
+        "winner",
     )
 
     def __init__(
@@ -298,10 +341,7 @@ class Game:
     def _challenge_targets(self, seat: int) -> list[int]:
         side = self.side_of[seat]
         declared, exposed, side_of = self.declared, self.exposed, self.side_of
-        return [
-            s for s in range(self.n)
-            if side_of[s] != side and declared[s] not in (None, NONE) and not exposed[s]
-        ]
+        return [s for s in range(self.n) if side_of[s] != side and declared[s] not in (None, NONE) and not exposed[s]]
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know (R11): its own hand and the public facts, nothing else."""
@@ -358,7 +398,9 @@ class Game:
         """
         if seat is not None and seat != self.turn:
             if self.phase in (OVER, WAITING):
-                raise NotYourTurnError(f"no decision is due: the game is {'over' if self.phase == OVER else 'between rounds'}")
+                raise NotYourTurnError(
+                    f"no decision is due: the game is {'over' if self.phase == OVER else 'between rounds'}"
+                )
             raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
         events = self.events
         start = len(events)
@@ -366,7 +408,12 @@ class Game:
         kind = type(action)
         if kind is Play:
             card = action.card  # type: ignore[union-attr]
-            if self.phase != PLAY or type(card) is not int or not 0 <= card < NUM_CARDS or not self.hands[actor] >> card & 1:
+            if (
+                self.phase != PLAY
+                or type(card) is not int
+                or not 0 <= card < NUM_CARDS
+                or not self.hands[actor] >> card & 1
+            ):
                 self._check_play(card)  # raises with the reason
             if self.round_actions is not None:
                 self.round_actions.append((actor, action))
@@ -424,7 +471,9 @@ class Game:
         if not isinstance(target, int) or not 0 <= target < self.n:
             raise IllegalActionError(f"there is no seat {target!r} to challenge")
         if self.side_of[target] == self.side_of[seat]:
-            raise IllegalActionError(f"seat {seat} cannot challenge seat {target}: only an opponent's declaration (R8.8)")
+            raise IllegalActionError(
+                f"seat {seat} cannot challenge seat {target}: only an opponent's declaration (R8.8)"
+            )
         if self.declared[target] in (None, NONE):
             raise IllegalActionError(f"seat {target} declared nothing this deal to challenge")
         if self.exposed[target]:
@@ -463,7 +512,7 @@ class Game:
                 action = options[int(draw() * len(options))]
                 if self.round_actions is not None:
                     self.round_actions.append((self.turn, action))
-                self._declare(action.declaration)  # type: ignore[union-attr]
+                self._declare(action.declaration)
             else:
                 return
 
@@ -537,8 +586,8 @@ class Game:
                 mask |= 1 << card
             pos += size
             hands[seat] = dealt[seat] = mask
-            combo = combos.get(mask, False)
-            if combo is False:
+            combo = combos.get(mask, _UNKNOWN_HAND)
+            if combo is _UNKNOWN_HAND:
                 combo = hand_combination(mask, ace_high)
             if combo is not None:
                 truth[seat] = (combo[0], combo[1])

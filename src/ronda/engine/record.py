@@ -65,9 +65,7 @@ def dumps_record(record: Mapping[str, Any]) -> str:
         actions = rnd["actions"]
         if actions:
             lines.append('      "actions": [')
-            lines.extend(
-                f"        {json.dumps(a)}{',' if j < len(actions) - 1 else ''}" for j, a in enumerate(actions)
-            )
+            lines.extend(f"        {json.dumps(a)}{',' if j < len(actions) - 1 else ''}" for j, a in enumerate(actions))
             lines.append("      ]")
         else:
             lines.append('      "actions": []')
@@ -128,7 +126,8 @@ def replay(record: Mapping[str, Any]) -> Game:
                 game.add_deck(deck)
             else:
                 raise RecordError(
-                    "this round starts before the previous one has ended" if game.phase != OVER
+                    "this round starts before the previous one has ended"
+                    if game.phase != OVER
                     else "this round comes after the game was won",
                     index,
                 )

@@ -57,7 +57,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                 f"= {result.rounds_per_second:,.0f} rounds/s"
             )
     if not args.json:
-        flags = f"{' --players ' + str(args.players) if args.players else ''}{' --auto-declare' if args.auto_declare else ''}"
+        flags = f" --players {args.players}" if args.players else ""
+        flags += " --auto-declare" if args.auto_declare else ""
         flags += " --api" if args.api else ""
         print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core)")
     return 0

@@ -88,11 +88,16 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
         return f"{who} {verb} {card_name(event.card)}, {'take' if who == 'you' else 'takes'} {_cards(event.cards)}"
     if isinstance(event, Raise):
         verb = "raise" if who == "you" else "raises"
-        return f"{who} {verb} with {card_name(event.card)}, {'take' if who == 'you' else 'takes'} {_cards(event.cards)}"
+        takes = "take" if who == "you" else "takes"
+        return f"{who} {verb} with {card_name(event.card)}, {takes} {_cards(event.cards)}"
     if isinstance(event, Score):
-        return f"{side_name(event.side, players)} {_signed(event.points)} ({_REASON_WORDS.get(event.reason, event.reason)})"
+        reason = _REASON_WORDS.get(event.reason, event.reason)
+        return f"{side_name(event.side, players)} {_signed(event.points)} ({reason})"
     if isinstance(event, Transfer):
-        text = f"{side_name(event.payer, players)} pays {event.cards} card{'s' if event.cards != 1 else ''} to {side_name(event.payee, players)} ({_REASON_WORDS.get(event.reason, event.reason)})"
+        plural = "s" if event.cards != 1 else ""
+        reason = _REASON_WORDS.get(event.reason, event.reason)
+        text = f"{side_name(event.payer, players)} pays {event.cards} card{plural} to {side_name(event.payee, players)}"
+        text += f" ({reason})"
         if event.owed:
             text += f", owes {event.owed}"
         return text
@@ -101,7 +106,8 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
     if isinstance(event, ChallengeMade):
         target = seat_name(event.target, me)
         verdict = "true" if event.truthful else "false"
-        return f"{who} {'challenge' if who == 'you' else 'challenges'} {target}: hand {_cards(event.hand)} — the declaration is {verdict}"
+        verb = "challenge" if who == "you" else "challenges"
+        return f"{who} {verb} {target}: hand {_cards(event.hand)} — the declaration is {verdict}"
     if isinstance(event, TableTaken):
         return f"{side_name(event.side, players)} takes the table: {_cards(event.cards)}"
     if isinstance(event, RoundEnd):
@@ -122,7 +128,12 @@ def narrate(events: Iterable[Event], players: int = 2, me: int | None = None) ->
             lines.append(describe(event, players, me))
             last_play = len(lines) - 1
             continue
-        if isinstance(event, Score) and event.reason in _PLAY_REASONS and last_play == len(lines) - 1 and last_play >= 0:
+        if (
+            isinstance(event, Score)
+            and event.reason in _PLAY_REASONS
+            and last_play == len(lines) - 1
+            and last_play >= 0
+        ):
             lines[last_play] += f" — {_PLAY_REASONS[event.reason]}! {_signed(event.points)}"
             last_play = len(lines) - 1
             continue
