@@ -7,9 +7,11 @@ explicit and every point can be checked exactly.
 
 from __future__ import annotations
 
+from ronda.engine.actions import parse_action
 from ronda.engine.cards import card_name, cards_of, parse_card, rank_of
 from ronda.engine.deck import opening_table_problem
-from ronda.engine.events import Score
+from ronda.engine.events import Event, Score
+from ronda.engine.game import Game
 from ronda.engine.rules import Rules
 
 
@@ -88,3 +90,28 @@ def names(mask_or_cards: object) -> str:
     """Card names of a mask or a list of ids, space separated."""
     cards = cards_of(mask_or_cards) if isinstance(mask_or_cards, int) else list(mask_or_cards)  # type: ignore[call-overload]
     return " ".join(card_name(c) for c in cards)
+
+
+def start(
+    rules: Rules,
+    deals: list[dict[int, str]] | None = None,
+    table: str | None = None,
+    dealer: int | None = None,
+) -> Game:
+    """A game dealt from an explicit deck built by :func:`build_deck`."""
+    deck = build_deck(rules, deals, table, dealer)
+    return Game(rules, decks=[[parse_card(c) for c in deck]], dealer=dealer)
+
+
+def run(game: Game, script: str) -> list[Event]:
+    """Apply ``"declare none; declare ronda; play 5o; challenge 1"`` in order; return every event."""
+    events: list[Event] = []
+    for step in script.split(";"):
+        if step.strip():
+            events.extend(game.apply(parse_action(step)))
+    return events
+
+
+def of(events: list[Event], *types: str) -> list[dict[str, object]]:
+    """The JSON of the events of some types, for exact assertions in order."""
+    return [e.to_json() for e in events if e.TYPE in types]

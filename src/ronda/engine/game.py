@@ -93,6 +93,19 @@ def _plays_for(hand: int) -> list[Action]:
     return plays
 
 
+def card_count_points(piles: list[int], players: int) -> list[int]:
+    """R7.2: points per side for the cards captured in a round.
+
+    With 2 or 4 players a side scores one point per card above 20; with 3
+    players every seat with 14 or more scores one point per card above 13.
+
+    >>> card_count_points([26, 14], 2), card_count_points([20, 20], 4), card_count_points([14, 13, 13], 3)
+    ([6, 0], [0, 0], [1, 0, 0])
+    """
+    floor = 13 if players == 3 else 20
+    return [count - floor if count > floor else 0 for count in piles]
+
+
 class Game:
     """One game of Ronda under some :class:`Rules`.
 
@@ -800,11 +813,10 @@ class Game:
             self.events.append(TableTaken(side, cards))
         counts = [p.bit_count() for p in self.piles]
         self.events.append(RoundEnd(self.round, tuple(counts)))
-        floor = 13 if self.n == 3 else 20
-        for side, count in enumerate(counts):
-            if count > floor:
-                self.scores[side] += count - floor
-                self.events.append(Score(side, count - floor, "cards", None))
+        for side, points in enumerate(card_count_points(counts, self.n)):
+            if points:
+                self.scores[side] += points
+                self.events.append(Score(side, points, "cards", None))
         if self._check_win():
             return
         self.dealer = (self.dealer + 1) % self.n

@@ -1,0 +1,436 @@
+"""Every rule of RULES.md R1–R9, from explicit decks, with exact events and points.
+
+Each test is named after the rule id it checks. Positions are dealt from
+decks written out in the test (``start``: hands per deal and the opening
+table; ``tests/decks.py`` fills the rest with cards that form no pair), and
+the expected events were worked out by hand from the rule text.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from decks import build_deck, of, run, scores, start
+
+from ronda.engine.actions import Challenge, Declare, Play
+from ronda.engine.cards import ALL_CARDS, RANKS, CardSet, card_name, parse_card
+from ronda.engine.combinations import combination_of
+from ronda.engine.deck import DeckError, check_deck, shuffled_deck
+from ronda.engine.errors import CardError, IllegalActionError, NotYourTurnError
+from ronda.engine.game import Game, card_count_points
+from ronda.engine.rules import Rules
+
+TWO = Rules(players=2)
+THREE = Rules(players=3)
+FOUR = Rules(players=4)
+
+
+def announcement_scores(events):
+    return [s for s in scores(events) if s[2] in ("announcement", "false_announcement", "undeclared")]
+
+
+# --------------------------------------------------------------------------- R1 cards
+
+
+def test_R1_1_the_pack_is_forty_cards_four_suits_ten_ranks() -> None:
+    """R1.1: 40 cards, suits o c e b, ranks 1-7 10 11 12; no 8 or 9."""
+    names = CardSet(ALL_CARDS).names()
+    assert len(names) == 40 == len(set(names))
+    assert {n[:-1] for n in names} == {"1", "2", "3", "4", "5", "6", "7", "10", "11", "12"}
+    assert {n[-1] for n in names} == set("oceb")
+    with pytest.raises(CardError):
+        parse_card("8o")
+
+
+def test_R1_1_suits_never_matter_for_play_or_scoring() -> None:
+    """R1.1: the same deal with the suits exchanged scores exactly the same points."""
+    swap = str.maketrans("oceb", "cobe")
+
+    def played(suits: str.maketrans) -> list:
+        deals = [{0: "5o 7c 12e".translate(suits), 1: "5c 6e 1b".translate(suits)}]
+        game = start(TWO, deals, table="6o 7e 2b 4c".translate(suits))
+        events = run(game, "declare none; declare none;" + "; ".join(
+            f"play {c.translate(suits)}" for c in ["5o", "5c", "7c", "6e", "12e", "1b"]
+        ))
+        return [(s[0], s[1], s[2]) for s in scores(events)]
+
+    assert played({}) == played(swap)
+    assert played({}) == [(1, 1, "caida")]
+
+
+def test_R1_2_notation_is_rank_then_suit_case_insensitive_printed_lower() -> None:
+    """R1.2: '10C' and '10c' are the same card, printed '10c'; bad names are refused."""
+    assert parse_card("10C") == parse_card("10c") == parse_card(" 10c ")
+    assert card_name(parse_card("12E")) == "12e"
+    for bad in ("13o", "5x", "o5", "", "10", "9b"):
+        with pytest.raises(CardError):
+            parse_card(bad)
+
+
+def test_R1_3_the_run_goes_from_7_to_10_and_never_wraps() -> None:
+    """R1.3: a 7 takes 7 10 11 12 in a run; a 12 on the table does not lead to a 1."""
+    game = start(TWO, [{0: "7o 12c 3e", 1: "4b 5b 6b"}], table="7c 10o 11e 1o")
+    events = run(game, "declare none; declare none; play 7o")
+    assert of(events, "capture") == [{"type": "capture", "seat": 0, "card": "7o", "cards": ["7c", "10o", "11e"], "caida": False}]
+    game = start(TWO, [{0: "12c 3e 4e", 1: "4b 5b 6b"}], table="12o 1o 2c 7c")
+    events = run(game, "declare none; declare none; play 12c")
+    assert of(events, "capture")[0]["cards"] == ["12o"]
+    assert game.view(0).table == CardSet.parse("1o 2c 7c")
+
+
+def _rondas_12_against_1(rules: Rules) -> list:
+    game = start(rules, [{0: "1o 1c 5e", 1: "12o 12c 6e"}], table="2b 3b 4b 7b")
+    return announcement_scores(run(game, "declare ronda; declare ronda; play 1o; play 12o; play 1c; play 12c"))
+
+
+def test_R1_4_announcement_order_12_high_1_low_and_ace_high() -> None:
+    """R1.4: a pair of 12s beats a pair of 1s; with ace_high the 1s beat the 12s."""
+    assert _rondas_12_against_1(TWO) == [(1, 2, "announcement", None)]
+    assert _rondas_12_against_1(Rules(players=2, ace_high=True)) == [(0, 2, "announcement", None)]
+
+
+# --------------------------------------------------------------------------- R2 seats and sides
+
+
+def test_R2_1_seats_play_in_order_after_the_dealer() -> None:
+    """R2.1: with 3 players and seat 2 dealing, play goes 0, 1, 2, 0, ..."""
+    game = start(THREE, [{0: "1o 2o 3o", 1: "4o 5o 6o", 2: "7o 10o 11o"}], table="1c 3c 5c 7c")
+    run(game, "declare none; declare none; declare none")
+    order = []
+    for _ in range(6):
+        order.append(game.turn)
+        game.apply(game.legal_actions()[0])
+    assert order == [0, 1, 2, 0, 1, 2]
+    for bad in (0, 5):
+        with pytest.raises(ValueError):
+            Rules(players=bad)
+
+
+def test_R2_2_partners_pool_their_cards_and_score() -> None:
+    """R2.2: with 4 players a caida by seat 2 scores for side 0, and its cards go to side 0's pile."""
+    deals = [{0: "2o 3o 11o", 1: "5o 6o 7o", 2: "5c 1b 4b", 3: "1e 2e 3e"}]
+    game = start(FOUR, deals, table="10c 12c 4c 6c")
+    events = run(game, "declare none; declare none; declare none; declare none; play 11o; play 5o; play 5c")
+    assert scores(events) == [(0, 1, "caida", 2)]
+    assert of(events, "capture") == [{"type": "capture", "seat": 2, "card": "5c", "cards": ["5o", "6c"], "caida": True}]
+    view = game.view(1)
+    assert view.pile_sizes == (3, 0)
+    assert game.rules.side_of(0) == game.rules.side_of(2) == 0 and game.rules.side_of(3) == 1
+
+
+def test_R2_3_only_opponents_are_paid_a_penalty() -> None:
+    """R2.3: seat 0's false ronda is paid to side 1 (seats 1 and 3), once, never to partner seat 2."""
+    deals = [{0: "1o 4o 7o", 1: "2c 5c 11c", 2: "3e 6e 12e", 3: "10b 12b 2b"}]
+    game = start(FOUR, deals, table="1c 3c 5e 7c")
+    events = run(game, "declare ronda; declare none; declare none; declare none")
+    events += run(game, "play 1o; play 2c; play 3e; play 10b; play 4o; play 5c; play 6e; play 12b; play 7o")
+    assert announcement_scores(events) == [
+        (0, 1, "announcement", None),
+        (1, 1, "false_announcement", 0),
+        (0, -1, "announcement", None),
+    ]
+
+
+# --------------------------------------------------------------------------- R3 rounds and deals
+
+
+def test_R3_1_a_round_plays_the_whole_pack_in_deals() -> None:
+    """R3.1: a round deals all 40 cards (hands and table) and ends with a round_end event."""
+    game = Game(TWO, seed=8)
+    rng = random.Random(1)
+    while game.round == 0:
+        game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Challenge)]))
+    deals = [e for e in game.events if e.TYPE == "deal" and e.round == 0]
+    dealt = sum(e.hand_size * 2 for e in deals) + len(deals[0].table)
+    assert dealt == 40
+    ends = [e for e in game.events if e.TYPE == "round_end"]
+    assert len(ends) == 1 or game.finished
+
+
+def test_R3_2_the_first_dealer_is_the_last_seat_and_the_deal_passes_on() -> None:
+    """R3.2: seat n-1 deals first so seat 0 plays first; next round the first player deals."""
+    for rules in (TWO, THREE, FOUR):
+        game = Game(rules.replace(target=500), seed=3)
+        assert game.dealer == rules.players - 1 and game.turn == 0
+        game.playout(random.Random(2))
+        assert game.dealer == 0 and game.turn == 1 % rules.players
+
+
+def test_R3_3_batches_of_three_from_the_seat_after_the_dealer_then_four_up() -> None:
+    """R3.3: with seat 0 dealing in 3 players, seat 1 gets the first three cards, the dealer the last."""
+    deck = [parse_card(c) for c in build_deck(THREE, [{1: "1o 2o 3o", 2: "4o 5o 6o", 0: "7o 10o 11o"}],
+                                                table="1c 3c 5c 7c", dealer=0)]
+    game = Game(THREE, decks=[deck], dealer=0)
+    assert deck[:3] == [parse_card(c) for c in ("1o", "2o", "3o")]
+    assert game.hand(1) == CardSet.parse("1o 2o 3o")
+    assert game.hand(2) == CardSet.parse("4o 5o 6o")
+    assert game.hand(0) == CardSet.parse("7o 10o 11o")
+    assert game.view(0).table == CardSet.parse("1c 3c 5c 7c")
+    assert game.turn == 1
+
+
+def test_R3_4_the_opening_table_has_four_ranks_and_no_run_of_four() -> None:
+    """R3.4: shuffled decks always turn up four distinct ranks that are not four in a row."""
+    rng = random.Random(5)
+    for players in (2, 3, 4):
+        rules = Rules(players=players)
+        for _ in range(300):
+            deck = shuffled_deck(rules, rng)
+            table = sorted(c >> 2 for c in deck[players * 3 : players * 3 + 4])
+            assert len(set(table)) == 4
+            assert table[3] - table[0] != 3
+            check_deck(deck, rules)
+
+
+@pytest.mark.parametrize(("table", "problem"), [("5o 5c 1e 10b", "two cards of one rank"), ("6o 7c 10e 11b", "run of four")])
+def test_R3_4_a_deck_whose_table_breaks_the_rule_is_refused(table: str, problem: str) -> None:
+    """R3.4: a pair on the table, or 6 7 10 11, is not a valid opening table."""
+    deck = [parse_card(c) for c in build_deck(TWO, [{0: "1o 2o 3o", 1: "1c 2c 3c"}], table="1e 2e 3e 5e")]
+    bad = [parse_card(c) for c in table.split()]
+    for index, card in enumerate(bad):
+        other = deck.index(card)
+        deck[6 + index], deck[other] = deck[other], deck[6 + index]
+    with pytest.raises(DeckError, match=problem):
+        check_deck(deck, TWO)
+
+
+def test_R3_4_three_in_a_row_is_a_valid_table() -> None:
+    """R3.4: only four in a row is refused; 5 6 7 and a 12 are fine."""
+    start(TWO, table="5o 6o 7o 12o")
+
+
+@pytest.mark.parametrize(("rules", "deals"), [(TWO, 6), (THREE, 4), (FOUR, 3)])
+def test_R3_5_deals_per_round_and_no_cards_to_the_table_after_the_first(rules: Rules, deals: int) -> None:
+    """R3.5: 6 deals with 2 players, 4 with 3, 3 with 4; later deals turn up nothing."""
+    game = Game(rules.replace(target=500), seed=9)
+    game.playout(random.Random(3))
+    round_deals = [e for e in game.events if e.TYPE == "deal" and e.round == 0]
+    assert len(round_deals) == deals
+    assert all(e.table == () for e in round_deals[1:]) and len(round_deals[0].table) == 4
+    assert [e.stock for e in round_deals][-1] == 0
+
+
+def test_R3_6_only_the_deal_that_empties_the_stock_is_the_last() -> None:
+    """R3.6: the last deal empties the stock; the round ends with the dealer's last card."""
+    game = Game(THREE.replace(target=500), seed=4)
+    game.playout(random.Random(6))
+    deals = [e for e in game.events if e.TYPE == "deal" and e.round == 0]
+    assert [e.last for e in deals] == [False, False, False, True]
+    plays = [e for e in game.events[: next(i for i, e in enumerate(game.events) if e.TYPE == "round_end")]
+             if e.TYPE in ("capture", "drop", "raise")]
+    assert plays[-1].seat == 2  # the dealer
+
+
+# --------------------------------------------------------------------------- R4 turns
+
+
+def test_R4_1_the_seat_after_the_dealer_plays_first_one_card_from_the_hand() -> None:
+    """R4.1: seat 0 plays first with seat 1 dealing; the choices are exactly its cards."""
+    game = start(TWO, [{0: "1o 5c 12e", 1: "2c 6e 11o"}], table="3o 4c 7e 10b")
+    run(game, "declare none; declare none")
+    assert game.turn == 0
+    assert sorted(game.legal_actions(), key=str) == [Play(parse_card(c)) for c in ("12e", "1o", "5c")]
+    with pytest.raises(IllegalActionError, match="does not hold 2c"):
+        game.apply(Play.parse("2c"))
+    with pytest.raises(NotYourTurnError):
+        game.apply(Play.parse("2c"), seat=1)
+
+
+def test_R4_2_capture_takes_the_match_and_the_run_above_it() -> None:
+    """R4.2: with 6 7 10 12 on the table a 6 takes 6 7 10; the missing 11 leaves the 12."""
+    game = start(TWO, [{0: "6c 1b 2b", 1: "3b 4b 5b"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare none; play 6c")
+    assert of(events, "capture") == [{"type": "capture", "seat": 0, "card": "6c", "cards": ["6o", "7o", "10o"], "caida": False}]
+    assert game.view(1).table == CardSet.parse("12o")
+    assert game.view(1).pile_sizes == (4, 0)
+
+
+def test_R4_3_a_card_that_matches_nothing_stays_on_the_table() -> None:
+    """R4.3: a drop stays face up and can be taken later."""
+    game = start(TWO, [{0: "5c 1b 2b", 1: "3b 4b 11b"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare none; play 5c")
+    assert of(events, "drop") == [{"type": "drop", "seat": 0, "card": "5c"}]
+    assert game.view(1).table == CardSet.parse("5c 6o 7o 10o 12o")
+
+
+def test_R4_4_every_card_played_and_its_seat_are_public() -> None:
+    """R4.4: the other seat's view lists the play and who made it."""
+    game = start(TWO, [{0: "5c 1b 2b", 1: "3b 4b 11b"}], table="6o 7o 10o 12o")
+    run(game, "declare none; declare none; play 5c; play 11b")
+    assert game.view(1).plays == ((0, parse_card("5c")), (1, parse_card("11b")))
+    assert game.view(0).plays == game.view(1).plays
+
+
+# --------------------------------------------------------------------------- R5 caida and chain
+
+
+def test_R5_1_taking_the_card_just_dropped_is_a_caida() -> None:
+    """R5.1: seat 0 drops 5o, seat 1 takes it with 5c: one point for side 1."""
+    game = start(TWO, [{0: "5o 1b 2b", 1: "5c 3b 4b"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare none; play 5o; play 5c")
+    assert of(events, "capture")[0]["caida"] is True
+    assert of(events, "capture")[0]["cards"] == ["5o", "6o", "7o", "10o"]
+    assert scores(events) == [(1, 1, "caida", 1)]
+
+
+def test_R5_2_taking_the_card_just_dropped_only_in_a_run_is_no_caida() -> None:
+    """R5.2: 3 on the table, a 4 is dropped, a 3 takes 3 and 4: no point."""
+    game = start(TWO, [{0: "4o 1b 2b", 1: "3c 5b 6b"}], table="3o 7o 10o 12o")
+    events = run(game, "declare none; declare none; play 4o; play 3c")
+    assert of(events, "capture") == [{"type": "capture", "seat": 1, "card": "3c", "cards": ["3o", "4o"], "caida": False}]
+    assert scores(events) == []
+
+
+def test_R5_2_the_first_play_of_a_deal_on_the_dealers_last_card_is_no_caida() -> None:
+    """R5.2: the dealer drops its last card of deal 1; seat 0 takes it first thing in deal 2: no point."""
+    deals = [{0: "1b 2b 3b", 1: "4b 5b 6b"}, {0: "6c 1e 2e", 1: "3e 4e 5e"}]
+    game = start(TWO, deals, table="7o 10o 11o 1o")
+    events = run(game, "declare none; declare none; play 1b; play 4b; play 2b; play 5b; play 3b; play 6b")
+    events = run(game, "declare none; declare none; play 6c")
+    assert of(events, "capture")[0]["cards"][0] == "6b"
+    assert of(events, "capture")[0]["caida"] is False
+    assert scores(events) == []
+
+
+def test_R5_3_chain_of_three_and_four_with_more_than_two_players() -> None:
+    """R5.3: 4 players: a caida (1), the next raises with the third (5), the next with the fourth (10)."""
+    deals = [{0: "5o 1b 2b", 1: "5c 3b 4b", 2: "5e 11b 12b", 3: "5b 1e 2e"}]
+    game = start(FOUR, deals, table="7o 10o 12o 1o")
+    events = run(game, "declare none; declare none; declare none; declare none")
+    events = run(game, "play 5o; play 5c; play 5e; play 5b")
+    assert of(events, "capture", "raise") == [
+        {"type": "capture", "seat": 1, "card": "5c", "cards": ["5o"], "caida": True},
+        {"type": "raise", "seat": 2, "card": "5e", "cards": ["5o", "5c"]},
+        {"type": "raise", "seat": 3, "card": "5b", "cards": ["5o", "5c", "5e"]},
+    ]
+    assert scores(events) == [(1, 1, "caida", 1), (0, 5, "chain", 2), (1, 10, "chain", 3)]
+    assert game.view(0).pile_sizes == (0, 4)  # the whole open capture moved with each raise
+
+
+def test_R5_3_the_chain_closes_on_another_rank_and_three_players_raise_once() -> None:
+    """R5.3: 3 players, caida then raise (5); another rank closes the chain; its cards stay taken."""
+    deals = [{0: "5o 4e 1b", 1: "5c 3b 4b", 2: "5e 11b 12b"}]
+    game = start(THREE, deals, table="7o 10o 12o 1o")
+    events = run(game, "declare none; declare none; declare none; play 5o; play 5c; play 5e; play 4e")
+    assert scores(events) == [(1, 1, "caida", 1), (2, 5, "chain", 2)]
+    assert game.view(0).chain is None
+    assert of(events, "drop")[-1] == {"type": "drop", "seat": 0, "card": "4e"}
+
+
+def test_R5_3_no_chain_with_two_players() -> None:
+    """R5.3: with two players the third card of the rank is simply dropped."""
+    deals = [{0: "5o 5e 1b", 1: "5c 3b 4b"}]  # seat 0 holds a ronda of 5s and says so
+    game = start(TWO, deals, table="7o 10o 12o 1o")
+    events = run(game, "declare ronda; declare none; play 5o; play 5c; play 5e")
+    assert of(events, "drop")[-1] == {"type": "drop", "seat": 0, "card": "5e"}
+    assert scores(events) == [(0, 1, "announcement", None), (1, 1, "caida", 1)]
+
+
+def test_R5_4_a_raise_that_leaves_the_table_empty_is_a_missa_too() -> None:
+    """R5.4 with R6.1: a caida that clears the table calls "two"; the raise on it "six" (5 + missa)."""
+    deals = [{0: "1b 5c 11o", 1: "6c 5e 12o", 2: "5o 2e 3e"}]
+    game = start(THREE, deals, table="1o 2o 3o 6o")
+    run(game, "declare none; declare none; declare none")
+    assert of(run(game, "play 1b"), "capture")[0]["cards"] == ["1o", "2o", "3o"]
+    assert scores(run(game, "play 6c")) == [(1, 1, "missa", 1)]
+    events = run(game, "play 5o; play 5c; play 5e")
+    assert scores(events) == [(0, 1, "caida", 0), (0, 1, "missa", 0), (1, 5, "chain", 1), (1, 1, "missa", 1)]
+    assert game.last_capture_side == 1  # R7.1: the raise is the last capture
+
+
+# --------------------------------------------------------------------------- R6 missa
+
+
+def test_R6_1_clearing_the_table_is_a_missa_and_counts_on_top_of_a_caida() -> None:
+    """R6.1: a capture that clears the table scores 1; a caida that clears it calls "two"."""
+    game = start(TWO, [{0: "1c 5o 2e", 1: "6c 5c 11e"}], table="1o 2o 3o 6o")
+    events = run(game, "declare none; declare none; play 1c; play 6c")
+    assert scores(events) == [(1, 1, "missa", 1)]
+    events = run(game, "play 5o; play 5c")
+    assert scores(events) == [(1, 1, "caida", 1), (1, 1, "missa", 1)]
+
+
+# Every card of seat 0 is dropped on an empty table and taken at once by seat 1 with its twin,
+# after four opening captures that clear the opening table without runs.
+WHOLE_ROUND = [
+    {0: "1c 7c 2o", 1: "4b 11b 2c"},
+    {0: "1e 3o 5o", 1: "1b 3c 5c"},
+    {0: "4c 3e 5e", 1: "4e 3b 5b"},
+    {0: "7e 6o 10o", 1: "7b 6c 10c"},
+    {0: "11c 6e 12e", 1: "11e 6b 12b"},
+    {0: "2e 12o 10e", 1: "2b 12c 10b"},
+]
+
+
+def _whole_round(rules: Rules) -> list:
+    game = start(rules, WHOLE_ROUND, table="1o 4o 7o 11o")
+    events = []
+    for deal in WHOLE_ROUND:
+        events += run(game, "declare none; declare none")
+        for mine, yours in zip(deal[0].split(), deal[1].split(), strict=True):
+            events += run(game, f"play {mine}; play {yours}")
+    return events
+
+
+def test_R6_2_no_missa_on_the_last_turn_but_its_caida_scores() -> None:
+    """R6.2: the dealer's last card takes the card just dropped and clears the table: caida, no missa."""
+    events = _whole_round(Rules(players=2, target=100))
+    play_scores = [s for s in scores(events) if s[2] != "cards"]
+    assert play_scores == (
+        [(1, 1, "missa", 1)] + [(1, 1, "caida", 1), (1, 1, "missa", 1)] * 15 + [(1, 1, "caida", 1)]
+    )
+
+
+# --------------------------------------------------------------------------- R7 end of a round
+
+
+def test_R7_1_the_table_left_goes_to_the_last_capturer_without_points() -> None:
+    """R7.1: after the last turn the cards on the table go to the side that captured last, for no points."""
+    checked = 0
+    for seed in range(40):
+        game = Game(Rules(players=3, target=500), seed=seed)
+        rng = random.Random(seed)
+        while not (game.stock == 0 and game.cards_in_hands == 1):
+            game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Challenge)]))
+        last = game.legal_actions()[0]
+        table_before = game.view(0).table
+        events = game.apply(last)
+        captured_last = last.card >> 2 in {c >> 2 for c in table_before}
+        left = (table_before - CardSet([c for e in events if e.TYPE == "capture" for c in e.cards])) | (
+            CardSet() if captured_last else CardSet([last.card])
+        )
+        taken = of(events, "table_taken")
+        if not left:
+            assert taken == []
+            continue
+        side = game.rules.side_of(2) if captured_last else game.events and next(
+            game.rules.side_of(e.seat) for e in reversed(game.events[: game.events.index(events[0])])
+            if e.TYPE in ("capture", "raise")
+        )
+        assert taken == [{"type": "table_taken", "side": side, "cards": sorted(left.names(), key=parse_card)}]
+        assert all(s[2] in ("caida", "chain", "cards", "dealer_duty", "announcement", "false_announcement",
+                            "undeclared") for s in scores(events))
+        checked += 1
+    assert checked >= 10
+
+
+def test_R7_2_card_count_two_and_four_players() -> None:
+    """R7.2: above 20 cards, a point a card; 20-20 scores nothing. The whole round: 36 cards, 16 points."""
+    assert card_count_points([26, 14], 2) == [6, 0]
+    assert card_count_points([20, 20], 4) == [0, 0]
+    assert card_count_points([21, 19], 2) == [1, 0]
+    events = _whole_round(Rules(players=2, target=100))
+    assert of(events, "round_end") == [{"type": "round_end", "round": 0, "piles": [4, 36]}]
+    assert [s for s in scores(events) if s[2] == "cards"] == [(1, 16, "cards", None)]
+
+
+def test_R7_2_card_count_three_players() -> None:
+    """R7.2: with 3 players every seat with 14 or more scores a point per card above 13."""
+    assert card_count_points([14, 13, 13], 3) == [1, 0, 0]
+    assert card_count_points([16, 15, 9], 3) == [3, 2, 0]
+    game = Game(Rules(players=3, target=500), seed=2)
+    game.playout(random.Random(7))
+    end = next(e for e in game.events if e.TYPE == "round_end")
+    card_scores = [s for s in scores(game.events) if s[2] == "cards"]
+    assert card_scores == [(side, n - 13, "cards", None) for side, n in enumerate(end.piles) if n >= 14]
