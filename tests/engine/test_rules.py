@@ -1,4 +1,4 @@
-"""Every rule of RULES.md R1–R9, from explicit decks, with exact events and points.
+"""Every rule of RULES.md R1-R9, from explicit decks, with exact events and points.
 
 Each test is named after the rule id it checks. Positions are dealt from
 decks written out in the test (``start``: hands per deal and the opening
@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from decks import build_deck, of, run, scores, start
 
+from decks import build_deck, of, run, scores, start
 from ronda.engine.actions import Challenge, Declare, Play
-from ronda.engine.cards import ALL_CARDS, RANKS, CardSet, card_name, parse_card
+from ronda.engine.cards import ALL_CARDS, CardSet, card_name, parse_card
 from ronda.engine.combinations import combination_of
 from ronda.engine.deck import DeckError, check_deck, shuffled_deck
 from ronda.engine.errors import CardError, IllegalActionError, NotYourTurnError
@@ -50,9 +50,11 @@ def test_R1_1_suits_never_matter_for_play_or_scoring() -> None:
     def played(suits: str.maketrans) -> list:
         deals = [{0: "5o 7c 12e".translate(suits), 1: "5c 6e 1b".translate(suits)}]
         game = start(TWO, deals, table="6o 7e 2b 4c".translate(suits))
-        events = run(game, "declare none; declare none;" + "; ".join(
-            f"play {c.translate(suits)}" for c in ["5o", "5c", "7c", "6e", "12e", "1b"]
-        ))
+        events = run(
+            game,
+            "declare none; declare none;"
+            + "; ".join(f"play {c.translate(suits)}" for c in ["5o", "5c", "7c", "6e", "12e", "1b"]),
+        )
         return [(s[0], s[1], s[2]) for s in scores(events)]
 
     assert played({}) == played(swap)
@@ -72,7 +74,9 @@ def test_R1_3_the_run_goes_from_7_to_10_and_never_wraps() -> None:
     """R1.3: a 7 takes 7 10 11 12 in a run; a 12 on the table does not lead to a 1."""
     game = start(TWO, [{0: "7o 12c 3e", 1: "4b 5b 6b"}], table="7c 10o 11e 1o")
     events = run(game, "declare none; declare none; play 7o")
-    assert of(events, "capture") == [{"type": "capture", "seat": 0, "card": "7o", "cards": ["7c", "10o", "11e"], "caida": False}]
+    assert of(events, "capture") == [
+        {"type": "capture", "seat": 0, "card": "7o", "cards": ["7c", "10o", "11e"], "caida": False}
+    ]
     game = start(TWO, [{0: "12c 3e 4e", 1: "4b 5b 6b"}], table="12o 1o 2c 7c")
     events = run(game, "declare none; declare none; play 12c")
     assert of(events, "capture")[0]["cards"] == ["12o"]
@@ -159,8 +163,10 @@ def test_R3_2_the_first_dealer_is_the_last_seat_and_the_deal_passes_on() -> None
 
 def test_R3_3_batches_of_three_from_the_seat_after_the_dealer_then_four_up() -> None:
     """R3.3: with seat 0 dealing in 3 players, seat 1 gets the first three cards, the dealer the last."""
-    deck = [parse_card(c) for c in build_deck(THREE, [{1: "1o 2o 3o", 2: "4o 5o 6o", 0: "7o 10o 11o"}],
-                                                table="1c 3c 5c 7c", dealer=0)]
+    deck = [
+        parse_card(c)
+        for c in build_deck(THREE, [{1: "1o 2o 3o", 2: "4o 5o 6o", 0: "7o 10o 11o"}], table="1c 3c 5c 7c", dealer=0)
+    ]
     game = Game(THREE, decks=[deck], dealer=0)
     assert deck[:3] == [parse_card(c) for c in ("1o", "2o", "3o")]
     assert game.hand(1) == CardSet.parse("1o 2o 3o")
@@ -183,7 +189,9 @@ def test_R3_4_the_opening_table_has_four_ranks_and_no_run_of_four() -> None:
             check_deck(deck, rules)
 
 
-@pytest.mark.parametrize(("table", "problem"), [("5o 5c 1e 10b", "two cards of one rank"), ("6o 7c 10e 11b", "run of four")])
+@pytest.mark.parametrize(
+    ("table", "problem"), [("5o 5c 1e 10b", "two cards of one rank"), ("6o 7c 10e 11b", "run of four")]
+)
 def test_R3_4_a_deck_whose_table_breaks_the_rule_is_refused(table: str, problem: str) -> None:
     """R3.4: a pair on the table, or 6 7 10 11, is not a valid opening table."""
     deck = [parse_card(c) for c in build_deck(TWO, [{0: "1o 2o 3o", 1: "1c 2c 3c"}], table="1e 2e 3e 5e")]
@@ -217,8 +225,11 @@ def test_R3_6_only_the_deal_that_empties_the_stock_is_the_last() -> None:
     game.playout(random.Random(6))
     deals = [e for e in game.events if e.TYPE == "deal" and e.round == 0]
     assert [e.last for e in deals] == [False, False, False, True]
-    plays = [e for e in game.events[: next(i for i, e in enumerate(game.events) if e.TYPE == "round_end")]
-             if e.TYPE in ("capture", "drop", "raise")]
+    plays = [
+        e
+        for e in game.events[: next(i for i, e in enumerate(game.events) if e.TYPE == "round_end")]
+        if e.TYPE in ("capture", "drop", "raise")
+    ]
     assert plays[-1].seat == 2  # the dealer
 
 
@@ -241,7 +252,9 @@ def test_R4_2_capture_takes_the_match_and_the_run_above_it() -> None:
     """R4.2: with 6 7 10 12 on the table a 6 takes 6 7 10; the missing 11 leaves the 12."""
     game = start(TWO, [{0: "6c 1b 2b", 1: "3b 4b 5b"}], table="6o 7o 10o 12o")
     events = run(game, "declare none; declare none; play 6c")
-    assert of(events, "capture") == [{"type": "capture", "seat": 0, "card": "6c", "cards": ["6o", "7o", "10o"], "caida": False}]
+    assert of(events, "capture") == [
+        {"type": "capture", "seat": 0, "card": "6c", "cards": ["6o", "7o", "10o"], "caida": False}
+    ]
     assert game.view(1).table == CardSet.parse("12o")
     assert game.view(1).pile_sizes == (4, 0)
 
@@ -278,7 +291,9 @@ def test_R5_2_taking_the_card_just_dropped_only_in_a_run_is_no_caida() -> None:
     """R5.2: 3 on the table, a 4 is dropped, a 3 takes 3 and 4: no point."""
     game = start(TWO, [{0: "4o 1b 2b", 1: "3c 5b 6b"}], table="3o 7o 10o 12o")
     events = run(game, "declare none; declare none; play 4o; play 3c")
-    assert of(events, "capture") == [{"type": "capture", "seat": 1, "card": "3c", "cards": ["3o", "4o"], "caida": False}]
+    assert of(events, "capture") == [
+        {"type": "capture", "seat": 1, "card": "3c", "cards": ["3o", "4o"], "caida": False}
+    ]
     assert scores(events) == []
 
 
@@ -377,9 +392,7 @@ def test_R6_2_no_missa_on_the_last_turn_but_its_caida_scores() -> None:
     """R6.2: the dealer's last card takes the card just dropped and clears the table: caida, no missa."""
     events = _whole_round(Rules(players=2, target=100))
     play_scores = [s for s in scores(events) if s[2] != "cards"]
-    assert play_scores == (
-        [(1, 1, "missa", 1)] + [(1, 1, "caida", 1), (1, 1, "missa", 1)] * 15 + [(1, 1, "caida", 1)]
-    )
+    assert play_scores == ([(1, 1, "missa", 1)] + [(1, 1, "caida", 1), (1, 1, "missa", 1)] * 15 + [(1, 1, "caida", 1)])
 
 
 # --------------------------------------------------------------------------- R7 end of a round
@@ -404,13 +417,21 @@ def test_R7_1_the_table_left_goes_to_the_last_capturer_without_points() -> None:
         if not left:
             assert taken == []
             continue
-        side = game.rules.side_of(2) if captured_last else game.events and next(
-            game.rules.side_of(e.seat) for e in reversed(game.events[: game.events.index(events[0])])
-            if e.TYPE in ("capture", "raise")
+        side = (
+            game.rules.side_of(2)
+            if captured_last
+            else game.events
+            and next(
+                game.rules.side_of(e.seat)
+                for e in reversed(game.events[: game.events.index(events[0])])
+                if e.TYPE in ("capture", "raise")
+            )
         )
         assert taken == [{"type": "table_taken", "side": side, "cards": sorted(left.names(), key=parse_card)}]
-        assert all(s[2] in ("caida", "chain", "cards", "dealer_duty", "announcement", "false_announcement",
-                            "undeclared") for s in scores(events))
+        assert all(
+            s[2] in ("caida", "chain", "cards", "dealer_duty", "announcement", "false_announcement", "undeclared")
+            for s in scores(events)
+        )
         checked += 1
     assert checked >= 10
 
@@ -434,3 +455,290 @@ def test_R7_2_card_count_three_players() -> None:
     end = next(e for e in game.events if e.TYPE == "round_end")
     card_scores = [s for s in scores(game.events) if s[2] == "cards"]
     assert card_scores == [(side, n - 13, "cards", None) for side, n in enumerate(end.piles) if n >= 14]
+
+
+# --------------------------------------------------------------------------- R8 announcements
+
+
+def test_R8_1_pair_ronda_three_tringa_and_their_values() -> None:
+    """R8.1: a pair is a ronda worth 1, three of a rank a tringa worth 5; declared alone they score at once."""
+    assert combination_of([4, 4, 9], four_card=False, ace_high=False) == ("ronda", 4)
+    assert combination_of([4, 4, 4], four_card=False, ace_high=False) == ("tringa", 4)
+    assert combination_of([1, 4, 9], four_card=False, ace_high=False) is None
+    assert combination_of([4, 4, 9, 9], four_card=True, ace_high=False) == ("double_ronda", 9 * 16 + 4)
+    assert combination_of([4, 4, 4, 4], four_card=True, ace_high=False) == ("double_ronda", 4 * 16 + 4)
+    assert combination_of([4, 4, 4, 9], four_card=True, ace_high=False) == ("tringa", 4)
+    game = start(TWO, [{0: "5o 5c 12e", 1: "1b 3b 7b"}], table="2o 4o 6o 10o")
+    assert scores(run(game, "declare ronda; declare none")) == [(0, 1, "announcement", None)]
+    game = start(TWO, [{0: "1b 3b 7b", 1: "5o 5c 5e"}], table="2o 4o 6o 10o")
+    assert scores(run(game, "declare none; declare tringa")) == [(1, 5, "announcement", None)]
+
+
+def test_R8_2_declarations_go_round_before_any_play_and_name_only_the_kind() -> None:
+    """R8.2: from the seat after the dealer, each declares none/ronda/tringa; a bluff is legal."""
+    game = start(THREE, [{0: "1b 3b 7b", 1: "5o 5c 12e", 2: "2o 4o 6o"}], table="1o 3o 7o 10o")
+    assert game.phase == "declare" and game.turn == 0
+    assert [a.declaration for a in game.legal_actions()] == ["none", "ronda", "tringa"]
+    with pytest.raises(IllegalActionError, match="declare first"):
+        game.apply(Play.parse("1b"))
+    events = run(game, "declare tringa; declare ronda; declare none")
+    assert of(events, "declare") == [
+        {"type": "declare", "seat": 0, "declaration": "tringa"},
+        {"type": "declare", "seat": 1, "declaration": "ronda"},
+        {"type": "declare", "seat": 2, "declaration": "none"},
+    ]
+    assert game.view(2).declarations == ("tringa", "ronda", "none")
+    assert "12e" not in str(game.view(2)) and "5o" not in str([e.to_json() for e in events])
+    with pytest.raises(IllegalActionError, match="four-card hands"):
+        Game(TWO, seed=1).apply(Declare("double_ronda"))
+
+
+def test_R8_2_auto_declare_declares_the_truth_and_allows_no_challenge() -> None:
+    """R8.2 auto_declare: every seat declares its true combination by itself; no challenges."""
+    game = start(Rules(players=2, auto_declare=True), [{0: "5o 5c 12e", 1: "1b 3b 7b"}], table="2o 4o 6o 10o")
+    assert game.phase == "play"
+    assert of(game.events, "declare") == [
+        {"type": "declare", "seat": 0, "declaration": "ronda"},
+        {"type": "declare", "seat": 1, "declaration": "none"},
+    ]
+    assert scores(game.events) == [(0, 1, "announcement", None)]
+    run(game, "play 12e")
+    assert all(isinstance(a, Play) for a in game.legal_actions())
+    with pytest.raises(IllegalActionError, match="auto_declare"):
+        game.apply(Challenge(0))
+    assert "declare" not in str(game.to_record()["rounds"][0]["actions"])
+
+
+def test_R8_3_tringa_beats_ronda_and_the_higher_rank_wins() -> None:
+    """R8.3: a tringa beats any ronda (6 to the tringa, at once); of two tringas the higher takes 10."""
+    game = start(TWO, [{0: "3o 3c 3e", 1: "12o 12c 1b"}], table="2o 4o 6o 10o")
+    assert announcement_scores(run(game, "declare tringa; declare ronda")) == [(0, 6, "announcement", None)]
+    game = start(TWO, [{0: "2c 2e 2b", 1: "5o 5c 5e"}], table="1o 4o 7o 10o")
+    events = run(game, "declare tringa; declare tringa; play 2c")
+    assert announcement_scores(events) == []
+    assert announcement_scores(run(game, "play 5o")) == [(1, 10, "announcement", None)]
+
+
+def test_R8_4_two_equal_rondas_score_one_each() -> None:
+    """R8.4: two equal rondas, tie for best: the 2 points are shared, 1 each."""
+    game = start(TWO, [{0: "5o 5c 1b", 1: "5e 5b 2b"}], table="3o 7o 10o 12o")
+    events = run(game, "declare ronda; declare ronda; play 5o; play 5e; play 5c; play 5b")
+    assert announcement_scores(events) == [(0, 1, "announcement", None), (1, 1, "announcement", None)]
+
+
+def test_R8_4_two_equal_rondas_and_a_lower_one_still_one_each() -> None:
+    """R8.4: three rondas, two equal best: 3 points halved rounded down, 1 each; the lower gets nothing."""
+    game = start(THREE, [{0: "5o 5c 1b", 1: "5e 5b 3b", 2: "2o 2c 11b"}], table="4o 7o 10o 12o")
+    events = run(game, "declare ronda; declare ronda; declare ronda; play 5o; play 5e; play 2o; play 5c; play 5b")
+    assert announcement_scores(events) == []  # seat 2's ronda could still be 12s
+    events = run(game, "play 2c")
+    assert announcement_scores(events) == [(0, 1, "announcement", None), (1, 1, "announcement", None)]
+
+
+def test_R8_4_four_rondas_with_two_opponents_tied_for_best_score_two_each() -> None:
+    """R8.4: four rondas, seats 0 and 1 tie with 12s: 4 points shared between the sides, 2 each."""
+    deals = [{0: "12o 12e 1b", 1: "12c 12b 3c", 2: "2o 2c 4b", 3: "3o 3e 5b"}]
+    game = start(FOUR, deals, table="6o 7o 10o 1o")
+    events = run(game, "declare ronda; declare ronda; declare ronda; declare ronda")
+    events += run(game, "play 12o; play 12c; play 2o; play 3o; play 12e; play 12b")
+    assert announcement_scores(events) == [(0, 2, "announcement", None), (1, 2, "announcement", None)]
+
+
+def test_R8_5_one_side_scores_at_once_two_sides_wait_until_decided() -> None:
+    """R8.5: the 12s against the 1s are scored at the play that leaves no doubt, and not before."""
+    game = start(TWO, [{0: "1o 1c 5e", 1: "12o 12c 6e"}], table="2b 3b 4b 7b")
+    plays = ["declare ronda", "declare ronda", "play 1o", "play 12o", "play 1c"]
+    for step in plays:
+        assert announcement_scores(run(game, step)) == [], step
+    assert announcement_scores(run(game, "play 12c")) == [(1, 2, "announcement", None)]
+
+
+def test_R8_5_candidates_narrow_with_the_declarers_own_plays() -> None:
+    """R8.5: candidates come from the declarer's played cards only; none left exposes the declaration."""
+    from ronda.engine.combinations import candidates
+
+    assert candidates("ronda", (), 3, False) == frozenset(range(10))
+    assert candidates("ronda", (4,), 3, False) == frozenset(range(10))
+    assert candidates("ronda", (4, 6), 3, False) == {4, 6}
+    assert candidates("ronda", (4, 4), 3, False) == {4}
+    assert candidates("ronda", (4, 4, 4), 3, False) == frozenset()
+    assert candidates("tringa", (4,), 3, False) == {4}
+    assert candidates("tringa", (4, 6), 3, False) == frozenset()
+
+
+def _decided_then_undone(target: int) -> tuple[Game, list]:
+    # seat 0 bluffs "ronda" holding three 12s; seats 1 (2s) and 2 (6s) hold true rondas
+    deals = [{0: "12o 12c 12e", 1: "2o 2c 4e", 2: "6o 6c 3e"}]
+    game = start(Rules(players=3, target=target), deals, table="1b 5b 10b 11b")
+    events = run(game, "declare ronda; declare ronda; declare ronda")
+    events += run(game, "play 12o; play 4e; play 3e; play 12c; play 2o; play 6o")
+    return game, events
+
+
+def test_R8_6_exposure_pays_a_penalty_and_takes_back_what_was_given() -> None:
+    """R8.6: decided for seat 0's 12s (3 points); its third 12 exposes the bluff: +1 to each
+    opponent, the 3 points taken back as the rest is not decided, and given again once it is."""
+    game, events = _decided_then_undone(target=41)
+    assert announcement_scores(events) == [(0, 3, "announcement", None)]
+    events = run(game, "play 12e")
+    assert of(events, "exposure") == [{"type": "exposure", "seat": 0, "declaration": "ronda"}]
+    assert announcement_scores(events) == [
+        (1, 1, "false_announcement", 0),
+        (2, 1, "false_announcement", 0),
+        (0, -3, "announcement", None),
+        (1, 5, "undeclared", 0),
+        (2, 5, "undeclared", 0),
+    ]
+    assert announcement_scores(run(game, "play 2c")) == [(2, 2, "announcement", None)]
+    assert game.scores == [0, 6, 8]
+
+
+def test_R8_7_an_undeclared_ronda_is_penalised_when_its_cards_are_played() -> None:
+    """R8.7: seat 1 hides a pair of 3s; when both are played seat 0's side scores 1 (5 with the variant)."""
+    for penalty in (1, 5):
+        rules = Rules(players=2, undeclared_ronda_penalty=penalty)
+        game = start(rules, [{0: "12o 12c 1b", 1: "3o 3c 7b"}], table="2o 4o 6o 10o")
+        events = run(game, "declare ronda; declare none; play 1b; play 3o; play 12o")
+        assert announcement_scores(events) == [(0, 1, "announcement", None)]
+        assert announcement_scores(run(game, "play 3c")) == [(0, penalty, "undeclared", 1)]
+
+
+def test_R8_8_a_false_declaration_challenged_is_exposed_then_the_challenger_plays() -> None:
+    """R8.8: the hand is shown to all; the bluff pays at once; the challenger still plays its card."""
+    game = start(TWO, [{0: "1o 4o 7o", 1: "2b 5b 11b"}], table="3c 6c 10c 12c")
+    assert scores(run(game, "declare ronda; declare none; play 1o")) == [(0, 1, "announcement", None)]
+    events = run(game, "challenge 0")
+    assert of(events, "challenge") == [
+        {"type": "challenge", "seat": 1, "target": 0, "hand": ["1o", "4o", "7o"], "truthful": False}
+    ]
+    assert scores(events) == [(1, 1, "false_announcement", 0), (0, -1, "announcement", None)]
+    assert game.view(1).shown[0] == CardSet.parse("1o 4o 7o")
+    assert game.turn == 1 and all(isinstance(a, Play) for a in game.legal_actions())
+    run(game, "play 2b")
+    assert game.turn == 0
+
+
+def test_R8_8_a_true_declaration_challenged_wins_the_game_for_the_declarer() -> None:
+    """R8.8: challenging a true ronda loses the game at once."""
+    game = start(TWO, [{0: "1o 1c 7o", 1: "2b 5b 11b"}], table="3c 6c 10c 12c")
+    events = run(game, "declare ronda; declare none; play 7o; challenge 0")
+    assert of(events, "game_over") == [{"type": "game_over", "winner": 0, "reason": "failed_challenge"}]
+    assert game.finished and game.winner == 0 and game.legal_actions() == []
+
+
+def _true_value(game_truths: list, declared: list, side_of, sides: int) -> list[int]:
+    """R8.4 computed directly from the true declarations, as an independent check of the engine."""
+    true = [(side_of(seat), t) for seat, t in enumerate(game_truths) if t is not None and declared[seat] == t[0]]
+    points = [0] * sides
+    if not true:
+        return points
+    order = {"ronda": 1, "double_ronda": 2, "tringa": 3}
+    value = {"ronda": 1, "double_ronda": 2, "tringa": 5}
+    total = sum(value[t[0]] for _, t in true)
+    best = max((order[t[0]], t[1]) for _, t in true)
+    winners = sorted({side for side, t in true if (order[t[0]], t[1]) == best})
+    for side in winners:
+        points[side] = total // len(winners)
+    return points
+
+
+def test_R8_9_at_the_end_of_every_deal_each_declaration_is_exposed_or_settled() -> None:
+    """R8.9: when a deal is played out, the announcement points given equal R8.4 on the true
+    declarations, and every false one has been exposed — over many random deals with bluffs."""
+    from random_games import choose
+
+    checked = 0
+    for seed in range(150):
+        rules = Rules(players=2 + seed % 3, target=1000)
+        game = Game(rules, seed=seed)
+        rng = random.Random(seed)
+        while game.round < 2 and not game.finished:
+            deal_events_start = len(game.events)
+            while game.phase == "declare":
+                game.apply(choose(game, rng, challenge_rate=0))
+            truths, declared = list(game.truth), list(game.declared)
+            deal = game.deal
+            while game.deal == deal and game.round < 2 and not game.finished:
+                game.apply(choose(game, rng, challenge_rate=0))
+            events = game.events[deal_events_start:]
+            given = [0] * rules.sides
+            for side, points, reason, _ in scores(events):
+                if reason == "announcement":
+                    given[side] += points
+            assert given == _true_value(truths, declared, rules.side_of, rules.sides)
+            exposed = {e.seat for e in events if e.TYPE == "exposure"}
+            false = {s for s in range(rules.players) if declared[s] not in ("none", (truths[s] or ("none",))[0])}
+            assert exposed == false
+            checked += 1
+    assert checked > 500
+
+
+# --------------------------------------------------------------------------- R9 scoring and winning
+
+
+def test_R9_1_the_target_is_41_unless_the_variant_says_otherwise() -> None:
+    """R9.1: 41 by default; with target 25 the game ends as soon as a side reaches 25."""
+    assert Rules().target == 41
+    for target in (25, 41):
+        game = Game(Rules(players=2, target=target), seed=target)
+        game.playout(random.Random(1), rounds=100)
+        assert game.finished and game.scores[game.winner] >= target
+        assert sorted(game.scores)[-2] < game.scores[game.winner]
+
+
+def test_R9_2_the_steps_of_one_turn_come_in_order() -> None:
+    """R9.2: caida, missa, then the player's exposure, the settlement, and its undeclared penalty."""
+    game = start(TWO, [{0: "1c 6c 5b", 1: "5o 5c 5e"}], table="1o 2o 3o 6o")
+    events = run(game, "declare none; declare ronda; play 1c; play 5o; play 6c; play 5c; play 5b")
+    assert scores(events) == [(1, 1, "announcement", None), (1, 1, "missa", 1)]
+    events = run(game, "play 5e")
+    assert [e.to_json() for e in events if e.TYPE != "deal"] == [
+        {"type": "capture", "seat": 1, "card": "5e", "cards": ["5b"], "caida": True},
+        {"type": "score", "side": 1, "points": 1, "reason": "caida", "seat": 1},
+        {"type": "score", "side": 1, "points": 1, "reason": "missa", "seat": 1},
+        {"type": "exposure", "seat": 1, "declaration": "ronda"},
+        {"type": "score", "side": 0, "points": 1, "reason": "false_announcement", "seat": 1},
+        {"type": "score", "side": 1, "points": -1, "reason": "announcement", "seat": None},
+        {"type": "score", "side": 0, "points": 5, "reason": "undeclared", "seat": 1},
+    ]
+
+
+def test_R9_3_a_win_comes_at_once_mid_deal_before_pending_points() -> None:
+    """R9.3: the caida that reaches the target ends the game; its missa and the open settlement never score."""
+    game = start(Rules(players=2, target=2), [{0: "1c 5o 2e", 1: "6c 5c 11e"}], table="1o 2o 3o 6o")
+    events = run(game, "declare ronda; declare ronda; play 1c; play 6c; play 5o; play 5c")
+    assert scores(events) == [(1, 1, "missa", 1), (1, 1, "caida", 1)]
+    assert events[-1].to_json() == {"type": "game_over", "winner": 1, "reason": "target"}
+    assert game.scores == [0, 2]
+
+
+def test_R9_3_equal_sides_at_the_target_play_on_until_one_is_highest() -> None:
+    """R9.3: sides 1 and 2 both reach 6 in one step, equal: play goes on; the next step decides."""
+    game, _ = _decided_then_undone(target=6)
+    events = run(game, "play 12e")
+    assert game.scores == [0, 6, 6] and not game.finished
+    events = run(game, "play 2c")
+    assert events[-1].to_json() == {"type": "game_over", "winner": 2, "reason": "target"}
+
+
+def test_R9_3_when_several_sides_reach_the_target_in_one_step_the_highest_wins() -> None:
+    """R9.3: an undeclared pair (penalty 5) lifts sides 1 and 2 past 5 at once; side 1, higher, wins."""
+    rules = Rules(players=3, target=5, undeclared_ronda_penalty=5)
+    game = start(rules, [{0: "3o 3c 10o", 1: "3e 2c 6c", 2: "12o 4e 10e"}], table="1b 5b 7b 11b")
+    events = run(game, "declare none; declare none; declare none; play 3o; play 3e; play 12o")
+    assert scores(events) == [(1, 1, "caida", 1)]
+    events = run(game, "play 3c")
+    assert scores(events) == [(1, 5, "undeclared", 0), (2, 5, "undeclared", 0)]
+    assert game.scores == [0, 6, 5]
+    assert events[-1].to_json() == {"type": "game_over", "winner": 1, "reason": "target"}
+
+
+def test_R9_4_a_won_game_stays_won() -> None:
+    """R9.4: after the win nothing more can be played or scored."""
+    game = start(Rules(players=2, target=2), [{0: "1c 5o 2e", 1: "6c 5c 11e"}], table="1o 2o 3o 6o")
+    run(game, "declare ronda; declare ronda; play 1c; play 6c; play 5o; play 5c")
+    before = (list(game.scores), len(game.events))
+    for action in (Play.parse("2e"), Declare("none"), Challenge(0)):
+        with pytest.raises(IllegalActionError, match="over"):
+            game.apply(action)
+    assert (game.scores, len(game.events)) == before and game.winner == 1
