@@ -1,7 +1,6 @@
 """The deck builder used by rules tests makes decks the engine accepts, exactly as asked."""
 
 from decks import build_deck
-
 from ronda import Game, Rules, parse_card
 from ronda.engine.cards import CardSet
 
