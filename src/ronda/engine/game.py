@@ -561,29 +561,10 @@ class Game:
         self._start_deal()
 
     def _start_deal(self) -> None:
-        """Deal a batch to every hand (R3.3, R3.5), turn up the opening table on the first deal (R3.4).
-
-        Runs six to sixteen times a round in every simulated game, so the per-deal
-        state is reset here inline rather than through :meth:`_new_deal_state`.
-        """
+        """Deal a batch to every hand (R3.3, R3.5), turn up the opening table on the first deal (R3.4)."""
         rules, n = self.rules, self.n
-        nones: list[str | None] = [None] * n
-        self.declared = nones
-        self.exposed = [False] * n
-        self.ranges = [None] * n
-        truth: list[tuple[str, int] | None] = [None] * n
-        self.truth = truth
-        undeclared = [0] * n
-        self.undeclared = undeclared
-        self.given = [0] * rules.sides
-        self.shown = [None] * n
-        self.active = 0
-        self.decided = True
-        self.stale = 0
-        self.challenged = False
-        self.last_drop = -1
-        self.last_drop_seat = -1
-        self.chain_rank = -1
+        self._new_deal_state()
+        nones, truth, undeclared = self.declared, self.truth, self.undeclared
         deal = self.deal = self.deal + 1
         size = self.size = self.sizes[deal]
         pos = self.stock_pos
