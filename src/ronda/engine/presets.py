@@ -1,0 +1,106 @@
+"""Named rule sets players recognise: a preset is a name for some variant values (R10).
+
+Every preset comes from the source texts (``shared/seeds``): each one's
+``source`` says where. Regional names (Tangier, Tetouan, ...) are not used:
+the seeds do not say which town plays which variant, and a preset must not
+invent folklore.
+
+>>> Rules.preset("advanced").dealer_duty
+True
+>>> Rules.preset("four-card", players=4).deal_sizes()
+(4, 3, 3)
+>>> preset_rules("no-such")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ronda.engine.errors.RulesError: unknown preset 'no-such' (known: classic, advanced, ...)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RulesError
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of variant values, with a one-line summary and its source in the seeds."""
+
+    name: str
+    summary: str
+    source: str
+    values: dict[str, Any] = field(default_factory=dict)
+    players: tuple[int, ...] = (2, 3, 4)
+
+
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "classic",
+            "the game as most play it: three-card hands, four cards up, caida 1, first to 41",
+            "the rules of the English and French texts, no variant",
+        ),
+        Preset(
+            "advanced",
+            "the dealer must capture with the last card: a 12 scores 5, a drop or a 1 gives 5 to each opponent",
+            'French text, "Jeu avancé": makes up for the dealer\'s last-capture advantage',
+            {"dealer_duty": True},
+        ),
+        Preset(
+            "four-card",
+            "no cards to the table; four-card hands, where two pairs make a double ronda (2 or 4 players)",
+            'French text, "Aucune carte distribuée à la table; mains de quatre cartes"',
+            {"four_card_hands": True},
+            players=(2, 4),
+        ),
+        Preset(
+            "cards",
+            "points are paid in captured cards instead of chips; only the card count scores",
+            'French text, "Score en transférant des cartes": many players keep the score this way',
+            {"transfer_scoring": True},
+        ),
+        Preset(
+            "short",
+            "a shorter game, first to 25",
+            'both texts: "some play to targets other than 41, for example 25"',
+            {"target": 25},
+        ),
+        Preset(
+            "heavy",
+            "a chain pays 1, 6 and 15, and a hidden ronda costs 5 like a hidden tringa",
+            'French text, "Variations de notation"',
+            {"chain_points": (1, 6, 15), "undeclared_ronda_penalty": 5},
+        ),
+        Preset(
+            "ace-high",
+            "a pair or three of 1s is the highest ronda or tringa, then 12, 11, 10 down to 2",
+            'French text, "Rang des rondas et des tringas"',
+            {"ace_high": True},
+        ),
+    )
+}
+
+
+def preset_rules(name: str, players: int = 2, **overrides: Any) -> Rules:
+    """The rules of a preset for some players, with any variant overridden; validated as usual."""
+    try:
+        preset = PRESETS[name]
+    except KeyError:
+        raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+    if players not in preset.players:
+        allowed = " or ".join(str(p) for p in preset.players)
+        raise RulesError(f"the {name} preset is played by {allowed} players, not {players}")
+    return Rules.from_dict({"players": players, **preset.values, **overrides})
+
+
+def preset_of(rules: Rules) -> str | None:
+    """The name of the preset these rules are exactly, if any."""
+    wanted = {k: v for k, v in rules.to_dict().items() if k != "players"}
+    for preset in PRESETS.values():
+        values = {k: list(v) if isinstance(v, tuple) else v for k, v in preset.values.items()}
+        if values == wanted and rules.players in preset.players:
+            return preset.name
+    return None
