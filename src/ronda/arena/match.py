@@ -1,0 +1,164 @@
+"""Duplicate matches: the same decks played again with the seats rotated, so luck cancels.
+
+A *unit* is one stream of decks (one per round, drawn from the match seed and
+the unit's number) played once per seating: with 2 players the two entrants
+swap seats, with 3 each entrant sits at each seat once, with 4 the two
+partnerships swap pairs of seats. Round k of every game of a unit is dealt
+from the same deck, so what one entrant was dealt, the other is dealt too.
+
+Bots see only ``game.view(seat)`` and ``game.legal_actions()``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..bots import make_bot
+from ..engine.deck import shuffled_deck
+from ..engine.events import RoundStart, Score
+from ..engine.game import OVER, WAITING, Game
+from ..engine.record import save_record
+from ..engine.rules import Rules
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What to play: entrants (bot names; partnerships with 4 players), rules, units and seeds."""
+
+    entrants: tuple[str, ...]
+    rules: Rules
+    rounds_only: bool = False
+    seed: int = 0
+    records: str | None = None
+
+    def seatings(self) -> list[tuple[int, ...]]:
+        """For each game of a unit, the entrant at each seat."""
+        return seatings(self.rules.players, len(self.entrants))
+
+
+def seatings(players: int, entrants: int) -> list[tuple[int, ...]]:
+    """Seat-to-entrant maps for one unit.
+
+    >>> seatings(2, 2), seatings(4, 2)
+    ([(0, 1), (1, 0)], [(0, 1, 0, 1), (1, 0, 1, 0)])
+    >>> seatings(3, 3)
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    """
+    if players == 4:
+        if entrants != 2:
+            raise ValueError("four players play as two partnerships: give two entrants")
+        return [(0, 1, 0, 1), (1, 0, 1, 0)]
+    if entrants != players:
+        raise ValueError(f"{players} players need {players} entrants, not {entrants}")
+    return [tuple((seat + shift) % players for seat in range(players)) for shift in range(players)]
+
+
+def bot_name(entrant: str, seat: int) -> str:
+    """The bot level at ``seat`` for an entrant: a partnership "hard+easy" puts hard first, easy second.
+
+    >>> bot_name("hard+easy", 0), bot_name("hard+easy", 2), bot_name("medium", 3)
+    ('hard', 'easy', 'medium')
+    """
+    if "+" in entrant:
+        first, second = entrant.split("+", 1)
+        return first if seat < 2 else second
+    return entrant
+
+
+def unit_deck(rules: Rules, seed: int, unit: int, round_index: int) -> list[int]:
+    """Round ``round_index``'s deck of unit ``unit``: the same for every seating of the unit."""
+    return shuffled_deck(rules, random.Random(f"ronda-arena:{seed}:{unit}:{round_index}"))
+
+
+@dataclass
+class GameResult:
+    """One game of a unit: who sat where, points per round per entrant, the winner, move times."""
+
+    seating: tuple[int, ...]
+    round_points: list[list[int]]  # per round, per entrant
+    winner: int | None  # entrant, or None when a single round was played
+    move_times: dict[int, list[float]] = field(default_factory=dict)  # per entrant
+
+    @property
+    def rounds(self) -> int:
+        return len(self.round_points)
+
+    def points(self, entrant: int) -> int:
+        return sum(r[entrant] for r in self.round_points)
+
+
+def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
+    """One game of one unit, played by fresh bots seeded from the match seed."""
+    rules = spec.rules
+    seating = spec.seatings()[seating_index]
+    entrants = len(spec.entrants)
+    bots = [
+        make_bot(bot_name(spec.entrants[entrant], seat), seed=hash((spec.seed, unit, seating_index, seat)) & 0xFFFFFFFF)
+        for seat, entrant in enumerate(seating)
+    ]
+    game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
+    times: dict[int, list[float]] = {e: [] for e in range(entrants)}
+    while game.phase != OVER:
+        if game.phase == WAITING:
+            if spec.rounds_only:
+                break
+            game.add_deck(unit_deck(rules, spec.seed, unit, game.round + 1))
+            continue
+        seat = game.turn
+        view = game.view(seat)
+        legal = game.legal_actions()
+        start = time.perf_counter()
+        action = bots[seat].choose(view, legal)
+        times[seating[seat]].append(time.perf_counter() - start)
+        game.apply(action, seat=seat)
+    if spec.records:
+        folder = Path(spec.records)
+        folder.mkdir(parents=True, exist_ok=True)
+        names = "-".join(spec.entrants[e] for e in seating)
+        save_record(game, folder / f"unit{unit:05d}-game{seating_index}-{names}.json")
+    side_entrant = {rules.side_of(seat): entrant for seat, entrant in enumerate(seating)}
+    round_points: list[list[int]] = []
+    for event in game.events:
+        if type(event) is RoundStart:
+            round_points.append([0] * entrants)
+        elif type(event) is Score:
+            round_points[-1][side_entrant[event.side]] += event.points
+    if spec.rounds_only and round_points and game.phase != OVER:
+        round_points = round_points[:1]
+    winner = side_entrant[game.winner] if game.winner is not None else None
+    return GameResult(seating, round_points, winner, times)
+
+
+def play_unit(spec: MatchSpec, unit: int) -> list[GameResult]:
+    """Every seating of one unit, on the same decks."""
+    return [play_game(spec, unit, index) for index in range(len(spec.seatings()))]
+
+
+def spec_to_dict(spec: MatchSpec) -> dict[str, Any]:
+    """A plain form of the spec, to send to worker processes or Ray tasks."""
+    return {
+        "entrants": list(spec.entrants),
+        "rules": spec.rules.to_dict(),
+        "rounds_only": spec.rounds_only,
+        "seed": spec.seed,
+        "records": spec.records,
+    }
+
+
+def spec_from_dict(data: dict[str, Any]) -> MatchSpec:
+    return MatchSpec(
+        entrants=tuple(data["entrants"]),
+        rules=Rules.from_dict(data["rules"]),
+        rounds_only=data["rounds_only"],
+        seed=data["seed"],
+        records=data["records"],
+    )
+
+
+def play_unit_from_dict(data: dict[str, Any], unit: int) -> list[GameResult]:
+    """:func:`play_unit` for workers: module-level, arguments plain data."""
+    return play_unit(spec_from_dict(data), unit)

@@ -1,0 +1,156 @@
+"""``ronda arena BOT BOT [BOT [BOT]]``: bots against bots on duplicate deals.
+
+Two names play one against one, three each for itself, four as two
+partnerships (the 1st and 3rd name against the 2nd and 4th); two names with
+``--players 4`` make two partnerships of one level each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from ..engine.errors import RulesError
+from ..engine.presets import preset_rules
+
+UNITS_HELP = "duplicate units to play (default 50): each is one deal sequence played once per seating"
+
+
+def _entrants(bots: list[str], players: int | None) -> tuple[tuple[str, ...], int]:
+    if len(bots) == 4:
+        if players not in (None, 4):
+            raise ValueError("four bots make a 4-player game")
+        return (f"{bots[0]}+{bots[2]}", f"{bots[1]}+{bots[3]}"), 4
+    if len(bots) == 3:
+        if players not in (None, 3):
+            raise ValueError("three bots make a 3-player game")
+        return tuple(bots), 3
+    if len(bots) == 2:
+        if players == 3:
+            raise ValueError("a 3-player game needs three bots")
+        return tuple(bots), players or 2
+    raise ValueError("give two, three or four bots")
+
+
+def _progress(total: int, enabled: bool) -> tuple[Any, Any]:
+    """A progress bar with the time left (rich when installed, else a plain line on stderr)."""
+    if not enabled:
+        return (lambda done, tally: None), (lambda: None)
+    try:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        bar = Progress(
+            TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
+        )
+        task = bar.add_task("units", total=total)
+        bar.start()
+        return (lambda done, tally: bar.update(task, completed=done)), bar.stop
+    except ImportError:
+        start = time.perf_counter()
+
+        def update(done: int, tally: object) -> None:
+            left = (time.perf_counter() - start) / done * (total - done)
+            print(f"\rarena: {done}/{total} units, about {left:.0f} s left ", end="", file=sys.stderr, flush=True)
+
+        return update, (lambda: print(file=sys.stderr))
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    unit = result["unit"]
+    print(
+        f"{result['players']} players, {result['units']} duplicate units: {result['games']} games, "
+        f"{result['rounds']} rounds, {result['seconds']} s"
+    )
+    won = "rounds won" if unit == "round" else "games won"
+    print(f"{'entrant':<22}{won:>11}{'win rate (95%)':>24}{'points/round (95%)':>28}{'move median':>13}{'p95':>9}")
+    for e in result["entrants"]:
+        wins = e["rounds_won"] if unit == "round" else e["games_won"]
+        rate = f"{e['win_rate']:.1%} [{e['win_rate_95'][0]:.1%}, {e['win_rate_95'][1]:.1%}]"
+        points = (
+            f"{e['points_per_round']:+.2f} [{e['points_per_round_95'][0]:+.2f}, {e['points_per_round_95'][1]:+.2f}]"
+        )
+        print(
+            f"{e['name']:<22}{wins:>11}{rate:>24}{points:>28}"
+            f"{e['move_seconds_median'] * 1000:>10.1f} ms{e['move_seconds_p95'] * 1000:>6.0f} ms"
+        )
+    if "margin_per_round" in result:
+        m = result["margin_per_round"]
+        print(f"margin per round ({m['of']}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]")
+    if "sprt" in result:
+        names = [e["name"] for e in result["entrants"]]
+        claim = f"{names[0]} beats {names[1]}"
+        verdict = "accepted" if result["sprt"] == "H1" else "rejected"
+        print(f"SPRT: '{claim}' {verdict} after {result['units']} units")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..arena import MatchSpec, parse_sprt, run_match, summary
+    from ..bots import levels
+
+    try:
+        entrants, players = _entrants(args.bots, args.players)
+        known = levels()
+        for entrant in entrants:
+            for name in entrant.split("+"):
+                if name not in known:
+                    raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)})")
+        overrides: dict[str, Any] = {}
+        if args.target is not None:
+            overrides["target"] = args.target
+        if args.rounds:
+            overrides["target"] = 10_000  # single rounds are never cut short by a win
+        rules = preset_rules(args.preset, players, **overrides)
+        sprt = parse_sprt(args.sprt) if args.sprt else None
+        if sprt is not None and len(entrants) != 2:
+            raise ValueError("--sprt compares two entrants (2 players, or two partnerships)")
+        if args.jobs < 1:
+            raise ValueError("--jobs must be at least 1")
+    except (ValueError, RulesError) as error:
+        print(f"ronda arena: {error}", file=sys.stderr)
+        return 2
+    spec = MatchSpec(entrants, rules, rounds_only=args.rounds, seed=args.seed, records=args.records)
+    show = args.progress or (sys.stderr.isatty() and not args.no_progress)
+    update, stop = _progress(args.units, show)
+    try:
+        outcome = run_match(spec, args.units, jobs=args.jobs, backend=args.backend, sprt=sprt, on_unit=update)
+    except RuntimeError as error:
+        stop()
+        print(f"ronda arena: {error}", file=sys.stderr)
+        return 2
+    stop()
+    result = summary(spec, outcome)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        _print_table(result)
+        flags = " ".join(sys.argv[2:]) if sys.argv[1:2] == ["arena"] else ""
+        if flags:
+            print(f"(ronda arena {flags})")
+    return 0
+
+
+def register(commands: Any) -> None:
+    p = commands.add_parser(
+        "arena",
+        help="play bots against each other on duplicate deals",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("bots", nargs="+", metavar="BOT", help="bot levels: random, easy, medium, hard, expert")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="with two bots, 4 makes two partnerships")
+    p.add_argument("--units", "--games", type=int, default=50, help=UNITS_HELP)
+    p.add_argument("--rounds", action="store_true", help="play single rounds instead of whole games to the target")
+    p.add_argument("--preset", default="classic", help="rule preset (see 'ronda rules --list'; default classic)")
+    p.add_argument("--target", type=int, help="points to win (default: the preset's)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the decks and the bots (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine (default 1)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help="ray needs pip install 'ronda[ray]'")
+    p.add_argument("--sprt", metavar="P0,P1", help="stop once 'first beats second' is decided: p0,p1 or Elo0,Elo1")
+    p.add_argument("--records", metavar="DIR", help="save every game as a record in DIR")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.set_defaults(run=_run)

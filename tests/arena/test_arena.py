@@ -1,0 +1,160 @@
+"""The arena: exact duplicate deals, honest statistics, the same results however it is run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ronda.arena import MatchSpec, Sprt, mean_interval, parse_sprt, run_match, seatings, summary, wilson_interval
+from ronda.arena.stats import percentile
+from ronda.bots import register
+from ronda.bots.base import RandomBot
+from ronda.engine.actions import Action, Declare, Play
+from ronda.engine.combinations import hand_combination
+from ronda.engine.record import load_record, replay
+from ronda.engine.rules import Rules
+from ronda.engine.view import SeatView
+from ronda.interfaces.cli import main
+
+
+class TruthfulFirstCard:
+    """Declares its true combination and plays its lowest card: far better than random bluffing."""
+
+    name = "truthful-first"
+
+    def __init__(self, seed: int | None = None) -> None:
+        del seed
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        if view.phase == "declare":
+            combo = hand_combination(view.hand.mask, view.rules.ace_high)
+            return Declare(combo[0] if combo else "none")  # type: ignore[arg-type]
+        return min((a for a in legal if isinstance(a, Play)), key=lambda a: a.card)
+
+
+register("truthful-first", TruthfulFirstCard)
+
+
+def test_seatings_rotate_every_entrant_through_every_seat() -> None:
+    assert seatings(2, 2) == [(0, 1), (1, 0)]
+    assert seatings(3, 3) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert seatings(4, 2) == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    with pytest.raises(ValueError, match="two partnerships"):
+        seatings(4, 3)
+
+
+def test_every_game_of_a_unit_deals_the_same_decks(tmp_path: Path) -> None:
+    spec = MatchSpec(("random", "truthful-first"), Rules(players=2), seed=7, records=str(tmp_path))
+    outcome = run_match(spec, units=3)
+    for unit in range(3):
+        first, second = sorted(tmp_path.glob(f"unit{unit:05d}-*.json"))
+        rounds_a, rounds_b = load_record(first)["rounds"], load_record(second)["rounds"]
+        shared = min(len(rounds_a), len(rounds_b))
+        assert shared >= 1
+        assert [r["deck"] for r in rounds_a[:shared]] == [r["deck"] for r in rounds_b[:shared]]
+    # records replay to the scores the arena counted
+    for path in tmp_path.glob("*.json"):
+        game = replay(load_record(path))
+        assert game.finished
+    assert len(list(tmp_path.glob("*.json"))) == len(outcome.tally.games) == 6
+
+
+def test_statistics_against_known_values() -> None:
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0 and round(high, 3) == 0.278
+    assert wilson_interval(5, 10)[0] == pytest.approx(1 - wilson_interval(5, 10)[1])
+    assert mean_interval([2.0, 2.0, 2.0]) == (2.0, 2.0, 2.0)
+    mean, low, high = mean_interval([0.0, 10.0])
+    assert mean == 5.0 and low == pytest.approx(5 - 1.96 * 5, abs=0.01)
+    assert percentile([1, 2, 3, 4, 5], 50) == 3 and percentile([1, 2, 3, 4, 5], 95) == pytest.approx(4.8)
+
+
+def test_sprt_decides_an_unequal_stream_and_not_an_equal_one() -> None:
+    test = Sprt(p0=0.5, p1=0.6)
+    wins = losses = 0
+    verdict = None
+    for game in range(1000):  # A wins 4 games in 5
+        wins, losses = (wins + 1, losses) if game % 5 else (wins, losses + 1)
+        verdict = test.verdict(wins, losses)
+        if verdict:
+            break
+    assert verdict == "H1" and wins + losses < 100
+    assert test.verdict(50, 50) is None
+    assert parse_sprt("0,35").p1 == pytest.approx(0.5498, abs=1e-3)
+    with pytest.raises(ValueError, match="two numbers"):
+        parse_sprt("fast")
+
+
+def test_sprt_stops_the_match_early() -> None:
+    spec = MatchSpec(("truthful-first", "random"), Rules(players=2), seed=1)
+    outcome = run_match(spec, units=200, sprt=Sprt(p0=0.5, p1=0.6))
+    assert outcome.sprt_verdict == "H1"
+    assert len(outcome.tally.units) < 200
+
+
+def _stable(result: dict) -> dict:
+    result = dict(result, seconds=None)
+    result["entrants"] = [{k: v for k, v in e.items() if not k.startswith("move_seconds")} for e in result["entrants"]]
+    return result
+
+
+def test_parallel_jobs_give_exactly_the_same_results() -> None:
+    spec = MatchSpec(("truthful-first", "random"), Rules(players=3 - 1), seed=3)
+    one = summary(spec, run_match(spec, units=6, jobs=1))
+    two = summary(spec, run_match(spec, units=6, jobs=2))
+    assert _stable(one) == _stable(two)
+
+
+def test_json_output_shape(capsys) -> None:
+    assert main(["arena", "truthful-first", "random", "--units", "4", "--json", "--no-progress"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["players"] == 2 and result["units"] == 4 and result["games"] == 8
+    first, second = result["entrants"]
+    assert first["name"] == "truthful-first" and first["games_won"] + second["games_won"] == 8
+    assert 0 <= first["win_rate_95"][0] <= first["win_rate"] <= first["win_rate_95"][1] <= 1
+    assert set(result["margin_per_round"]) == {"mean", "95", "of"}
+    assert first["moves"] > 0 and first["move_seconds_p95"] >= first["move_seconds_median"]
+
+
+def test_three_players_and_partnerships(capsys) -> None:
+    assert main(["arena", "random", "random", "truthful-first", "--units", "2", "--rounds", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["players"] == 3 and result["games"] == 6 and result["rounds"] == 6
+    assert "margin_per_round" not in result
+    assert main(["arena", "truthful-first", "random", "truthful-first", "random", "--units", "2", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["players"] == 4
+    assert [e["name"] for e in result["entrants"]] == ["truthful-first+truthful-first", "random+random"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["arena", "random", "nobody"], "unknown bot 'nobody' (known: random"),
+        (["arena", "random"], "two, three or four bots"),
+        (["arena", "random", "random", "random", "--sprt", "0.5,0.6"], "two entrants"),
+        (["arena", "random", "random", "--preset", "four-card", "--players", "3"], "3-player game needs three"),
+        (["arena", "random", "random", "--jobs", "0"], "--jobs"),
+    ],
+)
+def test_bad_arena_commands_say_what_is_wrong(capsys, argv, words) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_a_bot_only_ever_gets_a_seat_view() -> None:
+    seen: list[object] = []
+
+    class Spy(RandomBot):
+        name = "spy"
+
+        def choose(self, view, legal):  # type: ignore[no-untyped-def]
+            seen.append(type(view))
+            return super().choose(view, legal)
+
+    register("spy", Spy)
+    run_match(MatchSpec(("spy", "random"), Rules(players=2), seed=2), units=1)
+    assert seen and set(seen) == {SeatView}

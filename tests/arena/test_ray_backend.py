@@ -1,0 +1,20 @@
+"""The Ray backend plays the same units as the local one (Ray started on this machine only)."""
+
+import pytest
+
+from ronda.arena import MatchSpec, run_match, summary
+from ronda.engine.rules import Rules
+
+ray = pytest.importorskip("ray", reason="the Ray backend is the optional extra ronda[ray]")
+
+
+def test_ray_gives_the_local_results() -> None:
+    spec = MatchSpec(("random", "random"), Rules(players=2), seed=11)
+    local = summary(spec, run_match(spec, units=3))
+    remote = summary(spec, run_match(spec, units=3, jobs=1, backend="ray"))
+    for result in (local, remote):
+        result["seconds"] = None
+        for entrant in result["entrants"]:
+            entrant.pop("move_seconds_median")
+            entrant.pop("move_seconds_p95")
+    assert local == remote
