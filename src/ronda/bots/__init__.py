@@ -1,6 +1,20 @@
 """Computer opponents. A bot is given a seat's view and the legal actions, never the game.
 
-``make_bot("medium", seed=1)`` builds a bot by level name; :data:`LEVELS` lists them.
+``make_bot("medium", seed=1)`` builds a bot by level name; :func:`levels` lists them,
+weakest first after ``random``:
+
+========== ==================================================================
+``random``  uniformly random legal plays and declarations (testing only)
+``easy``    greedy rules, little care for the next seat, no card memory, mistakes
+``medium``  one-ply rules: captures, caida and missa, the next seat's chances, counted cards
+``hard``    determinized search (PIMC) with greedy rollouts, ~0.02 s a move
+``expert``  the same search reading the other seats' plays, with deeper rollouts and more guesses
+========== ==================================================================
+
+The declaration, bluff and challenge policy of every level is in
+:mod:`ronda.bots.declarations`. :mod:`ronda.bots.cheating` (sees every card)
+exists for analysis only and is not a level; :mod:`ronda.bots.ismcts` is an
+Information-Set MCTS measured weaker than ``hard`` (kept for comparison, not a level).
 """
 
 from __future__ import annotations
@@ -8,9 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, RandomBot
+from .ismcts import IsmctsBot
+from .pimc import ExpertBot, PimcBot
+from .rules_based import EasyBot, MediumBot
 
 _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
     "random": lambda seed: RandomBot(seed),
+    "easy": lambda seed: EasyBot(seed),
+    "medium": lambda seed: MediumBot(seed),
+    "hard": lambda seed: PimcBot(seed),
+    "expert": lambda seed: ExpertBot(seed),
 }
 
 
@@ -33,4 +54,6 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
     return factory(seed)
 
 
-__all__ = ["Bot", "RandomBot", "levels", "make_bot", "register"]
+__all__ = [
+    "Bot", "EasyBot", "ExpertBot", "IsmctsBot", "MediumBot", "PimcBot", "RandomBot", "levels", "make_bot", "register",
+]

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..engine.cards import card_name
+from ..engine.combinations import KIND_ORDER, candidates, describe_strength, hand_combination
 from ..engine.events import (
     Capture,
     ChallengeMade,
@@ -59,11 +60,18 @@ def seat_name(seat: int, me: int | None = None) -> str:
     return "you" if seat == me else f"seat {seat}"
 
 
-def side_name(side: int, players: int) -> str:
-    """Sides are seats with 2 or 3 players, partnerships with 4 (R2.2)."""
+def side_name(side: int, players: int, me: int | None = None) -> str:
+    """Sides are seats with 2 or 3 players, partnerships with 4 (R2.2); 'you' or 'your side' for the reader's."""
     if players == 4:
+        if me is not None and me % 2 == side:
+            return f"your side (you and seat {(me + 2) % 4})"
         return f"side {side} (seats {side} and {side + 2})"
-    return f"seat {side}"
+    return "you" if side == me else f"seat {side}"
+
+
+def _verb(subject: str, verb: str) -> str:
+    """'you take' but 'seat 1 takes'."""
+    return verb if subject == "you" else verb + "s"
 
 
 def describe(event: Event, players: int = 2, me: int | None = None) -> str:
@@ -92,14 +100,15 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
         return f"{who} {verb} with {card_name(event.card)}, {takes} {_cards(event.cards)}"
     if isinstance(event, Score):
         reason = _REASON_WORDS.get(event.reason, event.reason)
-        return f"{side_name(event.side, players)} {_signed(event.points)} ({reason})"
+        return f"{side_name(event.side, players, me)} {_signed(event.points)} ({reason})"
     if isinstance(event, Transfer):
         plural = "s" if event.cards != 1 else ""
         reason = _REASON_WORDS.get(event.reason, event.reason)
-        text = f"{side_name(event.payer, players)} pays {event.cards} card{plural} to {side_name(event.payee, players)}"
+        payer, payee = side_name(event.payer, players, me), side_name(event.payee, players, me)
+        text = f"{payer} {_verb(payer, 'pay')} {event.cards} card{plural} to {payee}"
         text += f" ({reason})"
         if event.owed:
-            text += f", owes {event.owed}"
+            text += f", {_verb(payer, 'owe')} {event.owed}"
         return text
     if isinstance(event, Exposure):
         return f"{who}'s {event.declaration.replace('_', ' ')} is exposed as false"
@@ -109,13 +118,15 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
         verb = "challenge" if who == "you" else "challenges"
         return f"{who} {verb} {target}: hand {_cards(event.hand)} — the declaration is {verdict}"
     if isinstance(event, TableTaken):
-        return f"{side_name(event.side, players)} takes the table: {_cards(event.cards)}"
+        taker = side_name(event.side, players, me)
+        return f"{taker} {_verb(taker, 'take')} the table: {_cards(event.cards)}"
     if isinstance(event, RoundEnd):
-        piles = ", ".join(f"{side_name(s, players)} {n} cards" for s, n in enumerate(event.piles))
+        piles = ", ".join(f"{side_name(s, players, me)} {n} cards" for s, n in enumerate(event.piles))
         return f"round {event.round + 1} over: {piles}"
     if isinstance(event, GameOver):
         how = "by a failed challenge" if event.reason == "failed_challenge" else "reaching the target"
-        return f"game over: {side_name(event.winner, players)} wins, {how}"
+        winner = side_name(event.winner, players, me)
+        return f"game over: {winner} {_verb(winner, 'win')}, {how}"
     return str(event)
 
 
@@ -139,3 +150,144 @@ def narrate(events: Iterable[Event], players: int = 2, me: int | None = None) ->
             continue
         lines.append(describe(event, players, me))
     return lines
+
+
+def _capitalised(line: str) -> str:
+    return line[:1].upper() + line[1:]
+
+
+class Narrator:
+    """Live play-by-play for one reader: :func:`narrate`, plus the settlement told as players tell it.
+
+    It keeps the public facts of the current deal — declarations, each
+    declarer's plays, hands shown by challenges — so that points for
+    announcements read "Ronda contest decided: seat 1 (pair of 12s) takes 2".
+    The rank is named only when it is public: the declarer's candidates (R8.5)
+    narrowed to one, or the hand shown by a challenge (R8.8); otherwise the
+    line says "seat 1's ronda takes 2". "Takes" is the side's total for this
+    deal's settlement. Lines start with a capital, for a log read by people.
+
+    >>> from ronda.engine.events import Deal, Declaration, Drop, Score
+    >>> narrator = Narrator(players=2, me=0)
+    >>> for line in narrator.feed([Deal(0, 0, 3, (), 30, False), Declaration(0, "none"), Declaration(1, "ronda"),
+    ...                            Score(1, 1, "announcement", None)]):
+    ...     print(line)
+    Deal 1: 3 cards each, 30 left in the stock
+    You declare none
+    Seat 1 declares ronda
+    Ronda contest decided: seat 1's ronda takes 1
+    >>> _ = narrator.feed([Deal(0, 1, 3, (), 24, False), Declaration(0, "ronda"), Declaration(1, "ronda")])
+    >>> narrator.feed([Drop(0, 36), Drop(1, 0), Drop(0, 37), Score(0, 2, "announcement", None)])  # two 12s
+    ['You drop 12o', 'Seat 1 drops 1o', 'You drop 12c', 'Ronda contest decided: you (pair of 12s) take 2']
+    """
+
+    def __init__(self, players: int = 2, me: int | None = None, ace_high: bool = False) -> None:
+        self.players = players
+        self.me = me
+        self.ace_high = ace_high
+        self.sides = 2 if players == 4 else players
+        self._new_deal(3)
+
+    def _new_deal(self, hand_size: int) -> None:
+        self.hand_size = hand_size
+        self.declared: list[str | None] = [None] * self.players
+        self.exposed = [False] * self.players
+        self.played: list[list[int]] = [[] for _ in range(self.players)]
+        self.shown: list[int | None] = [None] * self.players
+        self.given = [0] * self.sides
+
+    def feed(self, events: Iterable[Event]) -> list[str]:
+        """The lines for some more events of the game, in order."""
+        lines: list[str] = []
+        chunk: list[Event] = []
+        settlement: list[Score] = []
+        for event in events:
+            if isinstance(event, Score) and event.reason == "announcement":
+                lines += narrate(chunk, self.players, self.me)
+                chunk = []
+                settlement.append(event)
+                continue
+            if settlement:
+                lines += self._settlement(settlement)
+                settlement = []
+            self._track(event)
+            chunk.append(event)
+        lines += narrate(chunk, self.players, self.me)
+        if settlement:
+            lines += self._settlement(settlement)
+        return [_capitalised(line) for line in lines]
+
+    def _track(self, event: Event) -> None:
+        if isinstance(event, Deal):
+            self._new_deal(event.hand_size)
+        elif isinstance(event, Declaration):
+            self.declared[event.seat] = event.declaration
+        elif isinstance(event, (Capture, Drop, Raise)):
+            self.played[event.seat].append(event.card >> 2)
+        elif isinstance(event, Exposure):
+            self.exposed[event.seat] = True
+        elif isinstance(event, ChallengeMade):
+            mask = 0
+            for card in event.hand:
+                mask |= 1 << card
+            self.shown[event.target] = mask
+
+    def _side_of(self, seat: int) -> int:
+        return seat % 2 if self.players == 4 else seat
+
+    def public_combination(self, seat: int) -> tuple[str, int] | None:
+        """The combination of ``seat``'s live declaration when everyone can know it, else ``None``."""
+        kind = self.declared[seat]
+        if kind in (None, "none"):
+            return None
+        shown = self.shown[seat]
+        if shown is not None:
+            combo = hand_combination(shown, self.ace_high)
+            return None if combo is None else (combo[0], combo[1])
+        assert kind is not None
+        found = candidates(kind, tuple(sorted(self.played[seat])), self.hand_size, self.ace_high)
+        return (kind, next(iter(found))) if len(found) == 1 else None
+
+    def _settlement(self, scores: list[Score]) -> list[str]:
+        diffs = [0] * self.sides
+        for score in scores:
+            diffs[score.side] += score.points
+        lines = []
+        for side, diff in enumerate(diffs):
+            self.given[side] += diff
+            if diff < 0:
+                name = side_name(side, self.players, self.me)
+                owner = "your" if name == "you" else f"{name}'s"
+                left = f", {self.given[side]} left" if self.given[side] else ""
+                lines.append(f"{owner} announcement points are taken back ({diff}){left}")
+        if any(diff > 0 for diff in diffs):
+            takers = [side for side in range(self.sides) if self.given[side] > 0]
+            parts, kinds = [], []
+            for side in takers:
+                who, kind = self._holder(side)
+                kinds.append(kind)
+                parts.append(f"{who} {_verb(who.split(' (')[0], 'take')} {self.given[side]}")
+            contest = max(kinds, key=lambda k: KIND_ORDER.get(k, 0)).replace("_", " ")
+            tie = "a tie — " if len(takers) > 1 else ""
+            lines.append(f"{contest} contest decided: {tie}{', '.join(parts)}")
+        return lines
+
+    def _holder(self, side: int) -> tuple[str, str]:
+        """Who holds a side's winning declaration, in words, and its kind."""
+        live = [
+            seat
+            for seat in range(self.players)
+            if self._side_of(seat) == side and self.declared[seat] not in (None, "none") and not self.exposed[seat]
+        ]
+        if not live:
+            return side_name(side, self.players, self.me), "announcement"
+        known = [(seat, self.public_combination(seat)) for seat in live]
+        if all(combo is not None for _, combo in known):
+            seat, combo = max(known, key=lambda sc: (KIND_ORDER[sc[1][0]], sc[1][1]))  # type: ignore[index]
+            assert combo is not None
+            return f"{seat_name(seat, self.me)} ({describe_strength(combo[0], combo[1], self.ace_high)})", combo[0]
+        kind = max((self.declared[seat] or "none" for seat in live), key=lambda k: KIND_ORDER[k])
+        if len(live) == 1:
+            who = seat_name(live[0], self.me)
+            return ("your" if who == "you" else f"{who}'s") + f" {kind.replace('_', ' ')}", kind
+        return side_name(side, self.players, self.me), kind

@@ -1,0 +1,52 @@
+"""Exact search of the end of a round, inside one guess of the hidden cards.
+
+When few cards are left to play and the stock is empty, the rest of the round
+is small enough to search completely: every seat's every card, to the round's
+end (R7: the last capturer takes the table, then the card count). With two
+players the last deal hides nothing — a seat that counts cards knows the
+other hand exactly — so this is perfect play; with more, it is solved in each
+guess.
+
+The search is alpha-beta on the bot's side's utility (its points minus the
+others'), the other sides minimising it ("paranoid" with three players).
+Two cards of one rank are the same move (R1.1: suits never matter).
+"""
+
+from __future__ import annotations
+
+from ..engine.actions import PLAYS
+from ..engine.game import PLAY, Game
+from .rollout import utility
+
+
+def solve(game: Game, side: int, start: list[int], win_value: float, alpha: float = -1e9, beta: float = 1e9) -> float:
+    """The value to ``side`` of the rest of the round from ``game`` with best play by every side."""
+    if game.phase != PLAY:
+        return utility(game, start, side, win_value)
+    seat = game.turn
+    mine = game.side_of[seat] == side
+    hand = game.hands[seat]
+    best = -1e9 if mine else 1e9
+    for r in range(10):
+        cards = hand >> (4 * r) & 0xF
+        if not cards:
+            continue
+        child = game.copy(history=False)
+        child.apply(PLAYS[((cards & -cards) << (4 * r)).bit_length() - 1])
+        value = solve(child, side, start, win_value, alpha, beta)
+        if mine:
+            if value > best:
+                best = value
+            if best > alpha:
+                alpha = best
+        else:
+            if value < best:
+                best = value
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+__all__ = ["solve"]

@@ -1,0 +1,219 @@
+"""The rule-based levels: ``easy`` and ``medium``.
+
+Both judge each card by what it does now and what it leaves to the next seat,
+who is always an opponent (R2.2: partners sit opposite):
+
+- *gain*: caida or chain points (R5), missa (R6), dealer duty on the last turn
+  (R10), and ``card_value`` for every card it brings to the side's pile (the
+  card count of R7.2 pays about one point for every card past half the pack);
+- *danger*: the best the next seat could then do — a caida on the card just
+  dropped, a raise on an open chain, a capture that clears the table for a
+  missa — each weighted by the chance that the next seat holds that rank.
+
+``medium`` counts cards: the chance comes from the cards it has not seen
+(played, on the table, in its hand, shown by a challenge), so a rank whose four
+cards are accounted for is safe to drop. ``easy`` remembers nothing — it
+assumes any card not in its hand or on the table may be anywhere — cares less
+about danger, and plays a random card now and then.
+
+Declarations follow :mod:`ronda.bots.declarations`: both declare truthfully;
+``medium`` challenges a declaration that counting proves false, ``easy`` never
+challenges.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from math import comb
+
+from ..engine.actions import Action, Play
+from ..engine.cards import ALL_CARDS, Mask
+from ..engine.game import DECLARE
+from ..engine.view import SeatView
+from .declarations import challenge, declaration
+
+
+class RuleBot:
+    """A one-ply judge of plays: gain now minus the danger left to the next seat.
+
+    Knobs: ``card_value`` (points a captured card is worth), ``danger_weight``
+    (how much the next seat's chances count), ``memory`` (count played cards),
+    ``mistake_rate`` (chance of playing a uniformly random card instead),
+    ``seed``.
+    """
+
+    name = "rules"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        card_value: float = 0.45,
+        danger_weight: float = 1.0,
+        memory: bool = True,
+        mistake_rate: float = 0.0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.card_value = card_value
+        self.danger_weight = danger_weight
+        self.memory = memory
+        self.mistake_rate = mistake_rate
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if view.phase == DECLARE:
+            return declaration(view, may_bluff=False)
+        chosen = challenge(view, legal, counts_cards=self.memory)
+        if chosen is not None:
+            return chosen
+        plays = [a for a in legal if type(a) is Play]
+        if len(plays) == 1:
+            return plays[0]
+        if self.mistake_rate and self.rng.random() < self.mistake_rate:
+            return plays[self.rng.randrange(len(plays))]
+        scored = [(judge_play(view, a.card, self.card_value, self.danger_weight, self.memory), a) for a in plays]
+        best = max(s for s, _ in scored)
+        top = [a for s, a in scored if s >= best - 1e-9]
+        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+
+
+class EasyBot(RuleBot):
+    """``easy``: greedy for what a card takes now, little thought for the next seat, no card memory.
+
+    Knobs: ``card_value`` 0.45, ``danger_weight`` 0.3, ``memory`` off,
+    ``mistake_rate`` 0.2 (one play in five is a random card), ``seed``.
+    Declares truthfully, never challenges.
+    """
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, *, mistake_rate: float = 0.2) -> None:
+        super().__init__(seed, card_value=0.45, danger_weight=0.3, memory=False, mistake_rate=mistake_rate)
+
+
+class MediumBot(RuleBot):
+    """``medium``: biggest capture, caida and missa value, the danger to the next seat, counted cards.
+
+    Knobs: ``card_value`` 0.45, ``danger_weight`` 1.0, ``memory`` on,
+    ``mistake_rate`` 0, ``seed`` (breaks ties). Declares truthfully,
+    challenges only what counting proves false.
+    """
+
+    name = "medium"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed, card_value=0.45, danger_weight=1.0, memory=True, mistake_rate=0.0)
+
+
+# ---------------------------------------------------------------- judging plays
+
+
+def holds_rank_chance(view: SeatView, seat: int, rank: int, memory: bool = True) -> float:
+    """Chance that ``seat`` holds at least one card of ``rank``, from what ``view``'s seat has seen.
+
+    A hand shown by a challenge is known. Otherwise every unseen card is taken
+    as equally likely to be anywhere unseen (the other hands and the stock);
+    without ``memory`` the played cards are forgotten and count as unseen.
+    """
+    size = view.hand_sizes[seat]
+    if size == 0:
+        return 0.0
+    shown = view.shown[seat]
+    if shown is not None:
+        played = 0
+        for s, card in view.plays[view.deal_start :]:
+            if s == seat:
+                played |= 1 << card
+        return 1.0 if shown.mask & ~played & (0xF << 4 * rank) else 0.0
+    unseen = _unseen(view, memory)
+    total = unseen.bit_count()
+    of_rank = (unseen >> 4 * rank & 0xF).bit_count()
+    if not of_rank:
+        return 0.0
+    if size > total:
+        return 1.0
+    return 1.0 - comb(total - of_rank, size) / comb(total, size)
+
+
+def _unseen(view: SeatView, memory: bool) -> Mask:
+    if memory:
+        return view.unseen().mask
+    return ALL_CARDS & ~(view.hand.mask | view.table.mask)
+
+
+def judge_play(view: SeatView, card: int, card_value: float, danger_weight: float, memory: bool) -> float:
+    """Points this play is worth now, minus ``danger_weight`` times the next seat's best expected reply."""
+    rules = view.rules
+    n = rules.players
+    rank = card >> 2
+    table = [-1] * 10
+    for c in view.table:
+        table[c >> 2] = c
+    chain = view.chain
+    last_turn = view.stock == 0 and sum(view.hand_sizes) == 1
+    points = 0.0
+    taken = 0
+    captured = True
+    dropped = False
+    chain_after: tuple[int, int, int] | None = None  # rank, cards in the open capture, count
+    if chain is not None and rank == chain.rank:
+        taken = len(chain.cards) + 1
+        count = chain.count + 1
+        points += rules.chain_points[count - 2]
+        chain_after = (rank, taken, count)
+    elif table[rank] >= 0:
+        caida = view.last_drop is not None and view.last_drop >> 2 == rank
+        r = rank
+        while r < 10 and table[r] >= 0:
+            table[r] = -1
+            taken += 1
+            r += 1
+        taken += 1
+        if caida:
+            points += rules.chain_points[0]
+            if n > 2:
+                chain_after = (rank, taken, 2)
+    else:
+        captured = False
+        dropped = True
+        table[rank] = card
+    left = sum(1 for c in table if c >= 0)
+    if captured and not left and not last_turn:
+        points += 1  # missa
+    points += card_value * taken
+    if last_turn:
+        mine = captured or view.last_capture_side == view.side
+        points += card_value * left * (1 if mine else -1)  # R7.1
+        if rules.dealer_duty:
+            if captured and rank == 9:
+                points += 5
+            elif not captured or rank == 0:
+                points -= 5
+        return points
+    following = (view.seat + 1) % n
+    if view.hand_sizes[following] == 0 or not danger_weight:
+        return points  # the deal ends: no caida across deals (R5.2)
+    danger = 0.0
+    their_last_turn = view.stock == 0 and sum(view.hand_sizes) == 2
+    if chain_after is not None and chain_after[2] < 4:
+        r, cards, count = chain_after
+        value = rules.chain_points[count - 1] + card_value * (cards + 1)
+        danger = max(danger, holds_rank_chance(view, following, r, memory) * value)
+    for t in range(10):
+        if table[t] < 0:
+            continue
+        run = 0
+        r = t
+        while r < 10 and table[r] >= 0:
+            run += 1
+            r += 1
+        value = card_value * (run + 1)
+        if run == left and not their_last_turn:
+            value += 1  # missa
+        if dropped and t == rank:
+            value += rules.chain_points[0]  # caida on the card just dropped
+        danger = max(danger, holds_rank_chance(view, following, t, memory) * value)
+    return points - danger_weight * danger
+
+
+__all__ = ["EasyBot", "MediumBot", "RuleBot", "holds_rank_chance", "judge_play"]

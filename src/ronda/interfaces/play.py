@@ -1,0 +1,116 @@
+"""``ronda play``: a game in the terminal against computer opponents.
+
+Full screen (the ``tui`` extra, Textual) when the terminal allows it; plain
+lines and typed commands with ``--plain``, when input or output is not a
+terminal, or when Textual is not installed. ``ronda play`` alone is a
+two-player classic game against the medium bot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+TUI_HINT = "(plain mode: for the full-screen game, pip install 'ronda[tui]')"
+
+
+def register(commands: Any) -> None:
+    """Add the ``play`` sub-command to the ``ronda`` parser."""
+    p = commands.add_parser(
+        "play",
+        help="play Ronda in the terminal against bots",
+        description="Play Ronda in the terminal against computer opponents. Full screen when the terminal "
+        "allows it (keys: 1-9 or arrows+Enter play a card, n/r/t declare, c challenges, s saves, ? shows the "
+        "rules); --plain for readable lines and typed commands (play 5c, declare ronda, challenge 1).",
+        epilog="Examples: ronda play · ronda play --players 4 --level easy,hard,medium · "
+        "ronda play --variant dealer_duty --target 25 · ronda play --plain --seed 7 · ronda play --resume game.json",
+    )
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="2, 3 or 4 players, partners in 4 (default 2)")
+    p.add_argument("--seat", type=int, help="your seat: 0 plays first in the first round (default 0)")
+    p.add_argument(
+        "--level",
+        metavar="LEVEL[,LEVEL...]",
+        help="the bots' level, or one per other seat in seat order: random, easy, medium, hard, expert "
+        "(default medium)",
+    )
+    p.add_argument("--preset", help="a named set of variants (default classic: the rules with no variant)")
+    p.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
+        help="a variant of the rules, repeatable: auto_declare, ace_high, dealer_duty, four_card_hands, "
+        "transfer_scoring, chain_points=1,6,15, undeclared_ronda_penalty=5",
+    )
+    p.add_argument("--target", type=int, help="points to win (default 41)")
+    p.add_argument("--seed", type=int, help="seed of the shuffles and the bots, to play a game again (default random)")
+    p.add_argument(
+        "--pace",
+        type=float,
+        help="seconds between two bot moves so you can follow them (default 0.6 full screen, 0 plain)",
+    )
+    p.add_argument("--plain", action="store_true", help="plain text lines and typed commands, no full screen")
+    p.add_argument("--no-setup", action="store_true", help="skip the start screen and play at once")
+    p.add_argument("--resume", metavar="FILE", help="continue a game saved with s (or any game record)")
+    p.add_argument("--save", metavar="FILE", help="where s saves the game (default ronda-DATE-TIME.json here)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..engine.errors import RondaError
+    from .terminal.session import DEFAULT_PACE, Session, Settings, parse_variant
+
+    plain = args.plain or not (sys.stdout.isatty() and sys.stdin.isatty())
+    hint = ""
+    if not plain:
+        try:
+            import textual  # noqa: F401
+        except ImportError:
+            plain = True
+            hint = TUI_HINT
+    pace = args.pace if args.pace is not None else (0.0 if plain else DEFAULT_PACE)
+    if pace < 0:
+        return _fail("--pace must be 0 or more seconds")
+    try:
+        if args.resume:
+            if args.players or args.preset or args.variant or args.target is not None:
+                return _fail("--resume continues the saved game under its own rules: drop the rules options")
+            resumed = Session.resume(args.resume, args.seat, args.level, pace, args.seed)
+            session: Session | None = resumed
+            settings = resumed.settings
+        else:
+            variants = dict(parse_variant(text) for text in args.variant)
+            if args.target is not None:
+                variants["target"] = args.target
+            settings = Settings.make(
+                args.players or 2,
+                args.seat or 0,
+                args.level or "medium",
+                preset=args.preset or "classic",
+                variants=variants,
+                seed=args.seed,
+                pace=pace,
+            )
+            session = Session(settings) if plain or args.no_setup else None
+            if session is None:
+                Session(settings)  # check the bot levels now, not after the start screen
+    except (RondaError, ValueError) as error:
+        return _fail(str(error))
+    if plain:
+        from .terminal.plain import PlainGame
+
+        if hint:
+            print(hint)
+        assert session is not None
+        return PlainGame(session, pace=pace, save_path=args.save).run()
+    from .terminal.app import RondaApp
+
+    RondaApp(settings, session=session, setup=not args.no_setup, save_path=args.save).run()
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"ronda play: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT

@@ -1,0 +1,602 @@
+"""The full-screen game of ``ronda play``, built on Textual.
+
+A start screen for the choices, then the table: scores and target along the
+top, the other seats (cards face down), the table with the open chain, your
+hand, what to do now, and the play-by-play on the right. Every decision is a
+key: card numbers or arrows and Enter to play, ``n``/``r``/``t`` to declare
+(Enter declares what you hold), ``c`` to challenge, ``s`` to save, ``?`` for
+the rules. Bots play in a worker at a pace a person can follow; their thinking
+runs in a thread so the screen stays live.
+
+Everything the game does goes through a :class:`~.session.Session`; this module
+only draws and reads keys.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, RichLog, Select, Static
+
+from ...bots import levels as bot_levels
+from ...engine.actions import DECLARES, PLAYS, Action, Challenge
+from ...engine.errors import RondaError
+from ...engine.game import DECLARE, PLAY
+from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
+from .cards import coloured
+from .session import DEFAULT_LEVEL, IllegalMove, Session, Settings, presets, rulebook, rules_help
+from .widgets import HandView, PromptLine, ScoreBar, SeatBox, TableView
+
+KEYS_HELP = """\
+Keys
+  1-9            play that card of your hand        ←/→ then Enter   choose a card, play it
+  n / r / t / d  declare none / ronda / tringa / double ronda   Enter  declare what your hand holds
+  c              challenge an opponent's declaration (then its seat number; Esc cancels)
+  s              save the game (resume with: ronda play --resume FILE)
+  ?              these rules                         q               quit"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """The rules in short, the keys, then the whole rules of the game being played."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,question_mark,q", "close", "Close"),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="help"):
+            yield Label("Ronda — the rules in short", classes="title")
+            with VerticalScroll():
+                yield Static(f"{rules_help(self.rules)}\n\n{KEYS_HELP}\n\n{rulebook(self.rules)}")
+            yield Label("Esc or ? to close · the whole rules follow the keys: scroll down", classes="hint")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class MessageScreen(ModalScreen[str]):
+    """A summary (end of round, end of game) with a few answers by key."""
+
+    def __init__(self, title: str, lines: list[str], answers: dict[str, str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.answers = answers
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(self.title_text, classes="title")
+            body = Text()
+            for line in self.lines:
+                body.append_text(coloured(line))
+                body.append("\n")
+            yield Static(body, id="summary")
+            yield Label("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
+
+    def on_key(self, event: Any) -> None:
+        key = "Enter" if event.key == "enter" else "Esc" if event.key == "escape" else event.key
+        if key in self.answers:
+            event.stop()
+            self.dismiss(key)
+
+
+class SetupScreen(Screen[Settings]):
+    """The start screen: players, your seat, each bot's level, rules preset and variants, target, seed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", "Quit")]
+
+    BOOLEAN_VARIANTS = ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring")
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        rules = s.rules
+        levels = bot_levels()
+        names = list(presets())
+        with VerticalScroll(id="setup"):
+            yield Label("Ronda — a new game", classes="title")
+            with Horizontal(classes="row"):
+                yield Label("Players", classes="label")
+                yield _choice([(str(n), n) for n in (2, 3, 4)], rules.players, "players")
+                yield Label("Your seat", classes="label")
+                yield _choice([(str(n), n) for n in range(4)], s.seat, "seat")
+            with Horizontal(classes="row"):
+                for seat in range(4):
+                    level = s.levels[seat] if seat < len(s.levels) and s.levels[seat] else DEFAULT_LEVEL
+                    yield Label(f"Seat {seat}", classes="label", id=f"level-label-{seat}")
+                    yield _choice([(name, name) for name in levels], level if level in levels else levels[0],
+                                  f"level-{seat}")
+            with Horizontal(classes="row"):
+                yield Label("Rules", classes="label")
+                yield _choice([(n, n) for n in names], s.preset if s.preset in names else "classic", "preset")
+                yield Label("Target", classes="label")
+                yield Input(str(rules.target), type="integer", id="target", compact=True)
+                yield Label("Seed", classes="label")
+                seed = "" if s.seed is None else str(s.seed)
+                yield Input(seed, placeholder="random", type="integer", id="seed", compact=True)
+            for group in (self.BOOLEAN_VARIANTS[:3], self.BOOLEAN_VARIANTS[3:]):
+                with Horizontal(classes="row"):
+                    for name in group:
+                        yield Checkbox(name.replace("_", " "), getattr(rules, name), id=name, compact=True)
+            with Horizontal(classes="row"):
+                yield Label("Chain points", classes="label")
+                yield _choice([("-".join(map(str, c)), c) for c in CHAIN_POINTS_CHOICES], rules.chain_points,
+                              "chain_points")
+                yield Label("Undeclared ronda", classes="label")
+                yield _choice([("1", 1), ("5", 5)], rules.undeclared_ronda_penalty, "undeclared_ronda_penalty")
+            yield Static("", id="setup-error")
+            with Horizontal(classes="row"):
+                yield Button("Start", variant="success", id="start", compact=True)
+                yield Button("Quit", variant="error", id="quit", compact=True)
+
+    def on_mount(self) -> None:
+        self._show_seats()
+        self.query_one("#start", Button).focus()
+
+    def _show_seats(self) -> None:
+        players = self._value("players", 2)
+        seat = self._value("seat", 0)
+        for s in range(4):
+            shown = s < players and s != seat
+            self.query_one(f"#level-{s}").display = shown
+            self.query_one(f"#level-label-{s}").display = shown
+
+    def _value(self, name: str, default: Any) -> Any:
+        value = self.query_one(f"#{name}", Select).value
+        return default if value is Select.NULL else value
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "preset" and event.value is not Select.NULL:
+            preset = Rules.from_dict({"players": 2, **presets().get(str(event.value), {})})
+            for name in self.BOOLEAN_VARIANTS:
+                self.query_one(f"#{name}", Checkbox).value = getattr(preset, name)
+            self.query_one("#chain_points", Select).value = preset.chain_points
+            self.query_one("#undeclared_ronda_penalty", Select).value = preset.undeclared_ronda_penalty
+            self.query_one("#target", Input).value = str(preset.target)
+        self._show_seats()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "quit":
+            self.app.exit()
+            return
+        try:
+            settings = self.read_settings()
+        except (RondaError, ValueError) as error:
+            self.query_one("#setup-error", Static).update(Text(str(error), style="bold #ff6e6e"))
+            return
+        self.dismiss(settings)
+
+    def read_settings(self) -> Settings:
+        players = self._value("players", 2)
+        seat = self._value("seat", 0)
+        if seat >= players:
+            raise RondaError(f"your seat must be from 0 to {players - 1}")
+        levels = [self._value(f"level-{s}", DEFAULT_LEVEL) for s in range(players) if s != seat]
+        variants: dict[str, Any] = {name: self.query_one(f"#{name}", Checkbox).value for name in self.BOOLEAN_VARIANTS}
+        variants["chain_points"] = list(self._value("chain_points", (1, 5, 10)))
+        variants["undeclared_ronda_penalty"] = self._value("undeclared_ronda_penalty", 1)
+        target = self.query_one("#target", Input).value.strip()
+        if target:
+            variants["target"] = int(target)
+        seed_text = self.query_one("#seed", Input).value.strip()
+        return Settings.make(
+            players,
+            seat,
+            levels,
+            preset=self._value("preset", "classic"),
+            variants=variants,
+            seed=int(seed_text) if seed_text else None,
+            pace=self.settings.pace,
+        )
+
+
+def _choice(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
+    return Select(options, value=value, allow_blank=False, id=id, compact=True)
+
+
+class RondaApp(App[None]):
+    """Ronda against bots, full screen."""
+
+    TITLE = "Ronda"
+    CSS = """
+    Screen { background: #10281a; }
+    #scores { height: auto; max-height: 2; background: #0a1a10; color: #e8f5e9; padding: 0 1; }
+    #body { height: 1fr; }
+    #board { width: 1fr; min-width: 46; }
+    #seats { height: auto; }
+    SeatBox { width: 1fr; height: auto; border: round #5b7f62; padding: 0 1; color: #e8f5e9; }
+    SeatBox.turn { border: heavy #ffd700; }
+    #table { height: auto; min-height: 7; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
+    #hand { height: auto; border: round #5b7f62; padding: 0 1; }
+    #hand.turn { border: heavy #ffd700; }
+    #prompt { height: auto; min-height: 2; padding: 0 1; color: #ffffff; }
+    #log { width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; }
+    ModalScreen { align: center middle; background: #000000 60%; }
+    #dialog { width: 90; max-width: 95%; height: auto; max-height: 90%; border: heavy #ffd700;
+              background: #13301f; padding: 1 2; }
+    #dialog VerticalScroll { height: auto; max-height: 30; }
+    #dialog.help { height: 90%; }
+    #dialog.help VerticalScroll { height: 1fr; max-height: 100%; }
+    .title { text-style: bold; color: #ffd700; margin-bottom: 1; }
+    .hint { color: #a5d6a7; margin-top: 1; }
+    #setup { padding: 1 2; }
+    #setup .row { height: auto; margin-bottom: 1; }
+    #setup .label { padding: 0 1 0 0; }
+    #setup Select { width: 14; margin-right: 2; }
+    #setup Input { width: 10; margin-right: 2; }
+    #setup Checkbox { margin-right: 2; }
+    #setup Button { margin-right: 2; }
+    #setup-error { height: auto; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Rules"),
+        Binding("s", "save", "Save"),
+        Binding("q", "quit", "Quit"),
+        Binding("left", "move(-1)", "Choose", show=False),
+        Binding("right", "move(1)", "Choose", show=False),
+        Binding("enter", "confirm", "Play / declare"),
+        Binding("c", "challenge", "Challenge"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("n", "declare('none')", "None", show=False),
+        Binding("r", "declare('ronda')", "Ronda", show=False),
+        Binding("t", "declare('tringa')", "Tringa", show=False),
+        Binding("d", "declare('double_ronda')", "Double ronda", show=False),
+        Binding("a", "again", "Again", show=False),
+        *[Binding(str(k), f"number({k})", str(k), show=False) for k in range(10)],
+    ]
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        session: Session | None = None,
+        setup: bool = True,
+        save_path: str | Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.settings = settings or (session.settings if session else Settings())
+        self.session: Session | None = session
+        self.setup = setup and session is None
+        self.save_path = save_path
+        self.challenging = False
+        self.error = ""
+        self.note = ""
+        self._rounds_shown = 0
+        self._quit_asked = False
+
+    # ----------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        yield ScoreBar(id="scores")
+        with Horizontal(id="body"):
+            with VerticalScroll(id="board"):
+                yield Horizontal(id="seats")
+                table = TableView(id="table")
+                table.border_title = "Table"
+                yield table
+                yield HandView(id="hand")
+                yield PromptLine(id="prompt")
+            log = RichLog(id="log", wrap=True, min_width=20)
+            log.border_title = "Play by play"
+            yield log
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self.start(self.session)
+        elif self.setup:
+            self.push_screen(SetupScreen(self.settings), self._settings_chosen)
+        else:
+            self.start(Session(self.settings))
+
+    def _settings_chosen(self, settings: Settings | None) -> None:
+        if settings is None:
+            self.exit()
+            return
+        try:
+            session = Session(settings)
+        except (RondaError, ValueError) as error:
+            self.settings = settings
+            self.push_screen(SetupScreen(settings), self._settings_chosen)
+            self.notify(str(error), severity="error")
+            return
+        self.start(session)
+
+    def start(self, session: Session) -> None:
+        """Show a new session: fresh seat boxes and log, then let the bots play up to the human's turn."""
+        self.session = session
+        self.settings = session.settings
+        self._rounds_shown = len(session.rounds)
+        self.challenging = False
+        seats = self.query_one("#seats", Horizontal)
+        seats.remove_children()
+        seats.mount_all(
+            [SeatBox(seat) for seat in range(session.rules.players) if seat != session.human]
+        )
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        self.log_lines([session.title(), *session.lines])
+        self.note = f"Resumed {session.saved_to}" if session.saved_to else ""
+        self.refresh_board()
+        self.advance()
+
+    # ----------------------------------------------------------- drawing
+
+    def log_lines(self, lines: list[str]) -> None:
+        log = self.query_one("#log", RichLog)
+        for line in lines:
+            style = ""
+            if line.startswith("You") or line.startswith("Your"):
+                style = "bold"
+            elif line.startswith("—") or line.startswith("  "):
+                style = "#a5d6a7"
+            log.write(coloured(line, style=style))
+
+    def refresh_board(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        self.query_one(ScoreBar).show(session)
+        for box in self.query(SeatBox):
+            box.show(session)
+        self.query_one(TableView).show(session)
+        self.query_one(HandView).show(session)
+        self.query_one(PromptLine).say(self.prompt_text(), self.error, self.note)
+
+    def prompt_text(self) -> str:
+        session = self.session
+        if session is None:
+            return ""
+        if session.over:
+            return " ".join(session.result()) + "  a: play again · n: new game · q: quit"
+        if not session.human_to_act():
+            return session.prompt()
+        view = session.view
+        if view.phase == DECLARE:
+            keys = "n none · r ronda · t tringa"
+            if "double_ronda" in session.declarations():
+                keys += " · d double ronda"
+            return f"{session.prompt()}\nKeys: {keys} · Enter declares {session.true_declaration()}."
+        if self.challenging:
+            targets = ", ".join(str(t) for t in session.challenge_targets())
+            return (
+                f"Challenge which seat? Press its number ({targets}); Esc cancels. "
+                "A true declaration wins them the game!"
+            )
+        numbers = "1" if len(view.hand) == 1 else f"1-{len(view.hand)}"
+        text = f"{session.prompt()}\nKeys: {numbers} or ←/→ and Enter"
+        if session.challenge_targets():
+            text += " · c challenge"
+        return text
+
+    # ----------------------------------------------------------- playing
+
+    def human(self, action: Action) -> None:
+        """Apply the human's decision, or say why not."""
+        session = self.session
+        if session is None:
+            return
+        self.challenging = False
+        self._quit_asked = False
+        try:
+            lines = session.act(action)
+        except IllegalMove as error:
+            self.error = str(error)
+            self.refresh_board()
+            return
+        self.error = ""
+        self.note = ""
+        self.log_lines(lines)
+        self.refresh_board()
+        self.advance()
+
+    def refuse(self, reason: str) -> None:
+        self.error = reason
+        self.refresh_board()
+
+    @work(exclusive=True, group="play")
+    async def advance(self) -> None:
+        """Round summaries, then bot decisions at the set pace, until the human must act or the game ends."""
+        while self.session is not None:
+            session = self.session
+            while self._rounds_shown < len(session.rounds):
+                summary = session.rounds[self._rounds_shown]
+                self._rounds_shown += 1
+                if not session.over:
+                    await self.push_screen(
+                        MessageScreen(f"Round {summary.round + 1} is over",
+                                      summary.lines(session.rules.players, session.human)[1:],
+                                      {"Enter": "next round"}),
+                        wait_for_dismiss=True,
+                    )
+            if session.over:
+                await self._game_over(session)
+                return
+            seat = session.bot_to_act()
+            if seat is None:
+                break
+            self.refresh_board()
+            if session.settings.pace:
+                await asyncio.sleep(session.settings.pace)
+            else:
+                await asyncio.sleep(0)
+            bot, action = await asyncio.to_thread(session.bot_choice)
+            if self.session is not session:
+                return
+            self.log_lines(session.apply_bot(bot, action))
+            self.error = ""  # a refusal is about the position it was given in
+        self.refresh_board()
+
+    async def _game_over(self, session: Session) -> None:
+        self.refresh_board()
+        lines = session.result()
+        for summary in session.rounds:
+            lines += summary.lines(session.rules.players, session.human)
+        answer = await self.push_screen(
+            MessageScreen("Game over", lines, {"a": "play again", "n": "new game", "q": "quit", "Esc": "look"}),
+            wait_for_dismiss=True,
+        )
+        if answer == "a":
+            self.action_again()
+        elif answer == "n":
+            self.action_new_game()
+        elif answer == "q":
+            self.exit()
+
+    # ----------------------------------------------------------- keys
+
+    def _human_ready(self) -> Session | None:
+        """The session when the human may act now; otherwise says why not and returns None."""
+        session = self.session
+        if session is None:
+            return None
+        if session.over:
+            self.refuse("The game is over: a plays again, n starts a new game, q quits.")
+            return None
+        if not session.human_to_act():
+            self.refuse(f"Wait: it is {session.name(session.game.turn)}'s turn.")
+            return None
+        return session
+
+    def action_number(self, number: int) -> None:
+        session = self._human_ready()
+        if session is None:
+            return
+        if self.challenging:
+            self.human(Challenge(number))
+            return
+        if session.view.phase == DECLARE:
+            self.refuse("Declare first: n none, r ronda, t tringa (Enter declares what you hold).")
+            return
+        cards = list(session.view.hand)
+        if not 1 <= number <= len(cards):
+            self.refuse(f"You hold {len(cards)} card{'s' if len(cards) != 1 else ''}: press 1 to {len(cards)}.")
+            return
+        self.query_one(HandView).selected = number - 1
+        self.human(PLAYS[cards[number - 1]])
+
+    def action_move(self, step: int) -> None:
+        session = self.session
+        if session is None or session.view.phase != PLAY:
+            return
+        hand = self.query_one(HandView)
+        count = len(session.view.hand)
+        if count:
+            hand.selected = (hand.selected + step) % count
+            hand.refresh(layout=True)
+
+    def action_confirm(self) -> None:
+        session = self._human_ready()
+        if session is None:
+            return
+        if session.view.phase == DECLARE:
+            self.human(DECLARES[session.true_declaration()])
+            return
+        if self.challenging:
+            targets = session.challenge_targets()
+            if len(targets) == 1:
+                self.human(Challenge(targets[0]))
+            return
+        cards = list(session.view.hand)
+        hand = self.query_one(HandView)
+        if cards:
+            self.human(PLAYS[cards[min(hand.selected, len(cards) - 1)]])
+
+    def action_declare(self, kind: str) -> None:
+        if kind == "none" and self.session is not None and self.session.over:
+            self.action_new_game()
+            return
+        session = self._human_ready()
+        if session is None:
+            return
+        self.human(DECLARES[kind])  # type: ignore[index]
+
+    def action_challenge(self) -> None:
+        session = self._human_ready()
+        if session is None:
+            return
+        targets = session.challenge_targets()
+        if not targets:
+            reason = (
+                "Challenges come after the declarations, on your turn to play."
+                if session.view.phase == DECLARE
+                else "There is no opponent's declaration to challenge now."
+            )
+            self.refuse(reason)
+            return
+        if self.challenging and len(targets) == 1:
+            self.human(Challenge(targets[0]))
+            return
+        self.challenging = True
+        self.error = ""
+        self.refresh_board()
+
+    def action_cancel(self) -> None:
+        if self.challenging:
+            self.challenging = False
+            self.error = ""
+            self.refresh_board()
+
+    def action_save(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        try:
+            path = session.save(self.save_path)
+        except OSError as error:
+            self.refuse(f"Could not save: {error.strerror or error}")
+            return
+        self.note = f"Saved to {path}. Continue it later with: ronda play --resume {path}"
+        self.error = ""
+        self.refresh_board()
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(self.session.rules if self.session is not None else self.settings.rules))
+
+    def action_again(self) -> None:
+        if self.session is not None and self.session.over:
+            self.start(self.session.again())
+
+    def action_new_game(self) -> None:
+        if self.session is not None and not self.session.over:
+            return
+        settings = self.session.settings if self.session is not None else self.settings
+        if self.session is not None:
+            settings = Settings(self.session.rules, settings.seat, self.session.levels, None, settings.preset,
+                                settings.pace)
+        self.push_screen(SetupScreen(settings), self._settings_chosen)
+
+    async def action_quit(self) -> None:
+        """Quit; a game in progress with moves not yet saved asks for a second ``q`` first."""
+        session = self.session
+        unsaved = session is not None and not session.over and session.unsaved()
+        if unsaved and not self._quit_asked:
+            self._quit_asked = True
+            self.refuse("Quit without saving? Press q again to quit, or s to save first.")
+            return
+        self.exit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Game keys do nothing while another screen (start, help, summary) is on top."""
+        if action in ("help", "quit"):
+            return True
+        return self.screen is self.screen_stack[0] or None
+
+
+__all__ = ["HelpScreen", "MessageScreen", "RondaApp", "SetupScreen"]

@@ -1,0 +1,128 @@
+"""Cards drawn for the terminal: suit symbols and colours, readable rank names, card faces and backs.
+
+Pure functions over Rich ``Text`` so they are used by the full-screen app and
+tested without a screen. Every face shows the card's notation (``5c``, R1.2)
+in its corner, so what is on screen is what a player types in the plain mode.
+
+The Spanish suits have no symbols of their own in fonts; they are drawn with
+the French suits of the usual correspondence (oros ♦, copas ♥, espadas ♠,
+bastos ♣), in the colours of the Spanish pack: oros gold, copas red, espadas
+blue, bastos green.
+
+>>> from ronda.engine.cards import parse_card
+>>> print(face_lines(parse_card("11c"))[1].plain, face_lines(parse_card("11c"))[2].plain)
+│11c   ♥│ │Caballo│
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from ...engine.cards import RANK_NAMES, SUIT_NAMES, card_name, rank_of, suit_of
+
+SUIT_SYMBOLS = ("♦", "♥", "♠", "♣")
+SUIT_COLOURS = ("#b8860b", "#c62828", "#1e58b4", "#1b7a35")
+"""Ink on the card's face: oros gold, copas red, espadas blue, bastos green."""
+SUIT_COLOURS_ON_DARK = ("#f2c230", "#ff5a4f", "#5fa8ff", "#4cc96a")
+"""The same colours, bright enough for card names in text on a dark background."""
+FACE = "on #f6f1e3"
+BACK = "#f6f1e3 on #7a1f2b"
+WIDTH = 9
+"""Columns of a drawn card, borders included."""
+HEIGHT = 5
+
+_CARD_NAME = re.compile(r"\b(1[0-2]|[1-7])([oceb])\b")
+
+
+def face_lines(card: int, selected: bool = False, label: str = "") -> list[Text]:
+    """The five lines of a card's face; ``label`` (the key that plays it) sits in the top edge.
+
+    The corner holds the notation and the suit symbol; the middle the rank as
+    players name it (Sota, Caballo, Rey for 10, 11, 12) or its pips, and the suit's name.
+    """
+    suit = suit_of(card)
+    ink = f"{SUIT_COLOURS[suit]} {FACE}"
+    edge = f"bold {'#ffd700' if selected else SUIT_COLOURS[suit]} {FACE}"
+    name = card_name(card)
+    inner = WIDTH - 2
+    line_char = "═" if selected else "─"
+    title = f"{line_char} {label} " if label else ""
+    title += line_char * (inner - len(title))
+    top = ("╔" + title + "╗") if selected else ("╭" + title + "╮")
+    bottom = "╚" + "═" * inner + "╝" if selected else "╰" + "─" * inner + "╯"
+    side = "║" if selected else "│"
+    corner = name.ljust(inner - 1) + SUIT_SYMBOLS[suit]
+    rank = RANK_NAMES[rank_of(card)]
+    pips = rank_of(card) + 1 if rank_of(card) < 7 else 0  # 1 to 7 pips, as on the pack's number cards
+    middle = (SUIT_SYMBOLS[suit] * pips if pips else rank).center(inner)
+    lines = [Text(top, style=edge)]
+    for content, style in ((corner, f"bold {ink}"), (middle, f"bold {ink}"), (SUIT_NAMES[suit].center(inner), ink)):
+        line = Text(side, style=edge)
+        line.append(content, style=style)
+        line.append(side, style=edge)
+        lines.append(line)
+    lines.append(Text(bottom, style=edge))
+    return lines
+
+
+def back_lines() -> list[Text]:
+    """A card face down (another seat's hand is only ever drawn like this, R11)."""
+    inner = WIDTH - 2
+    return [
+        Text("╭" + "─" * inner + "╮", style=BACK),
+        *[Text("│" + "▚" * inner + "│", style=BACK) for _ in range(HEIGHT - 2)],
+        Text("╰" + "─" * inner + "╯", style=BACK),
+    ]
+
+
+def spread(cards: Sequence[int], width: int, selected: int | None = None, labels: bool = False) -> Text:
+    """Cards side by side, wrapped to ``width`` columns; ``labels`` numbers them 1, 2, 3 in their top edge.
+
+    >>> spread([], 40).plain
+    ''
+    """
+    if not cards:
+        return Text("")
+    per_row = max(1, (width + 1) // (WIDTH + 1))
+    rows: list[Text] = []
+    for start in range(0, len(cards), per_row):
+        row = list(cards[start : start + per_row])
+        faces = [
+            face_lines(card, selected == start + i, str(start + i + 1) if labels else "") for i, card in enumerate(row)
+        ]
+        for line_no in range(HEIGHT):
+            line = Text()
+            for face in faces:
+                line.append_text(face[line_no])
+                line.append(" ")
+            rows.append(line)
+    return Text("\n").join(rows)
+
+
+def spread_height(count: int, width: int) -> int:
+    """Lines :func:`spread` takes for ``count`` cards in ``width`` columns.
+
+    >>> spread_height(4, 40), spread_height(4, 30)
+    (5, 10)
+    """
+    if not count:
+        return 0
+    per_row = max(1, (width + 1) // (WIDTH + 1))
+    return -(-count // per_row) * HEIGHT
+
+
+def backs(count: int) -> Text:
+    """A hand of ``count`` face-down cards, small: one block a card."""
+    return Text("▮" * count, style="#c2185b") if count else Text("—", style="dim")
+
+
+def coloured(line: str, style: str = "") -> Text:
+    """A narration line with every card name in its suit's colour."""
+    text = Text(line, style=style)
+    for match in _CARD_NAME.finditer(line):
+        suit = "oceb".index(match.group(2))
+        text.stylize(f"bold {SUIT_COLOURS_ON_DARK[suit]}", match.start(), match.end())
+    return text

@@ -1,0 +1,164 @@
+"""The plain line mode of ``ronda play``: the game as lines of text, decisions as typed commands.
+
+For pipes, scripts and screen readers: nothing is redrawn, every line is a
+sentence, and every command is a line (``play 5c``, ``declare ronda``,
+``challenge 1``, ``save game.json``, ``help``, ``quit``). When the input is not
+a terminal each command read is echoed after ``> `` so a transcript reads in
+order.
+
+>>> import io
+>>> from .session import Session, Settings
+>>> out = io.StringIO()
+>>> session = Session(Settings(levels=(None, "random"), seed=2, pace=0))
+>>> PlainGame(session, io.StringIO("declare\\nquit\\n"), out).run()
+0
+>>> "> declare" in out.getvalue() and "You declare" in out.getvalue()
+True
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TextIO
+
+from ...engine.actions import Action
+from ...engine.game import DECLARE
+from .session import IllegalMove, Session, parse_command, rulebook, rules_help
+
+COMMANDS = """\
+Commands: play 5c (or just 5c) · declare ronda (none, tringa; 'declare' alone declares what you hold) ·
+challenge 1 (before playing) · state · save [FILE] · help · rules (the whole rules) · quit"""
+
+
+class PlainGame:
+    """Reads commands, prints the game; one :class:`Session` at a time (``again`` starts the next)."""
+
+    def __init__(
+        self,
+        session: Session,
+        stdin: TextIO | None = None,
+        stdout: TextIO | None = None,
+        pace: float = 0.0,
+        echo: bool | None = None,
+        save_path: str | None = None,
+    ) -> None:
+        self.session = session
+        self.stdin = stdin if stdin is not None else sys.stdin
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.pace = pace
+        self.echo = echo if echo is not None else not _isatty(self.stdin)
+        self._shown_at = -1
+        self.save_path = save_path
+
+    def say(self, *lines: str) -> None:
+        for line in lines:
+            self.stdout.write(line + "\n")
+        self.stdout.flush()
+
+    def read(self) -> str | None:
+        """One command line, or ``None`` at the end of the input."""
+        if not self.echo:
+            self.stdout.write("> ")
+            self.stdout.flush()
+        line = self.stdin.readline()
+        if not line:
+            return None
+        if self.echo:
+            self.say(f"> {line.strip()}")
+        return line.strip()
+
+    def run(self) -> int:
+        """Play until the input ends or the player quits; the exit code (0)."""
+        self._start()
+        while True:
+            session = self.session
+            if session.over:
+                self.say(*session.result(), "Type 'again' for a new game, or 'quit'.")
+                text = self.read()
+                if text is None or text.lower() in ("quit", "q", "exit", "no", "n"):
+                    return 0
+                if text.lower() in ("again", "new", "yes", "y"):
+                    self.session = session.again()
+                    self._start()
+                else:
+                    self.say("The game is over: type 'again' or 'quit'.")
+                continue
+            if not session.human_to_act():
+                for lines in session.run_bots(self.pace):
+                    self.say(*lines)
+                continue
+            self.show_state(full=self._shown_at != len(session.game.events))
+            text = self.read()
+            if text is None:
+                self.say("End of input: the game is left unfinished ('save FILE' keeps a game to resume).")
+                return 0
+            if self._command(text) == "quit":
+                return 0
+
+    def _start(self) -> None:
+        self.say(self.session.title(), "Type 'help' for the rules and the commands.", *self.session.lines)
+
+    def show_state(self, full: bool = True) -> None:
+        """What the player sees before a decision (R11: own hand and public facts only); only the prompt if not full."""
+        session = self.session
+        view = session.view
+        self._shown_at = len(session.game.events)
+        if full:
+            self.say(f"Scores: {session.scores_text()} · {session.where_text()}")
+            self.say(f"Table: {view.table or '(empty)'}")
+            if session.chain_text():
+                self.say(session.chain_text())
+            for seat in range(session.rules.players):
+                if seat != session.human:
+                    self.say(session.seat_text(seat))
+            self.say(f"Your hand: {view.hand}")
+        prompt = session.prompt()
+        if view.phase == DECLARE:
+            prompt += f" Type 'declare {session.true_declaration()}' (or just 'declare' to declare what you hold)."
+        else:
+            prompt += f" Type 'play {view.hand.names()[0]}'"
+            targets = session.challenge_targets()
+            prompt += f" or 'challenge {targets[0]}'." if targets else "."
+        self.say(prompt)
+
+    def _command(self, text: str) -> str | None:
+        session = self.session
+        try:
+            command: Action | str = parse_command(text, session)
+            if isinstance(command, str):
+                return self._interface_command(command)
+            self.say(*session.act(command))
+        except IllegalMove as error:
+            self.say(str(error))
+        return None
+
+    def _interface_command(self, command: str) -> str | None:
+        if command == "quit":
+            session = self.session
+            self.say("Bye." + (" (The game was not saved.)" if session.unsaved() and not session.over else ""))
+            return "quit"
+        if command == "help":
+            self.say(rules_help(self.session.rules), COMMANDS)
+        elif command == "rules":
+            self.say(rulebook(self.session.rules))
+        elif command == "state":
+            self.say(self.session.title())
+            self._shown_at = -1
+        elif command.startswith("save"):
+            path = command[len("save") :].strip() or self.save_path
+            try:
+                saved = self.session.save(path)
+            except OSError as error:
+                self.say(f"Could not save: {error.strerror or error}.")
+            else:
+                self.say(f"Saved to {saved}. Continue it later with: ronda play --resume {saved}")
+        else:
+            self.say(f"'{command}' means something only when a game is over.")
+        return None
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

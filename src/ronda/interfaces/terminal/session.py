@@ -1,0 +1,681 @@
+"""A game against computer opponents, apart from any screen: the one place the terminal interfaces play.
+
+:class:`Session` owns the :class:`~ronda.engine.game.Game`, the human's seat and
+the bots, and turns every step into lines of narration. The full-screen app and
+the plain line mode both drive a session and draw from it, so the rules of
+taking turns, explaining an illegal choice, summing up a round, saving and
+resuming are written once, here.
+
+What the human is shown comes only from ``game.view(human)`` and the public
+events (R11); bots are given their own seat's view, as always.
+
+>>> session = Session(Settings(rules=Rules(players=2), levels=(None, "random"), seed=3, pace=0))
+>>> session.human_to_act(), session.view.phase
+(True, 'declare')
+>>> lines = session.act(Declare(session.true_declaration()))
+>>> while not session.human_to_act():
+...     lines += session.step_bot()
+>>> session.view.phase
+'play'
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, cast
+
+from ...bots import make_bot
+from ...bots.base import Bot
+from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Declare, Play
+from ...engine.cards import RANKS, card_name, parse_card
+from ...engine.combinations import NONE, Kind, describe_strength, hand_combination
+from ...engine.deck import shuffled_deck
+from ...engine.errors import RondaError
+from ...engine.events import Event, GameOver, RoundEnd, RoundStart, Score
+from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
+from ...engine.presets import PRESETS, preset_of, preset_rules
+from ...engine.record import load_record, replay, save_record
+from ...engine.rules import Rules
+from ...engine.view import SeatView
+from ..narration import Narrator, seat_name, side_name
+from ..rules_text import rules_summary, rules_text
+
+DEFAULT_LEVEL = "medium"
+DEFAULT_PACE = 0.6
+"""Seconds between two bot decisions in the full-screen app, so a person can follow them."""
+
+SIDE_FILE_SUFFIX = ".play.json"
+"""The interface's own settings (seat, bot levels, seed) are kept beside a saved record, never in it (RECORD.md)."""
+
+
+# ------------------------------------------------------------------ presets
+
+
+def presets() -> dict[str, dict[str, Any]]:
+    """The named rule sets (:mod:`ronda.engine.presets`) as variant values; ``classic`` is the rules with none."""
+    return {name: dict(preset.values) for name, preset in PRESETS.items()}
+
+
+def make_rules(players: int = 2, preset: str = "classic", variants: dict[str, Any] | None = None) -> Rules:
+    """The rules of a preset for some players, with variants on top; raises ``RondaError`` naming a bad choice."""
+    return preset_rules(preset, players, **(variants or {}))
+
+
+def parse_variant(text: str) -> tuple[str, Any]:
+    """``dealer_duty`` or ``chain_points=1,6,15`` or ``target=25`` as a (name, value) pair for :class:`Rules`.
+
+    >>> parse_variant("chain_points=1,6,15"), parse_variant("ace_high"), parse_variant("target=25")
+    (('chain_points', [1, 6, 15]), ('ace_high', True), ('target', 25))
+    """
+    name, _, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    known = Rules.__dataclass_fields__
+    if name not in known or name == "players":
+        names = ", ".join(n for n in known if n != "players")
+        raise RondaError(f"unknown variant {name!r} (variants: {names})")
+    default = getattr(Rules(), name)
+    if not raw:
+        if isinstance(default, bool):
+            return name, True
+        raise RondaError(f"variant {name} needs a value, like {name}={_shown(default)}")
+    raw = raw.strip().lower()
+    if isinstance(default, bool):
+        if raw not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+            raise RondaError(f"variant {name} is on or off, not {raw!r}")
+        return name, raw in ("true", "yes", "on", "1")
+    try:
+        if isinstance(default, tuple):
+            return name, [int(part) for part in raw.replace(" ", "").split(",")]
+        return name, int(raw)
+    except ValueError:
+        raise RondaError(f"variant {name} takes whole numbers, like {name}={_shown(default)}") from None
+
+
+def _shown(value: Any) -> str:
+    return ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
+
+
+def rules_help(rules: Rules) -> str:
+    """The rules in short for the ``?`` key and the ``help`` command, written from the rules being played."""
+    return rules_summary(rules)
+
+
+def rulebook(rules: Rules) -> str:
+    """The whole rules of this game in plain words (what ``ronda rules`` prints)."""
+    return rules_text(rules)
+
+
+# ------------------------------------------------------------------ settings
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything chosen before a game: rules, the human's seat, a bot level for every other seat, seed, pace.
+
+    ``levels`` holds one entry per seat, ``None`` at the human's seat.
+    """
+
+    rules: Rules = field(default_factory=Rules)
+    seat: int = 0
+    levels: tuple[str | None, ...] = (None, DEFAULT_LEVEL)
+    seed: int | None = None
+    preset: str = "classic"
+    pace: float = DEFAULT_PACE
+
+    @classmethod
+    def make(
+        cls,
+        players: int = 2,
+        seat: int = 0,
+        level: str | Sequence[str] = DEFAULT_LEVEL,
+        *,
+        preset: str = "classic",
+        variants: dict[str, Any] | None = None,
+        seed: int | None = None,
+        pace: float = DEFAULT_PACE,
+    ) -> Settings:
+        """Settings from the choices a player makes; raises ``RondaError``/``ValueError`` naming a bad one.
+
+        ``level`` is one level for every bot, or one per other seat in seat order
+        (``"easy,medium,hard"``).
+        """
+        rules = make_rules(players, preset, variants)
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise RondaError(f"your seat must be from 0 to {players - 1}, not {seat}")
+        return cls(rules, seat, spread_levels(level, players, seat), seed, preset, pace)
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+
+def spread_levels(level: str | Sequence[str], players: int, seat: int) -> tuple[str | None, ...]:
+    """A level for every seat but the human's from ``"medium"`` or ``"easy,hard"`` (other seats in order).
+
+    >>> spread_levels("easy,hard", 3, 1)
+    ('easy', None, 'hard')
+    """
+    names = [part.strip() for part in level.split(",")] if isinstance(level, str) else list(level)
+    names = [name for name in names if name]
+    others = [s for s in range(players) if s != seat]
+    if len(names) == 1:
+        names *= len(others)
+    if len(names) != len(others):
+        raise RondaError(
+            f"give one bot level, or one for each of the {len(others)} other seats ({', '.join(map(str, others))})"
+        )
+    levels: list[str | None] = [None] * players
+    for s, name in zip(others, names, strict=True):
+        levels[s] = name
+    return tuple(levels)
+
+
+# ----------------------------------------------------------------- summaries
+
+
+@dataclass
+class RoundSummary:
+    """What a round brought each side: cards taken, points for cards, all points of the round, totals after it."""
+
+    round: int
+    piles: tuple[int, ...] = ()
+    card_points: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+    def lines(self, players: int, me: int | None) -> list[str]:
+        out = [f"— Summary of round {self.round + 1} —"]
+        for side, cards in enumerate(self.piles):
+            name = side_name(side, players, me)
+            extra = f" (+{self.card_points[side]} for cards)" if self.card_points[side] else ""
+            out.append(
+                f"  {name[:1].upper() + name[1:]}: {cards} cards{extra}, "
+                f"{self.points[side]:+d} this round, {self.totals[side]} in all"
+            )
+        return out
+
+
+# ------------------------------------------------------------------- session
+
+
+class Session:
+    """One game between a person at ``settings.seat`` and bots at every other seat."""
+
+    def __init__(self, settings: Settings, game: Game | None = None) -> None:
+        self.settings = settings
+        self.human = settings.seat
+        rules = settings.rules if game is None else game.rules
+        if not 0 <= self.human < rules.players:
+            raise RondaError(f"your seat must be from 0 to {rules.players - 1}, not {self.human}")
+        self.seed = settings.seed if settings.seed is not None else random.randrange(1_000_000)
+        self._deck_rng = random.Random(self.seed)
+        if game is None:
+            game = Game(rules, seed=self.seed)
+        else:
+            self._deck_rng = _continued_rng(game, self.seed)
+        self.game = game
+        levels = settings.levels
+        if len(levels) != rules.players or levels[self.human] is not None:
+            levels = spread_levels([lvl for lvl in levels if lvl] or [DEFAULT_LEVEL], rules.players, self.human)
+        self.levels = levels
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(level, seed=self.seed * 10 + seat + 1) for seat, level in enumerate(levels) if level
+        }
+        self.narrator = Narrator(rules.players, me=self.human, ace_high=rules.ace_high)
+        self.lines: list[str] = []
+        self.rounds: list[RoundSummary] = []
+        self.totals = [0] * rules.sides
+        self._current: RoundSummary | None = None
+        self._summarised = 0
+        self.saved_to: Path | None = None
+        self._saved_events = -1
+        self._consume(list(game.events))
+        self._deal_in_waiting_game()
+        self._saved_events = len(game.events)  # nothing to lose before anything happens
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def view(self) -> SeatView:
+        """The human's view: everything the interfaces may show (R11)."""
+        return self.game.view(self.human)
+
+    @property
+    def over(self) -> bool:
+        return self.game.phase == OVER
+
+    def human_to_act(self) -> bool:
+        return self.game.phase in (DECLARE, PLAY) and self.game.turn == self.human
+
+    def bot_to_act(self) -> int | None:
+        """The bot seat whose decision is due, if any."""
+        if self.game.phase in (DECLARE, PLAY) and self.game.turn != self.human:
+            return self.game.turn
+        return None
+
+    def name(self, seat: int) -> str:
+        """'you', or 'seat 2 (medium)'."""
+        if seat == self.human:
+            return "you"
+        return f"seat {seat} ({self.levels[seat]})"
+
+    def true_declaration(self) -> Kind:
+        """What the human's hand as dealt holds (R8.1): the declaration that is true."""
+        combo = hand_combination(self.view.hand.mask, self.rules.ace_high) if self.game.phase == DECLARE else None
+        return NONE if combo is None else cast(Kind, combo[0])
+
+    def hand_holds(self) -> str:
+        """The human's combination in words, for the declaration prompt."""
+        combo = hand_combination(self.view.hand.mask, self.rules.ace_high)
+        if combo is None:
+            return "nothing to declare"
+        kind, strength, _ = combo
+        return f"a {kind.replace('_', ' ')} ({describe_strength(kind, strength, self.rules.ace_high)})"
+
+    def challenge_targets(self) -> list[int]:
+        """The opponents' live declarations the human may challenge now (R8.8)."""
+        if not self.human_to_act():
+            return []
+        return [a.target for a in self.game.legal_actions() if isinstance(a, Challenge)]
+
+    def declarations(self) -> list[str]:
+        """The declarations the human may make now."""
+        return [a.declaration for a in self.game.legal_actions() if isinstance(a, Declare)]
+
+    def prompt(self) -> str:
+        """What is expected now, in words."""
+        game = self.game
+        if game.phase == OVER:
+            return "The game is over."
+        if game.turn != self.human:
+            return f"{self.name(game.turn).capitalize()} is thinking…"
+        if game.phase == DECLARE:
+            kinds = ", ".join(k.replace("_", " ") for k in self.declarations())
+            return f"Declare {kinds} — your hand holds {self.hand_holds()}."
+        text = "Your turn: play a card."
+        targets = self.challenge_targets()
+        if targets:
+            declared = self.view.declarations
+            text += " You may first challenge " + ", ".join(f"seat {t}'s {declared[t]}" for t in targets) + "."
+        return text
+
+    # ---------------------------------------------------------------- words
+
+    def title(self) -> str:
+        """The game in one line: who plays whom, under which rules, with which seed."""
+        rules = self.rules
+        others = ", ".join(self.name(s) for s in range(rules.players) if s != self.human)
+        partner = f", your partner is seat {(self.human + 2) % 4}" if rules.players == 4 else ""
+        name = preset_of(rules) or preset_of(rules.replace(target=Rules().target))
+        if name:
+            kind = f"{name.capitalize()} rules"
+        else:
+            values = rules.to_dict().items()
+            kind = "Rules with " + ", ".join(f"{k}={_shown(v)}" for k, v in values if k not in ("players", "target"))
+        return (
+            f"Ronda, {rules.players} players: you are seat {self.human}{partner}; bots: {others}. "
+            f"{kind}, target {rules.target}. Seed {self.seed}."
+        )
+
+    def scores_text(self) -> str:
+        view = self.view
+        parts = [f"{side_name(s, view.players, self.human)} {p}" for s, p in enumerate(view.scores)]
+        return f"{', '.join(parts)} (target {self.rules.target})"
+
+    def where_text(self) -> str:
+        """Round, deal, dealer and stock."""
+        view = self.view
+        return (
+            f"round {view.round + 1}, deal {view.deal + 1} of {view.deals_in_round}; "
+            f"{seat_name(view.dealer, self.human)} {'deal' if view.dealer == self.human else 'deals'}; "
+            f"{view.stock} cards in the stock"
+        )
+
+    def declaration_text(self, seat: int) -> str:
+        """A seat's declaration this deal as everyone knows it: 'ronda', 'ronda (exposed as false)', '' if not yet."""
+        view = self.view
+        kind = view.declarations[seat]
+        if kind is None:
+            return ""
+        text = kind.replace("_", " ")
+        if view.exposed[seat]:
+            text += " (exposed as false)"
+        shown = view.shown[seat]
+        if shown is not None:
+            text += f", hand shown: {shown}"
+        return text
+
+    def seat_text(self, seat: int) -> str:
+        """One seat's public facts (R11): hand size, its side's pile, its declaration."""
+        view = self.view
+        name = self.name(seat)
+        side = self.rules.side_of(seat)
+        pile = "your side's" if self.rules.players == 4 and side == view.side else "its side's"
+        if self.rules.players != 4:
+            pile = "your" if seat == self.human else "its"
+        text = f"{name}: {view.hand_sizes[seat]} cards in hand, {pile} pile {view.pile_sizes[side]}"
+        declared = self.declaration_text(seat)
+        if declared:
+            text += f", declared {declared}"
+        if seat == view.dealer:
+            text += ", dealer"
+        return text[:1].upper() + text[1:]
+
+    def chain_text(self) -> str:
+        """The open chain (R5.3) in words, or ''."""
+        chain = self.view.chain
+        if chain is None:
+            return ""
+        rank = RANKS[chain.rank]
+        holder = side_name(chain.side, self.rules.players, self.human)
+        return f"Open chain on {rank}s: {chain.cards} ({holder}); another {rank} raises it"
+
+    # ------------------------------------------------------------- actions
+
+    def explain(self, action: Action) -> str | None:
+        """Why the human may not take ``action`` now, in the player's words; ``None`` when it is legal."""
+        game = self.game
+        if game.phase == OVER:
+            return "The game is over."
+        if game.turn != self.human:
+            return f"Wait: it is {self.name(game.turn)}'s turn."
+        if action in game.legal_actions():
+            return None
+        view = self.view
+        if isinstance(action, Play):
+            if game.phase == DECLARE:
+                return "First declare for this deal: " + ", ".join(self.declarations()) + " (R8.2)."
+            return f"You do not hold {card_name(action.card)}; your hand is {view.hand}."
+        if isinstance(action, Declare):
+            if game.phase == PLAY:
+                return "Declarations are made when a deal starts; now play a card."
+            if action.declaration == "double_ronda":
+                return "A double ronda can only be declared with four-card hands (R8.1)."
+            return f"Unknown declaration {action.declaration!r}."
+        if isinstance(action, Challenge):
+            return self._explain_challenge(action.target)
+        return f"Not a move: {action!r}."
+
+    def _explain_challenge(self, target: int) -> str:
+        game, view = self.game, self.view
+        if game.phase == DECLARE:
+            return "Challenges come on your turn to play, after the declarations (R8.8)."
+        if self.rules.auto_declare:
+            return "There are no challenges when declarations are automatic."
+        if view.challenged_this_turn:
+            return "You have challenged this turn already: now play a card (R8.8)."
+        if not 0 <= target < self.rules.players:
+            return f"There is no seat {target}."
+        if target == self.human:
+            return "You cannot challenge yourself."
+        if not view.is_opponent(target):
+            return f"Seat {target} is your partner: only an opponent's declaration can be challenged."
+        if view.declarations[target] in (None, NONE):
+            return f"Seat {target} declared nothing this deal."
+        if view.exposed[target]:
+            return f"Seat {target}'s declaration is already exposed."
+        return f"Seat {target} cannot be challenged now."
+
+    def act(self, action: Action) -> list[str]:
+        """The human's decision; raises :class:`IllegalMove` with the reason and changes nothing if not legal."""
+        reason = self.explain(action)
+        if reason is not None:
+            raise IllegalMove(reason)
+        return self._consume(self.game.apply(action, seat=self.human))
+
+    def bot_choice(self) -> tuple[int, Action]:
+        """The due bot's decision, from its own view only. Safe to run in a worker thread: it changes nothing."""
+        seat = self.bot_to_act()
+        if seat is None:
+            raise RondaError("no bot decision is due")
+        action = self.bots[seat].choose(self.game.view(seat), self.game.legal_actions())
+        return seat, action
+
+    def apply_bot(self, seat: int, action: Action) -> list[str]:
+        return self._consume(self.game.apply(action, seat=seat))
+
+    def step_bot(self) -> list[str]:
+        """One bot decision, applied; the new narration lines."""
+        return self.apply_bot(*self.bot_choice())
+
+    def run_bots(self, pace: float = 0.0) -> Iterable[list[str]]:
+        """Bot decisions until the human must act or the game is over, waiting ``pace`` seconds before each."""
+        while self.bot_to_act() is not None:
+            if pace:
+                time.sleep(pace)
+            yield self.step_bot()
+
+    # -------------------------------------------------------------- events
+
+    def _consume(self, events: list[Event]) -> list[str]:
+        """Narrate new events, with a summary after each round; deal on when a replayed game waits for a deck."""
+        lines: list[str] = []
+        start = 0
+        for index, event in enumerate(events):
+            if isinstance(event, RoundStart) and self._summary_due():
+                lines += self.narrator.feed(events[start:index])
+                lines += self._summary()
+                start = index
+            self._track(event)
+        lines += self.narrator.feed(events[start:])
+        if self._summary_due():
+            lines += self._summary()
+        self.lines.extend(lines)
+        return lines + self._deal_in_waiting_game()
+
+    def _track(self, event: Event) -> None:
+        sides = len(self.totals)
+        if isinstance(event, RoundStart):
+            self._current = RoundSummary(event.round, card_points=[0] * sides, points=[0] * sides)
+        elif isinstance(event, Score):
+            self.totals[event.side] += event.points
+            if self._current is not None:
+                self._current.points[event.side] += event.points
+                if event.reason == "cards":
+                    self._current.card_points[event.side] += event.points
+        elif isinstance(event, RoundEnd) and self._current is not None:
+            self._current.piles = event.piles
+            self.rounds.append(self._current)
+        if self.rounds and self.rounds[-1] is self._current:
+            self._current.totals = list(self.totals)  # the card count comes after RoundEnd
+
+    def _summary_due(self) -> bool:
+        return len(self.rounds) > self._summarised
+
+    def _summary(self) -> list[str]:
+        self._summarised = len(self.rounds)
+        return self.rounds[-1].lines(self.rules.players, self.human)
+
+    def _deal_in_waiting_game(self) -> list[str]:
+        """A game replayed from a record has no shuffler: give it the next deck from the session's own."""
+        if self.game.phase != WAITING:
+            return []
+        return self._consume(self.game.add_deck(shuffled_deck(self.rules, self._deck_rng)))
+
+    def result(self) -> list[str]:
+        """The end of the game in words: who won, how, and the totals."""
+        game = self.game
+        if game.winner is None:
+            return []
+        players = self.rules.players
+        winner = side_name(game.winner, players, self.human)
+        how = ""
+        for event in reversed(game.events):
+            if isinstance(event, GameOver):
+                how = " by a failed challenge" if event.reason == "failed_challenge" else ""
+                break
+        verb = "win" if winner == "you" else "wins"
+        scores = ", ".join(f"{side_name(s, players, self.human)} {p}" for s, p in enumerate(game.scores))
+        return [
+            f"{winner[:1].upper() + winner[1:]} {verb}{how}!",
+            f"Final scores: {scores} (target {self.rules.target}).",
+        ]
+
+    # --------------------------------------------------------- save/resume
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the game as a record (RECORD.md) and the interface settings beside it; returns the record's path."""
+        target = Path(path) if path else Path(time.strftime("ronda-%Y%m%d-%H%M%S.json"))
+        save_record(self.game, target)
+        side = {
+            "seat": self.human,
+            "levels": list(self.levels),
+            "seed": self.seed,
+            "preset": self.settings.preset,
+        }
+        side_file(target).write_text(json.dumps(side, indent=2) + "\n", encoding="utf-8")
+        self.saved_to = target
+        self._saved_events = len(self.game.events)
+        return target
+
+    def unsaved(self) -> bool:
+        """Whether anything has happened since the game was last saved (or resumed), or it was never saved."""
+        return len(self.game.events) != self._saved_events
+
+    @classmethod
+    def resume(
+        cls,
+        path: str | Path,
+        seat: int | None = None,
+        level: str | Sequence[str] | None = None,
+        pace: float = DEFAULT_PACE,
+        seed: int | None = None,
+    ) -> Session:
+        """Continue a saved game: the record is replayed by the engine; the seat and bots come from the side file.
+
+        Explicit ``seat``/``level`` win over the side file; without either, seat 0 against ``medium``.
+        Raises :class:`~ronda.engine.errors.RecordError` for a bad record.
+        """
+        game = replay(load_record(path))
+        saved: dict[str, Any] = {}
+        try:
+            loaded = json.loads(side_file(Path(path)).read_text(encoding="utf-8"))
+            if isinstance(loaded, dict):
+                saved = loaded
+        except (OSError, ValueError):
+            pass
+        players = game.rules.players
+        human = seat if seat is not None else saved.get("seat", 0)
+        if not isinstance(human, int) or not 0 <= human < players:
+            raise RondaError(f"your seat must be from 0 to {players - 1}, not {human!r}")
+        if level is not None:
+            levels = spread_levels(level, players, human)
+        elif human == saved.get("seat") and isinstance(saved.get("levels"), list):
+            levels = tuple(saved["levels"])
+        else:
+            levels = spread_levels(DEFAULT_LEVEL, players, human)
+        seed = seed if seed is not None else saved.get("seed") if isinstance(saved.get("seed"), int) else None
+        preset = saved.get("preset", "classic") if isinstance(saved.get("preset"), str) else "classic"
+        settings = Settings(game.rules, human, levels, seed, preset, pace)
+        session = cls(settings, game)
+        session.saved_to = Path(path)
+        session._saved_events = len(session.game.events)
+        return session
+
+    def again(self) -> Session:
+        """A new game with the same choices and the next seed."""
+        return Session(replace(self.settings, rules=self.rules, seed=self.seed + 1))
+
+
+class IllegalMove(RondaError):
+    """A choice the human may not make now; the message says why in the player's words."""
+
+
+def side_file(record: Path) -> Path:
+    """Where the interface settings of a saved record are kept: ``game.json`` → ``game.play.json``."""
+    return record.with_name(record.stem + SIDE_FILE_SUFFIX)
+
+
+def _continued_rng(game: Game, seed: int) -> random.Random:
+    """The shuffler a seeded game would have now, when the record's decks are the ones that seed deals.
+
+    A game saved from ``ronda play --seed N`` then goes on with the very decks it
+    would have had; a record from elsewhere simply gets new shuffles from ``seed``.
+    """
+    rng = random.Random(seed)
+    record = game.to_record()
+    for rnd in record["rounds"]:
+        if [card_name(c) for c in shuffled_deck(game.rules, rng)] != rnd["deck"]:
+            return random.Random(f"{seed}/{len(record['rounds'])}")
+    return rng
+
+
+def parse_command(text: str, session: Session) -> Action | str:
+    """A typed command as an action, or the name of an interface command (help, save, state, quit, ...).
+
+    Accepts ``play 5c`` or just ``5c``; ``declare ronda`` or just ``ronda``;
+    ``declare`` alone declares truthfully; ``challenge 1`` or ``c 1``.
+    Raises :class:`IllegalMove` naming what could not be read.
+
+    >>> s = Session(Settings(levels=(None, "random"), seed=1, pace=0))
+    >>> parse_command("RONDA", s), parse_command("play 5c", s), parse_command("c 1", s)
+    (Declare(declaration='ronda'), Play(card=17), Challenge(target=1))
+    """
+    words = text.strip().lower().split()
+    if not words:
+        raise IllegalMove("Type a command: 'play 5c', 'declare ronda', 'challenge 1', 'help' or 'quit'.")
+    verb, rest = words[0], words[1:]
+    if verb in ("?", "help", "h"):
+        return "help"
+    if verb == "rules":
+        return "rules"
+    if verb in ("quit", "exit", "q"):
+        return "quit"
+    if verb in ("save", "s"):
+        return "save " + " ".join(text.strip().split()[1:])
+    if verb in ("state", "look", "l", "hand", "table", "status"):
+        return "state"
+    if verb in ("again", "new", "yes", "y", "no", "n"):
+        return verb
+    if verb in ("play", "p") and len(rest) == 1:
+        return _card_play(rest[0])
+    if verb in DECLARES and not rest:
+        return DECLARES[verb]
+    if verb in ("declare", "d"):
+        if not rest:
+            return DECLARES[session.true_declaration()]
+        kind = "_".join(rest)
+        if kind not in DECLARES:
+            raise IllegalMove(f"Unknown declaration {' '.join(rest)!r}: say none, ronda or tringa.")
+        return DECLARES[kind]
+    if verb in ("challenge", "c") and len(rest) == 1:
+        if not rest[0].isdigit():
+            raise IllegalMove(f"Challenge names a seat number, like 'challenge 1', not {rest[0]!r}.")
+        return Challenge(int(rest[0]))
+    if len(words) == 1:
+        return _card_play(verb)
+    raise IllegalMove(f"Cannot read {text.strip()!r}: say 'play 5c', 'declare ronda', 'challenge 1', 'help' or 'quit'.")
+
+
+def _card_play(word: str) -> Play:
+    try:
+        return PLAYS[parse_card(word)]
+    except RondaError:
+        raise IllegalMove(f"Cannot read {word!r}: a card is rank then suit letter, like 5c, 10o or 12b.") from None
+
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "DEFAULT_PACE",
+    "IllegalMove",
+    "RoundSummary",
+    "Session",
+    "Settings",
+    "make_rules",
+    "parse_command",
+    "parse_variant",
+    "presets",
+    "rulebook",
+    "rules_help",
+    "side_file",
+    "spread_levels",
+]

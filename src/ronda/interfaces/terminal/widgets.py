@@ -1,0 +1,192 @@
+"""The pieces of the game screen. Each draws from the :class:`Session` it is given, and only from the human's view.
+
+A widget never reads the game itself: ``session.view`` (R11) and the
+session's words are all it has, so another seat's hand can only appear
+face down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ...engine.cards import card_name
+from ...engine.game import DECLARE, PLAY
+from .cards import backs, coloured, spread, spread_height
+from .session import Session
+
+
+class SessionWidget(Widget):
+    """A widget that redraws itself from a session."""
+
+    DEFAULT_CSS = "SessionWidget { height: auto; }"
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.session: Session | None = None
+
+    def show(self, session: Session) -> None:
+        self.session = session
+        self.refresh(layout=True)
+
+
+class ScoreBar(SessionWidget):
+    """Scores and target, round and deal, dealer, stock, whose turn: one line."""
+
+    def render(self) -> Text:
+        session = self.session
+        if session is None:
+            return Text("")
+        view = session.view
+        text = Text()
+        for side, points in enumerate(view.scores):
+            if side:
+                text.append(" · ")
+            mine = side == view.side
+            name = ("You" if session.rules.players != 4 else "Us") if mine else _side_title(session, side)
+            text.append(f"{name}: {points}", style="bold #ffd700" if mine else "bold")
+        text.append(f" (target {session.rules.target})", style="dim")
+        text.append(f" │ Round {view.round + 1} · deal {view.deal + 1}/{view.deals_in_round}")
+        text.append(f" │ Stock {view.stock}")
+        if view.phase in (DECLARE, PLAY):
+            turn = "Your turn" if view.turn == session.human else f"Seat {view.turn} to {_doing(view.phase)}"
+            text.append(f" │ {turn}", style="bold #ffd700" if view.turn == session.human else "")
+        elif session.over:
+            text.append(" │ Game over", style="bold")
+        return text
+
+
+def _doing(phase: str) -> str:
+    return "declare" if phase == DECLARE else "play"
+
+
+def _side_title(session: Session, side: int) -> str:
+    if session.rules.players == 4:
+        return f"Them (seats {side} & {side + 2})"
+    return f"Seat {side}"
+
+
+class SeatBox(SessionWidget):
+    """Another seat as everyone sees it: cards face down, its side's pile, its declaration, dealer and turn."""
+
+    def __init__(self, seat: int, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.seat = seat
+
+    def show(self, session: Session) -> None:
+        view = session.view
+        partner = session.rules.players == 4 and not view.is_opponent(self.seat)
+        self.border_title = f"Seat {self.seat} · {session.levels[self.seat]}" + (" · partner" if partner else "")
+        self.border_subtitle = "dealer" if view.dealer == self.seat else ""
+        self.set_class(view.turn == self.seat and view.phase in (DECLARE, PLAY), "turn")
+        super().show(session)
+
+    def render(self) -> Text:
+        session = self.session
+        if session is None:
+            return Text("")
+        view = session.view
+        count = view.hand_sizes[self.seat]
+        text = backs(count)
+        text.append(f" {count} in hand · pile {view.pile_sizes[session.rules.side_of(self.seat)]}")
+        declared = session.declaration_text(self.seat)
+        text.append("\n")
+        if declared:
+            exposed = view.exposed[self.seat]
+            text.append_text(coloured(f"declared {declared}", style="bold #ff8a80" if exposed else "bold #80cbc4"))
+        else:
+            text.append("not declared yet" if view.phase == DECLARE else "", style="dim")
+        return text
+
+
+class TableView(SessionWidget):
+    """The cards face up on the table; the open chain or the card just dropped (a caida waits on it) in its edge."""
+
+    def show(self, session: Session) -> None:
+        self.border_subtitle = self.note(session)
+        super().show(session)
+
+    @staticmethod
+    def note(session: Session) -> str:
+        view = session.view
+        if view.chain is not None:
+            return session.chain_text()
+        if view.last_drop is not None and view.phase == PLAY:
+            seat = _last_dropper(session)
+            who = "you" if seat == session.human else f"seat {seat}"
+            return f"{card_name(view.last_drop)} just dropped by {who}: its rank takes it for a caida"
+        return ""
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        if self.session is None:
+            return 1
+        return max(1, spread_height(len(self.session.view.table), width))
+
+    def render(self) -> Text:
+        session = self.session
+        if session is None:
+            return Text("")
+        cards = list(session.view.table)
+        return spread(cards, self.size.width) if cards else Text("(the table is empty)", style="dim italic")
+
+
+def _last_dropper(session: Session) -> int:
+    view = session.view
+    for seat, card in reversed(view.plays):
+        if card == view.last_drop:
+            return seat
+    return -1
+
+
+class HandView(SessionWidget):
+    """The human's hand, numbered for the keys, with the chosen card raised."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.selected = 0
+
+    def show(self, session: Session) -> None:
+        view = session.view
+        self.selected = min(self.selected, max(0, len(view.hand) - 1))
+        facts = [f"seat {session.human}", f"pile {view.pile_sizes[view.side]}"]
+        declared = session.declaration_text(session.human)
+        if declared:
+            facts.append(f"declared {declared}")
+        if view.dealer == session.human:
+            facts.append("dealer")
+        self.border_title = "Your hand"
+        self.border_subtitle = " · ".join(facts)
+        self.set_class(session.human_to_act(), "turn")
+        super().show(session)
+
+    def cards(self) -> list[int]:
+        return list(self.session.view.hand) if self.session is not None else []
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return max(1, spread_height(len(self.cards()), width))
+
+    def render(self) -> Text:
+        cards = self.cards()
+        if not cards:
+            return Text("(no cards in hand)", style="dim italic")
+        selected = self.selected if self.session is not None and self.session.view.phase == PLAY else None
+        return spread(cards, self.size.width, selected=selected, labels=True)
+
+
+class PromptLine(Static):
+    """What to do now, the keys for it, and why the last key was refused."""
+
+    def say(self, text: str, error: str = "", note: str = "") -> None:
+        out = Text()
+        if error:
+            out.append(error + "\n", style="bold #ff6e6e")
+        if note:
+            out.append_text(coloured(note + "\n", style="#a5d6a7"))
+        out.append_text(coloured(text, style="bold"))
+        self.update(out)
+
+
+__all__ = ["HandView", "PromptLine", "ScoreBar", "SeatBox", "TableView"]

@@ -1,0 +1,187 @@
+"""The declaration, bluff and challenge policy (ronda.bots.declarations), on explicit deals.
+
+Every level declares truthfully by default; ``hard`` and ``expert`` bluff only
+in the two documented situations; a declaration counting proves false is
+challenged at once, and a true one never is by a counting bot.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bot_levels import QUICK
+
+from decks import build_deck
+from ronda.bots.declarations import delaying_bluff, true_declaration, winning_bluff
+from ronda.bots.pimc import PimcBot
+from ronda.bots.rules_based import MediumBot
+from ronda.engine.actions import Challenge, Declare, Play
+from ronda.engine.cards import parse_card
+from ronda.engine.events import ChallengeMade, Exposure, GameOver
+from ronda.engine.game import DECLARE, OVER, PLAY, Game
+from ronda.engine.rules import Rules
+
+SEARCHERS = ["hard", "expert"]
+
+
+def _game(rules: Rules, deals: list[dict[int, str]], table: str | None = "10o 11c 4b 12b") -> Game:
+    deck = build_deck(rules, deals=deals, table=table if rules.opening_table_size else None)
+    return Game(rules, decks=[[parse_card(c) for c in deck]])
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_every_level_declares_truthfully_when_nothing_is_at_stake(level: str) -> None:
+    kinds = set()
+    for seed in range(150):
+        rules = Rules(players=2 + seed % 3, four_card_hands=seed % 6 == 0 and seed % 3 != 1)
+        game = Game(rules, seed=seed)
+        while game.phase == DECLARE:
+            view = game.view(game.turn)
+            action = QUICK[level](seed).choose(view, game.legal_actions())
+            assert action == Declare(true_declaration(view))  # type: ignore[arg-type]
+            kinds.add(true_declaration(view))
+            game.apply(action)
+    assert kinds >= {"none", "ronda", "tringa"}
+
+
+def test_the_delaying_bluff_contests_a_ronda_that_would_win_the_game() -> None:
+    """Seeds: a false ronda delays the opponent's winning ronda points (R8.5 undecided)."""
+    rules = Rules(players=3, target=1)
+    game = _game(rules, [{0: "5o 5c 7e", 1: "1o 2c 3e", 2: "1c 2o 3o"}])
+    game.apply(Declare("ronda"))
+    view = game.view(1)
+    assert true_declaration(view) == "none"
+    assert winning_bluff(view) is None  # seat 1 does not declare last
+    assert delaying_bluff(view) == "ronda"
+    for level in SEARCHERS:
+        assert QUICK[level](0).choose(view, game.legal_actions()) == Declare("ronda")
+    assert MediumBot(0).choose(view, game.legal_actions()) == Declare("none")
+    game.apply(Declare("ronda"))
+    game.apply(Declare("none"))
+    assert game.phase == PLAY and game.winner is None  # the settlement waits for the cards
+
+
+def test_declaring_last_a_tringa_beats_a_ronda_that_would_win() -> None:
+    """R8.3: any tringa beats any ronda, so the settlement is decided at once, for the dealer."""
+    rules = Rules(players=2, target=1)
+    game = _game(rules, [{0: "5o 5c 7e", 1: "1o 2c 3e"}])
+    game.apply(Declare("ronda"))
+    view = game.view(1)
+    assert winning_bluff(view) == "tringa"
+    events = game.apply(QUICK["hard"](0).choose(view, game.legal_actions()))
+    assert any(isinstance(e, GameOver) and e.winner == 1 for e in events)
+
+
+def test_no_bluff_when_the_opponents_ronda_would_not_win() -> None:
+    rules = Rules(players=2, target=41)
+    game = _game(rules, [{0: "5o 5c 7e", 1: "1o 2c 3e"}])
+    game.apply(Declare("ronda"))
+    view = game.view(1)
+    assert delaying_bluff(view) is None and winning_bluff(view) is None
+    for level in SEARCHERS:
+        assert QUICK[level](0).choose(view, game.legal_actions()) == Declare("none")
+
+
+def test_the_winning_bluff_when_declaring_last_wins_at_once() -> None:
+    """R8.5: a side alone in declaring scores at once; R9.4: the game stays won."""
+    rules = Rules(players=2, target=1)
+    game = _game(rules, [{0: "5o 6c 7e", 1: "1o 2c 3e"}])
+    game.apply(Declare("none"))
+    view = game.view(1)
+    assert view.turn == view.dealer
+    assert winning_bluff(view) == "ronda"
+    action = QUICK["hard"](0).choose(view, game.legal_actions())
+    assert action == Declare("ronda")
+    events = game.apply(action)
+    assert game.phase == OVER and any(isinstance(e, GameOver) and e.winner == 1 for e in events)
+
+
+def test_no_winning_bluff_for_the_first_to_declare() -> None:
+    rules = Rules(players=2, target=1)
+    game = _game(rules, [{0: "5o 6c 7e", 1: "1o 2c 3e"}])
+    view = game.view(0)
+    assert winning_bluff(view) is None
+    assert QUICK["hard"](0).choose(view, game.legal_actions()) == Declare("none")
+
+
+def test_search_levels_bluff_only_in_the_documented_situations() -> None:
+    """Over many near-target games, every declaration by hard that is not the truth is one of the two bluffs."""
+    bluffs = 0
+    for seed in range(60):
+        rules = Rules(players=2 + seed % 3, target=4)
+        game = Game(rules, seed=seed)
+        bots = [QUICK["hard" if s == 0 else "medium"](seed) for s in range(rules.players)]
+        while game.phase not in (OVER,) and game.round < 3:
+            view = game.view(game.turn)
+            action = bots[game.turn].choose(view, game.legal_actions())
+            if game.turn == 0 and isinstance(action, Declare) and action.declaration != true_declaration(view):
+                assert action.declaration in (winning_bluff(view), delaying_bluff(view))
+                bluffs += 1
+            game.apply(action)
+    assert bluffs > 0
+
+
+def _last_deal(declarer_hand: str) -> Game:
+    """Two players; seat 0 holds ``declarer_hand`` in the last deal, where seat 1 has seen every other card."""
+    rules = Rules(players=2, target=500)
+    game = _game(rules, [{}, {}, {}, {}, {}, {0: declarer_hand}])
+    rng = random.Random(0)
+    while game.deal < 5:
+        legal = game.legal_actions()
+        if game.phase == DECLARE:
+            game.apply(Declare(true_declaration(game.view(game.turn))))
+        else:
+            game.apply(rng.choice([a for a in legal if isinstance(a, Play)]))
+    return game
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_a_declaration_counting_proves_false_is_challenged(level: str) -> None:
+    game = _last_deal("4o 5o 6o")
+    game.apply(Declare("ronda"))  # seat 0 bluffs
+    game.apply(Declare("none"))
+    game.apply(Play(parse_card("4o")))  # R8.5 cannot expose it yet: the other two could be a pair
+    assert not game.view(1).exposed[0]
+    action = QUICK[level](0).choose(game.view(1), game.legal_actions())
+    assert action == Challenge(0)
+    events = game.apply(action)
+    assert any(isinstance(e, ChallengeMade) and not e.truthful for e in events)
+    assert any(isinstance(e, Exposure) and e.seat == 0 for e in events)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_a_true_declaration_is_not_challenged(level: str) -> None:
+    game = _last_deal("4o 4c 6o")
+    game.apply(Declare("ronda"))
+    game.apply(Declare("none"))
+    game.apply(Play(parse_card("6o")))
+    action = QUICK[level](0).choose(game.view(1), game.legal_actions())
+    assert isinstance(action, Play)
+
+
+def _contested(target: int) -> Game:
+    """Both seats declare a ronda (seat 0's is false); seat 0 has played; seat 1 to act."""
+    rules = Rules(players=2, target=target)
+    game = _game(rules, [{0: "5o 1c 7e", 1: "3o 3c 12e"}])
+    game.apply(Declare("ronda"))
+    game.apply(Declare("ronda"))
+    game.apply(Play(parse_card("1c")))
+    return game
+
+
+def test_hard_challenges_when_the_game_is_at_stake_and_the_ronda_looks_false_enough() -> None:
+    game = _contested(target=2)  # seat 0 would win with both rondas' points
+    view = game.view(1)
+    assert Challenge(0) in game.legal_actions()
+    eager = PimcBot(0, samples=4, time_limit=None, at_stake_threshold=0.0)
+    assert eager.choose(view, game.legal_actions()) == Challenge(0)
+    # believing declarations, a ronda is more likely true than not: no gamble at the default threshold
+    assert isinstance(PimcBot(0, samples=4, time_limit=None).choose(view, game.legal_actions()), Play)
+
+
+def test_hard_does_not_gamble_on_a_challenge_when_nothing_is_at_stake() -> None:
+    game = _contested(target=41)
+    view = game.view(1)
+    action = PimcBot(0, samples=4, time_limit=None, at_stake_threshold=0.0).choose(view, game.legal_actions())
+    assert isinstance(action, Play)

@@ -1,0 +1,315 @@
+"""The full-screen game, driven headlessly with Textual's pilot; assertions read the characters on the screen."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("textual")
+
+from terminal_helpers import card_names_in, hidden_from, quick_settings, screen_text
+
+from decks import build_deck
+from ronda.engine.actions import DECLARES, Action, Play
+from ronda.engine.cards import parse_card
+from ronda.engine.game import DECLARE, Game
+from ronda.engine.rules import Rules
+from ronda.engine.view import SeatView
+from ronda.interfaces.terminal.app import HelpScreen, MessageScreen, RondaApp, SetupScreen
+from ronda.interfaces.terminal.session import Session, Settings, spread_levels
+
+SIZE = (150, 46)
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(scenario())
+
+
+async def settle(pilot: Any, app: RondaApp) -> None:
+    """Wait until the bots are done and the human must act, or a summary is on screen."""
+    for _ in range(3000):
+        await pilot.pause()
+        if isinstance(app.screen, (MessageScreen, HelpScreen)):
+            return
+        busy = any(worker.is_running for worker in app.workers)
+        if app.session is not None and not busy and (app.session.human_to_act() or app.session.over):
+            return
+    raise AssertionError("the app never came back to the human")
+
+
+def test_a_full_round_against_bots_on_screen():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=5, level="medium"), setup=False)
+        async with app.run_test(size=SIZE) as pilot:
+            turns = 0
+            while True:
+                await settle(pilot, app)
+                if isinstance(app.screen, MessageScreen):
+                    break
+                session = app.session
+                assert session is not None
+                view = session.view
+                text = screen_text(app)
+                # R11: only the human's hand and public cards are ever drawn or told.
+                assert not card_names_in(text) & hidden_from(session)
+                for card in view.hand.names():
+                    assert card in text
+                for card in view.table.names():
+                    assert card in text
+                assert f"You: {view.scores[0]} · Seat 1: {view.scores[1]} (target 41)" in text
+                assert "Seat 1 · medium" in text
+                assert f"Round 1 · deal {view.deal + 1}/6" in text
+                assert f"Stock {view.stock}" in text
+                if view.phase == DECLARE:
+                    assert "Keys: n none · r ronda · t tringa" in text
+                    truth = session.true_declaration()
+                    await pilot.press("enter")
+                    assert f"You declare {truth}" in session.lines[-4:]
+                else:
+                    played = view.hand.names()[-1]
+                    await pilot.press(str(len(view.hand)))
+                    mine = [line for line in session.lines if line.startswith(("You drop", "You play", "You raise"))]
+                    assert played in mine[-1]
+                    await pilot.pause()
+                    if len(mine[-1]) < 40 and not isinstance(app.screen, MessageScreen):
+                        assert mine[-1] in screen_text(app)  # told in the play-by-play pane
+                turns += 1
+            assert turns == 6 * 4  # six deals: a declaration and three plays each
+            session = app.session
+            assert session is not None
+            summary = session.rounds[0]
+            text = screen_text(app)
+            assert "Round 1 is over" in text
+            extra = f" (+{summary.card_points[0]} for cards)" if summary.card_points[0] else ""
+            piles, points, totals = summary.piles, summary.points, summary.totals
+            assert f"You: {piles[0]} cards{extra}, {points[0]:+d} this round, {totals[0]} in all" in text
+            await pilot.press("enter")
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert f"You: {summary.totals[0]} · Seat 1: {summary.totals[1]}" in text
+            assert "Round 2 · deal 1/6" in text
+            assert "seat 0 · pile 0 · dealer" in text  # R3.2: the deal has passed to seat 0
+
+    run(scenario)
+
+
+async def refused(pilot: Any, app: RondaApp, keys: list[tuple[str, str]]) -> None:
+    """Each key is refused with its message on screen, and the game is unchanged."""
+    assert app.session is not None
+    record = app.session.game.to_record()
+    for key, message in keys:
+        await pilot.press(key)
+        assert message in screen_text(app)
+        assert app.session.game.to_record() == record
+
+
+def test_illegal_keys_are_explained_and_change_nothing():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=6), setup=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            await refused(pilot, app, [
+                ("1", "Declare first: n none, r ronda, t tringa"),
+                ("c", "Challenges come after the declarations, on your turn to play."),
+                ("d", "A double ronda can only be declared with four-card hands (R8.1)."),
+            ])
+            await pilot.press("n")
+            await settle(pilot, app)
+            await refused(pilot, app, [
+                ("9", "You hold 3 cards: press 1 to 3."),
+                ("r", "Declarations are made when a deal starts; now play a card."),
+                ("0", "You hold 3 cards: press 1 to 3."),
+            ])
+            if not session.challenge_targets():
+                await pilot.press("c")
+                assert "There is no opponent's declaration to challenge now." in screen_text(app)
+            second = session.view.hand.names()[1]
+            await pilot.press("right", "enter")  # arrows then Enter play the second card
+            assert second not in session.view.hand.names()
+            assert any(line.startswith(("You drop " + second, "You play " + second)) for line in session.lines)
+
+    run(scenario)
+
+
+class Bluffer:
+    """A test bot that declares ronda on every deal, holding it or not, and plays its first card."""
+
+    name = "bluffer"
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        if view.phase == DECLARE:
+            return DECLARES["ronda"]
+        return next(a for a in legal if isinstance(a, Play))
+
+
+def bluff_session(seat_one_hand: str, mine: str = "5o 6c 3e") -> Session:
+    rules = Rules(players=2)
+    deck = [parse_card(c) for c in build_deck(rules, [{0: mine, 1: seat_one_hand}], "7e 10e 4b 1c")]
+    session = Session(Settings(rules, 0, spread_levels("random", 2, 0), seed=1, pace=0), Game(rules, decks=[deck]))
+    session.bots[1] = Bluffer()
+    return session
+
+
+def test_challenging_a_bluff_by_keys():
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 12c 2b"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            assert "Ronda contest decided: seat 1's ronda takes 1" in app.session.lines  # type: ignore[union-attr]
+            assert "c challenge" in screen_text(app)
+            await pilot.press("c")
+            assert "Challenge which seat? Press its number (1)" in screen_text(app)
+            await pilot.press("escape")
+            assert "Challenge which seat?" not in screen_text(app)
+            await pilot.press("c", "1")
+            text = screen_text(app)
+            assert "You challenge seat 1: hand 2b 11o 12c" in text
+            assert "ronda (exposed as false), hand shown: 2b 11o 12c" in text
+            assert "You: 1 · Seat 1: 0" in text  # the false ronda costs 1, and its point is taken back (R8.6)
+            assert app.session.game.turn == 0  # type: ignore[union-attr]  # then the challenger plays (R8.8)
+
+    run(scenario)
+
+
+def test_a_failed_challenge_ends_the_game_and_another_can_start():
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 11c 2b"))  # this time the ronda is true
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("c", "c")  # one target: c again confirms it
+            await settle(pilot, app)
+            assert isinstance(app.screen, MessageScreen)
+            text = screen_text(app)
+            assert "Game over" in text
+            assert "Seat 1 wins by a failed challenge!" in text
+            assert "a: play again" in text
+            await pilot.press("a")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None and not session.over
+            assert session.game.round == 0 and session.seed == 2
+            assert "You: 0 · Seat 1: 0" in screen_text(app)
+
+    run(scenario)
+
+
+def test_save_and_resume(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = "game.json"
+
+    async def save() -> list[str]:
+        app = RondaApp(quick_settings(seed=12), setup=False, save_path=path)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            await pilot.press("1")
+            await settle(pilot, app)
+            await pilot.press("s")
+            assert f"Saved to {path}. Continue it later with: ronda play --resume {path}" in screen_text(app)
+            assert app.session is not None
+            return app.session.view.hand.names()
+
+    async def resume(hand: list[str]) -> None:
+        app = RondaApp(session=Session.resume(path, pace=0))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert f"Resumed {path}" in text
+            assert all(card in text for card in hand)
+            assert app.session is not None and app.session.view.hand.names() == hand
+
+    hand = asyncio.run(save())
+    assert (tmp_path / path).exists() and (tmp_path / "game.play.json").exists()
+    run(lambda: resume(hand))
+
+
+def test_quitting_an_unsaved_game_asks_first(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=2), setup=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            await pilot.press("q")
+            assert "Quit without saving? Press q again to quit, or s to save first." in screen_text(app)
+            await pilot.press("s", "q")
+            await pilot.pause()
+            assert not app.is_running  # saved: q quits at once
+        assert list(tmp_path.glob("ronda-*.json"))
+
+    run(scenario)
+
+
+def test_the_start_screen_sets_up_the_game():
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            text = screen_text(app)
+            assert "Ronda — a new game" in text and "Start" in text
+            app.screen.query_one("#players").value = 3
+            app.screen.query_one("#four_card_hands").value = True
+            await pilot.pause()
+            await pilot.click("#start")
+            await pilot.pause()
+            assert "four_card_hands is played by 2 or 4 players" in screen_text(app)
+            app.screen.query_one("#four_card_hands").value = False
+            app.screen.query_one("#preset").value = "short"
+            await pilot.pause(0.3)  # a button ignores a second press while it still shows the first
+            assert app.screen.query_one("#target").value == "25"  # the preset fills in its variants
+            await pilot.click("#start")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.rules == Rules(players=3, target=25)
+            assert session.levels == (None, "random", "medium")
+            text = screen_text(app)
+            assert "Seat 1 · random" in text and "Seat 2 · medium" in text and "(target 25)" in text
+            assert "Short rules, target 25" in session.title()
+
+    run(scenario)
+
+
+def test_the_rules_in_short_on_the_question_mark():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=1), setup=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            text = screen_text(app)
+            assert "Ronda — the rules in short" in text and "challenge an opponent's declaration" in text
+            assert "Caida: take the card just dropped (+1)." in text
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, HelpScreen)
+            assert app.session is not None and app.session.view.phase == DECLARE  # nothing was played
+
+    run(scenario)
+
+
+def test_declaring_truthfully_is_one_key():
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 12c 2b", mine="5o 5c 3e"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "your hand holds a ronda (pair of 5s)" in text and "Enter declares ronda" in text
+            await pilot.press("enter")
+            assert app.session is not None and "You declare ronda" in app.session.lines
+
+    run(scenario)

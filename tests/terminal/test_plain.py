@@ -1,0 +1,151 @@
+"""``ronda play --plain``: the game as lines, decisions as typed commands, driven by piping commands in."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+from terminal_helpers import card_names_in, hidden_from, quick_settings, script_round, simple_choice
+
+from ronda.interfaces import cli
+from ronda.interfaces.rules_text import rules_summary
+from ronda.interfaces.terminal.plain import PlainGame
+from ronda.interfaces.terminal.session import Session, parse_command
+
+
+def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ronda", *args],
+        input=stdin, capture_output=True, text=True, timeout=60, check=False, cwd=cwd,
+    )
+
+
+def test_a_piped_round_plays_out_as_in_process():
+    settings = quick_settings(seed=7)
+    commands = script_round(settings)
+    result = run_ronda("play", "--plain", "--seed", "7", "--level", "random", stdin="\n".join([*commands, "quit"]))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.splitlines()[0] == (
+        "Ronda, 2 players: you are seat 0; bots: seat 1 (random). Classic rules, target 41. Seed 7."
+    )
+    # The same game in-process gives the same narration: the subprocess played what was typed.
+    session = Session(settings)
+    for command in [*commands, None]:
+        while not session.human_to_act():
+            session.step_bot()
+        if command is not None:
+            session.act(parse_command(command, session))  # type: ignore[arg-type]
+    for line in session.lines:
+        assert line in out
+    assert "— Summary of round 1 —" in out
+    totals = session.rounds[0].totals
+    assert f"Scores: you {totals[0]}, seat 1 {totals[1]} (target 41)" in out
+    assert all(f"> {command}" in out for command in commands)
+    assert out.rstrip().endswith("Bye. (The game was not saved.)")
+
+
+def test_the_plain_transcript_never_shows_a_hidden_card():
+    """R11: at every prompt, the round so far names no card of another hand or of the stock."""
+
+    class Checked(PlainGame):
+        prompts = 0
+
+        def read(self) -> str | None:
+            text = self.stdout.getvalue()  # type: ignore[attr-defined]
+            this_round = text[text.rindex("— round") :]
+            assert not card_names_in(this_round) & hidden_from(self.session)
+            Checked.prompts += 1
+            if self.session.game.round >= 2 or self.session.over:
+                return None
+            return simple_choice(self.session)
+
+    for players, seat in ((2, 1), (3, 2), (4, 0)):
+        Checked(Session(quick_settings(seed=3, players=players, seat=seat)), io.StringIO(), io.StringIO()).run()
+    assert Checked.prompts > 40
+
+
+def plain(commands: str, seed: int = 4) -> str:
+    out = io.StringIO()
+    assert PlainGame(Session(quick_settings(seed=seed)), io.StringIO(commands), out).run() == 0
+    return out.getvalue()
+
+
+def test_bad_commands_are_explained_and_the_game_goes_on():
+    session = Session(quick_settings(seed=4))
+    hand = session.view.hand.names()
+    out = plain(f"play {hand[0]}\nchallenge 1\nflip\ndeclare none\nplay 12x\nhelp\nrules\nquit\n")
+    assert "First declare for this deal: none, ronda, tringa (R8.2)." in out
+    assert "Challenges come on your turn to play, after the declarations (R8.8)." in out
+    assert "Cannot read 'flip': a card is rank then suit letter" in out
+    assert "You declare none" in out
+    assert "Cannot read '12x'" in out
+    assert rules_summary(session.rules) in out  # the rules in short
+    assert "Challenge. On your turn, before playing, you may challenge" in out  # the whole rules
+    assert "Commands: play 5c" in out
+
+
+def test_a_finished_game_offers_another(monkeypatch):
+    # A target of 1: the first point wins. Play on with the scripted human, then start again.
+    settings = quick_settings(seed=9)
+    from dataclasses import replace
+
+    settings = replace(settings, rules=settings.rules.replace(target=1))
+
+    class Scripted(PlainGame):
+        games = 0
+
+        def read(self) -> str | None:
+            if self.session.over:
+                Scripted.games += 1
+                return "again" if Scripted.games == 1 else "quit"
+            return simple_choice(self.session)
+
+    out = io.StringIO()
+    Scripted(Session(settings), io.StringIO(), out).run()
+    text = out.getvalue()
+    assert text.count("Final scores: ") == 2
+    assert "Type 'again' for a new game, or 'quit'." in text
+    assert "Seed 10." in text  # the next game takes the next seed
+
+
+def test_save_then_resume_from_the_command_line(tmp_path):
+    result = run_ronda("play", "--plain", "--seed", "3", "--level", "random", "--seat", "1", "--save", "mine.json",
+                       stdin="declare\nsave\nquit\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Saved to mine.json. Continue it later with: ronda play --resume mine.json" in result.stdout
+    assert result.stdout.rstrip().endswith("Bye.")  # nothing happened since the save
+    result = run_ronda("play", "--plain", "--resume", "mine.json", stdin="state\nquit\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "you are seat 1; bots: seat 0 (random)" in result.stdout  # the seat and bots of the side file
+    assert "You declare" in result.stdout  # the history is told again
+    resumed = Session.resume(tmp_path / "mine.json")
+    assert f"Your hand: {resumed.view.hand}" in result.stdout
+
+
+def test_help_and_bad_options():
+    result = run_ronda("play", "--help")
+    assert result.returncode == 0
+    for option in ("--players", "--seat", "--level", "--preset", "--variant", "--target", "--seed", "--pace",
+                   "--plain", "--resume", "--save"):
+        assert option in result.stdout
+    result = run_ronda("play", "--plain", "--level", "grandmaster")
+    assert result.returncode == 2
+    assert "unknown bot level 'grandmaster' (known: random, easy, medium" in result.stderr
+    result = run_ronda("play", "--plain", "--variant", "four_card_hands", "--players", "3")
+    assert result.returncode == 2 and "four_card_hands is played by 2 or 4 players" in result.stderr
+    result = run_ronda("play", "--plain", "--resume", "no-such-file.json")
+    assert result.returncode == 2 and "cannot read no-such-file.json" in result.stderr
+
+
+def test_without_textual_the_terminal_falls_back_to_plain_lines(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "textual", None)  # import textual now fails
+    stdin = io.StringIO("quit\n")
+    monkeypatch.setattr(stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys, "stdin", stdin)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli.main(["play", "--seed", "1", "--level", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("(plain mode: for the full-screen game, pip install 'ronda[tui]')")
+    assert "Your hand: " in out
