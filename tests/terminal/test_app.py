@@ -313,3 +313,16 @@ def test_declaring_truthfully_is_one_key():
             assert app.session is not None and "You declare ronda" in app.session.lines
 
     run(scenario)
+
+
+def test_four_players_fit_a_100_column_terminal_with_partner_and_levels_whole():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=5, players=4, level="medium"), setup=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "…" not in text  # no title or line cut short
+            assert "medium · partner" in text  # seat 2 sits opposite, on our side (R2.2)
+            assert "Us: 0 · Them (seats 1 & 3): 0" in text
+
+    run(scenario)

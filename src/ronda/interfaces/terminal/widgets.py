@@ -78,8 +78,11 @@ class SeatBox(SessionWidget):
 
     def show(self, session: Session) -> None:
         view = session.view
-        partner = session.rules.players == 4 and not view.is_opponent(self.seat)
-        self.border_title = f"Seat {self.seat} · {session.levels[self.seat]}" + (" · partner" if partner else "")
+        # Four boxes share a row in 4 players: level and partner move into the box so the title is never cut.
+        if session.rules.players == 4:
+            self.border_title = f"Seat {self.seat}"
+        else:
+            self.border_title = f"Seat {self.seat} · {session.levels[self.seat]}"
         self.border_subtitle = "dealer" if view.dealer == self.seat else ""
         self.set_class(view.turn == self.seat and view.phase in (DECLARE, PLAY), "turn")
         super().show(session)
@@ -90,8 +93,15 @@ class SeatBox(SessionWidget):
             return Text("")
         view = session.view
         count = view.hand_sizes[self.seat]
-        text = backs(count)
-        text.append(f" {count} in hand · pile {view.pile_sizes[session.rules.side_of(self.seat)]}")
+        pile = view.pile_sizes[session.rules.side_of(self.seat)]
+        if session.rules.players == 4:
+            partner = " · partner" if not view.is_opponent(self.seat) else ""
+            text = Text(f"{session.levels[self.seat]}{partner}\n")
+            text.append_text(backs(count))
+            text.append(f" {count} · pile {pile}")
+        else:
+            text = backs(count)
+            text.append(f" {count} in hand · pile {pile}")
         declared = session.declaration_text(self.seat)
         text.append("\n")
         if declared:
