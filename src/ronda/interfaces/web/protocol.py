@@ -1,0 +1,305 @@
+"""The messages of docs/web-protocol.md: reading what clients send, writing views and actions.
+
+Everything a client sends is untrusted: :func:`read_client_message` turns one
+websocket frame into a small typed message or raises :class:`ProtocolError`
+with an error code of the protocol and a message in plain words. The message
+only ever repeats what the client itself sent, so it can never hold a hidden
+card.
+
+Everything the server sends about the game goes through :func:`view_json`
+(one seat's :class:`~ronda.engine.view.SeatView`, R11) or
+:func:`public_view_json` (the spectator's view: no hand at all). Those two are
+the only places where game state becomes JSON, which keeps R11 checkable.
+
+>>> read_client_message('{"type": "act", "action": {"play": "5o"}}')
+Act(action=Play(card=16))
+>>> read_client_message('{"type": "dance"}')
+Traceback (most recent call last):
+...
+ronda.interfaces.web.protocol.ProtocolError: unknown message type 'dance' (hello, act, auto_declare, rematch, ping)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ...engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
+from ...engine.cards import RANKS, CardSet, card_name, parse_card
+from ...engine.errors import CardError
+from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
+from ...engine.rules import Rules
+from ...engine.view import SeatView
+
+MAX_MESSAGE_BYTES = 4096
+"""Largest client message read (the doc's limit): nothing legitimate comes near it."""
+
+PHASES = {DECLARE: "declare", PLAY: "play", WAITING: "round_over", OVER: "game_over"}
+"""Engine phases in the protocol's words."""
+
+ERROR_CODES = (
+    "bad_json",
+    "too_large",
+    "bad_message",
+    "unknown_type",
+    "not_hello",
+    "bad_token",
+    "not_your_turn",
+    "illegal",
+    "spectator",
+    "game_over",
+    "flood",
+    "not_found",
+)
+
+
+class ProtocolError(ValueError):
+    """A client message the server will not act on; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: str, message: str) -> None:
+        assert code in ERROR_CODES, code
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``error`` message sent to the one client at fault."""
+        return error_json(self.code, self.message)
+
+
+def error_json(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+# --------------------------------------------------------------- client messages
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message of every connection: a seat's token (or none, a spectator) and the last version held."""
+
+    token: str | None
+    since: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A decision for the connection's own seat."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class AutoDeclare:
+    """Ask the server to declare truthfully for this seat at the start of every deal."""
+
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """Ask for a new game at the same table after game over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive; answered by ``pong``."""
+
+
+ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping
+
+_FIELDS: dict[str, frozenset[str]] = {
+    "hello": frozenset({"token", "since"}),
+    "act": frozenset({"action"}),
+    "auto_declare": frozenset({"on"}),
+    "rematch": frozenset(),
+    "ping": frozenset(),
+}
+
+
+def read_client_message(frame: str | bytes | None) -> ClientMessage:
+    """One websocket frame as a client message; raises :class:`ProtocolError` naming what is wrong.
+
+    >>> read_client_message('{"type": "hello", "token": null, "since": 12}')
+    Hello(token=None, since=12)
+    """
+    if not isinstance(frame, str):
+        raise ProtocolError("bad_message", "messages are JSON text frames, not binary")
+    if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", 'a message needs a "type" (hello, act, auto_declare, rematch, ping)')
+    allowed = _FIELDS.get(kind)
+    if allowed is None:
+        shown = kind if len(kind) <= 40 else kind[:40] + "…"
+        raise ProtocolError("unknown_type", f"unknown message type {shown!r} (hello, act, auto_declare, rematch, ping)")
+    extra = sorted(set(data) - allowed - {"type"})
+    if extra:
+        raise ProtocolError("bad_message", f"a {kind} message has no field {_short(extra[0])}")
+    if kind == "hello":
+        return _hello(data)
+    if kind == "act":
+        if "action" not in data:
+            raise ProtocolError("bad_message", 'an act message needs an "action", like {"play": "5o"}')
+        return Act(action_from_json(data["action"]))
+    if kind == "auto_declare":
+        on = data.get("on")
+        if not isinstance(on, bool):
+            raise ProtocolError("bad_message", 'auto_declare needs "on": true or false')
+        return AutoDeclare(on)
+    if kind == "rematch":
+        return Rematch()
+    return Ping()
+
+
+def _hello(data: dict[str, Any]) -> Hello:
+    token = data.get("token")
+    if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 256):
+        raise ProtocolError("bad_message", 'hello\'s "token" is the string the server gave, or null')
+    since = data.get("since")
+    if since is not None and (not isinstance(since, int) or isinstance(since, bool) or since < 0):
+        raise ProtocolError("bad_message", 'hello\'s "since" is the last version you hold (a whole number), or null')
+    return Hello(token, since)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
+# --------------------------------------------------------------------- actions
+
+
+def action_from_json(data: object) -> Action:
+    """An action as the protocol writes it (RECORD.md keys, no ``seat``); raises :class:`ProtocolError`.
+
+    >>> action_from_json({"declare": "ronda"}), action_from_json({"challenge": 1})
+    (Declare(declaration='ronda'), Challenge(target=1))
+    """
+    if not isinstance(data, dict) or len(data) != 1:
+        raise ProtocolError("bad_message", 'an action is one of {"play": "5o"}, {"declare": "ronda"}, {"challenge": 1}')
+    ((verb, value),) = data.items()
+    if verb == "play":
+        try:
+            return PLAYS[parse_card(value)]
+        except CardError:
+            raise ProtocolError("bad_message", f"not a card: {_short(value)} (write rank then suit: 5o, 12e)") from None
+    if verb == "declare":
+        if not isinstance(value, str) or value not in DECLARES:
+            raise ProtocolError(
+                "bad_message", f"unknown declaration {_short(value)} (none, ronda, tringa, double_ronda)"
+            )
+        return DECLARES[value]
+    if verb == "challenge":
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(CHALLENGES):
+            raise ProtocolError("bad_message", f"a challenge names the declarer's seat, not {_short(value)}")
+        return CHALLENGES[value]
+    raise ProtocolError("bad_message", f"unknown action {_short(verb)} (play, declare, challenge)")
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as the protocol writes it: ``{"play": "5o"}``, ``{"declare": "none"}``, ``{"challenge": 1}``.
+
+    >>> action_json(Play.parse("12e"))
+    {'play': '12e'}
+    """
+    if isinstance(action, Play):
+        return {"play": card_name(action.card)}
+    if isinstance(action, Declare):
+        return {"declare": action.declaration}
+    assert isinstance(action, Challenge)
+    return {"challenge": action.target}
+
+
+# ----------------------------------------------------------------------- views
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """Every rule by its R10 name, defaults included, so the page never has to know the defaults.
+
+    >>> rules_json(Rules(players=3))["target"]
+    41
+    """
+    out: dict[str, Any] = {}
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _names(cards: CardSet) -> list[str]:
+    return cards.names()
+
+
+def view_json(view: SeatView) -> dict[str, Any]:
+    """The VIEW of the protocol for one seat: its own hand and the public facts (R11), nothing else.
+
+    >>> game = Game(Rules(players=2), seed=1)
+    >>> mine = view_json(game.view(0))
+    >>> len(mine["hand"]), mine["hand_sizes"], mine["phase"]
+    (3, [3, 3], 'declare')
+    """
+    return _view(view, view.seat)
+
+
+def public_view_json(game: Game) -> dict[str, Any]:
+    """The spectator's VIEW: every public fact, ``seat``/``side`` null and no hand at all.
+
+    >>> public_view_json(Game(Rules(players=2), seed=1))["hand"]
+    []
+    """
+    return _view(game.view(0), None)
+
+
+def _view(view: SeatView, seat: int | None) -> dict[str, Any]:
+    rules = view.rules
+    chain = view.chain
+    over = view.phase == OVER
+    return {
+        "seat": seat,
+        "side": None if seat is None else rules.side_of(seat),
+        "players": rules.players,
+        "rules": rules_json(rules),
+        "phase": PHASES.get(view.phase, view.phase),
+        "turn": None if over else view.turn,
+        "dealer": view.dealer,
+        "round": view.round,
+        "deal": view.deal,
+        "deals_in_round": view.deals_in_round,
+        "hand": [] if seat is None else _names(view.hand),
+        "table": _names(view.table),
+        "hand_sizes": list(view.hand_sizes),
+        "pile_sizes": list(view.pile_sizes),
+        "stock": view.stock,
+        "scores": list(view.scores),
+        "target": rules.target,
+        "declarations": list(view.declarations),
+        "exposed": list(view.exposed),
+        "shown": [None if shown is None else _names(shown) for shown in view.shown],
+        "chain": None
+        if chain is None
+        else {"rank": RANKS[chain.rank], "cards": _names(chain.cards), "count": chain.count, "side": chain.side},
+        "last_drop": None if view.last_drop is None else card_name(view.last_drop),
+        "winner": view.winner,
+        "debts": [list(row) for row in view.debts],
+    }
+
+
+def legal_json(game: Game, seat: int | None) -> list[dict[str, Any]]:
+    """The legal actions of ``seat`` now; empty when the decision is not this seat's (or for a spectator)."""
+    if seat is None or game.phase not in (DECLARE, PLAY) or game.turn != seat:
+        return []
+    return [action_json(action) for action in game.legal_actions()]
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON text of one server message."""
+    return json.dumps(message, separators=(",", ":"))

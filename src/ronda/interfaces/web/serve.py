@@ -1,0 +1,110 @@
+"""``ronda serve``: play Ronda in the browser, against bots and with friends, from one command.
+
+Registering the command imports nothing of the web extra, so ``ronda --help``
+works without it; running it without the extra says which one to install.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+EXIT_BAD_INPUT = 2
+WEB_HINT = "ronda serve: the web extra is missing: pip install 'ronda[web]'"
+WS_MAX_BYTES = 64 * 1024
+"""Frames above this close the connection at once; frames above 4096 bytes are answered with an error."""
+
+
+def register(commands: Any) -> None:
+    """Add the ``serve`` sub-command to the ``ronda`` parser."""
+    p = commands.add_parser(
+        "serve",
+        help="play in the browser: against bots, and with friends over the network",
+        description="Serve Ronda in the browser. Open the address it prints, create a table (2, 3 or 4 "
+        "players, any seat a bot), and send the invite link to friends. Games are stored as they are played "
+        "and survive a restart.",
+        epilog="Examples: ronda serve · ronda serve --host 0.0.0.0 --port 8080 (friends on your network) · "
+        "DATABASE_URL=postgresql+psycopg://user:pw@host/ronda ronda serve · ronda serve --bot-delay 0 (fast bots)",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument(
+        "--data",
+        metavar="DIR",
+        default="ronda-data",
+        help="folder of the SQLite database ronda.sqlite3 (default ./ronda-data); "
+        "the DATABASE_URL environment variable (an SQLAlchemy URL, e.g. PostgreSQL) takes its place",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long a disconnected player keeps the seat before the stand-in bot plays for it (default 60)",
+    )
+    p.add_argument(
+        "--stand-in",
+        default="medium",
+        metavar="LEVEL",
+        help="bot level that plays for an absent player: random, easy, medium, hard, expert (default medium)",
+    )
+    p.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each bot move so people can follow the game (default 0.6)",
+    )
+    p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    p.set_defaults(run=run)
+
+
+def database_url(data: str) -> str:
+    """``DATABASE_URL`` when set, else the SQLite file in the data folder (created if needed)."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if url:
+        return url
+    folder = Path(data).expanduser()
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(folder / 'ronda.sqlite3').resolve()}"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from .app import create_app
+    except ImportError:
+        print(WEB_HINT, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from ...bots import levels
+
+    if args.stand_in not in levels():
+        print(
+            f"ronda serve: unknown --stand-in level {args.stand_in!r} (known: {', '.join(levels())})", file=sys.stderr
+        )
+        return EXIT_BAD_INPUT
+    if args.grace < 0 or args.bot_delay < 0:
+        print("ronda serve: --grace and --bot-delay are seconds, zero or more", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not 0 < args.port < 65536:
+        print(f"ronda serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        url = database_url(args.data)
+    except OSError as error:
+        print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    app = create_app(url, grace=args.grace, stand_in=args.stand_in, bot_delay=args.bot_delay)
+    shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"Ronda is served at http://{host}:{args.port}/  (database {shown}; Ctrl+C stops)", flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX_BYTES)
+    except OSError as error:
+        print(f"ronda serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return 0
