@@ -202,3 +202,43 @@ def test_an_invite_link_seats_a_friend_and_both_see_only_their_own_hand(browser:
             # R11: neither page holds the other's cards anywhere, not even hidden in the markup.
             assert not any(f'data-card="{card}"' in host.content() for card in theirs)
             assert "Youssef" in host.inner_text(".seats")
+
+
+def play_until_summary(page: Any, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while not page.locator("#summary").count():
+        assert time.monotonic() < deadline, "no summary came"
+        choice = page.locator("[data-action='declare-none'], #hand .hand-card.playable")
+        if choice.count():
+            choice.first.click()
+        page.wait_for_timeout(100)
+
+
+def test_game_over_then_play_again_and_replay_step_by_step(browser: Any, base_url: str) -> None:
+    with open_page(browser, viewport={"width": 1280, "height": 860}) as page:
+        page.goto(base_url)
+        page.fill("#name", "Amina")
+        page.fill("#target", "1")  # the first point scored wins
+        page.click("#create")
+        page.wait_for_selector("#hand .hand-card")
+        table_id = page.url.rsplit("/t/", 1)[1]
+        while True:
+            play_until_summary(page)
+            if page.locator("#summary").get_attribute("data-kind") == "game":
+                break
+            page.click("[data-action='continue']")  # a round ended with nobody at the target yet
+        summary = get_json(f"{base_url}/api/tables/{table_id}")
+        assert summary["status"] == "finished" and summary["winner"] is not None
+        verdict = page.locator("#summary .verdict").inner_text()
+        assert verdict == ("You win!" if summary["winner"] == 0 else "You lose.")
+        assert [int(c.inner_text()) for c in page.locator("#summary td.total").all()] == summary["scores"]
+        # The finished game is listed in the lobby and replays from the deal to the last event.
+        page.goto(base_url)
+        page.click(f"a[href='/t/{table_id}?replay']")
+        page.wait_for_selector("#replay-next")
+        first = page.locator(".replay-hand").first.inner_text()
+        page.click("#replay-next")
+        page.click("#replay-next")
+        assert page.locator(".replay-hand").first.inner_text() != first or page.locator(".log-lines li").count() > 0
+        steps = len(get_json(f"{base_url}/api/tables/{table_id}/replay")["steps"])
+        assert f"2 / {steps - 1}" in page.inner_text(".replay-controls")
