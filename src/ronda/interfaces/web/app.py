@@ -131,12 +131,17 @@ def create_app(
     grace: float = 60.0,
     stand_in: str = "medium",
     bot_delay: float = 0.6,
+    flood_rate: float = FLOOD_RATE,
 ) -> FastAPI:
-    """The web server as an ASGI app; the database opens, and unfinished tables are rebuilt, when it starts."""
+    """The web server as an ASGI app; the database opens, and unfinished tables are rebuilt, when it starts.
+
+    ``flood_rate`` is the messages a second one connection may send on average (bursts of twice that);
+    tests and the load benchmark, whose scripted players are faster than any person, raise it.
+    """
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
-    if grace < 0 or bot_delay < 0:
-        raise ValueError("grace and bot_delay are seconds, zero or more")
+    if grace < 0 or bot_delay < 0 or flood_rate <= 0:
+        raise ValueError("grace and bot_delay are seconds, zero or more; flood_rate is above zero")
     settings = Settings(grace=grace, stand_in=stand_in, bot_delay=bot_delay)
 
     @asynccontextmanager
@@ -256,7 +261,7 @@ def create_app(
             await connection.finish(pump, 4404)
             return
         try:
-            await serve_connection(table, connection)
+            await serve_connection(table, connection, FloodGate(flood_rate, 2 * flood_rate))
         except WebSocketDisconnect:
             pass
         finally:
@@ -280,10 +285,9 @@ async def json_body(request: Request) -> Any:
         raise HttpError(400, "bad_json", "the body must be JSON") from None
 
 
-async def serve_connection(table: Table, connection: Connection) -> None:
+async def serve_connection(table: Table, connection: Connection, gate: FloodGate) -> None:
     """Read one client's messages until it goes: each is checked, and an error goes back to that client only."""
     websocket = connection.websocket
-    gate = FloodGate()
     said_hello = False
     while True:
         frame = await websocket.receive()

@@ -53,6 +53,7 @@ class Lobby:
         """Start every table's bot driver and the grace periods of everyone absent (nobody is connected yet)."""
         for table in self.tables.values():
             if table.status != FINISHED:
+                await table.deal_if_between_rounds()
                 table.start()
 
     async def stop(self) -> None:

@@ -148,7 +148,10 @@ class StoredTable:
 
 
 class Store:
-    """The database: one SQLAlchemy engine, the schema created on first use."""
+    """The database: one SQLAlchemy engine, the schema created on first use.
+
+    ``hide_parameters`` keeps decks (hidden cards) out of database error messages and logs.
+    """
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -158,10 +161,11 @@ class Store:
                 url,
                 connect_args={"check_same_thread": False},
                 poolclass=StaticPool if memory else None,
+                hide_parameters=True,
             )
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_engine(url, pool_pre_ping=True)
+            self.engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
         metadata.create_all(self.engine)
 
     def close(self) -> None:
@@ -261,6 +265,13 @@ class Store:
                 )
             if result is not None:
                 _finish(db, table_id, game, *result)
+
+    def add_round(self, table_id: str, game: int, round_index: int, deck: list[str]) -> None:
+        """The deck of a round dealt on its own (a rebuilt game that stopped between rounds)."""
+        with self.engine.begin() as db:
+            db.execute(
+                insert(rounds_table).values(table_id=table_id, game=game, round=round_index, deck=json.dumps(deck))
+            )
 
     def finish_game(self, table_id: str, game: int, winner: int, scores: list[int]) -> None:
         """A game won before any decision (its first deal decided it): the table is finished."""

@@ -391,8 +391,8 @@ class Table:
                 next_deck=next_deck,
                 result=result,
             )
-        except Exception:
-            log.exception("table %s: could not store decision %d", self.id, number)
+        except Exception as error:
+            log.error("table %s: could not store decision %d (%s)", self.id, number, type(error).__name__)
         if result is not None:
             self.status = FINISHED
             self.results[self.number] = result
@@ -476,6 +476,14 @@ class Table:
 
     # ---------------------------------------------------------------- bots
 
+    async def deal_if_between_rounds(self) -> None:
+        """A rebuilt game stopped between rounds gets its next deck (normally stored with the last card of a round)."""
+        game = self.game
+        if game.phase == WAITING:
+            deck = shuffled_deck(self.rules, SECURE_RNG)
+            await self.journal.run(self.journal.store.add_round, self.id, self.number, game.round + 1, deck_names(deck))
+            game.add_deck(deck)
+
     def start(self) -> None:
         """Start the table's bot driver (and the grace periods of absent people in a game being played)."""
         if self._driver is None:
@@ -526,8 +534,9 @@ class Table:
             while (step := self._automatic()) is not None:
                 try:
                     await self._automatic_step(step)
-                except Exception:
-                    log.exception("table %s: the bot driver failed; it tries again", self.id)
+                except Exception as error:
+                    # Only the kind of failure is logged: a message or traceback might name hidden cards.
+                    log.error("table %s: the bot driver failed (%s); it tries again", self.id, type(error).__name__)
                     await asyncio.sleep(1.0)
 
     async def _automatic_step(self, step: tuple[int, Bot | None]) -> None:
@@ -557,8 +566,10 @@ class Table:
         choose: Callable[[], Action] = lambda: bot.choose(view, legal)  # noqa: E731
         try:
             return await anyio.to_thread.run_sync(choose)
-        except Exception:
-            log.exception("table %s: seat %d's bot failed; it plays its first legal action", self.id, seat)
+        except Exception as error:
+            log.error(
+                "table %s: seat %d's bot failed (%s); it plays a legal action", self.id, seat, type(error).__name__
+            )
             return legal[0]
 
 

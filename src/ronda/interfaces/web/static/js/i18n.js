@@ -1,148 +1,360 @@
-// English, French and Arabic, with the game's own terms in each.
+// English, French and Arabic, each with the game's own words.
 //
-// The terms follow the source texts (../shared/seeds): "ronda" and "tringa"
-// are the same words in every language; caida is "caida" in English, "taper"
-// or "caida" in French, and in Moroccan Arabic "ضربة" (darba) or "بواحد"
-// (b'wahed, "with one": the call "one"); missa is "missa"/"mesa", in Arabic
-// "لحسة" (lahsa). Rank names are the Spanish figures players use (Sota,
-// Caballo, Rey); French players say Valet, Cavalier, Roi; in Darija the
-// figures are "ضامة" (dama, the Sota), "عود" (aoud, the horse) and "ملك"
-// (malik, the king), and ronda/tringa are written as spoken: روندا, ترينكا.
+// Which words, and why (the source texts are ../shared/seeds/rules-en.txt and
+// rules-fr.txt; they note that "most of the technical terms of the game exist
+// in several alternative forms: French, Spanish and Arabic"):
+//
+// - ronda and tringa are the same words in every language. In Arabic script
+//   they are written as they are said: روندا and ترينكا. The g of tringa is
+//   written with ك, as Moroccan players usually type it; ترينگا / ترينڭا (with
+//   a gaf) are the other spellings one meets, but ك renders in every font.
+// - caida: "caida" in English (the seeds: "este, caida or cao (Spanish)"),
+//   "caida" in French too, with the seed's French "taper" beside it where the
+//   reason is spelled out. In Arabic the call is the borrowed كايدة (kayda), as
+//   it is shouted at the table; the seeds' Arabic names, ضربة (darba) and
+//   بواحد (b'wahed, "with one"), are given with it in the rules summary.
+// - missa: "missa" (the seeds: missa French, mesa Spanish, lahsa Arabic). In
+//   Arabic ميسا, as players say it, with the seeds' لحسة (lahsa) beside it in
+//   the rules summary.
+// - Rank names: Sota, Caballo, Rey in English (the Spanish pack's own names);
+//   Valet, Cavalier, Roi in French (rules-fr.txt: "le valet, le cheval et le
+//   roi"; cavalier is the name of the figure on the card); in Arabic as Moroccan
+//   players call them: صوطا (sota), عود (l'aoud, "the horse") and ري (rey).
+// - Suits: oros, copas, espadas, bastos in English (as the project writes them,
+//   RULES.md R1.1); deniers, coupes, épées, bâtons in French (the usual French
+//   names of the Spanish suits); in Arabic the seeds' Moroccan names written in
+//   Arabic script: ذهب (dhab), كوبا (copas), شبادة (chbada), خال (khal).
+// - Arabic pages run right to left (dir="rtl"); card faces and numbers stay
+//   left to right.
 
-const STRINGS = {
-  en: {
-    title: "Ronda", tagline: "The Moroccan fishing card game",
-    newTable: "New table", players: "Players", you: "You", yourName: "Your name", preset: "Rules", target: "Target",
-    seat: "Seat", human: "Friend (invite)", bot: "Bot", level: "Level", create: "Create table",
-    tables: "Tables", noTables: "No tables yet — create one.", open: "Open", playing: "Playing", finished: "Finished",
-    waiting: "Waiting for players", join: "Join", watch: "Watch", replay: "Replay", takeSeat: "Take a seat",
-    invite: "Invite friends with this link", copy: "Copy", copied: "Copied",
-    table: "Table", stock: "Stock", pile: "Pile", hand: "Hand", scores: "Scores", dealer: "Dealer",
-    yourTurn: "Your turn", turnOf: "{name} to play", declareTurnOf: "{name} to declare",
-    declarePrompt: "Declare your hand", declare_none: "Nothing", declare_ronda: "Ronda", declare_tringa: "Tringa",
-    declare_double_ronda: "Double ronda", autoDeclare: "Always declare truthfully for me",
-    challenge: "Challenge {name}", partner: "partner", disconnected: "away", botFor: "bot playing",
-    declared: "declared {kind}", notDeclared: "—", chain: "Open chain on {rank}", lastDrop: "Just dropped: {card}",
-    roundOver: "Round over", gameOver: "Game over", winnerIs: "{name} wins!", weWin: "You win!", weLose: "You lose.",
-    cardsTaken: "cards taken", total: "total", next: "Continue", again: "Play again", lobby: "Lobby",
-    narration: "Play by play", connected: "Connected", reconnecting: "Reconnecting…",
-    step: "Step", prev: "Back", forward: "Forward", us: "Us", them: "Them",
-    // narration
-    n_round: "Round {round} — {name} deals", n_round_you: "Round {round} — you deal",
-    n_drop_you: "You drop {card}", n_capture_you: "You play {card}, take {cards}", n_raise_you: "You raise with {card}, take {cards}",
-    n_declare_you: "You declared {kind}", n_challenge_you: "You challenge {target}: {hand} — {verdict}",
-    round: "Round", deal: "Deal", n_deal: "Deal {deal}: {size} cards each, {stock} left in the stock",
-    n_table: "On the table: {cards}", n_declare: "{name} declared {kind}", n_drop: "{name} drops {card}",
-    n_capture: "{name} plays {card}, takes {cards}", n_raise: "{name} raises with {card}, takes {cards}",
-    n_score: "{side} +{points} ({reason})", n_loss: "{side} {points} ({reason})",
-    n_exposed: "{name}'s {kind} is false!", n_challenge: "{name} challenges {target}: {hand} — {verdict}",
-    n_true: "the declaration was true", n_false: "the declaration was false",
-    n_table_taken: "Last cards to {side}: {cards}", n_round_end: "Round over: piles {piles}",
-    n_game_over: "Game over — {side} win", n_transfer: "{payer} pays {cards} cards to {payee}",
-    r_caida: "caida", r_chain: "chain", r_missa: "missa", r_announcement: "announcements",
-    r_false_announcement: "false announcement", r_undeclared: "undeclared combination", r_cards: "cards",
-    r_dealer_duty: "dealer duty", r_debt: "debt",
-    e_generic: "The server refused that: {message}",
-  },
-  fr: {
-    title: "Ronda", tagline: "Le jeu de cartes marocain",
-    newTable: "Nouvelle table", players: "Joueurs", you: "Vous", yourName: "Votre nom", preset: "Règles", target: "Objectif",
-    seat: "Place", human: "Ami (invitation)", bot: "Robot", level: "Niveau", create: "Créer la table",
-    tables: "Tables", noTables: "Aucune table — créez-en une.", open: "Ouverte", playing: "En cours", finished: "Terminée",
-    waiting: "En attente de joueurs", join: "Rejoindre", watch: "Regarder", replay: "Revoir", takeSeat: "Prendre une place",
-    invite: "Invitez vos amis avec ce lien", copy: "Copier", copied: "Copié",
-    table: "Table", stock: "Talon", pile: "Levées", hand: "Main", scores: "Scores", dealer: "Donneur",
-    yourTurn: "À vous de jouer", turnOf: "{name} joue", declareTurnOf: "{name} annonce",
-    declarePrompt: "Annoncez votre main", declare_none: "Rien", declare_ronda: "Ronda", declare_tringa: "Tringa",
-    declare_double_ronda: "Double ronda", autoDeclare: "Toujours annoncer honnêtement pour moi",
-    challenge: "Contester {name}", partner: "partenaire", disconnected: "absent", botFor: "robot en jeu",
-    declared: "a annoncé {kind}", notDeclared: "—", chain: "Chaîne ouverte sur {rank}", lastDrop: "Vient d'être posée : {card}",
-    roundOver: "Fin de la manche", gameOver: "Fin de la partie", winnerIs: "{name} gagne !", weWin: "Vous gagnez !", weLose: "Vous perdez.",
-    cardsTaken: "cartes prises", total: "total", next: "Continuer", again: "Rejouer", lobby: "Accueil",
-    narration: "Déroulement", connected: "Connecté", reconnecting: "Reconnexion…",
-    step: "Coup", prev: "Retour", forward: "Suivant", us: "Nous", them: "Eux",
-    n_round: "Manche {round} — {name} distribue", n_round_you: "Manche {round} — vous distribuez",
-    n_drop_you: "Vous posez {card}", n_capture_you: "Vous jouez {card}, prenez {cards}", n_raise_you: "Vous surenchérissez avec {card}, prenez {cards}",
-    n_declare_you: "Vous annoncez {kind}", n_challenge_you: "Vous contestez {target} : {hand} — {verdict}",
-    round: "Manche", deal: "Donne", n_deal: "Donne {deal} : {size} cartes chacun, {stock} au talon",
-    n_table: "Sur la table : {cards}", n_declare: "{name} annonce {kind}", n_drop: "{name} pose {card}",
-    n_capture: "{name} joue {card}, prend {cards}", n_raise: "{name} surenchérit avec {card}, prend {cards}",
-    n_score: "{side} +{points} ({reason})", n_loss: "{side} {points} ({reason})",
-    n_exposed: "La {kind} de {name} est fausse !", n_challenge: "{name} conteste {target} : {hand} — {verdict}",
-    n_true: "l'annonce était vraie", n_false: "l'annonce était fausse",
-    n_table_taken: "Dernières cartes pour {side} : {cards}", n_round_end: "Fin de manche : levées {piles}",
-    n_game_over: "Fin de la partie — {side} gagne", n_transfer: "{payer} donne {cards} cartes à {payee}",
-    r_caida: "caida (taper)", r_chain: "chaîne", r_missa: "missa", r_announcement: "annonces",
-    r_false_announcement: "fausse annonce", r_undeclared: "combinaison non annoncée", r_cards: "cartes",
-    r_dealer_duty: "devoir du donneur", r_debt: "dette",
-    e_generic: "Le serveur a refusé : {message}",
-  },
-  ar: {
-    title: "روندا", tagline: "لعبة الورق المغربية",
-    newTable: "طاولة جديدة", players: "اللاعبون", you: "أنت", yourName: "اسمك", preset: "القواعد", target: "الهدف",
-    seat: "مقعد", human: "صديق (دعوة)", bot: "روبوت", level: "المستوى", create: "أنشئ الطاولة",
-    tables: "الطاولات", noTables: "لا توجد طاولات بعد — أنشئ واحدة.", open: "مفتوحة", playing: "جارية", finished: "منتهية",
-    waiting: "في انتظار اللاعبين", join: "انضم", watch: "شاهد", replay: "أعد المشاهدة", takeSeat: "خذ مقعدًا",
-    invite: "ادعُ أصدقاءك بهذا الرابط", copy: "انسخ", copied: "تم النسخ",
-    table: "الطاولة", stock: "الكومة", pile: "المأخوذ", hand: "اليد", scores: "النقاط", dealer: "الموزّع",
-    yourTurn: "دورك", turnOf: "دور {name}", declareTurnOf: "{name} يعلن",
-    declarePrompt: "أعلن ما في يدك", declare_none: "لا شيء", declare_ronda: "روندا", declare_tringa: "ترينكا",
-    declare_double_ronda: "روندا مزدوجة", autoDeclare: "أعلن دائمًا بصدق نيابةً عني",
-    challenge: "تحدَّ {name}", partner: "شريك", disconnected: "غائب", botFor: "روبوت يلعب",
-    declared: "أعلن {kind}", notDeclared: "—", chain: "سلسلة مفتوحة على {rank}", lastDrop: "رُميت الآن: {card}",
-    roundOver: "انتهت الجولة", gameOver: "انتهت اللعبة", winnerIs: "{name} يفوز!", weWin: "لقد فزت!", weLose: "لقد خسرت.",
-    cardsTaken: "أوراق مأخوذة", total: "المجموع", next: "تابع", again: "العب مجددًا", lobby: "الرئيسية",
-    narration: "سير اللعب", connected: "متصل", reconnecting: "إعادة الاتصال…",
-    step: "خطوة", prev: "رجوع", forward: "التالي", us: "نحن", them: "هم",
-    n_round: "الجولة {round} — {name} يوزّع", n_round_you: "الجولة {round} — أنت توزّع",
-    n_drop_you: "ترمي {card}", n_capture_you: "تلعب {card} وتأخذ {cards}", n_raise_you: "تزيد بـ {card} وتأخذ {cards}",
-    n_declare_you: "أعلنت {kind}", n_challenge_you: "تتحدى {target}: {hand} — {verdict}",
-    round: "الجولة", deal: "التوزيعة", n_deal: "التوزيعة {deal}: {size} أوراق لكل لاعب، {stock} في الكومة",
-    n_table: "على الطاولة: {cards}", n_declare: "{name} أعلن {kind}", n_drop: "{name} يرمي {card}",
-    n_capture: "{name} يلعب {card} ويأخذ {cards}", n_raise: "{name} يزيد بـ {card} ويأخذ {cards}",
-    n_score: "{side} +{points} ({reason})", n_loss: "{side} {points} ({reason})",
-    n_exposed: "{kind} {name} كاذبة!", n_challenge: "{name} يتحدى {target}: {hand} — {verdict}",
-    n_true: "الإعلان صحيح", n_false: "الإعلان كاذب",
-    n_table_taken: "{side} يأخذ آخر الأوراق: {cards}", n_round_end: "انتهت الجولة: المأخوذ {piles}",
-    n_game_over: "انتهت اللعبة — {side} يفوز", n_transfer: "{payer} يعطي {cards} أوراق إلى {payee}",
-    r_caida: "ضربة (بواحد)", r_chain: "سلسلة", r_missa: "لحسة", r_announcement: "الإعلانات",
-    r_false_announcement: "إعلان كاذب", r_undeclared: "تركيبة غير معلنة", r_cards: "الأوراق",
-    r_dealer_duty: "واجب الموزّع", r_debt: "دين",
-    e_generic: "رفض الخادم: {message}",
-  },
+const en = {
+  title: "Ronda", tagline: "The Moroccan fishing card game",
+  pitch: "Capture cards by rank and by the run that follows, call caida and missa, announce ronda and tringa — or bluff them. First to 41 wins. Play the computer or invite friends.",
+  howTo: "How to play",
+  howTo1: "Play one card a turn. A card of the same rank as a card on the table takes it, with every card that follows it in the run 1 2 3 4 5 6 7 10 11 12.",
+  howTo2: "Caida: take the card the previous player has just dropped — +1.",
+  howTo3: "Missa: clear the table — +1.",
+  howTo4: "Ronda (a pair) and tringa (three of a kind): declare them at the start of each deal; the best one takes the points of all. Bluffing is allowed, and a challenge shows the hand.",
+  howTo5: "When the pack is played out, every card above 20 in a pile is a point (above 13 with three players). The first side to the target wins.",
+  // lobby
+  newTable: "New table", yourName: "Your name", namePlaceholder: "e.g. Amina", players: "Players", playersN: "{n} players",
+  preset: "Rules", target: "Target", targetN: "first to {n}", otherSeats: "The other seats", seatN: "Seat {n}",
+  seatWho: "Who plays seat {n}", levelOf: "Level of seat {n}", opponent: "opponent", partner: "partner",
+  bot: "Computer", human: "A friend (invite)", create: "Create the table", tables: "Tables",
+  noTables: "No tables yet — create the first one.", open: "Open", inPlay: "In play", finished: "Finished",
+  join: "Join", resume: "Resume", watch: "Watch", replay: "Replay", freeSeat: "free seat",
+  justNow: "just now", minutesAgo: "{n} min ago", hoursAgo: "{n} h ago", daysAgo: "{n} days ago",
+  offline: "The server cannot be reached.",
+  invitedBy: "{name} invites you to play Ronda", takeSeat: "Take a seat", justWatch: "Just watch",
+  level_easy: "easy", level_medium: "medium", level_hard: "hard", level_expert: "expert", level_random: "random",
+  botName: "Bot {seat}", botLevel: "Computer · {level}",
+  preset_classic: "Classic", preset_advanced: "Advanced (dealer duty)", "preset_four-card": "Four-card hands",
+  preset_cards: "Paid in cards", preset_short: "Short game", preset_heavy: "Heavy penalties", "preset_ace-high": "Ace high",
+  // table
+  you: "You", us: "Us", them: "Them", pair: "{a} & {b}", scores: "Scores", pointsOf: "{name}: {points} points",
+  targetHint: "The first side to reach this score wins", roundDeal: "Round {round} · deal {deal}/{deals}",
+  connected: "Connected", reconnecting: "Reconnecting…", dealer: "Dealer", dealerShort: "D",
+  declaredHint: "Declared for this deal", exposedHint: "This declaration was false",
+  pileN: "{n} taken", pileOf: "{name}: {n} cards captured", cardsInHand: "{n} cards in hand",
+  shownHand: "Hand shown by a challenge", declaring: "declaring", playing: "playing", away: "away", here: "connected",
+  botFor: "the computer plays for now", table: "Table", stockN: "{n} in the stock", stockEmpty: "stock empty",
+  chainOpen: "Chain open on the {rank}s ({side}):", lastDrop: "Just dropped:", emptyTable: "The table is empty",
+  watchingNote: "You are watching this game.", yourHand: "Your hand", notNow: "not now",
+  autoDeclare: "Always declare truthfully for me",
+  autoDeclareHint: "At the start of every deal the server declares exactly what your hand holds",
+  gameOver: "Game over", showResult: "Show the result", waitingForPlayers: "Waiting for players…",
+  declarePrompt: "Declare your hand:", honestHint: "What your hand holds",
+  bluffHint: "Not what your hand holds: a bluff (allowed, but it can be challenged)",
+  playPrompt: "Your turn — play a card", yourTurn: "Your turn",
+  declareTurnOf: "{name} is declaring…", turnOf: "{name} is playing…",
+  challenge: "Challenge {name}'s {kind}",
+  challengeHint: "The hand is shown to everyone: if the declaration was true, their side wins the game at once",
+  challengeSure: "Sure? If it is true, you lose the game",
+  narration: "Play by play", inviteLink: "Invite link", copy: "Copy link", copied: "Copied!", copyByHand: "Select and copy",
+  share: "Share", shareText: "Come and play Ronda with me",
+  inviteHelp: "Send this link to your friends: the game starts as soon as every seat is taken.",
+  cardsTaken: "Cards taken", cardPoints: "Card points", thisRound: "This round", total: "Total",
+  roundOverN: "Round {n} over", next: "Continue", weWin: "You win!", weLose: "You lose", winnerIs: "{name} wins!",
+  wonByTarget: "First to {target}: {name}.", wonByChallenge: "{name} won on a failed challenge.",
+  again: "Play again", waitingRematch: "Waiting for {names}…", watchReplay: "Replay the game", lobby: "Lobby",
+  newGame: "A new game begins",
+  // replays
+  replayOf: "Replay", step: "Step", stepOf: "Step {n} of {total}", first: "First step", prev: "Back", play: "Play",
+  pause: "Pause", forward: "Forward", last: "Last step", replayStart: "The deal",
+  replayPlay: "{name} plays {card}", replayDeclare: "{name} declares {kind}", replayChallenge: "{name} challenges {target}",
+  // declarations
+  declare_none: "Nothing", declare_ronda: "Ronda", declare_tringa: "Tringa", declare_double_ronda: "Double ronda",
+  // narration
+  n_round: "Round {round} — {name} deals", n_round_you: "Round {round} — you deal",
+  n_deal: "Deal {deal}: {size} cards each, {stock} left in the stock",
+  n_deal_last: "Last deal: {size} cards each — no more cards to come",
+  n_table: "on the table {cards}",
+  n_declare: "{name} declared {kind}", n_declare_you: "You declared {kind}",
+  n_drop: "{name} drops {card}", n_drop_you: "You drop {card}",
+  n_capture: "{name} plays {card}, takes {cards}", n_capture_you: "You play {card}, take {cards}",
+  n_raise: "{name} raises with {card}, takes {cards}", n_raise_you: "You raise with {card}, take {cards}",
+  n_score: "{side} {points} — {reason}",
+  n_contest: "Ronda contest decided: {side} {points}",
+  n_announce_scored: "{side} {points} for the announcement",
+  n_taken_back: "{side} {points}: announcement points taken back",
+  n_transfer: "{payer} pays {cards} cards to {payee}", n_owed: "({owed} owed)",
+  n_exposed: "{name}'s {kind} was false!", n_exposed_you: "Your {kind} was false!",
+  n_challenge: "{name} challenges {target}: {hand} — {verdict}",
+  n_challenge_you: "You challenge {target}: {hand} — {verdict}",
+  n_true: "the declaration was true", n_false: "the declaration was false",
+  n_table_taken: "Last cards to {side}: {cards}",
+  n_round_end: "Round over — piles: {piles}",
+  n_game_over: "Game over — winner: {side}",
+  n_game_over_challenge: "Game over on a failed challenge — winner: {side}",
+  shout_caida: "Caida!", shout_missa: "Missa!", shout_chain: "Chain!", shout_dealer_duty: "Dealer duty",
+  shout_cards: "Cards", shout_false: "False!",
+  r_caida: "caida", r_chain: "chain", r_missa: "missa", r_announcement: "announcements",
+  r_false_announcement: "false announcement", r_undeclared: "undeclared combination", r_cards: "card count",
+  r_dealer_duty: "dealer duty", r_debt: "debt",
+  // cards
+  cardLabel: "{rank} of {suit}",
+  // errors
+  e_generic: "The server said no: {message}", e_offline: "Not connected — trying again…",
+  e_no_table: "There is no such table.", e_bad_token: "This seat is no longer held by this browser.",
+  e_not_your_turn: "Wait for your turn.", e_illegal: "That move is not allowed now.", e_game_over: "The game is over.",
+  e_spectator: "You are watching: only players can act.", e_flood: "Slow down a little.",
+  e_seat_taken: "That seat has just been taken.", e_not_finished: "The replay opens once the game is over.",
+  e_bad_request: "{message}",
 };
+
+const fr = {
+  title: "Ronda", tagline: "Le jeu de cartes marocain",
+  pitch: "Ramassez les cartes par leur rang et la suite qui les suit, criez caida et missa, annoncez ronda et tringa — ou bluffez. Le premier à 41 gagne. Jouez contre l'ordinateur ou invitez vos amis.",
+  howTo: "Comment jouer",
+  howTo1: "Jouez une carte par tour. Une carte du même rang qu'une carte de la table la prend, avec toutes celles qui la suivent dans la suite 1 2 3 4 5 6 7 10 11 12.",
+  howTo2: "Caida (taper) : prendre la carte que le joueur précédent vient de poser — +1.",
+  howTo3: "Missa : vider la table — +1.",
+  howTo4: "Ronda (une paire) et tringa (un brelan) : annoncez-les au début de chaque donne ; la meilleure prend les points de toutes. Le bluff est permis, et une contestation montre la main.",
+  howTo5: "Quand le paquet est joué, chaque carte au-delà de 20 dans les levées vaut un point (au-delà de 13 à trois joueurs). Le premier camp à l'objectif gagne.",
+  newTable: "Nouvelle table", yourName: "Votre nom", namePlaceholder: "p. ex. Amina", players: "Joueurs", playersN: "{n} joueurs",
+  preset: "Règles", target: "Objectif", targetN: "en {n} points", otherSeats: "Les autres places", seatN: "Place {n}",
+  seatWho: "Qui joue la place {n}", levelOf: "Niveau de la place {n}", opponent: "adversaire", partner: "partenaire",
+  bot: "Ordinateur", human: "Un ami (invitation)", create: "Créer la table", tables: "Tables",
+  noTables: "Aucune table pour l'instant — créez la première.", open: "Ouverte", inPlay: "En cours", finished: "Terminée",
+  join: "Rejoindre", resume: "Reprendre", watch: "Regarder", replay: "Revoir", freeSeat: "place libre",
+  justNow: "à l'instant", minutesAgo: "il y a {n} min", hoursAgo: "il y a {n} h", daysAgo: "il y a {n} jours",
+  offline: "Le serveur est injoignable.",
+  invitedBy: "{name} vous invite à jouer à la Ronda", takeSeat: "Prendre place", justWatch: "Juste regarder",
+  level_easy: "facile", level_medium: "moyen", level_hard: "difficile", level_expert: "expert", level_random: "hasard",
+  botName: "Robot {seat}", botLevel: "Ordinateur · {level}",
+  preset_classic: "Classique", preset_advanced: "Avancée (devoir du donneur)", "preset_four-card": "Mains de quatre cartes",
+  preset_cards: "Payé en cartes", preset_short: "Partie courte", preset_heavy: "Pénalités lourdes", "preset_ace-high": "As fort",
+  presetHelp_classic: "Le jeu tel que la plupart le jouent : mains de trois cartes, quatre cartes sur la table, caida 1, en 41 points.",
+  presetHelp_advanced: "Le donneur doit prendre avec sa dernière carte : un 12 rapporte 5, une carte posée ou un 1 donne 5 à chaque adversaire.",
+  "presetHelp_four-card": "Rien sur la table ; mains de quatre cartes, deux paires font une double ronda (2 ou 4 joueurs).",
+  presetHelp_cards: "Les points se paient en cartes prises au lieu de jetons ; seul le compte des cartes marque.",
+  presetHelp_short: "Une partie plus courte, en 25 points.",
+  presetHelp_heavy: "Une chaîne paie 1, 6 et 15, et une ronda cachée coûte 5 comme une tringa cachée.",
+  "presetHelp_ace-high": "Une paire ou un brelan de 1 est la plus forte ronda ou tringa, puis 12, 11, 10 jusqu'au 2.",
+  you: "Vous", us: "Nous", them: "Eux", pair: "{a} et {b}", scores: "Scores", pointsOf: "{name} : {points} points",
+  targetHint: "Le premier camp à atteindre ce score gagne", roundDeal: "Manche {round} · donne {deal}/{deals}",
+  connected: "Connecté", reconnecting: "Reconnexion…", dealer: "Donneur", dealerShort: "D",
+  declaredHint: "Annonce de cette donne", exposedHint: "Cette annonce était fausse",
+  pileN: "{n} prises", pileOf: "{name} : {n} cartes prises", cardsInHand: "{n} cartes en main",
+  shownHand: "Main montrée après une contestation", declaring: "annonce", playing: "joue", away: "absent", here: "connecté",
+  botFor: "l'ordinateur joue en attendant", table: "Table", stockN: "{n} au talon", stockEmpty: "talon vide",
+  chainOpen: "Chaîne ouverte sur les {rank} ({side}) :", lastDrop: "Vient d'être posée :", emptyTable: "La table est vide",
+  watchingNote: "Vous regardez cette partie.", yourHand: "Votre main", notNow: "pas maintenant",
+  autoDeclare: "Toujours annoncer honnêtement pour moi",
+  autoDeclareHint: "Au début de chaque donne, le serveur annonce exactement ce que contient votre main",
+  gameOver: "Partie terminée", showResult: "Voir le résultat", waitingForPlayers: "En attente des joueurs…",
+  declarePrompt: "Annoncez votre main :", honestHint: "Ce que contient votre main",
+  bluffHint: "Pas ce que contient votre main : un bluff (permis, mais contestable)",
+  playPrompt: "À vous — jouez une carte", yourTurn: "À vous",
+  declareTurnOf: "{name} annonce…", turnOf: "{name} joue…",
+  challenge: "Contester la {kind} de {name}",
+  challengeHint: "La main est montrée à tous : si l'annonce était vraie, son camp gagne la partie aussitôt",
+  challengeSure: "Sûr ? Si elle est vraie, vous perdez la partie",
+  narration: "Déroulement", inviteLink: "Lien d'invitation", copy: "Copier le lien", copied: "Copié !", copyByHand: "Sélectionnez et copiez",
+  share: "Partager", shareText: "Viens jouer à la Ronda avec moi",
+  inviteHelp: "Envoyez ce lien à vos amis : la partie commence dès que toutes les places sont prises.",
+  cardsTaken: "Cartes prises", cardPoints: "Points des cartes", thisRound: "Cette manche", total: "Total",
+  roundOverN: "Fin de la manche {n}", next: "Continuer", weWin: "Vous gagnez !", weLose: "Vous avez perdu", winnerIs: "{name} gagne !",
+  wonByTarget: "Premier à {target} : {name}.", wonByChallenge: "{name} gagne sur une contestation perdue.",
+  again: "Rejouer", waitingRematch: "En attente de {names}…", watchReplay: "Revoir la partie", lobby: "Accueil",
+  newGame: "Une nouvelle partie commence",
+  replayOf: "Revoir", step: "Coup", stepOf: "Coup {n} sur {total}", first: "Premier coup", prev: "Reculer", play: "Lecture",
+  pause: "Pause", forward: "Avancer", last: "Dernier coup", replayStart: "La donne",
+  replayPlay: "{name} joue {card}", replayDeclare: "{name} annonce {kind}", replayChallenge: "{name} conteste {target}",
+  declare_none: "Rien", declare_ronda: "Ronda", declare_tringa: "Tringa", declare_double_ronda: "Double ronda",
+  n_round: "Manche {round} — {name} distribue", n_round_you: "Manche {round} — vous distribuez",
+  n_deal: "Donne {deal} : {size} cartes chacun, {stock} au talon",
+  n_deal_last: "Dernière donne : {size} cartes chacun — plus rien à venir",
+  n_table: "sur la table {cards}",
+  n_declare: "{name} annonce {kind}", n_declare_you: "Vous annoncez {kind}",
+  n_drop: "{name} pose {card}", n_drop_you: "Vous posez {card}",
+  n_capture: "{name} joue {card}, prend {cards}", n_capture_you: "Vous jouez {card}, prenez {cards}",
+  n_raise: "{name} relance avec {card}, prend {cards}", n_raise_you: "Vous relancez avec {card}, prenez {cards}",
+  n_score: "{side} {points} — {reason}",
+  n_contest: "Duel d'annonces tranché : {side} {points}",
+  n_announce_scored: "{side} {points} pour l'annonce",
+  n_taken_back: "{side} {points} : points d'annonce repris",
+  n_transfer: "{payer} donne {cards} cartes à {payee}", n_owed: "({owed} dues)",
+  n_exposed: "La {kind} de {name} était fausse !", n_exposed_you: "Votre {kind} était fausse !",
+  n_challenge: "{name} conteste {target} : {hand} — {verdict}",
+  n_challenge_you: "Vous contestez {target} : {hand} — {verdict}",
+  n_true: "l'annonce était vraie", n_false: "l'annonce était fausse",
+  n_table_taken: "Dernières cartes pour {side} : {cards}",
+  n_round_end: "Fin de la manche — levées : {piles}",
+  n_game_over: "Partie terminée — vainqueur : {side}",
+  n_game_over_challenge: "Partie terminée sur une contestation perdue — vainqueur : {side}",
+  shout_caida: "Caida !", shout_missa: "Missa !", shout_chain: "Chaîne !", shout_dealer_duty: "Devoir du donneur",
+  shout_cards: "Cartes", shout_false: "Fausse !",
+  r_caida: "caida (taper)", r_chain: "chaîne", r_missa: "missa", r_announcement: "annonces",
+  r_false_announcement: "fausse annonce", r_undeclared: "combinaison non annoncée", r_cards: "compte des cartes",
+  r_dealer_duty: "devoir du donneur", r_debt: "dette",
+  cardLabel: "{rank} de {suit}",
+  e_generic: "Le serveur a refusé : {message}", e_offline: "Pas de connexion — nouvel essai…",
+  e_no_table: "Cette table n'existe pas.", e_bad_token: "Cette place n'est plus tenue par ce navigateur.",
+  e_not_your_turn: "Attendez votre tour.", e_illegal: "Ce coup n'est pas permis maintenant.", e_game_over: "La partie est terminée.",
+  e_spectator: "Vous regardez : seuls les joueurs peuvent jouer.", e_flood: "Un peu moins vite.",
+  e_seat_taken: "Cette place vient d'être prise.", e_not_finished: "La partie se revoit une fois terminée.",
+  e_bad_request: "{message}",
+};
+
+const ar = {
+  title: "روندا", tagline: "لعبة الورق المغربية",
+  pitch: "خذ الأوراق بالرقم وبالتسلسل الذي يليه، نادِ كايدة وميسا، أعلن روندا وترينكا — أو خادع بها. أول من يبلغ 41 يفوز. العب ضد الحاسوب أو ادعُ أصدقاءك.",
+  howTo: "طريقة اللعب",
+  howTo1: "العب ورقة واحدة في كل دور. الورقة المساوية لورقة على الطاولة تأخذها مع كل ما يليها في التسلسل 1 2 3 4 5 6 7 10 11 12.",
+  howTo2: "كايدة (ضربة، بواحد): أخذ الورقة التي رماها اللاعب السابق للتو — +1.",
+  howTo3: "ميسا (لحسة): إفراغ الطاولة — +1.",
+  howTo4: "روندا (زوج) وترينكا (ثلاث من رقم واحد): تُعلن في بداية كل توزيعة، والأقوى يأخذ نقاط الجميع. الخداع مسموح، والتحدي يكشف اليد.",
+  howTo5: "بعد لعب الرزمة كلها، كل ورقة فوق العشرين في المأخوذ نقطة (فوق 13 مع ثلاثة لاعبين). أول فريق يبلغ الهدف يفوز.",
+  newTable: "طاولة جديدة", yourName: "اسمك", namePlaceholder: "مثلًا: أمينة", players: "اللاعبون", playersN: "{n} لاعبين",
+  preset: "القواعد", target: "الهدف", targetN: "حتى {n}", otherSeats: "المقاعد الأخرى", seatN: "المقعد {n}",
+  seatWho: "من يلعب المقعد {n}", levelOf: "مستوى المقعد {n}", opponent: "خصم", partner: "شريك",
+  bot: "الحاسوب", human: "صديق (دعوة)", create: "أنشئ الطاولة", tables: "الطاولات",
+  noTables: "لا توجد طاولات بعد — أنشئ الأولى.", open: "مفتوحة", inPlay: "جارية", finished: "منتهية",
+  join: "انضم", resume: "تابع", watch: "شاهد", replay: "أعد المشاهدة", freeSeat: "مقعد شاغر",
+  justNow: "الآن", minutesAgo: "منذ {n} د", hoursAgo: "منذ {n} س", daysAgo: "منذ {n} أيام",
+  offline: "تعذّر الوصول إلى الخادم.",
+  invitedBy: "{name} يدعوك إلى لعب روندا", takeSeat: "اجلس إلى الطاولة", justWatch: "شاهد فقط",
+  level_easy: "سهل", level_medium: "متوسط", level_hard: "صعب", level_expert: "خبير", level_random: "عشوائي",
+  botName: "الحاسوب {seat}", botLevel: "الحاسوب · {level}",
+  preset_classic: "الكلاسيكية", preset_advanced: "المتقدمة (واجب الموزّع)", "preset_four-card": "يد من أربع أوراق",
+  preset_cards: "الدفع بالأوراق", preset_short: "لعبة قصيرة", preset_heavy: "عقوبات ثقيلة", "preset_ace-high": "الواحد أقوى",
+  presetHelp_classic: "اللعبة كما يلعبها أغلب الناس: ثلاث أوراق في اليد، أربع على الطاولة، الكايدة بنقطة، حتى 41.",
+  presetHelp_advanced: "على الموزّع أن يأخذ بآخر ورقة: الري يربح 5، والورقة المرمية أو الواحد تعطي 5 لكل خصم.",
+  "presetHelp_four-card": "لا أوراق على الطاولة؛ أربع أوراق في اليد، وزوجان يصنعان روندا مزدوجة (لاعبان أو أربعة).",
+  presetHelp_cards: "تُدفع النقاط بأوراق من المأخوذ بدل العدّ؛ عدد الأوراق وحده يسجّل.",
+  presetHelp_short: "لعبة أقصر، حتى 25.",
+  presetHelp_heavy: "السلسلة تدفع 1 و6 و15، والروندا المخفية تكلّف 5 مثل الترينكا المخفية.",
+  "presetHelp_ace-high": "زوج أو ثلاثة من الواحد أقوى روندا أو ترينكا، ثم 12 و11 و10 نزولًا إلى 2.",
+  you: "أنت", us: "نحن", them: "هم", pair: "{a} و{b}", scores: "النقاط", pointsOf: "{name}: {points} نقطة",
+  targetHint: "أول فريق يبلغ هذا العدد يفوز", roundDeal: "الجولة {round} · التوزيعة {deal}/{deals}",
+  connected: "متصل", reconnecting: "إعادة الاتصال…", dealer: "الموزّع", dealerShort: "م",
+  declaredHint: "إعلان هذه التوزيعة", exposedHint: "كان هذا الإعلان كاذبًا",
+  pileN: "{n} مأخوذة", pileOf: "{name}: {n} ورقة مأخوذة", cardsInHand: "{n} أوراق في اليد",
+  shownHand: "يد كُشفت بتحدٍّ", declaring: "يعلن", playing: "يلعب", away: "غائب", here: "متصل",
+  botFor: "الحاسوب يلعب مؤقتًا", table: "الطاولة", stockN: "{n} في الرزمة", stockEmpty: "الرزمة فارغة",
+  chainOpen: "سلسلة مفتوحة على {rank} ({side}):", lastDrop: "رُميت للتو:", emptyTable: "الطاولة فارغة",
+  watchingNote: "أنت تشاهد هذه اللعبة.", yourHand: "يدك", notNow: "ليس الآن",
+  autoDeclare: "أعلن دائمًا بصدق نيابةً عني",
+  autoDeclareHint: "في بداية كل توزيعة يعلن الخادم ما في يدك بالضبط",
+  gameOver: "انتهت اللعبة", showResult: "اعرض النتيجة", waitingForPlayers: "في انتظار اللاعبين…",
+  declarePrompt: "أعلن ما في يدك:", honestHint: "ما في يدك فعلًا",
+  bluffHint: "ليس ما في يدك: خداع (مسموح، لكن يمكن تحدّيه)",
+  playPrompt: "دورك — العب ورقة", yourTurn: "دورك",
+  declareTurnOf: "{name} يعلن…", turnOf: "{name} يلعب…",
+  challenge: "تحدَّ {kind} {name}",
+  challengeHint: "تُكشف اليد للجميع: إن كان الإعلان صادقًا فاز فريقه باللعبة فورًا",
+  challengeSure: "متأكد؟ إن كان صادقًا خسرت اللعبة",
+  narration: "سير اللعب", inviteLink: "رابط الدعوة", copy: "انسخ الرابط", copied: "نُسخ!", copyByHand: "حدّد وانسخ",
+  share: "شارك", shareText: "تعال العب روندا معي",
+  inviteHelp: "أرسل هذا الرابط إلى أصدقائك: تبدأ اللعبة حين تُشغل كل المقاعد.",
+  cardsTaken: "الأوراق المأخوذة", cardPoints: "نقاط الأوراق", thisRound: "هذه الجولة", total: "المجموع",
+  roundOverN: "انتهت الجولة {n}", next: "تابع", weWin: "فزت!", weLose: "خسرت", winnerIs: "{name} يفوز!",
+  wonByTarget: "أول من بلغ {target}: {name}.", wonByChallenge: "فاز {name} بتحدٍّ خاسر.",
+  again: "العب مجددًا", waitingRematch: "في انتظار {names}…", watchReplay: "أعد مشاهدة اللعبة", lobby: "الرئيسية",
+  newGame: "تبدأ لعبة جديدة",
+  replayOf: "إعادة", step: "خطوة", stepOf: "الخطوة {n} من {total}", first: "الخطوة الأولى", prev: "رجوع", play: "تشغيل",
+  pause: "إيقاف", forward: "تقدّم", last: "الخطوة الأخيرة", replayStart: "التوزيع",
+  replayPlay: "{name} يلعب {card}", replayDeclare: "{name} يعلن {kind}", replayChallenge: "{name} يتحدى {target}",
+  declare_none: "لا شيء", declare_ronda: "روندا", declare_tringa: "ترينكا", declare_double_ronda: "روندا مزدوجة",
+  n_round: "الجولة {round} — يوزّع {name}", n_round_you: "الجولة {round} — أنت الموزّع",
+  n_deal: "التوزيعة {deal}: {size} أوراق لكل لاعب، {stock} في الرزمة",
+  n_deal_last: "التوزيعة الأخيرة: {size} أوراق لكل لاعب — لا أوراق بعدها",
+  n_table: "على الطاولة {cards}",
+  n_declare: "{name} أعلن {kind}", n_declare_you: "أعلنتَ {kind}",
+  n_drop: "{name} يرمي {card}", n_drop_you: "ترمي {card}",
+  n_capture: "{name} يلعب {card} ويأخذ {cards}", n_capture_you: "تلعب {card} وتأخذ {cards}",
+  n_raise: "{name} يزيد بـ{card} ويأخذ {cards}", n_raise_you: "تزيد بـ{card} وتأخذ {cards}",
+  n_score: "{side} {points} — {reason}",
+  n_contest: "حُسم تنافس الإعلانات: {side} {points}",
+  n_announce_scored: "{side} {points} للإعلان",
+  n_taken_back: "{side} {points}: استُرجعت نقاط الإعلان",
+  n_transfer: "{payer} يعطي {cards} أوراق إلى {payee}", n_owed: "({owed} دين)",
+  n_exposed: "{kind} {name} كاذبة!", n_exposed_you: "{kind} الخاصة بك كاذبة!",
+  n_challenge: "{name} يتحدى {target}: {hand} — {verdict}",
+  n_challenge_you: "تتحدى {target}: {hand} — {verdict}",
+  n_true: "الإعلان صادق", n_false: "الإعلان كاذب",
+  n_table_taken: "آخر الأوراق لـ{side}: {cards}",
+  n_round_end: "انتهت الجولة — المأخوذ: {piles}",
+  n_game_over: "انتهت اللعبة — الفائز: {side}",
+  n_game_over_challenge: "انتهت اللعبة بتحدٍّ خاسر — الفائز: {side}",
+  shout_caida: "كايدة!", shout_missa: "ميسا!", shout_chain: "سلسلة!", shout_dealer_duty: "واجب الموزّع",
+  shout_cards: "الأوراق", shout_false: "كاذبة!",
+  r_caida: "كايدة", r_chain: "سلسلة", r_missa: "ميسا", r_announcement: "الإعلانات",
+  r_false_announcement: "إعلان كاذب", r_undeclared: "تركيبة غير معلنة", r_cards: "عدّ الأوراق",
+  r_dealer_duty: "واجب الموزّع", r_debt: "دين",
+  cardLabel: "{rank} {suit}",
+  e_generic: "رفض الخادم: {message}", e_offline: "غير متصل — نحاول مجددًا…",
+  e_no_table: "لا توجد طاولة بهذا الرابط.", e_bad_token: "لم يعد هذا المقعد محفوظًا في هذا المتصفح.",
+  e_not_your_turn: "انتظر دورك.", e_illegal: "هذه الحركة غير مسموحة الآن.", e_game_over: "انتهت اللعبة.",
+  e_spectator: "أنت تشاهد: اللاعبون وحدهم يلعبون.", e_flood: "تمهّل قليلًا.",
+  e_seat_taken: "شُغل هذا المقعد للتو.", e_not_finished: "تُعاد مشاهدة اللعبة بعد انتهائها.",
+  e_bad_request: "{message}",
+};
+
+const STRINGS = { en, fr, ar };
 
 const RANK_NAMES = {
   en: { 10: "Sota", 11: "Caballo", 12: "Rey" },
   fr: { 10: "Valet", 11: "Cavalier", 12: "Roi" },
-  ar: { 10: "ضامة", 11: "عود", 12: "ملك" },
+  ar: { 10: "صوطا", 11: "عود", 12: "ري" },
 };
 
 const SUIT_NAMES = {
   en: { o: "oros", c: "copas", e: "espadas", b: "bastos" },
   fr: { o: "deniers", c: "coupes", e: "épées", b: "bâtons" },
-  ar: { o: "الذهب", c: "الكؤوس", e: "السيوف", b: "العصي" },
+  ar: { o: "ذهب", c: "كوبا", e: "شبادة", b: "خال" },
 };
 
 export const LANGUAGES = { en: "English", fr: "Français", ar: "العربية" };
 
+const KEY = "ronda.lang";
 let current = "en";
 
-/** Pick the language: the one remembered, else the browser's, else English. */
+/** The language to start in: the one chosen before on this browser, else the browser's, else English. */
 export function initialLanguage() {
-  const saved = localStorage.getItem("ronda.lang");
+  let saved = null;
+  try {
+    saved = localStorage.getItem(KEY);
+  } catch {
+    saved = null;
+  }
   if (saved && saved in STRINGS) return saved;
-  for (const wanted of navigator.languages || [navigator.language || "en"]) {
+  for (const wanted of navigator.languages?.length ? navigator.languages : [navigator.language || "en"]) {
     const code = String(wanted).slice(0, 2).toLowerCase();
     if (code in STRINGS) return code;
   }
   return "en";
 }
 
-/** Switch language; Arabic turns the whole page right-to-left. */
+/** Switch the page's language (and remember it); Arabic turns the page right to left. */
 export function setLanguage(lang) {
   current = lang in STRINGS ? lang : "en";
-  localStorage.setItem("ronda.lang", current);
+  try {
+    localStorage.setItem(KEY, current);
+  } catch {
+    // private browsing: the choice lasts for this page only
+  }
   document.documentElement.lang = current;
   document.documentElement.dir = current === "ar" ? "rtl" : "ltr";
 }
@@ -151,12 +363,12 @@ export function language() {
   return current;
 }
 
-/** Whether the current language has its own string for ``key`` (narration picks "you" forms this way). */
+/** Whether the current language has its own string for `key`. */
 export function has(key) {
   return key in STRINGS[current];
 }
 
-/** A string of the page in the current language, with {placeholders} filled. */
+/** A string of the page in the current language (English when missing), with {placeholders} filled. */
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));

@@ -1,68 +1,183 @@
-// The play-by-play in the game's words, from the public events the server sends.
+// The play-by-play in the game's own words, built from the public events the server sends.
+//
+// As players call them at the table, the points a play scores are told on the
+// play's own line: "You play 5c, take 5o 6c — caida! +1". Cards inside a line
+// are kept as card names so the page can draw them as small chips.
 
 import { has, kindName, t } from "./i18n.js";
 
-/** Names of seats and sides as the reader sees them: "You", "Amina", "Seat 2". */
+/** Names of seats and sides as this reader sees them: "You", "Amina", "Seat 2", "Us"/"Them". */
 export function namer(table, me) {
-  const seatName = (seat) => {
-    if (seat === me) return t("you");
-    const info = table?.seats?.[seat];
-    return info?.name || `${t("seat")} ${seat + 1}`;
-  };
   const players = table?.players ?? 2;
-  const sideName = (side) => {
-    if (players === 4) {
-      const mine = me !== null && me !== undefined && me % 2 === side;
-      return mine ? t("us") : t("them");
-    }
-    return seatName(side);
+  const seatName = (seat) => {
+    if (me !== null && me !== undefined && seat === me) return t("you");
+    const info = table?.seats?.[seat];
+    if (info?.kind === "bot") return t("botName", { level: levelName(info.level), seat: seat + 1 });
+    return info?.name || t("seatN", { n: seat + 1 });
   };
-  // "You drop 5c", not "You drops 5c": the reader's own moves have their own sentences.
-  const said = (key, seat, params) => t(seat === me && has(`${key}_you`) ? `${key}_you` : key, params);
-  return { seatName, sideName, said };
+  const sideName = (side) => {
+    if (players !== 4) return seatName(side);
+    if (me !== null && me !== undefined) return me % 2 === side ? t("us") : t("them");
+    return t("pair", { a: seatName(side), b: seatName(side + 2) });
+  };
+  const isMine = (seat) => me !== null && me !== undefined && seat === me;
+  const isMySide = (side) => me !== null && me !== undefined && (players === 4 ? me % 2 === side : me === side);
+  return { seatName, sideName, isMine, isMySide, players, me };
 }
 
-const cards = (list) => list.join(" ");
+/** A bot level in the page's language: "medium" → "moyen". */
+export function levelName(level) {
+  return has(`level_${level}`) ? t(`level_${level}`) : String(level ?? "");
+}
 
-/** One event as a line of text, or null for events that say nothing new to a person. */
-export function narrate(event, names) {
-  const { seatName, sideName, said } = names;
-  switch (event.type) {
-    case "round_start":
-      return said("n_round", event.dealer, { round: event.round + 1, name: seatName(event.dealer) });
-    case "deal":
-      return t("n_deal", { deal: event.deal + 1, size: event.hand_size, stock: event.stock }) +
-        (event.table.length ? ` · ${t("n_table", { cards: cards(event.table) })}` : "");
-    case "declare":
-      return event.declaration === "none" ? null : said("n_declare", event.seat, { name: seatName(event.seat), kind: kindName(event.declaration) });
-    case "drop":
-      return said("n_drop", event.seat, { name: seatName(event.seat), card: event.card });
-    case "capture":
-      return said("n_capture", event.seat, { name: seatName(event.seat), card: event.card, cards: cards(event.cards) }) +
-        (event.caida ? ` — ${t("r_caida")}!` : "");
-    case "raise":
-      return said("n_raise", event.seat, { name: seatName(event.seat), card: event.card, cards: cards(event.cards) });
-    case "score": {
-      const reason = t(`r_${event.reason}`);
-      const key = event.points >= 0 ? "n_score" : "n_loss";
-      return t(key, { side: sideName(event.side), points: event.points, reason });
-    }
-    case "transfer":
-      return t("n_transfer", { payer: sideName(event.payer), payee: sideName(event.payee), cards: event.cards });
-    case "exposure":
-      return t("n_exposed", { name: seatName(event.seat), kind: kindName(event.declaration) });
-    case "challenge":
-      return said("n_challenge", event.seat, {
-        name: seatName(event.seat), target: seatName(event.target), hand: cards(event.hand),
-        verdict: event.truthful ? t("n_true") : t("n_false"),
-      });
-    case "table_taken":
-      return t("n_table_taken", { side: sideName(event.side), cards: cards(event.cards) });
-    case "round_end":
-      return t("n_round_end", { piles: event.piles.join(" · ") });
-    case "game_over":
-      return t("n_game_over", { side: sideName(event.winner) });
-    default:
-      return null;
+const MARK = "\u0001";
+const cardToken = (name) => `${MARK}card:${name}${MARK}`;
+const cardsToken = (names) => names.map(cardToken).join(" ");
+
+/** Split a translated sentence into text pieces and {card} pieces. */
+function parts(text) {
+  return text.split(MARK).filter((piece) => piece !== "").map((piece) =>
+    piece.startsWith("card:") ? { card: piece.slice(5) } : piece);
+}
+
+const PLAY_REASONS = new Set(["caida", "chain", "missa", "dealer_duty"]);
+// Points keep their sign on the left in right-to-left text too (a left-to-right isolate).
+const signed = (points) => `\u2066${points >= 0 ? "+" : ""}${points}\u2069`;
+
+/**
+ * Turns events into lines. Keep one per table screen: it remembers the line of
+ * the last play (to add its points) and the declarations of the deal (to tell a
+ * contest from a lone announcement).
+ */
+export class Narrator {
+  constructor(names) {
+    this.names = names;
+    this.lines = [];
+    this.lastPlay = null;
+    this.declared = new Map(); // seat → kind, this deal
+    this.serial = 0;
   }
+
+  /** Add one event; returns the line it created or extended, or null. */
+  push(event) {
+    const line = this.describe(event);
+    if (line === "extended") return this.lastPlay;
+    if (!line) return null;
+    line.id = ++this.serial;
+    line.type = event.type;
+    this.lines.push(line);
+    if (this.lines.length > 400) this.lines.splice(0, this.lines.length - 400);
+    return line;
+  }
+
+  said(key, seat, params) {
+    const mine = this.names.isMine(seat) && has(`${key}_you`);
+    return t(mine ? `${key}_you` : key, params);
+  }
+
+  describe(event) {
+    const { seatName, sideName, isMine, isMySide } = this.names;
+    const name = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
+    switch (event.type) {
+      case "round_start":
+        this.lastPlay = null;
+        return { parts: parts(this.said("n_round", event.dealer, { round: event.round + 1, name: seatName(event.dealer) })), tone: "head" };
+      case "deal": {
+        this.declared.clear();
+        this.lastPlay = null;
+        let text = t(event.last ? "n_deal_last" : "n_deal", { deal: event.deal + 1, size: event.hand_size, stock: event.stock });
+        if (event.table.length) text += ` · ${t("n_table", { cards: cardsToken(event.table) })}`;
+        return { parts: parts(text), tone: "deal" };
+      }
+      case "declare":
+        this.declared.set(event.seat, event.declaration);
+        if (event.declaration === "none") return null;
+        return { parts: parts(this.said("n_declare", event.seat, { name, kind: kindName(event.declaration) })), tone: "declare" };
+      case "drop": {
+        const line = { parts: parts(this.said("n_drop", event.seat, { name, card: cardToken(event.card) })), tone: isMine(event.seat) ? "mine" : "" };
+        this.lastPlay = line;
+        return line;
+      }
+      case "capture": {
+        const line = {
+          parts: parts(this.said("n_capture", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) })),
+          tone: isMine(event.seat) ? "mine" : "",
+        };
+        this.lastPlay = line;
+        return line;
+      }
+      case "raise": {
+        const line = {
+          parts: parts(this.said("n_raise", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) })),
+          tone: isMine(event.seat) ? "mine" : "",
+        };
+        this.lastPlay = line;
+        return line;
+      }
+      case "score": {
+        if (PLAY_REASONS.has(event.reason) && this.lastPlay && this.lines[this.lines.length - 1] === this.lastPlay) {
+          this.lastPlay.parts.push(` — ${t(`shout_${event.reason}`)} ${signed(event.points)}`);
+          this.lastPlay.tone = "score";
+          return "extended";
+        }
+        const side = sideName(event.side);
+        const points = signed(event.points);
+        let text;
+        if (event.reason === "announcement") {
+          const sides = new Set([...this.declared].filter(([, kind]) => kind !== "none")
+            .map(([seat]) => (this.names.players === 4 ? seat % 2 : seat)));
+          if (event.points < 0) text = t("n_taken_back", { side, points });
+          else text = t(sides.size > 1 ? "n_contest" : "n_announce_scored", { side, points });
+        } else {
+          text = t("n_score", { side, points, reason: t(`r_${event.reason}`) });
+        }
+        return { parts: parts(text), tone: isMySide(event.side) ? "good" : "score" };
+      }
+      case "transfer":
+        return {
+          parts: parts(t("n_transfer", { payer: sideName(event.payer), payee: sideName(event.payee), cards: event.cards })
+            + (event.owed ? ` ${t("n_owed", { owed: event.owed })}` : "")),
+          tone: "score",
+        };
+      case "exposure":
+        return { parts: parts(this.said("n_exposed", event.seat, { name, kind: kindName(event.declaration) })), tone: "alert" };
+      case "challenge":
+        return {
+          parts: parts(this.said("n_challenge", event.seat, {
+            name, target: seatName(event.target), hand: cardsToken(event.hand),
+            verdict: event.truthful ? t("n_true") : t("n_false"),
+          })),
+          tone: "alert",
+        };
+      case "table_taken":
+        return { parts: parts(t("n_table_taken", { side: sideName(event.side), cards: cardsToken(event.cards) })), tone: "" };
+      case "round_end":
+        return {
+          parts: parts(t("n_round_end", { piles: event.piles.map((n, side) => `${sideName(side)} ${n}`).join(" · ") })),
+          tone: "head",
+        };
+      case "game_over":
+        return {
+          parts: parts(t(event.reason === "failed_challenge" ? "n_game_over_challenge" : "n_game_over", { side: sideName(event.winner) })),
+          tone: "win",
+        };
+      default:
+        return null;
+    }
+  }
+}
+
+/**
+ * The few events worth a big call on the felt, as players shout them:
+ * "Caida! +1", "Missa! +1", "Ronda!". Returns {text, tone} or null.
+ */
+export function shout(event, names) {
+  if (event.type === "score" && (PLAY_REASONS.has(event.reason) || event.reason === "cards")) {
+    return { text: `${t(`shout_${event.reason}`)} ${signed(event.points)}`, tone: names.isMySide(event.side) ? "good" : "bad", side: event.side };
+  }
+  if (event.type === "declare" && event.declaration !== "none") {
+    return { text: `${kindName(event.declaration)}!`, tone: names.isMine(event.seat) ? "good" : "neutral", seat: event.seat };
+  }
+  if (event.type === "exposure") return { text: t("shout_false"), tone: "bad", seat: event.seat };
+  return null;
 }

@@ -1,15 +1,36 @@
-// The websocket client of docs/web-protocol.md: hello with the seat's token and
-// the last version held, then messages in; reconnects by itself with a growing
-// pause, asking only for what it missed.
+// The websocket client of docs/web-protocol.md, and the HTTP calls.
+//
+// A connection says hello with the seat's token (null: a spectator) and the
+// last event version it holds; the server answers with a catchup of what was
+// missed (or the whole state). When the socket drops, it reconnects by itself
+// with a growing pause and asks again from the version it holds, so nothing
+// is narrated twice and nothing is lost.
+
+const PING_EVERY = 25_000;
 
 export class TableConnection {
+  /**
+   * @param {string} tableId
+   * @param {string|null} token the seat's token, or null to watch
+   * @param {{message: Function, status: Function}} handlers
+   */
   constructor(tableId, token, handlers) {
     this.tableId = tableId;
     this.token = token;
-    this.handlers = handlers; // { message(msg), status(connected: bool) }
-    this.version = 0; // from the first event: the play-by-play starts with the game's start
+    this.handlers = handlers;
+    // Version 0 on the first hello: the whole play-by-play of the game so far comes as a catchup.
+    this.version = 0;
     this.retry = 0;
     this.closed = false;
+    this.timer = null;
+    this.ping = null;
+    this.onVisible = () => {
+      if (document.visibilityState === "visible" && !this.closed && this.socket?.readyState === WebSocket.CLOSED) {
+        clearTimeout(this.timer);
+        this.connect();
+      }
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
     this.connect();
   }
 
@@ -20,6 +41,8 @@ export class TableConnection {
     socket.addEventListener("open", () => {
       this.retry = 0;
       socket.send(JSON.stringify({ type: "hello", token: this.token, since: this.version }));
+      clearInterval(this.ping);
+      this.ping = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
       this.handlers.status(true);
     });
     socket.addEventListener("message", (event) => {
@@ -27,20 +50,24 @@ export class TableConnection {
       try {
         msg = JSON.parse(event.data);
       } catch {
-        return;
+        return; // the server only sends JSON; anything else is ignored rather than trusted
       }
+      if (!msg || typeof msg !== "object" || msg.type === "pong") return;
       if (typeof msg.version === "number") this.version = msg.version;
       this.handlers.message(msg);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
+      clearInterval(this.ping);
+      if (this.socket !== socket) return;
       this.handlers.status(false);
-      if (this.closed) return;
-      const pause = Math.min(500 * 2 ** this.retry, 8000);
+      if (this.closed || event.code === 4404) return;
+      const pause = Math.min(400 * 2 ** this.retry, 8000);
       this.retry += 1;
-      setTimeout(() => this.connect(), pause);
+      this.timer = setTimeout(() => this.connect(), pause);
     });
   }
 
+  /** Send one message; false when the socket is not open (the caller may tell the reader). */
   send(message) {
     if (this.socket && this.socket.readyState === WebSocket.OPEN) {
       this.socket.send(JSON.stringify(message));
@@ -55,36 +82,57 @@ export class TableConnection {
 
   close() {
     this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.ping);
+    document.removeEventListener("visibilitychange", this.onVisible);
     if (this.socket) this.socket.close();
   }
 }
 
-/** JSON over HTTP; a refusal becomes an Error carrying the server's message. */
+/** An HTTP refusal: `status`, the server's `code` and its plain-words `message`. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** JSON over HTTP: GET without a body, POST with one. */
 export async function api(path, body) {
   const options = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
-  const response = await fetch(path, options);
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch {
+    throw new ApiError(0, "offline", "");
+  }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    const message = data?.error?.message || `${response.status} ${response.statusText}`;
-    throw new Error(message);
+    throw new ApiError(response.status, data?.error?.code || "http", data?.error?.message || `${response.status}`);
   }
   return data;
 }
 
-/** Seat tokens are kept per table in this browser, so a reload takes the seat back. */
+/** Seat tokens, kept per table in this browser, so a reload or a later visit takes the seat back. */
 export const tokens = {
+  key: (tableId) => `ronda.seat.${tableId}`,
   get(tableId) {
     try {
-      return JSON.parse(localStorage.getItem(`ronda.seat.${tableId}`));
+      const held = JSON.parse(localStorage.getItem(this.key(tableId)));
+      return held && typeof held.token === "string" ? held : null;
     } catch {
       return null;
     }
   },
   set(tableId, seat, token) {
-    localStorage.setItem(`ronda.seat.${tableId}`, JSON.stringify({ seat, token }));
+    localStorage.setItem(this.key(tableId), JSON.stringify({ seat, token }));
+  },
+  forget(tableId) {
+    localStorage.removeItem(this.key(tableId));
   },
 };

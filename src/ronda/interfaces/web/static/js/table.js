@@ -1,290 +1,578 @@
-// The table screen: seats, the felt, your hand, the decisions the server offers,
-// the play-by-play and the end-of-round and end-of-game summaries.
+// The table screen: the seats around the felt, your hand, the decisions the
+// server offers, the scores, the play-by-play and the round and game summaries.
 //
-// Everything drawn comes from the last VIEW and `legal` list the server sent
-// for this connection (R11): the page never guesses at hidden cards, it draws
-// another seat's hand as backs from its size.
+// Everything drawn comes from the last VIEW and `legal` list the server sent to
+// this connection (R11): the page never guesses at hidden cards — another
+// seat's hand is drawn as backs from its size — and the buttons offered are
+// exactly the legal actions, nothing more. Replays reuse the same drawing with
+// every hand face up (`hands`), which the server only sends once a game is over.
 
-import { backSvg, cardLabel, cardSvg } from "./cards.js";
+import { animate, callout, snapshot } from "./anim.js";
+import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
+import { el } from "./dom.js";
 import { kindName, rankName, t } from "./i18n.js";
-import { namer, narrate } from "./narrate.js";
+import { Narrator, levelName, namer, shout } from "./narrate.js";
 
-const el = (tag, attrs = {}, ...children) => {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "html") node.innerHTML = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : value);
+const PLAYS = new Set(["drop", "capture", "raise"]);
+
+/** Which place around the felt a seat takes, seen from the seat at the bottom (play goes to the right). */
+export function placeOf(seat, bottom, players) {
+  const k = (seat - bottom + players) % players;
+  if (k === 0) return "bottom";
+  if (players === 2) return "top";
+  if (players === 3) return k === 1 ? "right" : "left";
+  return ["bottom", "right", "top", "left"][k];
+}
+
+export const sideOf = (seat, players) => (players === 4 ? seat % 2 : seat);
+
+/** The combination a hand holds, for the hint on the truthful declaration button (own hand only). */
+export function combinationOf(hand) {
+  const counts = new Map();
+  for (const name of hand) {
+    const [rank] = parseCard(name);
+    counts.set(rank, (counts.get(rank) || 0) + 1);
   }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  const sizes = [...counts.values()].sort((a, b) => b - a);
+  if (sizes[0] === 4 || (sizes[0] === 2 && sizes[1] === 2)) return "double_ronda";
+  if (sizes[0] === 3) return "tringa";
+  if (sizes[0] === 2) return "ronda";
+  return "none";
+}
+
+/** A card as a small inline chip (narration, shown hands, the chain): its rank and suit symbol. */
+export function chip(name) {
+  let suit;
+  let rank;
+  try {
+    [rank, suit] = parseCard(name);
+  } catch {
+    return el("span", {}, String(name));
   }
-  return node;
-};
+  return el("span", {
+    class: `chip suit-${suit}`, title: cardLabel(name), "aria-label": cardLabel(name), role: "img",
+    html: `<span class="chip-rank" aria-hidden="true">${rank}</span>${suitIcon(suit)}`,
+  });
+}
+
+/** One narrated line as DOM: text with card chips. */
+export function lineNode(line) {
+  return el("li", { class: `ev-${line.type}${line.tone ? ` tone-${line.tone}` : ""}`, "data-line": line.id },
+    line.parts.map((part) => (typeof part === "string" ? part : chip(part.card))));
+}
 
 export class TableScreen {
-  constructor(root, { act, send, leave, invite }) {
+  /**
+   * @param {HTMLElement} root
+   * @param {object} hooks act(action), send(message), leave(), replayLink(tableId), copyInvite(link, button)
+   */
+  constructor(root, hooks) {
     this.root = root;
-    this.act = act;
-    this.send = send;
-    this.leave = leave;
-    this.invite = invite;
+    this.hooks = hooks;
+    this.table = null;
+    this.seat = null;
     this.view = null;
     this.legal = [];
-    this.table = null;
-    this.log = []; // narrated lines, newest last
-    this.roundPoints = null;
-    this.summary = null; // {kind: "round"|"game", ...}
+    this.narrator = new Narrator(namer(null, null));
+    this.summary = null;
+    this.tally = {};
     this.autoDeclare = false;
     this.connected = false;
-    this.seenCards = new Set();
+    this.synced = false;
+    this.pending = false;
+    this.confirming = null;
+    this.rematchAsked = false;
+    this.hands = null; // replays: every seat's hand, face up
+    this.controls = null; // replays: the step controls, drawn instead of the decisions
+    this.shouts = [];
+    this.plays = [];
   }
 
   // ------------------------------------------------------------ messages
 
   receive(msg) {
+    this.shouts = [];
+    this.plays = [];
     switch (msg.type) {
       case "welcome":
         this.table = msg.table;
+        this.seat = msg.seat ?? null;
         this.autoDeclare = Boolean(msg.auto_declare);
-        break;
-      case "state":
-        this.table = msg.table ?? this.table;
+        this.rename();
+        return; // a state or catchup follows at once
+      case "state": {
+        const wasOver = this.view?.phase === "game_over";
+        if (msg.table) this.table = msg.table;
+        this.rename();
+        if (wasOver && msg.view.phase !== "game_over") this.newGame();
         this.view = msg.view;
-        this.legal = msg.legal;
+        this.legal = msg.legal || [];
+        if (msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, null);
+        this.synced = true;
         break;
+      }
       case "update":
-      case "catchup":
-        for (const event of msg.events) this.consume(event);
+      case "catchup": {
+        const live = this.synced;
+        const running = this.view ? [...this.view.scores] : null;
+        for (const event of msg.events) this.consume(event, live, running);
         this.view = msg.view;
-        this.legal = msg.legal;
+        this.legal = msg.legal || [];
+        if (!live && msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, null);
+        if (msg.view.phase === "game_over" && this.table && this.table.status !== "finished") {
+          this.table = { ...this.table, status: "finished", winner: msg.view.winner };
+        }
+        this.synced = true;
         break;
+      }
       case "seats":
         this.table = msg.table;
+        this.rename();
         break;
       case "auto_declare":
         this.autoDeclare = Boolean(msg.on);
         break;
+      case "error":
+        break;
       default:
         return;
     }
+    this.pending = false;
     this.render();
   }
 
-  consume(event) {
-    const line = narrate(event, namer(this.table, this.view?.seat ?? null));
-    if (line) this.log.push({ text: line, type: event.type });
-    if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
-    // Points of the round: the card count (R7.2) is scored just after round_end,
-    // so the summary keeps this round's array until the next round_start replaces it.
-    if (event.type === "round_start" || !this.roundPoints) this.roundPoints = new Array(this.table?.rules ? (this.table.players === 4 ? 2 : this.table.players) : 4).fill(0);
-    if (event.type === "score") this.roundPoints[event.side] = (this.roundPoints[event.side] || 0) + event.points;
-    if (event.type === "round_end") this.summary = { kind: "round", piles: event.piles, points: this.roundPoints };
-    if (event.type === "game_over") {
-      this.summary = { kind: "game", winner: event.winner, reason: event.reason };
+  rename() {
+    this.narrator.names = namer(this.table, this.seat);
+  }
+
+  newGame() {
+    this.summary = null;
+    this.rematchAsked = false;
+    this.tally = {};
+    this.narrator.lines.push({ id: ++this.narrator.serial, type: "new_game", tone: "head", parts: [t("newGame")] });
+  }
+
+  consume(event, live, running) {
+    const names = this.narrator.names;
+    this.narrator.push(event);
+    if (running && event.type === "score") running[event.side] += event.points;
+    switch (event.type) {
+      case "round_start":
+        if (this.roundOver && live) this.summary = { ...this.roundOver, totals: running ? [...running] : null };
+        this.roundOver = null;
+        this.tally = {};
+        break;
+      case "score": {
+        const side = (this.tally[event.side] ||= {});
+        side[event.reason] = (side[event.reason] || 0) + event.points;
+        break;
+      }
+      case "round_end":
+        this.roundOver = { kind: "round", round: event.round, piles: event.piles, tally: this.tally };
+        break;
+      case "game_over":
+        if (live) this.gameSummary(event.winner, event.reason, running);
+        break;
+      default:
+        break;
     }
+    if (PLAYS.has(event.type)) this.plays.push(event);
+    if (live) {
+      const call = shout(event, names);
+      if (call) this.shouts.push(call);
+    }
+  }
+
+  gameSummary(winner, reason, running) {
+    const round = this.roundOver;
+    this.summary = {
+      kind: "game", winner, reason,
+      piles: round?.piles ?? null, tally: round?.tally ?? this.tally,
+      totals: running ? [...running] : null,
+    };
+    this.roundOver = null;
   }
 
   setConnected(on) {
     this.connected = on;
     const badge = this.root.querySelector("#connection");
     if (badge) {
-      badge.textContent = on ? t("connected") : t("reconnecting");
       badge.classList.toggle("off", !on);
+      badge.title = on ? t("connected") : t("reconnecting");
+      badge.querySelector(".label").textContent = on ? t("connected") : t("reconnecting");
     }
+  }
+
+  // ------------------------------------------------------------ actions
+
+  act(action) {
+    if (this.pending) return;
+    this.pending = true;
+    this.confirming = null;
+    if (!this.hooks.act(action)) {
+      this.pending = false;
+      this.hooks.offline?.();
+    }
+    this.render();
+  }
+
+  /** Keyboard play: 1–9 play the hand's cards, n/r/t/d declare. Returns whether the key was used. */
+  key(event) {
+    if (!this.view || this.seat === null || event.ctrlKey || event.metaKey || event.altKey) return false;
+    const digit = Number(event.key);
+    if (digit >= 1 && digit <= 9) {
+      const name = this.view.hand[digit - 1];
+      if (name && this.legal.some((a) => a.play === name)) {
+        this.act({ play: name });
+        return true;
+      }
+      return false;
+    }
+    const kinds = { n: "none", r: "ronda", t: "tringa", d: "double_ronda" };
+    const kind = kinds[event.key.toLowerCase()];
+    if (kind && this.legal.some((a) => a.declare === kind)) {
+      this.act({ declare: kind });
+      return true;
+    }
+    return false;
   }
 
   // ------------------------------------------------------------ drawing
 
   render() {
     const view = this.view;
-    this.root.replaceChildren();
     if (!view || !this.table) return;
-    const names = namer(this.table, view.seat);
-    this.root.append(
-      this.scoreBar(view, names),
+    const before = this.root.childElementCount ? snapshot(this.root) : null;
+    const focus = document.activeElement?.dataset?.focus;
+    const names = this.narrator.names;
+    const logBox = this.root.querySelector(".log-lines");
+    const scrolledUp = logBox && logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight > 40;
+
+    this.root.replaceChildren(
+      this.header(view, names),
       el("div", { class: "board" },
-        el("div", { class: "play-area" },
-          this.seatsRow(view, names),
-          this.felt(view),
-          this.mine(view, names)),
+        this.ring(view, names),
         this.narration()),
     );
-    if (this.table.status === "waiting") this.root.append(this.waitingNote());
+    this.root.dataset.phase = view.phase;
+    this.root.dataset.players = String(view.players);
+    if (this.table.status === "waiting") this.root.append(this.waitingPanel());
     if (this.summary) this.root.append(this.summaryDialog(view, names));
+
     const log = this.root.querySelector(".log-lines");
-    if (log) log.scrollTop = log.scrollHeight;
+    if (log && !scrolledUp) log.scrollTop = log.scrollHeight;
+    if (focus) this.root.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus({ preventScroll: true });
+    const myTurn = this.myTurn();
+    document.title = myTurn ? `● ${t("yourTurn")} · ${t("title")}` : t("title");
+
+    animate(this.root, before, this.plays, {
+      sideOf: (seat) => sideOf(seat, view.players),
+      faceOf: (name) => cardSvg(name, { decorative: true }),
+      me: this.seat,
+    });
+    const felt = this.root.querySelector("#felt");
+    this.shouts.slice(-3).forEach((call, i) => setTimeout(() => callout(felt, call.text, call.tone), i * 380));
+    this.shouts = [];
+    this.plays = [];
   }
 
-  scoreBar(view, names) {
-    const sides = view.scores.map((score, side) =>
-      el("span", { class: `score${view.side === side ? " mine" : ""}`, "data-side": side },
-        el("b", {}, names.sideName(side)), " ", el("span", { class: "points" }, score)));
-    let turnText = "";
-    if (view.phase === "declare" || view.phase === "play") {
-      const key = view.phase === "declare" ? "declareTurnOf" : "turnOf";
-      turnText = view.turn === view.seat ? t("yourTurn") : t(key, { name: names.seatName(view.turn) });
-    }
-    return el("header", { class: "scorebar" },
-      el("div", { id: "scores", class: "scores", "aria-live": "polite" }, sides,
-        el("span", { class: "target" }, `${t("target")} ${view.target}`)),
-      el("div", { class: "where" },
-        `${t("round")} ${view.round + 1} · ${t("deal")} ${view.deal + 1}/${view.deals_in_round}`,
-        el("span", { class: "stock", title: t("stock") }, el("span", { class: "mini-back", html: backSvg() }), view.stock)),
-      el("div", { id: "turn", class: `turn${view.turn === view.seat ? " you" : ""}` }, turnText),
-      el("span", { id: "connection", class: `connection${this.connected ? "" : " off"}` },
-        this.connected ? t("connected") : t("reconnecting")));
+  myTurn() {
+    const view = this.view;
+    return Boolean(view && this.seat !== null && view.turn === this.seat && this.legal.length);
   }
 
-  seatsRow(view, names) {
+  header(view, names) {
+    const sides = view.scores.map((score, side) => {
+      const share = Math.max(0, Math.min(100, (score / view.target) * 100));
+      const mine = names.isMySide(side);
+      return el("div", { class: `score${mine ? " mine" : ""}`, "data-side": side },
+        el("span", { class: "score-name" }, names.sideName(side)),
+        el("span", { class: "points", "aria-label": t("pointsOf", { name: names.sideName(side), points: score }) }, score),
+        el("span", { class: "bar", "aria-hidden": "true" }, el("span", { style: `inline-size:${share}%` })));
+    });
+    return el("header", { class: "table-head" },
+      el("div", { id: "scores", class: "scores", "aria-label": t("scores") }, sides),
+      el("div", { class: "facts" },
+        el("span", { class: "target", title: t("targetHint") }, t("targetN", { n: view.target })),
+        el("span", { class: "where" }, t("roundDeal", { round: view.round + 1, deal: view.deal + 1, deals: view.deals_in_round })),
+        el("span", { id: "connection", class: `connection${this.connected || this.hands ? "" : " off"}`, title: this.connected ? t("connected") : t("reconnecting"), hidden: Boolean(this.hands) },
+          el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "label" }, this.connected ? t("connected") : t("reconnecting")))));
+  }
+
+  ring(view, names) {
     const n = view.players;
-    const me = view.seat ?? 0;
-    const order = [];
-    for (let k = 1; k < n; k++) order.push((me + k) % n);
-    if (view.seat === null) order.unshift(0);
-    return el("div", { class: "seats" }, order.map((seat) => {
-      const info = this.table.seats[seat] || {};
-      const partner = n === 4 && view.seat !== null && seat % 2 === view.seat % 2;
-      const declared = view.declarations[seat];
-      const exposed = view.exposed[seat];
-      const shown = view.shown[seat];
-      const backs = Array.from({ length: view.hand_sizes[seat] }, () => el("span", { class: "card back small", html: backSvg() }));
-      return el("section", {
-        class: `seat${view.turn === seat && view.phase !== "game_over" ? " turn" : ""}${partner ? " partner" : ""}`,
-        "data-seat": seat,
-      },
-      el("div", { class: "seat-name" }, names.seatName(seat),
-        info.kind === "bot" ? el("span", { class: "tag" }, `${t("bot")} · ${info.level}`) : null,
-        info.stand_in ? el("span", { class: "tag warn" }, t("botFor")) : null,
-        info.kind === "human" && !info.connected ? el("span", { class: "tag off" }, t("disconnected")) : null,
-        partner ? el("span", { class: "tag" }, t("partner")) : null,
-        view.dealer === seat ? el("span", { class: "dealer", title: t("dealer") }, "D") : null),
-      el("div", { class: "seat-hand" }, backs),
-      el("div", { class: "seat-facts" },
-        `${t("pile")}: ${view.pile_sizes[view.rules.players === 4 ? seat % 2 : seat]}`,
-        declared && declared !== "none"
-          ? el("span", { class: `declared${exposed ? " exposed" : ""}` }, t("declared", { kind: kindName(declared) }))
-          : null),
-      shown ? el("div", { class: "shown" }, shown.map((c) => el("span", { class: "card tiny", html: cardSvg(c) }))) : null);
-    }));
+    const bottom = this.seat ?? 0;
+    const others = [];
+    for (let k = 1; k < n; k++) others.push((bottom + k) % n);
+    return el("div", { class: `ring players-${n}` },
+      others.map((seat) => this.seatPanel(view, names, seat, placeOf(seat, bottom, n))),
+      this.felt(view, names),
+      this.seat === null && !this.hands ? this.watchPanel(view, names, bottom) : this.mine(view, names, bottom));
   }
 
-  felt(view) {
-    const cards = view.table.map((name) => {
-      const fresh = !this.seenCards.has(name);
-      this.seenCards.add(name);
-      return el("div", {
-        class: `card table-card${fresh ? " enter" : ""}${view.last_drop === name ? " dropped" : ""}`,
-        "data-table-card": name, html: cardSvg(name),
+  seatInfo(seat) {
+    return this.table.seats?.[seat] || {};
+  }
+
+  avatar(seat, names) {
+    const info = this.seatInfo(seat);
+    const label = names.seatName(seat);
+    return el("span", { class: `avatar${info.kind === "bot" ? " bot" : ""} seat-colour-${seat}`, "aria-hidden": "true" },
+      info.kind === "bot" ? "⚙" : (info.name || label).trim().charAt(0).toUpperCase() || "?");
+  }
+
+  badges(view, seat) {
+    const out = [];
+    const declared = view.declarations[seat];
+    if (declared && declared !== "none") {
+      const exposed = view.exposed[seat];
+      out.push(el("span", { class: `declared${exposed ? " exposed" : ""}`, title: exposed ? t("exposedHint") : t("declaredHint") },
+        kindName(declared), exposed ? ` ✗` : ""));
+    }
+    if (view.dealer === seat) out.push(el("span", { class: "dealer", title: t("dealer"), "aria-label": t("dealer") }, t("dealerShort")));
+    return out;
+  }
+
+  pile(view, seat, names) {
+    const side = sideOf(seat, view.players);
+    const count = view.pile_sizes[side];
+    return el("span", { class: "pile", "data-pile": side, title: t("pileOf", { name: names.sideName(side), n: count }) },
+      el("span", { class: "pile-stack", "aria-hidden": "true", html: count ? backSvg() : "" }),
+      el("span", { class: "pile-count" }, t("pileN", { n: count })));
+  }
+
+  seatPanel(view, names, seat, place) {
+    const info = this.seatInfo(seat);
+    const partner = view.players === 4 && this.seat !== null && seat % 2 === this.seat % 2;
+    const turn = view.turn === seat && (view.phase === "play" || view.phase === "declare");
+    const away = info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
+    const size = view.hand_sizes[seat];
+    const hand = this.hands
+      ? this.hands[seat].map((name) => el("span", { class: "card face small", "data-key": `card:${name}`, html: cardSvg(name) }))
+      : Array.from({ length: size }, () => el("span", { class: "card back small", html: backSvg() }));
+    const shown = view.shown[seat];
+    let status = null;
+    if (turn) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
+    return el("section", {
+      class: `seat place-${place}${turn ? " turn" : ""}${partner ? " partner" : ""}${away ? " away" : ""}`,
+      "data-seat": seat, "aria-label": names.seatName(seat),
+    },
+    el("div", { class: "seat-id" },
+      this.avatar(seat, names),
+      el("div", { class: "seat-who" },
+        el("b", { class: "seat-name" }, names.seatName(seat)),
+        el("small", {},
+          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner ? t("partner") : t("opponent")),
+          info.stand_in ? ` · ${t("botFor")}` : "",
+          away ? ` · ${t("away")}` : "")),
+      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), "aria-label": away ? t("away") : t("here") })),
+    el("div", { class: "seat-hand", "aria-label": t("cardsInHand", { n: size }) }, hand),
+    el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
+    shown ? el("div", { class: "shown", "aria-label": t("shownHand") }, shown.map(chip)) : null);
+  }
+
+  felt(view, names) {
+    const cards = view.table.map((name) => el("div", {
+      class: `card table-card${view.last_drop === name ? " dropped" : ""}${view.chain?.cards?.includes(name) ? " chained" : ""}`,
+      "data-key": `card:${name}`, "data-table-card": name, role: "img", "aria-label": cardLabel(name),
+      html: cardSvg(name, { decorative: true }),
+    }));
+    let note = "";
+    if (view.chain) {
+      note = el("div", { class: "chain-note" }, t("chainOpen", { rank: rankName(Number(view.chain.rank)), side: names.sideName(view.chain.side) }),
+        " ", view.chain.cards.map(chip));
+    } else if (view.last_drop && view.table.includes(view.last_drop)) {
+      note = el("div", { class: "felt-note" }, t("lastDrop"), " ", chip(view.last_drop));
+    } else if (!view.table.length && view.phase === "play") {
+      note = el("div", { class: "felt-note" }, t("emptyTable"));
+    }
+    return el("section", { class: "felt", id: "felt", "aria-label": t("table") },
+      el("div", { class: "stock", id: "stock", title: t("stockN", { n: view.stock }) },
+        view.stock ? el("span", { class: "card back stock-card", html: backSvg() }) : el("span", { class: "stock-empty" }),
+        el("span", { class: "stock-count" }, view.stock ? t("stockN", { n: view.stock }) : t("stockEmpty"))),
+      el("div", { class: "table-cards", id: "table-cards" }, cards),
+      note);
+  }
+
+  watchPanel(view, names, bottom) {
+    // A spectator sees the bottom seat like any other: backs only.
+    return el("div", { class: "mine watching" },
+      this.seatPanel(view, names, bottom, "bottom"),
+      el("p", { class: "watch-note" }, t("watchingNote")));
+  }
+
+  mine(view, names, seat) {
+    const playable = new Set(this.legal.filter((a) => "play" in a).map((a) => a.play));
+    const turn = this.myTurn();
+    const hand = (this.hands ? this.hands[seat] : view.hand).map((name, i) => {
+      const can = !this.hands && playable.has(name) && !this.pending;
+      return el("button", {
+        type: "button",
+        class: `card hand-card${can ? " playable" : ""}`,
+        "data-card": name, "data-key": `card:${name}`, "data-focus": `card:${name}`,
+        "aria-label": cardLabel(name) + (can ? "" : ` (${t("notNow")})`),
+        "aria-disabled": can ? "false" : "true",
+        title: can && i < 9 ? `${cardLabel(name)} — ${i + 1}` : cardLabel(name),
+        html: cardSvg(name, { decorative: true }),
+        onclick: () => { if (can) this.act({ play: name }); },
       });
     });
-    let note = null;
-    if (view.chain) note = t("chain", { rank: rankName(Number(view.chain.rank)) });
-    else if (view.last_drop) note = t("lastDrop", { card: cardLabel(view.last_drop) });
-    return el("section", { class: "felt", "aria-label": t("table") },
-      el("div", { class: "table-cards", id: "table-cards" }, cards),
-      note ? el("div", { class: "felt-note" }, note) : null);
+    const info = this.seatInfo(seat);
+    const who = this.hands ? names.seatName(seat) : t("you");
+    return el("section", { class: `mine${turn ? " turn" : ""}`, "data-seat": seat, "aria-label": t("yourHand") },
+      el("div", { class: "mine-head" },
+        this.avatar(seat, names),
+        el("b", {}, who, this.hands && info.kind === "bot" ? el("small", {}, ` · ${levelName(info.level)}`) : null),
+        this.pile(view, seat, names),
+        this.badges(view, seat),
+        this.hands ? null : el("label", { class: "switch", title: t("autoDeclareHint") },
+          el("input", {
+            type: "checkbox", id: "auto-declare", checked: this.autoDeclare, "data-focus": "auto-declare",
+            onchange: (e) => this.hooks.send({ type: "auto_declare", on: e.target.checked }),
+          }),
+          el("span", { class: "slider", "aria-hidden": "true" }),
+          el("span", {}, t("autoDeclare")))),
+      el("div", { class: "hand", id: "hand", role: "group", "aria-label": t("yourHand") }, hand),
+      this.controls ? this.controls() : this.decisions(view, names));
   }
 
-  mine(view, names) {
-    if (view.seat === null) return el("section", { class: "mine spectator" });
-    const plays = new Set(this.legal.filter((a) => "play" in a).map((a) => a.play));
+  decisions(view, names) {
+    const box = el("div", { class: "decisions", id: "decisions", "aria-live": "polite" });
     const declares = this.legal.filter((a) => "declare" in a).map((a) => a.declare);
     const challenges = this.legal.filter((a) => "challenge" in a).map((a) => a.challenge);
-    const hand = view.hand.map((name) => el("button", {
-      class: `card hand-card${plays.has(name) ? " playable" : ""}`,
-      "data-card": name,
-      "aria-label": cardLabel(name),
-      disabled: !plays.has(name),
-      html: cardSvg(name),
-      onclick: () => this.act({ play: name }),
-    }));
-    const decisions = el("div", { class: "decisions" });
+    const turnName = view.turn === null || view.turn === undefined ? "" : names.seatName(view.turn);
+    if (view.phase === "game_over") {
+      box.append(el("span", { class: "prompt" }, t("gameOver")));
+      if (!this.summary) box.append(el("button", { class: "btn", type: "button", onclick: () => { this.gameSummary(view.winner, null); this.render(); } }, t("showResult")));
+      return box;
+    }
+    if (this.table.status === "waiting") {
+      box.append(el("span", { class: "prompt muted" }, t("waitingForPlayers")));
+      return box;
+    }
     if (declares.length) {
-      decisions.append(el("span", { class: "prompt" }, t("declarePrompt")));
+      const truth = combinationOf(view.hand);
+      box.append(el("span", { class: "prompt", id: "turn" }, t("declarePrompt")));
       for (const kind of declares) {
-        decisions.append(el("button", {
-          class: `btn${kind === "none" ? "" : " primary"}`, "data-action": `declare-${kind}`,
+        const honest = kind === truth;
+        box.append(el("button", {
+          type: "button", class: `btn declare${kind === "none" ? "" : " primary"}${honest ? " honest" : ""}`,
+          "data-action": `declare-${kind}`, "data-focus": `declare-${kind}`, disabled: this.pending,
+          title: honest ? t("honestHint") : t("bluffHint"),
           onclick: () => this.act({ declare: kind }),
-        }, t(`declare_${kind}`)));
+        }, kindName(kind), honest ? el("span", { class: "honest-mark", "aria-label": t("honestHint") }, " ✓") : null));
       }
+    } else if (this.myTurn()) {
+      box.append(el("span", { class: "prompt you", id: "turn" }, t("playPrompt")));
+    } else {
+      box.append(el("span", { class: "prompt muted", id: "turn" },
+        view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
-    for (const seat of challenges) {
-      decisions.append(el("button", {
-        class: "btn danger", "data-action": `challenge-${seat}`,
-        onclick: () => this.act({ challenge: seat }),
-      }, t("challenge", { name: names.seatName(seat) })));
+    for (const target of challenges) {
+      const kind = kindName(view.declarations[target] || "ronda");
+      const sure = this.confirming === target;
+      box.append(el("button", {
+        type: "button", class: `btn danger${sure ? " confirm" : ""}`, "data-action": `challenge-${target}`, "data-focus": `challenge-${target}`,
+        title: t("challengeHint"), disabled: this.pending,
+        onclick: () => {
+          if (sure) this.act({ challenge: target });
+          else { this.confirming = target; this.render(); }
+        },
+      }, sure ? t("challengeSure") : t("challenge", { name: names.seatName(target), kind })));
     }
-    const auto = el("label", { class: "auto" },
-      el("input", {
-        type: "checkbox", id: "auto-declare", checked: this.autoDeclare,
-        onchange: (e) => this.send({ type: "auto_declare", on: e.target.checked }),
-      }), t("autoDeclare"));
-    const declared = view.declarations[view.seat];
-    return el("section", { class: `mine${view.turn === view.seat ? " turn" : ""}`, "aria-label": t("hand") },
-      el("div", { class: "mine-head" },
-        el("b", {}, t("you")),
-        view.dealer === view.seat ? el("span", { class: "dealer", title: t("dealer") }, "D") : null,
-        el("span", {}, `${t("pile")}: ${view.pile_sizes[view.side]}`),
-        declared && declared !== "none" ? el("span", { class: "declared" }, t("declared", { kind: kindName(declared) })) : null,
-        auto),
-      el("div", { class: "hand", id: "hand" }, hand),
-      decisions);
+    return box;
   }
 
   narration() {
     return el("aside", { class: "log", "aria-label": t("narration") },
       el("h2", {}, t("narration")),
-      el("ol", { class: "log-lines", id: "log", "aria-live": "polite" },
-        this.log.slice(-80).map((line) => el("li", { class: `ev-${line.type}` }, line.text))));
+      el("ol", { class: "log-lines", id: "log", "aria-live": "polite", "aria-relevant": "additions" },
+        this.narrator.lines.slice(-120).map(lineNode)));
   }
 
-  waitingNote() {
+  waitingPanel() {
     const link = `${location.origin}/t/${this.table.table_id}`;
-    return el("div", { class: "waiting" },
-      el("p", {}, t("waiting")),
-      el("p", {}, t("invite")),
-      el("div", { class: "invite" },
-        el("input", { readonly: true, value: link, id: "invite-link", "aria-label": t("invite") }),
-        el("button", { class: "btn", onclick: (e) => this.invite(link, e.target) }, t("copy"))));
+    const names = this.narrator.names;
+    const input = el("input", { readonly: true, value: link, id: "invite-link", "aria-label": t("inviteLink"), onfocus: (e) => e.target.select() });
+    const copy = el("button", { type: "button", class: "btn primary", id: "copy-invite" }, t("copy"));
+    copy.addEventListener("click", () => this.hooks.copyInvite(link, copy, input));
+    const share = navigator.share
+      ? el("button", { type: "button", class: "btn", onclick: () => navigator.share({ title: t("title"), text: t("shareText"), url: link }).catch(() => {}) }, t("share"))
+      : null;
+    return el("div", { class: "waiting panel", id: "waiting", role: "region", "aria-label": t("waitingForPlayers") },
+      el("h2", {}, t("waitingForPlayers")),
+      el("p", {}, t("inviteHelp")),
+      el("div", { class: "invite" }, input, copy, share),
+      el("ul", { class: "seat-list" }, this.table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
+        el("span", { class: "tick", "aria-hidden": "true" }, s.taken ? "✓" : "…"),
+        s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : (s.taken ? names.seatName(s.seat) : t("freeSeat"))))));
   }
 
   summaryDialog(view, names) {
     const s = this.summary;
-    const close = () => { this.summary = null; this.render(); };
-    const rows = view.scores.map((score, side) => el("tr", { "data-side": side },
-      el("th", {}, names.sideName(side)),
-      s.kind === "round" ? el("td", {}, s.piles[side]) : null,
-      s.kind === "round" ? el("td", {}, (s.points[side] >= 0 ? "+" : "") + s.points[side]) : null,
-      el("td", { class: "total" }, score)));
-    const head = el("tr", {}, el("th", {}),
-      s.kind === "round" ? el("th", {}, t("cardsTaken")) : null,
-      s.kind === "round" ? el("th", {}, "±") : null,
-      el("th", {}, t("total")));
-    let title = t("roundOver");
+    const sides = view.scores.map((_, side) => side);
+    const totals = s.totals || view.scores;
+    const cardsPoints = (side) => s.tally?.[side]?.cards || 0;
+    const roundPoints = (side) => Object.values(s.tally?.[side] || {}).reduce((a, b) => a + b, 0);
+    const breakdown = (side) => Object.entries(s.tally?.[side] || {})
+      .filter(([, p]) => p).map(([reason, p]) => `${t(`r_${reason}`)} ${p > 0 ? "+" : ""}${p}`).join(" · ");
+    const showPiles = Boolean(s.piles);
+    const head = el("tr", {},
+      el("th", { scope: "col" }, ""),
+      showPiles ? el("th", { scope: "col" }, t("cardsTaken")) : null,
+      showPiles ? el("th", { scope: "col" }, t("cardPoints")) : null,
+      el("th", { scope: "col" }, t("thisRound")),
+      el("th", { scope: "col" }, t("total")));
+    const best = Math.max(...totals);
+    const rows = sides.map((side) => el("tr", { "data-side": side, class: `${names.isMySide(side) ? "mine" : ""}${s.kind === "game" && s.winner === side ? " winner" : ""}` },
+      el("th", { scope: "row" }, names.sideName(side)),
+      showPiles ? el("td", { class: "piles" }, s.piles[side]) : null,
+      showPiles ? el("td", { class: "card-points" }, cardsPoints(side) ? `+${cardsPoints(side)}` : "0") : null,
+      el("td", { class: "round-points", title: breakdown(side) },
+        `${roundPoints(side) >= 0 ? "+" : ""}${roundPoints(side)}`,
+        breakdown(side) ? el("small", {}, breakdown(side)) : null),
+      el("td", { class: `total${totals[side] === best ? " best" : ""}` }, totals[side])));
+    let title;
     let verdict = null;
     const buttons = [];
     if (s.kind === "game") {
-      title = t("gameOver");
-      const mine = view.side !== null && s.winner === view.side;
-      verdict = view.side === null ? t("winnerIs", { name: names.sideName(s.winner) }) : mine ? t("weWin") : t("weLose");
-      if (view.seat !== null) {
-        buttons.push(el("button", { class: "btn primary", "data-action": "rematch", onclick: () => { this.summary = null; this.send({ type: "rematch" }); this.render(); } }, t("again")));
+      const mine = names.isMySide(s.winner);
+      title = this.seat === null ? t("winnerIs", { name: names.sideName(s.winner) }) : mine ? t("weWin") : t("weLose");
+      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t("wonByChallenge", { name: names.sideName(s.winner) }) : t("wonByTarget", { name: names.sideName(s.winner), target: view.target }));
+      if (this.seat !== null) {
+        const waitingFor = (this.table.seats || []).filter((x) => x.kind === "human" && x.seat !== this.seat && x.connected && !x.rematch);
+        buttons.push(el("button", {
+          type: "button", class: "btn primary", "data-action": "rematch", "data-focus": "rematch", disabled: this.rematchAsked,
+          onclick: () => { this.rematchAsked = true; this.hooks.send({ type: "rematch" }); this.render(); },
+        }, this.rematchAsked && waitingFor.length ? t("waitingRematch", { names: waitingFor.map((x) => names.seatName(x.seat)).join(", ") }) : t("again")));
       }
-      buttons.push(el("button", { class: "btn", onclick: () => this.leave() }, t("lobby")));
+      if (this.hooks.replayLink) buttons.push(el("a", { class: "btn", href: this.hooks.replayLink(), "data-link": "" }, t("watchReplay")));
+      buttons.push(el("button", { type: "button", class: "btn", "data-action": "lobby", onclick: () => this.hooks.leave() }, t("lobby")));
     } else {
-      buttons.push(el("button", { class: "btn primary", "data-action": "continue", onclick: close }, t("next")));
+      title = t("roundOverN", { n: s.round + 1 });
+      buttons.push(el("button", {
+        type: "button", class: "btn primary", "data-action": "continue", "data-focus": "continue",
+        onclick: () => { this.summary = null; this.render(); },
+      }, t("next")));
     }
-    const fresh = !s.drawn;
+    const dialog = el("div", { class: "dialog", role: "document" },
+      s.kind === "game" ? el("div", { class: `trophy${names.isMySide(s.winner) ? " won" : ""}`, "aria-hidden": "true", html: trophy() }) : null,
+      el("h2", { id: "summary-title" }, title),
+      verdict,
+      el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
+      el("p", { class: "hint" }, t("targetN", { n: view.target })),
+      el("div", { class: "dialog-buttons" }, buttons));
+    const overlay = el("div", { class: `overlay${s.drawn ? "" : " appear"}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title", id: "summary", "data-kind": s.kind }, dialog);
+    overlay.addEventListener("keydown", (e) => { if (e.key === "Escape" && s.kind === "round") { this.summary = null; this.render(); } });
+    if (!s.drawn) setTimeout(() => overlay.querySelector(".btn.primary, .btn")?.focus({ preventScroll: true }), 0);
     s.drawn = true;
-    return el("div", { class: `overlay${fresh ? " appear" : ""}`, role: "dialog", "aria-modal": "true", id: "summary", "data-kind": s.kind },
-      el("div", { class: "dialog" },
-        el("h2", {}, title),
-        verdict ? el("p", { class: "verdict" }, verdict) : null,
-        el("table", { class: "summary-table" }, head, rows),
-        el("div", { class: "dialog-buttons" }, buttons)));
+    return overlay;
   }
+}
+
+function trophy() {
+  return `<svg viewBox="0 0 64 64" aria-hidden="true"><path d="M18 8h28v10c0 10-6 18-14 18S18 28 18 18z" fill="#f1c24b" stroke="#8a6208" stroke-width="2"/>` +
+    `<path d="M18 12H9c0 9 5 14 11 15M46 12h9c0 9-5 14-11 15" fill="none" stroke="#8a6208" stroke-width="3"/>` +
+    `<path d="M28 36h8v10h-8z" fill="#e0a91b"/><path d="M20 46h24v8H20z" fill="#8b1f22" stroke="#6d1417" stroke-width="2"/>` +
+    `<use href="#star8" x="24" y="12" width="16" height="16"/></svg>`;
 }

@@ -1,0 +1,246 @@
+// The lobby (a new table; the tables to join, watch or replay) and the invite page.
+
+import { cardSvg } from "./cards.js";
+import { el } from "./dom.js";
+import { has, t } from "./i18n.js";
+import { levelName, namer } from "./narrate.js";
+import { api, tokens } from "./net.js";
+
+const NAME = "ronda.name";
+const LAST = "ronda.lastTable";
+
+/** A fan of cards for the lobby and the invite page. */
+function fan(names = ["1o", "12c", "11e", "10b", "7o"]) {
+  const mid = (names.length - 1) / 2;
+  return el("div", { class: "fan", "aria-hidden": "true" }, names.map((name, i) => el("span", {
+    class: "card fan-card", style: `--i:${i - mid}`, html: cardSvg(name, { decorative: true }),
+  })));
+}
+
+export function presetName(name) {
+  return has(`preset_${name}`) ? t(`preset_${name}`) : name;
+}
+
+function presetSummary(name, meta) {
+  return has(`presetHelp_${name}`) ? t(`presetHelp_${name}`) : meta.presets[name]?.summary ?? "";
+}
+
+function ago(iso) {
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return "";
+  const minutes = Math.max(0, Math.round((Date.now() - then) / 60000));
+  if (minutes < 1) return t("justNow");
+  if (minutes < 60) return t("minutesAgo", { n: minutes });
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return t("hoursAgo", { n: hours });
+  return t("daysAgo", { n: Math.round(hours / 24) });
+}
+
+/** What one table is, in a line: "2 players · classic · first to 41". */
+export function tableFacts(table) {
+  return [t("playersN", { n: table.players }), presetName(table.preset || "classic"), t("targetN", { n: table.rules?.target ?? 41 })].join(" · ");
+}
+
+function seatNames(table) {
+  const names = namer(table, null);
+  const label = (s) => (s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat"));
+  if (table.players === 4) {
+    return `${label(table.seats[0])} & ${label(table.seats[2])} — ${label(table.seats[1])} & ${label(table.seats[3])}`;
+  }
+  return table.seats.map(label).join(" — ");
+}
+
+/**
+ * The lobby screen. `go(path)` navigates; `fail(error)` tells the reader about a refusal.
+ * Returns a function that stops its refreshing (called when the page leaves the lobby).
+ */
+export async function showLobby(app, { go, fail, meta }) {
+  let stopped = false;
+  const savedName = localStorage.getItem(NAME) || "";
+  const levels = meta.levels.filter((l) => l !== "random");
+  const form = el("form", { id: "new-table", class: "panel new-table", autocomplete: "off" });
+  const list = el("ul", { class: "table-list", id: "table-list", "aria-live": "polite" });
+  app.replaceChildren(el("div", { class: "lobby" },
+    el("section", { class: "hero" },
+      fan(),
+      el("div", { class: "hero-text" },
+        el("h1", {}, t("title")),
+        el("p", { class: "tagline" }, t("tagline")),
+        el("p", { class: "pitch" }, t("pitch")))),
+    el("div", { class: "lobby-grid" },
+      form,
+      el("section", { class: "panel tables", "aria-labelledby": "tables-title" },
+        el("h2", { id: "tables-title" }, t("tables")),
+        list)),
+    el("section", { class: "panel howto", "aria-labelledby": "howto-title" },
+      el("h2", { id: "howto-title" }, t("howTo")),
+      el("ul", {}, ["howTo1", "howTo2", "howTo3", "howTo4", "howTo5"].map((key) => el("li", {}, t(key)))))));
+
+  // ---- the form
+  const players = el("div", { class: "segmented", id: "players", role: "radiogroup", "aria-label": t("players") },
+    [2, 3, 4].map((n) => [
+      el("input", { type: "radio", name: "players", id: `players-${n}`, value: n, checked: n === 2 }),
+      el("label", { for: `players-${n}` }, t("playersN", { n })),
+    ]));
+  const preset = el("select", { id: "preset", name: "preset" });
+  const presetHelp = el("p", { class: "hint", id: "preset-summary" });
+  const target = el("input", { id: "target", name: "target", type: "number", min: 1, max: 500, value: 41, inputmode: "numeric" });
+  const seats = el("fieldset", { id: "seat-choices", class: "seat-choices" });
+  const name = el("input", { id: "name", name: "name", maxlength: 24, required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
+  form.append(
+    el("h2", {}, t("newTable")),
+    el("label", { class: "field" }, el("span", {}, t("yourName")), name),
+    el("div", { class: "field" }, el("span", { id: "players-label" }, t("players")), players),
+    el("div", { class: "row" },
+      el("label", { class: "field grow" }, el("span", {}, t("preset")), preset),
+      el("label", { class: "field narrow" }, el("span", {}, t("target")), target)),
+    presetHelp,
+    seats,
+    el("button", { class: "btn primary big", id: "create", type: "submit" }, t("create")));
+
+  const count = () => Number(form.querySelector("input[name=players]:checked").value);
+  const drawPresets = () => {
+    const n = count();
+    const chosen = preset.value || "classic";
+    preset.replaceChildren(...Object.entries(meta.presets).map(([key, p]) => el("option", {
+      value: key, selected: key === chosen, disabled: p.players && !p.players.includes(n),
+    }, presetName(key))));
+    if (preset.selectedOptions[0]?.disabled) preset.value = "classic";
+  };
+  const presetChanged = () => {
+    const rules = meta.presets[preset.value]?.rules || {};
+    target.value = rules.target ?? meta.variants?.target ?? 41;
+    presetHelp.textContent = presetSummary(preset.value, meta);
+  };
+  const drawSeats = () => {
+    const n = count();
+    const kept = new Map([...seats.querySelectorAll("[data-seat-kind]")].map((s) => [s.dataset.seatKind, s.value]));
+    seats.replaceChildren(el("legend", {}, t("otherSeats")));
+    for (let seat = 1; seat < n; seat++) {
+      const role = n === 4 && seat === 2 ? t("partner") : t("opponent");
+      const kind = el("select", { name: `kind-${seat}`, "data-seat-kind": seat, "aria-label": t("seatWho", { n: seat + 1 }) },
+        el("option", { value: "bot" }, t("bot")), el("option", { value: "human" }, t("human")));
+      kind.value = kept.get(String(seat)) || "bot";
+      const level = el("select", { name: `level-${seat}`, "data-seat-level": seat, "aria-label": t("levelOf", { n: seat + 1 }) },
+        levels.map((l) => el("option", { value: l, selected: l === "medium" }, levelName(l))));
+      level.hidden = kind.value !== "bot";
+      kind.addEventListener("change", () => { level.hidden = kind.value !== "bot"; });
+      seats.append(el("div", { class: "seat-choice" },
+        el("span", { class: `avatar seat-colour-${seat}`, "aria-hidden": "true" }, seat + 1),
+        el("span", { class: "seat-role" }, t("seatN", { n: seat + 1 }), el("small", {}, role)),
+        kind, level));
+    }
+  };
+  players.addEventListener("change", () => { drawPresets(); drawSeats(); });
+  preset.addEventListener("change", presetChanged);
+  drawPresets();
+  presetChanged();
+  drawSeats();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const n = count();
+    const me = name.value.trim();
+    if (!me) return name.focus();
+    localStorage.setItem(NAME, me);
+    const chosen = [{ kind: "human", name: me }];
+    for (let seat = 1; seat < n; seat++) {
+      const kind = form.querySelector(`[data-seat-kind="${seat}"]`).value;
+      chosen.push(kind === "bot" ? { kind, level: form.querySelector(`[data-seat-level="${seat}"]`).value } : { kind });
+    }
+    const button = form.querySelector("#create");
+    button.disabled = true;
+    try {
+      const made = await api("/api/tables", {
+        players: n, preset: preset.value, variants: {}, target: Number(target.value) || 41, seats: chosen, me: 0,
+      });
+      tokens.set(made.table_id, made.seat, made.token);
+      localStorage.setItem(LAST, made.table_id);
+      go(`/t/${made.table_id}`);
+    } catch (error) {
+      button.disabled = false;
+      fail(error);
+    }
+  });
+
+  // ---- the tables, refreshed while the lobby is shown
+  const drawTables = (tables) => {
+    const items = [];
+    for (const table of tables) {
+      const held = tokens.get(table.table_id);
+      const free = table.seats.some((s) => s.kind === "human" && !s.taken);
+      let action;
+      let href = `/t/${table.table_id}`;
+      if (table.status === "finished") {
+        action = t("replay");
+        href += "?replay";
+      } else if (held) action = t("resume");
+      else if (table.status === "waiting" && free) action = t("join");
+      else action = t("watch");
+      const status = { waiting: t("open"), playing: t("inPlay"), finished: t("finished") }[table.status] || table.status;
+      items.push(el("li", { class: `table-item${held ? " yours" : ""}`, "data-table": table.table_id, "data-status": table.status },
+        el("span", { class: `status-pill ${table.status}` }, status),
+        el("div", { class: "table-who" },
+          el("b", {}, seatNames(table)),
+          el("small", {}, `${tableFacts(table)} · ${ago(table.created)}`)),
+        el("span", { class: "table-score", "aria-label": t("scores") }, table.scores.join(" – ")),
+        el("a", { class: `btn${held && table.status !== "finished" ? " primary" : ""}`, href, "data-link": "" }, action)));
+    }
+    if (!items.length) items.push(el("li", { class: "empty" }, t("noTables")));
+    list.replaceChildren(...items);
+  };
+  const refresh = async () => {
+    try {
+      const { tables } = await api("/api/tables?limit=30");
+      if (!stopped) drawTables(tables);
+    } catch (error) {
+      if (!stopped && !list.childElementCount) list.replaceChildren(el("li", { class: "empty" }, t("offline")));
+    }
+  };
+  await refresh();
+  const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
+  if (!savedName) name.focus({ preventScroll: true });
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+/** The invite page: who is at the table, a name, and "take a seat" (or just watch). */
+export function showJoin(app, summary, { go, fail, joined }) {
+  const names = namer(summary, null);
+  const host = summary.seats.find((s) => s.kind === "human" && s.taken);
+  const free = summary.seats.filter((s) => s.kind === "human" && !s.taken);
+  const name = el("input", { id: "join-name", name: "name", maxlength: 24, required: true, value: localStorage.getItem(NAME) || "", autocomplete: "nickname", placeholder: t("namePlaceholder") });
+  const form = el("form", { class: "panel join", id: "join" },
+    fan(["12o", "1c", "7e", "11b"]),
+    el("h1", {}, host ? t("invitedBy", { name: names.seatName(host.seat) }) : t("takeSeat")),
+    el("p", { class: "hint" }, tableFacts(summary)),
+    el("ul", { class: "seat-list" }, summary.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
+      el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1),
+      s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat")))),
+    el("label", { class: "field" }, el("span", {}, t("yourName")), name),
+    el("div", { class: "row" },
+      el("button", { class: "btn primary big", type: "submit", id: "join-button" }, t("takeSeat")),
+      el("a", { class: "btn", href: `/t/${summary.table_id}?watch`, "data-link": "" }, t("justWatch"))));
+  app.replaceChildren(el("div", { class: "join-wrap" }, form));
+  name.focus({ preventScroll: true });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const me = name.value.trim();
+    if (!me) return;
+    localStorage.setItem(NAME, me);
+    const button = form.querySelector("#join-button");
+    button.disabled = true;
+    try {
+      const seat = free.length ? free[0].seat : undefined;
+      const made = await api(`/api/tables/${encodeURIComponent(summary.table_id)}/join`, seat === undefined ? { name: me } : { name: me, seat });
+      tokens.set(summary.table_id, made.seat, made.token);
+      joined();
+    } catch (error) {
+      button.disabled = false;
+      fail(error);
+      if (error.status === 409) go(`/t/${summary.table_id}`);
+    }
+  });
+}

@@ -1,0 +1,115 @@
+// Step-by-step replays of finished games (`GET /api/tables/{id}/replay`): the
+// table as it stood after every decision, every hand face up (the game is over,
+// so nothing is hidden any more), with the play-by-play up to that step.
+
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
+import { Narrator, namer } from "./narrate.js";
+import { api } from "./net.js";
+import { TableScreen } from "./table.js";
+
+const PACE = 900;
+
+/** Show the replay of a finished table in `app`; returns a function that stops it. */
+export async function showReplay(app, tableId, { leave, fail }) {
+  let data;
+  let summary;
+  try {
+    [data, summary] = await Promise.all([
+      api(`/api/tables/${encodeURIComponent(tableId)}/replay`),
+      api(`/api/tables/${encodeURIComponent(tableId)}`),
+    ]);
+  } catch (error) {
+    fail(error);
+    return { stop: () => {}, redraw: () => {} };
+  }
+  const steps = data.steps;
+  const last = steps.length - 1;
+  const root = el("div", { class: "table-screen replay", id: "replay" });
+  app.replaceChildren(root);
+  const screen = new TableScreen(root, { act: () => false, send: () => false, leave, copyInvite: () => {} });
+  screen.table = summary;
+  screen.synced = true;
+  screen.connected = true;
+  let index = 0;
+  let timer = null;
+
+  const names = namer(summary, null);
+  const describe = (action) => {
+    if (!action) return t("replayStart");
+    const who = names.seatName(action.seat);
+    if ("play" in action) return t("replayPlay", { name: who, card: action.play });
+    if ("declare" in action) return t("replayDeclare", { name: who, kind: t(`declare_${action.declare}`) });
+    if ("challenge" in action) return t("replayChallenge", { name: who, target: names.seatName(action.challenge) });
+    return "";
+  };
+
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+  };
+  const go = (to) => {
+    const next = Math.max(0, Math.min(last, to));
+    const forward = next === index + 1;
+    index = next;
+    if (index === last) stop();
+    draw(forward);
+  };
+  const toggle = () => {
+    if (timer) stop();
+    else {
+      if (index === last) index = 0;
+      timer = setInterval(() => go(index + 1), PACE);
+    }
+    draw(false);
+  };
+
+  screen.controls = () => {
+    const slider = el("input", {
+      type: "range", id: "replay-slider", min: 0, max: last, value: index, "aria-label": t("step"),
+      oninput: (e) => { stop(); go(Number(e.target.value)); },
+    });
+    const button = (id, label, onclick, disabled, symbol) => el("button", {
+      type: "button", class: "btn icon", id, "aria-label": label, title: label, disabled, onclick, "data-focus": id,
+    }, symbol);
+    return el("div", { class: "replay-controls", role: "group", "aria-label": t("replay") },
+      el("div", { class: "replay-buttons" },
+        button("replay-first", t("first"), () => { stop(); go(0); }, index === 0, "⏮"),
+        button("replay-prev", t("prev"), () => { stop(); go(index - 1); }, index === 0, "◀"),
+        button("replay-play", timer ? t("pause") : t("play"), toggle, false, timer ? "⏸" : "▶"),
+        button("replay-next", t("forward"), () => { stop(); go(index + 1); }, index === last, "▶▏"),
+        button("replay-last", t("last"), () => { stop(); go(last); }, index === last, "⏭")),
+      slider,
+      el("p", { class: "replay-step" },
+        el("b", {}, t("stepOf", { n: index, total: last })), " · ", describe(steps[index].action)));
+  };
+
+  const draw = (forward) => {
+    const state = steps[index].state;
+    const narrator = new Narrator(names);
+    for (const step of steps.slice(0, index + 1)) for (const event of step.events) narrator.push(event);
+    screen.narrator = narrator;
+    screen.hands = state.hands;
+    screen.view = state;
+    screen.plays = forward ? steps[index].events.filter((e) => ["drop", "capture", "raise"].includes(e.type)) : [];
+    screen.render();
+    root.querySelector(".table-head")?.prepend(el("div", { class: "replay-banner" },
+      el("b", {}, t("replayOf")), " ", el("a", { href: "/", "data-link": "" }, t("lobby"))));
+  };
+  const keys = (event) => {
+    if (event.target.closest?.("input, select, textarea")) return;
+    const rtl = document.documentElement.dir === "rtl";
+    if (event.key === "ArrowRight") { stop(); go(index + (rtl ? -1 : 1)); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { stop(); go(index + (rtl ? 1 : -1)); event.preventDefault(); }
+    if (event.key === " ") { toggle(); event.preventDefault(); }
+  };
+  document.addEventListener("keydown", keys);
+  draw(false);
+  return {
+    stop: () => {
+      stop();
+      document.removeEventListener("keydown", keys);
+    },
+    redraw: () => draw(false),
+  };
+}

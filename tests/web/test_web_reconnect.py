@@ -1,0 +1,129 @@
+"""Coming back: a client reconnecting mid-deal catches up exactly; a restarted server goes on exactly."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
+
+
+def three_people(http: object) -> tuple[str, dict[int, str]]:
+    """A three-person table with no bot, so nothing moves unless a test says so."""
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}, {"kind": "human"}]
+    created = new_table(http, 3, seats)  # type: ignore[arg-type]
+    table_id = created["table_id"]
+    tokens = {0: created["token"]}
+    for name in ("Youssef", "Khadija"):
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": name}).json()  # type: ignore[attr-defined]
+        tokens[joined["seat"]] = joined["token"]
+    return table_id, tokens
+
+
+def seat_to_act(client: Client) -> int | None:
+    return None if client.view is None else client.view["turn"]
+
+
+def test_reconnecting_mid_deal_catches_up_with_exactly_the_missed_events(tmp_path: Path) -> None:
+    rng = random.Random(11)
+    choose = random_chooser(rng, challenge=0)
+    with server(tmp_path) as http:
+        table_id, tokens = three_people(http)
+        clients = seat_clients(http, table_id, tokens)
+        # Play into the middle of the first deal: declarations done, cards down, seat 1 to play.
+        plays = 0
+
+        def counted(client: Client) -> dict[str, object]:
+            nonlocal plays
+            action = choose(client)
+            plays += "play" in action
+            return action
+
+        def mid_deal() -> bool:
+            view = clients[1].view
+            return plays >= 1 and bool(clients[1].legal) and view is not None and view["phase"] == "play"
+
+        play_out(clients.values(), counted, until=mid_deal)
+        amina = clients.pop(0)
+        for client in clients.values():
+            client.sync()
+        since, view_then = amina.version, amina.view
+        amina.close()
+        # Seats 1 and 2 play on; seat 0 misses it all.
+        play_out(clients.values(), choose, until=lambda: seat_to_act(clients[1]) == 0)
+        for client in clients.values():
+            client.sync()
+        now = clients[1].version
+        assert now > since
+        back = Client(http, table_id, tokens[0])
+        catchup = back.hello(since=since)
+        assert catchup["type"] == "catchup" and catchup["version"] == now
+        assert [e["version"] for e in catchup["events"]] == list(range(since + 1, now + 1))
+        assert catchup["events"] == [clients[1].events[v] for v in range(since + 1, now + 1)]
+        assert catchup["view"] != view_then and catchup["legal"]
+        fresh = Client(http, table_id, tokens[0])
+        state = fresh.hello(since=None)
+        assert state["type"] == "state" and state["version"] == now
+        assert state["view"] == catchup["view"] and state["legal"] == catchup["legal"]
+        # Already up to date: an empty catchup; a version from the future: the whole state.
+        again = Client(http, table_id, tokens[0])
+        assert again.hello(since=now)["events"] == []
+        assert again.hello(since=now + 50)["type"] == "state"
+        for client in (back, fresh, again, *clients.values()):
+            client.close()
+
+
+def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path) -> None:
+    choose = random_chooser(random.Random(5), challenge=0)
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "medium"}, {"kind": "human"}]
+    with server(tmp_path) as http:
+        created = new_table(http, 3, seats, preset="short")
+        table_id = created["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar"}).json()
+        tokens = {0: created["token"], 2: joined["token"]}
+        waiting = new_table(http, 2, [{"kind": "human", "name": "A"}, {"kind": "human"}])
+        clients = seat_clients(http, table_id, tokens)
+        moves = 0
+
+        def some_moves() -> bool:
+            return moves >= 12 and any(c.legal for c in clients.values())
+
+        def counted(client: Client) -> dict[str, object]:
+            nonlocal moves
+            moves += 1
+            return choose(client)
+
+        play_out(clients.values(), counted, until=some_moves)
+        for client in clients.values():
+            client.sync()
+        before = {seat: (c.version, c.view, c.legal) for seat, c in clients.items()}
+        events_before = dict(clients[0].events)
+        for client in clients.values():
+            client.close()
+    # A new server on the same database.
+    with server(tmp_path) as http:
+        listed = {t["table_id"]: t for t in http.get("/api/tables").json()["tables"]}
+        assert listed[table_id]["status"] == "playing" and listed[waiting["table_id"]]["status"] == "waiting"
+        clients = {}
+        for seat, token in tokens.items():
+            client = Client(http, table_id, token)
+            client.hello(since=None)
+            assert (client.version, client.view, client.legal) == before[seat]
+            clients[seat] = client
+        catchup = Client(http, table_id, tokens[0]).hello(since=0)
+        assert {e["version"]: e for e in catchup["events"]} | events_before == {
+            e["version"]: e for e in catchup["events"]
+        }
+        play_out(clients.values(), choose)
+        final = http.get(f"/api/tables/{table_id}").json()
+        assert final["status"] == "finished" and final["winner"] is not None
+        # The waiting table still takes its second player after the restart, and its game starts.
+        joined = http.post(f"/api/tables/{waiting['table_id']}/join", json={"name": "B"})
+        assert joined.status_code == 200
+        assert http.get(f"/api/tables/{waiting['table_id']}").json()["status"] == "playing"
+        for client in clients.values():
+            client.close()
