@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -61,26 +62,35 @@ FLOOD_BURST = 40.0
 class FloodGate:
     """A token bucket per connection: ``rate`` messages a second on average, bursts up to ``burst``.
 
-    >>> clock = iter([0.0] * 4 + [1.0]).__next__
+    :meth:`admit` answers ``"ok"``, ``"flood"`` for the first refusal of a flood
+    (the client is told once) or ``"drop"`` for the rest. The flood is over when
+    the client has slowed down enough to fill half the bucket again.
+
+    >>> clock = iter([0.0] * 5 + [1.0, 3.0]).__next__
     >>> gate = FloodGate(rate=1, burst=2, clock=clock)
-    >>> gate.take(), gate.take(), gate.take(), gate.take()
-    (True, True, False, True)
+    >>> [gate.admit() for _ in range(6)]
+    ['ok', 'ok', 'flood', 'drop', 'ok', 'ok']
     """
 
     def __init__(self, rate: float = FLOOD_RATE, burst: float = FLOOD_BURST, clock: Any = time.monotonic) -> None:
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens = burst
         self.last = clock()
-        self.warned = False
+        self.flooding = False
 
-    def take(self) -> bool:
+    def admit(self) -> str:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens >= 1:
             self.tokens -= 1
-            return True
-        return False
+            if self.flooding and self.tokens >= self.burst / 2:
+                self.flooding = False
+            return "ok"
+        if self.flooding:
+            return "drop"
+        self.flooding = True
+        return "flood"
 
 
 class Connection:
@@ -163,6 +173,14 @@ def create_app(
     @app.exception_handler(HttpError)
     async def http_error(_request: Request, error: HttpError) -> JSONResponse:
         return JSONResponse(error.to_json(), status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = error.errors()
+        first = problems[0] if problems else {}
+        where = " ".join(str(part) for part in first.get("loc", ()))
+        message = f"{where}: {first.get('msg', 'not valid')}" if where else "the request is not valid"
+        return JSONResponse({"error": {"code": "bad_request", "message": message}}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def starlette_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
@@ -293,12 +311,11 @@ async def serve_connection(table: Table, connection: Connection, gate: FloodGate
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
             return
-        if not gate.take():
-            if not gate.warned:
-                gate.warned = True
-                connection.send(dumps(error_json("flood", "too many messages: slow down; these were ignored")))
+        admitted = gate.admit()
+        if admitted != "ok":
+            if admitted == "flood":
+                connection.send(dumps(error_json("flood", "too many messages: slow down; these are ignored")))
             continue
-        gate.warned = False
         try:
             text = frame.get("text")
             message = read_client_message(text if text is not None else frame.get("bytes"))

@@ -80,7 +80,9 @@ def read_table_spec(body: object) -> TableSpec:
     preset = body.get("preset", "classic")
     if not isinstance(preset, str) or preset not in PRESETS:
         raise bad(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-    variants = body.get("variants") or {}
+    variants = body.get("variants")
+    if variants is None:
+        variants = {}
     if not isinstance(variants, dict):
         raise bad('variants must be an object like {"dealer_duty": true}')
     if "players" in variants:
