@@ -1,0 +1,181 @@
+"""Seats over time: the grace period and the stand-in, automatic declarations, rematches, finished games kept."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
+
+from ronda.engine.record import replay
+
+
+def counted_chooser(seed: int) -> tuple[Any, list[int]]:
+    choose = random_chooser(random.Random(seed), challenge=0)
+    moves = [0]
+
+    def counted(client: Client) -> dict[str, Any]:
+        moves[0] += 1
+        return choose(client)
+
+    return counted, moves
+
+
+def seat_entry(message: dict[str, Any], seat: int) -> dict[str, Any]:
+    return dict(message["table"]["seats"][seat])
+
+
+def test_the_stand_in_plays_after_the_grace_period_and_the_person_takes_the_seat_back(tmp_path: Path) -> None:
+    grace = 0.3
+    with server(tmp_path, grace=grace) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "random"}])
+        table_id = created["table_id"]
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        watcher = Client(http, table_id)
+        watcher.hello(token=None)
+        choose, moves = counted_chooser(3)
+        play_out([amina], choose, until=lambda: moves[0] >= 4 and bool(amina.legal))
+        watcher.sync()
+        since = amina.version
+        amina.close()
+        gone = time.monotonic()
+        left = watcher.expect("seats")
+        assert seat_entry(left, 0)["connected"] is False and seat_entry(left, 0)["stand_in"] is False
+        standing_in = watcher.expect("seats", timeout=5)  # nothing moves during the grace period
+        assert time.monotonic() - gone >= grace * 0.9
+        assert seat_entry(standing_in, 0)["stand_in"] is True
+        update = watcher.expect("update", timeout=5)
+        assert any(e.get("seat") == 0 for e in update["events"])  # the stand-in acted for seat 0
+        while watcher.version < since + 20:  # let it play a while
+            watcher.expect("update")
+        back = Client(http, table_id, created["token"])
+        catchup = back.hello(since=since)
+        assert catchup["type"] == "catchup" and catchup["events"][0]["version"] == since + 1
+        returned = watcher.expect("seats")
+        while seat_entry(returned, 0)["stand_in"]:
+            returned = watcher.expect("seats")
+        assert seat_entry(returned, 0)["connected"] is True
+        # The seat is the person's again: once it is seat 0's turn, the game waits for it.
+        deadline = time.monotonic() + 10
+        while not back.legal and not back.over:
+            assert time.monotonic() < deadline
+            back.poll() or time.sleep(0.001)
+        waiting_at = back.version
+        time.sleep(0.3)
+        back.sync()
+        assert back.version == waiting_at and back.legal
+        play_out([back], choose)
+        assert back.over
+
+
+def test_a_person_who_never_comes_gets_a_stand_in_too(tmp_path: Path) -> None:
+    with server(tmp_path, grace=0.05) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
+        table_id = created["table_id"]
+        http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"})  # and never connects
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        play_out([amina], random_chooser(random.Random(2)))
+        assert amina.over
+        seats = http.get(f"/api/tables/{table_id}").json()["seats"]
+        assert seats[1]["stand_in"] is True and seats[1]["connected"] is False
+
+
+def test_automatic_declarations_are_true_and_kept_across_reconnection(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}], target=12)
+        table_id = created["table_id"]
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        amina.send({"type": "auto_declare", "on": True})
+        assert amina.expect("auto_declare") == {"type": "auto_declare", "on": True}
+        again = Client(http, table_id, created["token"])
+        again.send({"type": "hello", "token": created["token"], "since": None})
+        assert again.expect("welcome")["auto_declare"] is True
+        again.close()
+        rng = random.Random(8)
+        deadline = time.monotonic() + 30
+        while not amina.over:
+            assert time.monotonic() < deadline
+            while amina.poll() is not None:
+                pass
+            plays = [a for a in amina.legal if "play" in a]
+            if plays and amina.acted_at != amina.version:
+                amina.acted_at = amina.version
+                amina.act(rng.choice(plays))
+            else:
+                time.sleep(0.001)
+        assert not amina.errors()
+        game = replay(http.get(f"/api/tables/{table_id}/replay").json()["record"])
+        mine = [e for e in game.events if getattr(e, "seat", None) == 0]
+        assert any(e.TYPE == "declare" for e in mine)
+        assert not any(e.TYPE == "exposure" for e in mine)
+        assert not any(e.TYPE == "score" and e.reason in ("undeclared", "false_announcement") for e in mine)
+
+
+def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
+        table_id = created["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
+        play_out(clients.values(), random_chooser(random.Random(5)))
+        ended_at = clients[0].version
+        for client in clients.values():
+            client.sync()
+        first_game = http.get(f"/api/tables/{table_id}/replay").json()
+        clients[0].send({"type": "rematch"})
+        asked = clients[1].expect("seats")
+        assert seat_entry(asked, 0)["rematch"] is True and asked["table"]["status"] == "finished"
+        clients[1].send({"type": "rematch"})
+        for client in clients.values():
+            state = client.expect("state")
+            assert state["table"]["game"] == 1 and state["table"]["status"] == "playing"
+            assert state["version"] > ended_at and state["view"]["scores"] == [0, 0]
+            assert state["view"]["dealer"] == 0  # the deal moves on from game to game
+        assert http.get(f"/api/tables/{table_id}/replay").status_code == 403  # the new game is not over
+        assert http.get(f"/api/tables/{table_id}/replay?game=0").json() == first_game
+        late = Client(http, table_id, created["token"])
+        assert late.hello(since=ended_at - 1)["type"] == "state"  # inside the last game: the whole picture
+        caught = late.hello(since=ended_at)  # the end of the last game: the new game's events
+        assert caught["type"] == "catchup" and caught["events"][0]["type"] == "round_start"
+        play_out(clients.values(), random_chooser(random.Random(6)))
+        second = http.get(f"/api/tables/{table_id}/replay?game=1").json()
+        versions = [e["version"] for step in second["steps"] for e in step["events"]]
+        assert versions == list(range(ended_at + 1, clients[0].version + 1))
+
+
+def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_path: Path) -> None:
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "medium"}]
+    with server(tmp_path) as http:
+        created = new_table(http, 2, seats, preset="short")
+        table_id = created["table_id"]
+        amina = Client(http, table_id, created["token"])
+        amina.hello(since=0)
+        play_out([amina], random_chooser(random.Random(9), challenge=0.02))
+        received = [amina.events[v] for v in sorted(amina.events)]
+        final_view = amina.view
+    with server(tmp_path) as http:
+        listed = http.get("/api/tables").json()["tables"]
+        assert [t["table_id"] for t in listed] == [table_id]
+        assert listed[0]["status"] == "finished" and listed[0]["scores"] == final_view["scores"]
+        assert listed[0]["winner"] == final_view["winner"]
+        replayed = http.get(f"/api/tables/{table_id}/replay").json()
+        steps = replayed["steps"]
+        actions = [a for rnd in replayed["record"]["rounds"] for a in rnd["actions"]]
+        assert steps[0]["action"] is None and [s["action"] for s in steps[1:]] == actions
+        assert [e for s in steps for e in s["events"]] == received
+        last = steps[-1]["state"]
+        assert last["phase"] == "game_over" and last["scores"] == final_view["scores"]
+        assert len(steps[1]["state"]["hands"]) == 2  # every hand is shown once the game is over
+        watcher = Client(http, table_id)
+        state = watcher.hello(token=None)
+        assert state["view"]["phase"] == "game_over" and state["view"]["scores"] == final_view["scores"]
+        assert state["version"] == len(received)
