@@ -1,9 +1,11 @@
 """The page in a real browser: Playwright drives Debian's chromium against a real uvicorn server.
 
-These tests click what a player clicks (create a table, declare, play cards)
-and read what a player reads (cards, scores, the summary), so they fail when
-the page, the protocol or the server breaks. `.ci/run` installs chromium;
-test tools cannot download browsers on this machine, hence `executable_path`.
+These tests click what a player clicks (create a table, declare, play cards,
+take a seat from an invite link, ask for another game, step through a replay)
+and read what a player reads (cards, scores, the summaries, the play-by-play),
+so they fail when the page, the protocol or the server breaks. `.ci/run`
+installs chromium; test tools cannot download browsers on this machine, hence
+`executable_path`. Screenshots go to pytest's tmp_path, never into the tree.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+DESKTOP = {"viewport": {"width": 1280, "height": 860}, "locale": "en-US"}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "en-US"}
 
 
 def free_port() -> int:
@@ -75,13 +79,20 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def console_error(message: Any) -> bool:
+    """An error the page logged; the browser's own note of a refused HTTP call (a 409 the page handles) is not one."""
+    return bool(message.type == "error" and not message.text.startswith("Failed to load resource"))
+
+
 @contextlib.contextmanager
 def open_page(browser: Any, **context_options: Any) -> Iterator[Any]:
+    """A fresh browser profile (its own localStorage); any script error on the page fails the test."""
     context = browser.new_context(**context_options)
     page = context.new_page()
     page.set_default_timeout(15_000)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if console_error(message) else None)
     try:
         yield page
         assert errors == [], f"the page raised: {errors}"
@@ -94,95 +105,154 @@ def get_json(url: str) -> Any:
         return json.load(answer)
 
 
-def create_table_against_a_bot(page: Any, base_url: str, name: str = "Amina") -> str:
+def table_id_of(page: Any) -> str:
+    parts = page.url.split("?")[0].rsplit("/t/", 1)
+    assert len(parts) == 2, page.url
+    return str(parts[1])
+
+
+def create_table(page: Any, base_url: str, name: str = "Amina", players: int = 2, target: int | None = None) -> str:
     page.goto(base_url)
     page.fill("#name", name)
-    page.select_option("#players", "2")
+    page.click(f"label[for='players-{players}']")
+    if target is not None:
+        page.fill("#target", str(target))
     page.click("#create")
     page.wait_for_selector("#hand .hand-card")
-    match = page.url.rsplit("/t/", 1)
-    assert len(match) == 2, page.url
-    return match[1]
+    return table_id_of(page)
+
+
+def hand_of(page: Any) -> list[str]:
+    return [card.get_attribute("data-card") for card in page.locator("#hand .hand-card").all()]
+
+
+def truthful(hand: list[str]) -> str:
+    """What an honest player declares for a three-card hand (R8.1)."""
+    ranks = [card[:-1] for card in hand]
+    most = max(ranks.count(rank) for rank in ranks)
+    return {3: "tringa", 2: "ronda"}.get(most, "none")
+
+
+def play_until_summary(page: Any, seconds: float = 40, honest: bool = True) -> int:
+    """Declare (truthfully, by clicking) and play the first playable card until a summary shows; returns the clicks."""
+    clicks = 0
+    deadline = time.monotonic() + seconds
+    while not page.locator("#summary").count():
+        assert time.monotonic() < deadline, "no summary came"
+        if page.locator("[data-action^='declare-']").count():
+            kind = truthful(hand_of(page)) if honest else "none"
+            with contextlib.suppress(playwright_api.Error):
+                page.click(f"[data-action='declare-{kind}']", timeout=2_000)
+                clicks += 1
+        elif page.locator("#hand .hand-card.playable").count():
+            with contextlib.suppress(playwright_api.Error):
+                page.locator("#hand .hand-card.playable").first.click(timeout=2_000)
+                clicks += 1
+        page.wait_for_timeout(60)
+    return clicks
+
+
+def shown_scores(page: Any) -> list[int]:
+    return [int(points.inner_text()) for points in page.locator("#scores .points").all()]
 
 
 def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tmp_path: Path) -> None:
-    with open_page(browser, viewport={"width": 1280, "height": 860}) as page:
-        table_id = create_table_against_a_bot(page, base_url)
-        # Three face-up cards in hand, four on the table (R3.3), the bot's hand as backs.
-        assert page.locator("#hand .hand-card").count() == 3
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, base_url)
+        # Three face-up cards in hand, four on the table (R3.3), the bot's hand as three backs.
+        assert len(hand_of(page)) == 3
         assert page.locator("#table-cards .table-card").count() == 4
-        assert page.locator(".seat .seat-hand .card").count() == 3
-        clicks = 0
-        deadline = time.monotonic() + 90
-        while not page.locator("#summary").count():
-            assert time.monotonic() < deadline, "the round never ended"
-            declare = page.locator("[data-action^='declare-']")
-            playable = page.locator("#hand .hand-card.playable")
-            if declare.count():
-                # Declare what the hand holds, as an honest player does: the server's legal list decides the buttons.
-                hand = [card.get_attribute("data-card") for card in page.locator("#hand .hand-card").all()]
-                ranks = [card[:-1] for card in hand]
-                kind = "tringa" if len(set(ranks)) == 1 else "ronda" if len(set(ranks)) < len(ranks) else "none"
-                page.click(f"[data-action='declare-{kind}']")
-                clicks += 1
-            elif playable.count():
-                playable.first.click()
-                clicks += 1
-            page.wait_for_timeout(120)
-        assert clicks >= 20  # 20 cards each over six deals, plus declarations
+        assert page.locator(".seat .seat-hand .card.back").count() == 3
+        # Every card is drawn and labelled for screen readers, every decision is a real button.
+        first = page.locator("#hand .hand-card").first
+        assert " of " in first.get_attribute("aria-label")
+        assert first.evaluate("node => node.tagName") == "BUTTON"
+        assert page.locator("#hand .hand-card svg").count() == 3
+        # The declaration buttons are exactly the legal actions the server sent.
+        offered = {b.get_attribute("data-action") for b in page.locator("[data-action^='declare-']").all()}
+        assert offered == {"declare-none", "declare-ronda", "declare-tringa"}
+        honest = page.locator("[data-action^='declare-'].honest").get_attribute("data-action")
+        assert honest == f"declare-{truthful(hand_of(page))}"  # the truthful choice is marked
+        page.screenshot(path=str(tmp_path / "declare.png"))
+        clicks = play_until_summary(page)
+        assert clicks >= 18  # 18 cards of ours over six deals, plus declarations
         summary = page.locator("#summary")
         assert summary.get_attribute("data-kind") in {"round", "game"}
-        # The totals on the page are the server's scores.
-        server_scores = get_json(f"{base_url}/api/tables/{table_id}")["scores"]
-        shown = [int(cell.inner_text()) for cell in summary.locator("td.total").all()]
-        assert shown == server_scores
-        bar = [int(points.inner_text()) for points in page.locator("#scores .points").all()]
-        assert bar == server_scores
-        # Every card of the round went somewhere: the piles in the summary hold all 40 minus the new round's nothing.
+        # The scores on the page are the server's.
+        server = get_json(f"{base_url}/api/tables/{table_id}")
+        assert shown_scores(page) == server["scores"]
+        assert [int(cell.inner_text()) for cell in summary.locator("td.total").all()] == server["scores"]
         if summary.get_attribute("data-kind") == "round":
-            piles = [int(row.locator("td").first.inner_text()) for row in summary.locator("tr[data-side]").all()]
+            # Every card of the round ended in a pile, and the card count (R7.2) is shown for each side.
+            piles = [int(cell.inner_text()) for cell in summary.locator("td.piles").all()]
             assert sum(piles) == 40
-        assert page.locator("#log li").count() > 20  # the play-by-play told the round
+            counted = [int(cell.inner_text().lstrip("+")) for cell in summary.locator("td.card-points").all()]
+            assert counted == [max(0, pile - 20) for pile in piles]
+        # The play-by-play told the round in the game's words.
+        log = page.inner_text("#log")
+        assert "You drop" in log or "You play" in log
+        assert "Round over" in log
+        assert page.locator("#log li").count() > 20
         page.screenshot(path=str(tmp_path / "round-summary.png"))
         if summary.get_attribute("data-kind") == "round":
             page.click("[data-action='continue']")
             assert not page.locator("#summary").count()
+            # "Always declare truthfully for me": the server declares for us from now on.
+            page.click("label.switch")
+            page.wait_for_function("document.querySelector('#auto-declare').checked")
+            page.wait_for_selector("#hand .hand-card.playable")
+            assert not page.locator("[data-action^='declare-']").count()
 
 
 def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, viewport={"width": 1280, "height": 860}, locale="fr-FR") as page:
         page.goto(base_url)
+        page.wait_for_selector("#new-table")
         assert page.evaluate("document.documentElement.lang") == "fr"  # picked from the browser's language
         assert "Nouvelle table" in page.inner_text("#app")
         page.select_option("#language", "ar")
         assert page.evaluate("document.documentElement.dir") == "rtl"
+        assert page.evaluate("document.documentElement.lang") == "ar"
         assert "طاولة جديدة" in page.inner_text("#app")
-        create_table_against_a_bot(page, base_url, name="أمينة")
+        create_table(page, base_url, name="أمينة")
+        assert page.evaluate("document.documentElement.dir") == "rtl"
         declare = page.locator("[data-action='declare-ronda']")
         declare.wait_for()
-        assert declare.inner_text() == "روندا"
-        assert page.locator("[data-action='declare-tringa']").inner_text() == "ترينكا"
+        assert declare.inner_text().startswith("روندا")
+        assert page.locator("[data-action='declare-tringa']").inner_text().startswith("ترينكا")
+        label = page.locator("#hand .hand-card").first.get_attribute("aria-label")
+        assert label.split(" ")[-1] in {"ذهب", "كوبا", "شبادة", "خال"}  # the suits as the seeds name them
+        # The felt still reads left to right on the card faces, the page right to left around them.
+        assert page.locator("section.mine").evaluate("node => getComputedStyle(node).direction") == "rtl"
+        page.screenshot(path=str(tmp_path / "arabic.png"))
         page.reload()  # the language is remembered, the seat is taken back with its token
         page.wait_for_selector("#hand .hand-card")
         assert page.evaluate("document.documentElement.dir") == "rtl"
-        page.screenshot(path=str(tmp_path / "arabic.png"))
+        assert page.locator("[data-action='declare-ronda']").count() == 1
+        page.select_option("#language", "en")
+        assert page.evaluate("document.documentElement.dir") == "ltr"
+        assert page.locator("[data-action='declare-ronda']").inner_text().startswith("Ronda")
 
 
 def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, base_url: str, tmp_path: Path) -> None:
-    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "en-US"}
-    with open_page(browser, **phone) as page:
-        create_table_against_a_bot(page, base_url)
+    with open_page(browser, **PHONE) as page:
+        create_table(page, base_url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         for card in page.locator("#hand .hand-card").all():
             box = card.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-        playable = page.locator("#hand .hand-card.playable, [data-action='declare-none']")
-        playable.first.tap()  # touch works as a click
+            assert box["width"] >= 56  # big enough to tap
+        page.locator("[data-action='declare-none'], #hand .hand-card.playable").first.tap()  # touch works as a click
+        page.wait_for_selector("#hand .hand-card.playable")
+        before = len(hand_of(page))
+        page.locator("#hand .hand-card.playable").first.tap()
+        page.wait_for_function(f"document.querySelectorAll('#hand .hand-card').length < {before}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
 
 
-def test_an_invite_link_seats_a_friend_and_both_see_only_their_own_hand(browser: Any, base_url: str) -> None:
-    with open_page(browser, viewport={"width": 1000, "height": 800}) as host:
+def test_an_invite_link_seats_a_friend_and_each_sees_only_their_own_hand(browser: Any, base_url: str) -> None:
+    with open_page(browser, **DESKTOP) as host:
         host.goto(base_url)
         host.fill("#name", "Amina")
         host.select_option("[data-seat-kind='1']", "human")
@@ -190,38 +260,35 @@ def test_an_invite_link_seats_a_friend_and_both_see_only_their_own_hand(browser:
         invite = host.locator("#invite-link")
         invite.wait_for()
         link = invite.input_value()
-        with open_page(browser, viewport={"width": 1000, "height": 800}) as friend:
+        assert link.endswith(f"/t/{table_id_of(host)}")
+        with open_page(browser, **DESKTOP) as late, open_page(browser, **DESKTOP) as friend:
+            late.goto(link)  # someone else opens the same link first, but is slower to take the seat
+            late.wait_for_selector("#join-name")
             friend.goto(link)
+            assert "Amina" in friend.inner_text("#join")
             friend.fill("#join-name", "Youssef")
             friend.click("#join-button")
             friend.wait_for_selector("#hand .hand-card")
             host.wait_for_selector("#hand .hand-card")
-            mine = {c.get_attribute("data-card") for c in host.locator("#hand .hand-card").all()}
-            theirs = {c.get_attribute("data-card") for c in friend.locator("#hand .hand-card").all()}
+            assert not host.locator("#waiting").count()
+            mine = set(hand_of(host))
+            theirs = set(hand_of(friend))
             assert len(mine) == len(theirs) == 3 and not mine & theirs
             # R11: neither page holds the other's cards anywhere, not even hidden in the markup.
             assert not any(f'data-card="{card}"' in host.content() for card in theirs)
-            assert "Youssef" in host.inner_text(".seats")
+            assert "Youssef" in host.inner_text(".seats, .ring")
+            # The seat is gone: a polite notice, and the late guest watches instead.
+            late.fill("#join-name", "Karim")
+            late.click("#join-button")
+            late.wait_for_selector(".toast")
+            assert "taken" in late.inner_text("#toasts")
+            late.wait_for_selector(".watch-note")
+            assert not late.locator("#hand .hand-card").count()
 
 
-def play_until_summary(page: Any, seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while not page.locator("#summary").count():
-        assert time.monotonic() < deadline, "no summary came"
-        choice = page.locator("[data-action='declare-none'], #hand .hand-card.playable")
-        if choice.count():
-            choice.first.click()
-        page.wait_for_timeout(100)
-
-
-def test_game_over_then_play_again_and_replay_step_by_step(browser: Any, base_url: str) -> None:
-    with open_page(browser, viewport={"width": 1280, "height": 860}) as page:
-        page.goto(base_url)
-        page.fill("#name", "Amina")
-        page.fill("#target", "1")  # the first point scored wins
-        page.click("#create")
-        page.wait_for_selector("#hand .hand-card")
-        table_id = page.url.rsplit("/t/", 1)[1]
+def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: str, tmp_path: Path) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, base_url, target=1)  # the first point scored wins
         while True:
             play_until_summary(page)
             if page.locator("#summary").get_attribute("data-kind") == "game":
@@ -229,16 +296,31 @@ def test_game_over_then_play_again_and_replay_step_by_step(browser: Any, base_ur
             page.click("[data-action='continue']")  # a round ended with nobody at the target yet
         summary = get_json(f"{base_url}/api/tables/{table_id}")
         assert summary["status"] == "finished" and summary["winner"] is not None
-        verdict = page.locator("#summary .verdict").inner_text()
-        assert verdict == ("You win!" if summary["winner"] == 0 else "You lose.")
+        title = page.inner_text("#summary h2")
+        assert title == ("You win!" if summary["winner"] == 0 else "You lose")
         assert [int(c.inner_text()) for c in page.locator("#summary td.total").all()] == summary["scores"]
-        # The finished game is listed in the lobby and replays from the deal to the last event.
-        page.goto(base_url)
-        page.click(f"a[href='/t/{table_id}?replay']")
+        page.screenshot(path=str(tmp_path / "game-over.png"))
+        # The finished game is in the lobby's list, to replay step by step with every hand face up.
+        page.click("[data-action='lobby']")
+        finished = page.locator(f".table-item[data-table='{table_id}'][data-status='finished'] a.btn")
+        assert finished.inner_text() == "Replay"
+        finished.click()
         page.wait_for_selector("#replay-next")
-        first = page.locator(".replay-hand").first.inner_text()
+        steps = get_json(f"{base_url}/api/tables/{table_id}/replay")["steps"]
+        assert f"Step 0 of {len(steps) - 1}" in page.inner_text(".replay-controls")
+        assert page.locator(".seat .card.face").count() == 3  # the bot's hand, shown now the game is over
         page.click("#replay-next")
         page.click("#replay-next")
-        assert page.locator(".replay-hand").first.inner_text() != first or page.locator(".log-lines li").count() > 0
-        steps = len(get_json(f"{base_url}/api/tables/{table_id}/replay")["steps"])
-        assert f"2 / {steps - 1}" in page.inner_text(".replay-controls")
+        assert f"Step 2 of {len(steps) - 1}" in page.inner_text(".replay-controls")
+        page.fill("#replay-slider", "5")
+        assert f"Step 5 of {len(steps) - 1}" in page.inner_text(".replay-controls")
+        page.click("#replay-last")
+        assert shown_scores(page) == steps[-1]["state"]["scores"] == summary["scores"]
+        page.screenshot(path=str(tmp_path / "replay.png"))
+        # Back at the table (the seat's token is kept): the result, then another game at the same table.
+        page.goto(f"{base_url}/t/{table_id}")
+        page.click("[data-action='rematch']")
+        page.wait_for_selector("#summary", state="detached")
+        page.wait_for_function("[...document.querySelectorAll('#scores .points')].every(p => p.textContent === '0')")
+        assert get_json(f"{base_url}/api/tables/{table_id}")["status"] == "playing"
+        page.wait_for_selector("#hand .hand-card")

@@ -124,7 +124,7 @@ function fly(node, from, via, to, hold) {
 
 /** A big call on the felt: "Caida! +1". */
 export function callout(anchor, text, tone = "neutral") {
-  if (!anchor) return;
+  if (!anchor || !anchor.isConnected) return;
   const rect = anchor.getBoundingClientRect();
   const node = document.createElement("div");
   node.className = `callout ${tone}`;

@@ -76,7 +76,7 @@ async function table(tableId, params) {
   if (mine !== epoch) return;
   const held = tokens.get(tableId);
   const free = summary.seats.some((s) => s.kind === "human" && !s.taken);
-  if (params.has("replay") && summary.status === "finished") return replay(tableId);
+  if (params.has("replay")) return replay(tableId, params.get("game"));
   if (!held && summary.status === "finished" && !params.has("watch")) return replay(tableId);
   if (!held && free && !params.has("watch")) {
     const draw = () => showJoin(app, summary, { go: navigate, fail: (e) => toast(explain(e)), joined: () => table(tableId, new URLSearchParams()) });
@@ -98,7 +98,7 @@ function play(tableId, held) {
     },
     offline: () => toast(t("e_offline")),
     leave: () => navigate("/"),
-    replayLink: () => `/t/${tableId}?replay`,
+    replayLink: () => `/t/${tableId}?replay&game=${screen.table?.game ?? 0}`,
     copyInvite: async (link, button, input) => {
       const done = await copyText(link, input);
       button.textContent = done ? t("copied") : t("copyByHand");
@@ -134,9 +134,11 @@ function play(tableId, held) {
   };
 }
 
-async function replay(tableId) {
+async function replay(tableId, game = null) {
   const mine = epoch;
-  const shown = await showReplay(app, tableId, { leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); } });
+  const shown = await showReplay(app, tableId, {
+    game, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
+  });
   if (mine !== epoch) return shown.stop();
   current = { leave: shown.stop, redraw: shown.redraw, key: () => false };
 }

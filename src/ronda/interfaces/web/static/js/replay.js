@@ -11,12 +11,13 @@ import { TableScreen } from "./table.js";
 const PACE = 900;
 
 /** Show the replay of a finished table in `app`; returns a function that stops it. */
-export async function showReplay(app, tableId, { leave, fail }) {
+export async function showReplay(app, tableId, { leave, fail, game = null }) {
   let data;
   let summary;
+  const which = game === null || game === "" ? "" : `?game=${encodeURIComponent(game)}`;
   try {
     [data, summary] = await Promise.all([
-      api(`/api/tables/${encodeURIComponent(tableId)}/replay`),
+      api(`/api/tables/${encodeURIComponent(tableId)}/replay${which}`),
       api(`/api/tables/${encodeURIComponent(tableId)}`),
     ]);
   } catch (error) {

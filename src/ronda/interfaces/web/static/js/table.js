@@ -158,7 +158,7 @@ export class TableScreen {
     if (running && event.type === "score") running[event.side] += event.points;
     switch (event.type) {
       case "round_start":
-        if (this.roundOver && live) this.summary = { ...this.roundOver, totals: running ? [...running] : null };
+        if (this.roundOver && live) this.summary = { ...this.roundOver, totals: running ? [...running] : null, live: true };
         this.roundOver = null;
         this.tally = {};
         break;
@@ -171,7 +171,10 @@ export class TableScreen {
         this.roundOver = { kind: "round", round: event.round, piles: event.piles, tally: this.tally };
         break;
       case "game_over":
-        if (live) this.gameSummary(event.winner, event.reason, running);
+        if (live) {
+          this.gameSummary(event.winner, event.reason, running);
+          this.summary.live = true;
+        }
         break;
       default:
         break;
@@ -270,8 +273,7 @@ export class TableScreen {
       faceOf: (name) => cardSvg(name, { decorative: true }),
       me: this.seat,
     });
-    const felt = this.root.querySelector("#felt");
-    this.shouts.slice(-3).forEach((call, i) => setTimeout(() => callout(felt, call.text, call.tone), i * 380));
+    this.shouts.slice(-3).forEach((call, i) => setTimeout(() => callout(this.root.querySelector("#felt"), call.text, call.tone), i * 420));
     this.shouts = [];
     this.plays = [];
   }
@@ -285,8 +287,8 @@ export class TableScreen {
     const sides = view.scores.map((score, side) => {
       const share = Math.max(0, Math.min(100, (score / view.target) * 100));
       const mine = names.isMySide(side);
-      return el("div", { class: `score${mine ? " mine" : ""}`, "data-side": side },
-        el("span", { class: "score-name" }, names.sideName(side)),
+      return el("div", { class: `score${mine ? " my-side" : ""}`, "data-side": side },
+        el("span", { class: "score-name", title: view.players === 4 ? `${names.seatName(side)} & ${names.seatName(side + 2)}` : null }, names.sideName(side)),
         el("span", { class: "points", "aria-label": t("pointsOf", { name: names.sideName(side), points: score }) }, score),
         el("span", { class: "bar", "aria-hidden": "true" }, el("span", { style: `inline-size:${share}%` })));
     });
@@ -362,7 +364,8 @@ export class TableScreen {
       el("div", { class: "seat-who" },
         el("b", { class: "seat-name" }, names.seatName(seat)),
         el("small", {},
-          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner ? t("partner") : t("opponent")),
+          partner ? `${t("partner")} · ` : "",
+          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner ? "" : t("opponent")),
           info.stand_in ? ` · ${t("botFor")}` : "",
           away ? ` · ${t("away")}` : "")),
       el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), "aria-label": away ? t("away") : t("here") })),
@@ -410,7 +413,7 @@ export class TableScreen {
         type: "button",
         class: `card hand-card${can ? " playable" : ""}`,
         "data-card": name, "data-key": `card:${name}`, "data-focus": `card:${name}`,
-        "aria-label": cardLabel(name) + (can ? "" : ` (${t("notNow")})`),
+        "aria-label": cardLabel(name),
         "aria-disabled": can ? "false" : "true",
         title: can && i < 9 ? `${cardLabel(name)} — ${i + 1}` : cardLabel(name),
         html: cardSvg(name, { decorative: true }),
@@ -524,7 +527,7 @@ export class TableScreen {
       el("th", { scope: "col" }, t("thisRound")),
       el("th", { scope: "col" }, t("total")));
     const best = Math.max(...totals);
-    const rows = sides.map((side) => el("tr", { "data-side": side, class: `${names.isMySide(side) ? "mine" : ""}${s.kind === "game" && s.winner === side ? " winner" : ""}` },
+    const rows = sides.map((side) => el("tr", { "data-side": side, class: `${names.isMySide(side) ? "my-side" : ""}${s.kind === "game" && s.winner === side ? " winner" : ""}` },
       el("th", { scope: "row" }, names.sideName(side)),
       showPiles ? el("td", { class: "piles" }, s.piles[side]) : null,
       showPiles ? el("td", { class: "card-points" }, cardsPoints(side) ? `+${cardsPoints(side)}` : "0") : null,
@@ -562,9 +565,11 @@ export class TableScreen {
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
       el("p", { class: "hint" }, t("targetN", { n: view.target })),
       el("div", { class: "dialog-buttons" }, buttons));
-    const overlay = el("div", { class: `overlay${s.drawn ? "" : " appear"}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title", id: "summary", "data-kind": s.kind }, dialog);
+    // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;
+    // the overlay is there at once, so no card is played by mistake meanwhile.
+    const overlay = el("div", { class: `overlay${s.drawn ? "" : s.live ? " appear late" : " appear"}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title", id: "summary", "data-kind": s.kind }, dialog);
     overlay.addEventListener("keydown", (e) => { if (e.key === "Escape" && s.kind === "round") { this.summary = null; this.render(); } });
-    if (!s.drawn) setTimeout(() => overlay.querySelector(".btn.primary, .btn")?.focus({ preventScroll: true }), 0);
+    if (!s.drawn) setTimeout(() => overlay.querySelector(".btn.primary, .btn")?.focus({ preventScroll: true }), s.live ? 700 : 0);
     s.drawn = true;
     return overlay;
   }
