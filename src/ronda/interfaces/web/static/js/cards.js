@@ -189,7 +189,7 @@ function figure(rank, suit) {
 export function cardSvg(name, { decorative = false } = {}) {
   const [rank, suit] = parseCard(name);
   const body = rank <= 7
-    ? LAYOUT[rank].map(([x, y]) => use(suit, x, y, rank === 1 ? 34 : rank === 7 ? 16 : 18)).join("")
+    ? LAYOUT[rank].map(([x, y]) => use(suit, x, y, rank === 1 ? 38 : rank === 7 ? 17.5 : 21)).join("")
     : figure(rank, suit);
   const a11y = decorative ? `aria-hidden="true" focusable="false"` : `role="img" aria-label="${cardLabel(name)}"`;
   return `<svg viewBox="0 0 100 150" class="card-svg" ${a11y} xmlns="http://www.w3.org/2000/svg">` +

@@ -28,6 +28,11 @@
 //   left to right.
 
 const en = {
+  close: "Close", keysHint: "Keys: 1–9 play a card, N/R/T declare",
+  term_caida: "caida", term_caida_means: "taking the card just dropped by the previous player: +1 (este, cao; taper in French)",
+  term_missa: "missa", term_missa_means: "clearing the table with a capture: +1 (mesa in Spanish, lahsa in Arabic)",
+  term_ronda: "ronda", term_ronda_means: "a pair in the hand as dealt: 1 point, declared before the first play",
+  term_tringa: "tringa", term_tringa_means: "three of a kind in the hand as dealt: 5 points (also tringla)",
   title: "Ronda", tagline: "The Moroccan fishing card game",
   pitch: "Capture cards by rank and by the run that follows, call caida and missa, announce ronda and tringa — or bluff them. First to 41 wins. Play the computer or invite friends.",
   howTo: "How to play",
@@ -123,6 +128,11 @@ const en = {
 };
 
 const fr = {
+  close: "Fermer", keysHint: "Touches : 1–9 jouent une carte, N/R/T annoncent",
+  term_caida: "caida", term_caida_means: "prendre la carte que le joueur précédent vient de poser : +1 (taper)",
+  term_missa: "missa", term_missa_means: "vider la table en prenant : +1 (mesa en espagnol, lahsa en arabe)",
+  term_ronda: "ronda", term_ronda_means: "une paire dans la main distribuée : 1 point, annoncée avant de jouer",
+  term_tringa: "tringa", term_tringa_means: "un brelan dans la main distribuée : 5 points (aussi tringla)",
   title: "Ronda", tagline: "Le jeu de cartes marocain",
   pitch: "Ramassez les cartes par leur rang et la suite qui les suit, criez caida et missa, annoncez ronda et tringa — ou bluffez. Le premier à 41 gagne. Jouez contre l'ordinateur ou invitez vos amis.",
   howTo: "Comment jouer",
@@ -218,6 +228,11 @@ const fr = {
 };
 
 const ar = {
+  close: "إغلاق", keysHint: "المفاتيح: 1–9 للعب ورقة، N/R/T للإعلان",
+  term_caida: "كايدة", term_caida_means: "أخذ الورقة التي رماها اللاعب السابق للتو: +1 (ضربة، بواحد)",
+  term_missa: "ميسا", term_missa_means: "إفراغ الطاولة بالأخذ: +1 (لحسة)",
+  term_ronda: "روندا", term_ronda_means: "زوج في اليد الموزّعة: نقطة واحدة، يُعلن قبل اللعب",
+  term_tringa: "ترينكا", term_tringa_means: "ثلاث أوراق من رقم واحد في اليد الموزّعة: 5 نقاط",
   title: "روندا", tagline: "لعبة الورق المغربية",
   pitch: "خذ الأوراق بالرقم وبالتسلسل الذي يليه، نادِ كايدة وميسا، أعلن روندا وترينكا — أو خادع بها. أول من يبلغ 41 يفوز. العب ضد الحاسوب أو ادعُ أصدقاءك.",
   howTo: "طريقة اللعب",

@@ -10,6 +10,17 @@ import { TableScreen } from "./table.js";
 
 const PACE = 900;
 
+// Player controls drawn as SVG (the usual media symbols are missing from many fonts).
+const svg = (path) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="${path}" fill="currentColor"/></svg>`;
+const ICONS = {
+  first: svg("M6 5h2v14H6zM20 5v14L9 12z"),
+  prev: svg("M17 5v14L6 12z"),
+  play: svg("M7 5v14l12-7z"),
+  pause: svg("M6 5h4v14H6zM14 5h4v14h-4z"),
+  next: svg("M7 5v14l11-7z"),
+  last: svg("M16 5h2v14h-2zM4 5v14l11-7z"),
+};
+
 /** Show the replay of a finished table in `app`; returns a function that stops it. */
 export async function showReplay(app, tableId, { leave, fail, game = null }) {
   let data;
@@ -72,14 +83,15 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
     });
     const button = (id, label, onclick, disabled, symbol) => el("button", {
       type: "button", class: "btn icon", id, "aria-label": label, title: label, disabled, onclick, "data-focus": id,
-    }, symbol);
+      html: ICONS[symbol],
+    });
     return el("div", { class: "replay-controls", role: "group", "aria-label": t("replay") },
       el("div", { class: "replay-buttons" },
-        button("replay-first", t("first"), () => { stop(); go(0); }, index === 0, "⏮"),
-        button("replay-prev", t("prev"), () => { stop(); go(index - 1); }, index === 0, "◀"),
-        button("replay-play", timer ? t("pause") : t("play"), toggle, false, timer ? "⏸" : "▶"),
-        button("replay-next", t("forward"), () => { stop(); go(index + 1); }, index === last, "▶▏"),
-        button("replay-last", t("last"), () => { stop(); go(last); }, index === last, "⏭")),
+        button("replay-first", t("first"), () => { stop(); go(0); }, index === 0, "first"),
+        button("replay-prev", t("prev"), () => { stop(); go(index - 1); }, index === 0, "prev"),
+        button("replay-play", timer ? t("pause") : t("play"), toggle, false, timer ? "pause" : "play"),
+        button("replay-next", t("forward"), () => { stop(); go(index + 1); }, index === last, "next"),
+        button("replay-last", t("last"), () => { stop(); go(last); }, index === last, "last")),
       slider,
       el("p", { class: "replay-step" },
         el("b", {}, t("stepOf", { n: index, total: last })), " · ", describe(steps[index].action)));
@@ -93,6 +105,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
     screen.hands = state.hands;
     screen.view = state;
     screen.plays = forward ? steps[index].events.filter((e) => ["drop", "capture", "raise"].includes(e.type)) : [];
+    screen.still = !forward; // a jump redraws without motion
     screen.render();
     root.querySelector(".table-head")?.prepend(el("div", { class: "replay-banner" },
       el("b", {}, t("replayOf")), " ", el("a", { href: "/", "data-link": "" }, t("lobby"))));

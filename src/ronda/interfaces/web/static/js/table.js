@@ -221,7 +221,13 @@ export class TableScreen {
 
   /** Keyboard play: 1–9 play the hand's cards, n/r/t/d declare. Returns whether the key was used. */
   key(event) {
-    if (!this.view || this.seat === null || event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (!this.view || event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (event.key === "?") {
+      this.help = !this.help;
+      this.render();
+      return true;
+    }
+    if (this.seat === null || this.summary || this.help) return false;
     const digit = Number(event.key);
     if (digit >= 1 && digit <= 9) {
       const name = this.view.hand[digit - 1];
@@ -261,6 +267,7 @@ export class TableScreen {
     this.root.dataset.players = String(view.players);
     if (this.table.status === "waiting") this.root.append(this.waitingPanel());
     if (this.summary) this.root.append(this.summaryDialog(view, names));
+    else if (this.help) this.root.append(this.helpDialog(view));
 
     const log = this.root.querySelector(".log-lines");
     if (log && !scrolledUp) log.scrollTop = log.scrollHeight;
@@ -268,7 +275,7 @@ export class TableScreen {
     const myTurn = this.myTurn();
     document.title = myTurn ? `● ${t("yourTurn")} · ${t("title")}` : t("title");
 
-    animate(this.root, before, this.plays, {
+    if (!this.still) animate(this.root, before, this.plays, {
       sideOf: (seat) => sideOf(seat, view.players),
       faceOf: (name) => cardSvg(name, { decorative: true }),
       me: this.seat,
@@ -297,6 +304,7 @@ export class TableScreen {
       el("div", { class: "facts" },
         el("span", { class: "target", title: t("targetHint") }, t("targetN", { n: view.target })),
         el("span", { class: "where" }, t("roundDeal", { round: view.round + 1, deal: view.deal + 1, deals: view.deals_in_round })),
+        el("button", { type: "button", class: "btn help-button", id: "rules-button", "aria-label": t("howTo"), title: t("howTo"), onclick: () => { this.help = true; this.render(); } }, "?"),
         el("span", { id: "connection", class: `connection${this.connected || this.hands ? "" : " off"}`, title: this.connected ? t("connected") : t("reconnecting"), hidden: Boolean(this.hands) },
           el("span", { class: "dot", "aria-hidden": "true" }), el("span", { class: "label" }, this.connected ? t("connected") : t("reconnecting")))));
   }
@@ -347,6 +355,7 @@ export class TableScreen {
     const info = this.seatInfo(seat);
     const partner = view.players === 4 && this.seat !== null && seat % 2 === this.seat % 2;
     const turn = view.turn === seat && (view.phase === "play" || view.phase === "declare");
+    const free = info.kind === "human" && info.taken === false;
     const away = info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
     const size = view.hand_sizes[seat];
     const hand = this.hands
@@ -365,9 +374,9 @@ export class TableScreen {
         el("b", { class: "seat-name" }, names.seatName(seat)),
         el("small", {},
           partner ? `${t("partner")} · ` : "",
-          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner ? "" : t("opponent")),
+          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner || this.seat === null ? "" : t("opponent")),
           info.stand_in ? ` · ${t("botFor")}` : "",
-          away ? ` · ${t("away")}` : "")),
+          free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
       el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), "aria-label": away ? t("away") : t("here") })),
     el("div", { class: "seat-hand", "aria-label": t("cardsInHand", { n: size }) }, hand),
     el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
@@ -392,16 +401,18 @@ export class TableScreen {
     return el("section", { class: "felt", id: "felt", "aria-label": t("table") },
       el("div", { class: "stock", id: "stock", title: t("stockN", { n: view.stock }) },
         view.stock ? el("span", { class: "card back stock-card", html: backSvg() }) : el("span", { class: "stock-empty" }),
-        el("span", { class: "stock-count" }, view.stock ? t("stockN", { n: view.stock }) : t("stockEmpty"))),
+        el("span", { class: "stock-count" },
+          el("span", { class: "long" }, view.stock ? t("stockN", { n: view.stock }) : t("stockEmpty")),
+          el("span", { class: "short", "aria-hidden": "true" }, view.stock))),
       el("div", { class: "table-cards", id: "table-cards" }, cards),
       note);
   }
 
   watchPanel(view, names, bottom) {
     // A spectator sees the bottom seat like any other: backs only.
-    return el("div", { class: "mine watching" },
+    return el("div", { class: "watching" },
       this.seatPanel(view, names, bottom, "bottom"),
-      el("p", { class: "watch-note" }, t("watchingNote")));
+      el("p", { class: "watch-note" }, t("watchingNote"), " ", el("a", { href: "/", "data-link": "" }, t("lobby"))));
   }
 
   mine(view, names, seat) {
@@ -502,13 +513,31 @@ export class TableScreen {
     const share = navigator.share
       ? el("button", { type: "button", class: "btn", onclick: () => navigator.share({ title: t("title"), text: t("shareText"), url: link }).catch(() => {}) }, t("share"))
       : null;
-    return el("div", { class: "waiting panel", id: "waiting", role: "region", "aria-label": t("waitingForPlayers") },
-      el("h2", {}, t("waitingForPlayers")),
-      el("p", {}, t("inviteHelp")),
-      el("div", { class: "invite" }, input, copy, share),
-      el("ul", { class: "seat-list" }, this.table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
-        el("span", { class: "tick", "aria-hidden": "true" }, s.taken ? "✓" : "…"),
-        s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : (s.taken ? names.seatName(s.seat) : t("freeSeat"))))));
+    return el("div", { class: "overlay soft", id: "waiting", role: "dialog", "aria-modal": "false", "aria-labelledby": "waiting-title" },
+      el("div", { class: "dialog waiting" },
+        el("h2", { id: "waiting-title" }, t("waitingForPlayers")),
+        el("p", { class: "hint" }, t("inviteHelp")),
+        el("div", { class: "invite" }, input, copy, share),
+        el("ul", { class: "seat-list" }, this.table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
+          el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1),
+          el("span", { class: "grow" }, s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : (s.taken ? names.seatName(s.seat) : t("freeSeat"))),
+          el("span", { class: "tick", "aria-label": s.taken ? t("here") : t("freeSeat") }, s.taken ? "✓" : "…")))),
+        el("div", { class: "dialog-buttons" }, el("a", { class: "btn", href: "/", "data-link": "" }, t("lobby")))));
+  }
+
+  helpDialog(view) {
+    const close = () => { this.help = false; this.render(); };
+    const terms = ["caida", "missa", "ronda", "tringa"].map((term) => [el("dt", {}, t(`term_${term}`)), el("dd", {}, t(`term_${term}_means`))]);
+    const overlay = el("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title", id: "help", onclick: (e) => { if (e.target === overlay) close(); } },
+      el("div", { class: "dialog help" },
+        el("h2", { id: "help-title" }, t("howTo")),
+        el("ul", {}, ["howTo1", "howTo2", "howTo3", "howTo4", "howTo5"].map((key) => el("li", {}, t(key)))),
+        el("dl", {}, terms),
+        el("p", { class: "hint" }, t("keysHint"), " · ", t("targetN", { n: view.target })),
+        el("div", { class: "dialog-buttons" }, el("button", { type: "button", class: "btn primary", "data-focus": "help-close", onclick: close }, t("close")))));
+    overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
+    setTimeout(() => overlay.querySelector(".btn.primary")?.focus({ preventScroll: true }), 0);
+    return overlay;
   }
 
   summaryDialog(view, names) {
