@@ -41,6 +41,11 @@ def duel(tmp_path: Path) -> Any:
         yield http, table_id, amina, youssef, {0: created["token"], 1: joined["token"]}
 
 
+def attempt(client: Client, action: dict[str, Any]) -> None:
+    """Send a decision that should be refused, keeping what the client holds as the "before"."""
+    client.send({"type": "act", "action": action})
+
+
 def snapshot(client: Client) -> tuple[int, Any, Any]:
     return client.version, client.view, client.legal
 
@@ -115,29 +120,29 @@ def test_oversized_and_binary_frames(duel: Any) -> None:
 def test_out_of_turn_and_illegal_decisions(duel: Any) -> None:
     _, _, amina, youssef, _ = duel
     assert amina.legal and not youssef.legal  # seat 0 declares first
-    youssef.act({"declare": "none"})
+    attempt(youssef, {"declare": "none"})
     message = assert_one_error_and_nothing_changed(youssef, [amina], "not_your_turn")
     assert "seat 0" in message
     hand = amina.view["hand"]
-    amina.act({"play": hand[0]})  # a play during the declarations
+    attempt(amina, {"play": hand[0]})  # a play during the declarations
     assert_one_error_and_nothing_changed(amina, [youssef], "illegal")
-    amina.act({"declare": "double_ronda"})  # only with four-card hands
+    attempt(amina, {"declare": "double_ronda"})  # only with four-card hands
     assert_one_error_and_nothing_changed(amina, [youssef], "illegal")
-    amina.act({"challenge": 1})  # nobody has declared
+    attempt(amina, {"challenge": 1})  # nobody has declared
     assert_one_error_and_nothing_changed(amina, [youssef], "illegal")
     # Into the play phase: a card seat 0 does not hold is refused, naming only the card it sent.
-    amina.act({"declare": "none"})
+    attempt(amina, {"declare": "none"})
     youssef.expect("update")
     amina.expect("update")
-    youssef.act({"declare": "none"})
+    attempt(youssef, {"declare": "none"})
     amina.expect("update")
     youssef.expect("update")
     assert amina.view["phase"] == "play" and amina.legal
     not_mine = next(card for card in ("1o", "2o", "3o", "4o", "5o") if card not in amina.view["hand"])
-    amina.act({"play": not_mine})
+    attempt(amina, {"play": not_mine})
     message = assert_one_error_and_nothing_changed(amina, [youssef], "illegal")
     assert not_mine in message
-    youssef.act({"play": youssef.view["hand"][0]})
+    attempt(youssef, {"play": youssef.view["hand"][0]})
     assert_one_error_and_nothing_changed(youssef, [amina], "not_your_turn")
 
 
@@ -147,7 +152,7 @@ def test_hello_first_and_tokens(duel: Any) -> None:
     stranger = Client(http, table_id)
     stranger.send({"type": "ping"})
     assert stranger.recv()["code"] == "not_hello"
-    stranger.act({"declare": "none"})
+    attempt(stranger, {"declare": "none"})
     assert stranger.recv()["code"] == "not_hello"
     stranger.send({"type": "hello", "token": "not-a-token", "since": None})
     assert stranger.recv()["code"] == "bad_token"
@@ -179,14 +184,14 @@ def test_no_table_no_game(tmp_path: Path) -> None:
         early = Client(http, created["table_id"], created["token"])
         before = early.hello()
         early.sync()
-        early.act({"declare": "none"})
+        attempt(early, {"declare": "none"})
         assert_one_error_and_nothing_changed(early, [], "not_your_turn")
         assert before["table"]["status"] == "waiting"
         quick = new_table(http, 2, [{"kind": "human", "name": "A"}, {"kind": "bot", "level": "random"}], target=1)
         me = Client(http, quick["table_id"], quick["token"])
         me.hello()
         play_out([me], random_chooser(random.Random(1)))
-        me.act({"declare": "none"})
+        attempt(me, {"declare": "none"})
         assert_one_error_and_nothing_changed(me, [], "game_over")
 
 

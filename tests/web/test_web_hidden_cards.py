@@ -160,7 +160,7 @@ def play_and_check(tmp_path: Path, seed: int, config: tuple[Any, ...]) -> None:
         for seat, group in clients.items():
             for client in group:
                 checked += check_frames(client, seat, hidden)
-        assert checked > 10
+        assert checked >= 3
 
 
 @pytest.mark.parametrize("repeat", range(3))

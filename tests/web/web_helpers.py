@@ -101,7 +101,9 @@ class Client:
         return self.expect("state", "catchup")
 
     def act(self, action: dict[str, Any]) -> None:
+        """Send a decision; the legal actions held are spent until the next update says otherwise."""
         self.send({"type": "act", "action": action})
+        self.legal = []
 
     def close(self) -> None:
         if not self.closed:
