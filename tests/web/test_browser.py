@@ -229,13 +229,15 @@ def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url
         page.wait_for_selector("#hand .hand-card")
         assert page.evaluate("document.documentElement.dir") == "rtl"
         assert page.locator("[data-action='declare-ronda']").count() == 1
+        assert "الجولة 1" in page.inner_text("#log")  # the play-by-play in Arabic too
         page.select_option("#language", "en")
         assert page.evaluate("document.documentElement.dir") == "ltr"
         assert page.locator("[data-action='declare-ronda']").inner_text().startswith("Ronda")
+        assert "Round 1" in page.inner_text("#log")  # told again in the new language
 
 
 def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, base_url: str, tmp_path: Path) -> None:
-    with open_page(browser, **PHONE) as page:
+    with open_page(browser, **PHONE, reduced_motion="reduce") as page:
         create_table(page, base_url)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         for card in page.locator("#hand .hand-card").all():
@@ -248,6 +250,8 @@ def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, 
         page.locator("#hand .hand-card.playable").first.tap()
         page.wait_for_function(f"document.querySelectorAll('#hand .hand-card').length < {before}")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # The reader asked for less motion: nothing on the page moves.
+        assert page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
         page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
 
 

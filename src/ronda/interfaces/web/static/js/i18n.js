@@ -89,6 +89,7 @@ const en = {
   replayPlay: "{name} plays {card}", replayDeclare: "{name} declares {kind}", replayChallenge: "{name} challenges {target}",
   // declarations
   declare_none: "Nothing", declare_ronda: "Ronda", declare_tringa: "Tringa", declare_double_ronda: "Double ronda",
+  word_none: "nothing", word_ronda: "ronda", word_tringa: "tringa", word_double_ronda: "double ronda",
   // narration
   n_round: "Round {round} — {name} deals", n_round_you: "Round {round} — you deal",
   n_deal: "Deal {deal}: {size} cards each, {stock} left in the stock",
@@ -192,6 +193,7 @@ const fr = {
   pause: "Pause", forward: "Avancer", last: "Dernier coup", replayStart: "La donne",
   replayPlay: "{name} joue {card}", replayDeclare: "{name} annonce {kind}", replayChallenge: "{name} conteste {target}",
   declare_none: "Rien", declare_ronda: "Ronda", declare_tringa: "Tringa", declare_double_ronda: "Double ronda",
+  word_none: "rien", word_ronda: "ronda", word_tringa: "tringa", word_double_ronda: "double ronda",
   n_round: "Manche {round} — {name} distribue", n_round_you: "Manche {round} — vous distribuez",
   n_deal: "Donne {deal} : {size} cartes chacun, {stock} au talon",
   n_deal_last: "Dernière donne : {size} cartes chacun — plus rien à venir",
@@ -397,7 +399,12 @@ export function suitName(suit) {
   return SUIT_NAMES[current][suit];
 }
 
-/** A declaration kind in the current language: "ronda", "ترينكا". */
+/** A declaration kind in the current language, as on its button: "Ronda", "ترينكا". */
 export function kindName(kind) {
   return t(`declare_${kind}`);
+}
+
+/** A declaration kind inside a sentence: "Bot 2 declared ronda". */
+export function kindWord(kind) {
+  return has(`word_${kind}`) ? t(`word_${kind}`) : kindName(kind);
 }

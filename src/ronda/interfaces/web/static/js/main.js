@@ -126,10 +126,7 @@ function play(tableId, held) {
   });
   current = {
     leave: () => connection.close(),
-    redraw: () => {
-      screen.rename();
-      screen.render();
-    },
+    redraw: () => screen.relanguage(),
     key: (event) => screen.key(event),
   };
 }

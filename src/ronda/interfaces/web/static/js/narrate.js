@@ -4,7 +4,7 @@
 // play's own line: "You play 5c, take 5o 6c — caida! +1". Cards inside a line
 // are kept as card names so the page can draw them as small chips.
 
-import { has, kindName, t } from "./i18n.js";
+import { has, kindName, kindWord, t } from "./i18n.js";
 
 /** Names of seats and sides as this reader sees them: "You", "Amina", "Seat 2", "Us"/"Them". */
 export function namer(table, me) {
@@ -92,7 +92,7 @@ export class Narrator {
       case "declare":
         this.declared.set(event.seat, event.declaration);
         if (event.declaration === "none") return null;
-        return { parts: parts(this.said("n_declare", event.seat, { name, kind: kindName(event.declaration) })), tone: "declare" };
+        return { parts: parts(this.said("n_declare", event.seat, { name, kind: kindWord(event.declaration) })), tone: "declare" };
       case "drop": {
         const line = { parts: parts(this.said("n_drop", event.seat, { name, card: cardToken(event.card) })), tone: isMine(event.seat) ? "mine" : "" };
         this.lastPlay = line;
@@ -140,7 +140,7 @@ export class Narrator {
           tone: "score",
         };
       case "exposure":
-        return { parts: parts(this.said("n_exposed", event.seat, { name, kind: kindName(event.declaration) })), tone: "alert" };
+        return { parts: parts(this.said("n_exposed", event.seat, { name, kind: kindWord(event.declaration) })), tone: "alert" };
       case "challenge":
         return {
           parts: parts(this.said("n_challenge", event.seat, {

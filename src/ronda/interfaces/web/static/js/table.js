@@ -10,7 +10,7 @@
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { el } from "./dom.js";
-import { kindName, rankName, t } from "./i18n.js";
+import { kindName, kindWord, rankName, t } from "./i18n.js";
 import { Narrator, levelName, namer, shout } from "./narrate.js";
 
 const PLAYS = new Set(["drop", "capture", "raise"]);
@@ -86,6 +86,18 @@ export class TableScreen {
     this.controls = null; // replays: the step controls, drawn instead of the decisions
     this.shouts = [];
     this.plays = [];
+    this.events = []; // every event told so far, to tell them again in another language
+  }
+
+  /** The page's language changed: tell the play-by-play again in it, and redraw. */
+  relanguage() {
+    const narrator = new Narrator(namer(this.table, this.seat));
+    for (const event of this.events) {
+      if (event.type === "new_game") narrator.lines.push({ id: ++narrator.serial, type: "new_game", tone: "head", parts: [t("newGame")] });
+      else narrator.push(event);
+    }
+    this.narrator = narrator;
+    this.render();
   }
 
   // ------------------------------------------------------------ messages
@@ -128,16 +140,18 @@ export class TableScreen {
       case "seats":
         this.table = msg.table;
         this.rename();
-        break;
+        this.render();
+        return;
       case "auto_declare":
         this.autoDeclare = Boolean(msg.on);
-        break;
+        this.render();
+        return;
       case "error":
         break;
       default:
         return;
     }
-    this.pending = false;
+    this.pending = false; // the answer to our last action (or news that makes it moot) has come
     this.render();
   }
 
@@ -147,14 +161,18 @@ export class TableScreen {
 
   newGame() {
     this.summary = null;
+    this.roundOver = null;
     this.rematchAsked = false;
     this.tally = {};
     this.narrator.lines.push({ id: ++this.narrator.serial, type: "new_game", tone: "head", parts: [t("newGame")] });
+    this.events.push({ type: "new_game" });
   }
 
   consume(event, live, running) {
     const names = this.narrator.names;
     this.narrator.push(event);
+    this.events.push(event);
+    if (this.events.length > 2000) this.events.splice(0, this.events.length - 2000);
     if (running && event.type === "score") running[event.side] += event.points;
     switch (event.type) {
       case "round_start":
@@ -483,7 +501,7 @@ export class TableScreen {
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
     for (const target of challenges) {
-      const kind = kindName(view.declarations[target] || "ronda");
+      const kind = kindWord(view.declarations[target] || "ronda");
       const sure = this.confirming === target;
       box.append(el("button", {
         type: "button", class: `btn danger${sure ? " confirm" : ""}`, "data-action": `challenge-${target}`, "data-focus": `challenge-${target}`,
