@@ -43,7 +43,7 @@ export function tableFacts(table) {
 
 function seatNames(table) {
   const names = namer(table, null);
-  const label = (s) => (s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat"));
+  const label = (s) => (s.kind === "bot" ? `${names.seatName(s.seat)} (${levelName(s.level)})` : s.taken ? names.seatName(s.seat) : t("freeSeat"));
   if (table.players === 4) {
     return `${label(table.seats[0])} & ${label(table.seats[2])} — ${label(table.seats[1])} & ${label(table.seats[3])}`;
   }

@@ -116,7 +116,8 @@ export class Narrator {
       }
       case "score": {
         if (PLAY_REASONS.has(event.reason) && this.lastPlay && this.lines[this.lines.length - 1] === this.lastPlay) {
-          this.lastPlay.parts.push(` — ${t(`shout_${event.reason}`)} ${signed(event.points)}`);
+          // As called at the table, inside the line: "… — caida! +1".
+          this.lastPlay.parts.push(` — ${t(`shout_${event.reason}`).toLocaleLowerCase()} ${signed(event.points)}`);
           this.lastPlay.tone = "score";
           return "extended";
         }
