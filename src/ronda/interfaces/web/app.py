@@ -262,7 +262,7 @@ def create_app(
             raise HttpError(404, "not_found", f"table {table_id} has games 0 to {table.number}, not {number}")
         if number not in table.results or (number == table.number and table.status != FINISHED):
             raise HttpError(403, "not_finished", "a game can be replayed once it is over: every hand is shown then")
-        record = await table.journal.run(table.journal.store.load_record, table.id, number)
+        record = await table.journal.read(table.journal.store.load_record, table.id, number)
         steps = await asyncio.to_thread(replay_steps, record, table.bases.get(number, 0))
         return {"record": record, "steps": steps}
 

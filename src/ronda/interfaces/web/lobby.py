@@ -97,8 +97,8 @@ class Lobby:
             status,
             [StoredSeat(s.index, s.kind, s.name, s.level, s.token_hash) for s in seats],
         )
-        await self.journal.run(self.journal.store.add_table, stored)
-        await self.journal.run(
+        await self.journal.write(self.journal.store.add_table, stored)
+        await self.journal.write(
             self.journal.store.start_game,
             table_id,
             0,

@@ -21,6 +21,7 @@ ronda.interfaces.web.protocol.ProtocolError: unknown message type 'dance' (hello
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, fields
 from typing import Any
@@ -222,8 +223,12 @@ def action_json(action: Action) -> dict[str, Any]:
 # ----------------------------------------------------------------------- views
 
 
+@functools.lru_cache(maxsize=256)
 def rules_json(rules: Rules) -> dict[str, Any]:
     """Every rule by its R10 name, defaults included, so the page never has to know the defaults.
+
+    Rules are immutable and every view carries them, so the answer is made once per rules;
+    it is shared: callers must not change it.
 
     >>> rules_json(Rules(players=3))["target"]
     41

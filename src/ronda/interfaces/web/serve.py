@@ -16,6 +16,8 @@ EXIT_BAD_INPUT = 2
 WEB_HINT = "ronda serve: the web extra is missing: pip install 'ronda[web]'"
 WS_MAX_BYTES = 64 * 1024
 """Frames above this close the connection at once; frames above 4096 bytes are answered with an error."""
+# Websocket compression (permessage-deflate) is off: game messages are a few hundred bytes to 2 KB, and
+# compressing each one for each seat cost a third of the server's time in benchmarks/load.py.
 
 
 def register(commands: Any) -> None:
@@ -58,6 +60,14 @@ def register(commands: Any) -> None:
         metavar="SECONDS",
         help="pause before each bot move so people can follow the game (default 0.6)",
     )
+    p.add_argument(
+        "--flood-rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="messages a second one connection may send on average, bursts of twice that; "
+        "more are answered by one 'flood' error and ignored (default 20)",
+    )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(run=run)
 
@@ -87,8 +97,8 @@ def run(args: argparse.Namespace) -> int:
             f"ronda serve: unknown --stand-in level {args.stand_in!r} (known: {', '.join(levels())})", file=sys.stderr
         )
         return EXIT_BAD_INPUT
-    if args.grace < 0 or args.bot_delay < 0:
-        print("ronda serve: --grace and --bot-delay are seconds, zero or more", file=sys.stderr)
+    if args.grace < 0 or args.bot_delay < 0 or args.flood_rate <= 0:
+        print("ronda serve: --grace and --bot-delay are zero or more, --flood-rate above zero", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not 0 < args.port < 65536:
         print(f"ronda serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
@@ -98,12 +108,21 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    app = create_app(url, grace=args.grace, stand_in=args.stand_in, bot_delay=args.bot_delay)
+    app = create_app(
+        url, grace=args.grace, stand_in=args.stand_in, bot_delay=args.bot_delay, flood_rate=args.flood_rate
+    )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Ronda is served at http://{host}:{args.port}/  (database {shown}; Ctrl+C stops)", flush=True)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=WS_MAX_BYTES)
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            ws_max_size=WS_MAX_BYTES,
+            ws_per_message_deflate=False,
+        )
     except OSError as error:
         print(f"ronda serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -9,14 +9,15 @@ nothing and a stored game is judged by the same rules as a live one.
 Seats keep their kind, name, bot level and the SHA-256 of their token (never
 the token). SQLite is the default (a file in the data folder); any database
 SQLAlchemy reaches works through ``DATABASE_URL``. Every method is
-synchronous and is run by :class:`Journal` on one thread, in order, off the
+synchronous; write methods take the transaction's connection first. The
+server runs them through :class:`Journal`, on one thread, in order, off the
 event loop.
 
 >>> store = Store("sqlite://")
->>> store.add_table(StoredTable("t1", "2025-01-01T00:00:00+00:00", {"players": 2}, "classic", "waiting",
-...     [StoredSeat(0, "human", "Amina", None, "ab" * 32), StoredSeat(1, "bot", "medium bot", "medium", None)]))
->>> store.start_game("t1", 0, dealer=1, base_version=0, deck=["1o"] * 40)
->>> store.record_action("t1", 0, 0, 0, {"seat": 0, "declare": "none"})
+>>> store.write(store.add_table, StoredTable("t1", "2025-01-01T00:00:00+00:00", {"players": 2}, "classic",
+...     "waiting", [StoredSeat(0, "human", "Amina", None, "ab" * 32), StoredSeat(1, "bot", "bot", "easy", None)]))
+>>> store.write(store.start_game, "t1", 0, dealer=1, base_version=0, deck=["1o"] * 40)
+>>> store.write(store.record_decisions, [Decision("t1", 0, 0, 0, {"seat": 0, "declare": "none"})])
 >>> store.load_record("t1", 0)["rounds"][0]["actions"]
 [{'seat': 0, 'declare': 'none'}]
 >>> [t.status for t in store.load_tables()]
@@ -26,9 +27,11 @@ event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -147,6 +150,23 @@ class StoredTable:
     games: list[StoredGame] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Decision:
+    """One decision to store: the record's action (with its seat), its number in the game and its round.
+
+    ``next_deck`` is the deck of the round this decision's end of round started
+    (``round + 1``); ``result`` the winner and scores when it ended the game.
+    """
+
+    table_id: str
+    game: int
+    number: int
+    round: int
+    action: dict[str, Any]
+    next_deck: list[str] | None = None
+    result: tuple[int, list[int]] | None = None
+
+
 class Store:
     """The database: one SQLAlchemy engine, the schema created on first use.
 
@@ -173,110 +193,118 @@ class Store:
 
     # ------------------------------------------------------------- writes
 
-    def add_table(self, table: StoredTable) -> None:
+    def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        """Run one write method (``fn(db, ...)``) in a transaction of its own (startup, tests, scripts)."""
         with self.engine.begin() as db:
-            db.execute(
-                insert(tables_table).values(
-                    id=table.id,
-                    created=table.created,
-                    rules=json.dumps(table.rules),
-                    preset=table.preset,
-                    status=table.status,
-                    game=0,
-                )
-            )
-            db.execute(
-                insert(seats_table),
-                [
-                    {
-                        "table_id": table.id,
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "name": s.name,
-                        "level": s.level,
-                        "token_hash": s.token_hash,
-                        "auto_declare": s.auto_declare,
-                    }
-                    for s in table.seats
-                ],
-            )
+            fn(db, *args, **kwargs)
 
-    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
-        with self.engine.begin() as db:
-            db.execute(
-                update(seats_table)
-                .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
-                .values(name=name, token_hash=token_hash)
+    def add_table(self, db: Connection, table: StoredTable) -> None:
+        db.execute(
+            insert(tables_table).values(
+                id=table.id,
+                created=table.created,
+                rules=json.dumps(table.rules),
+                preset=table.preset,
+                status=table.status,
+                game=0,
             )
+        )
+        db.execute(
+            insert(seats_table),
+            [
+                {
+                    "table_id": table.id,
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "name": s.name,
+                    "level": s.level,
+                    "token_hash": s.token_hash,
+                    "auto_declare": s.auto_declare,
+                }
+                for s in table.seats
+            ],
+        )
 
-    def set_auto_declare(self, table_id: str, seat: int, on: bool) -> None:
-        with self.engine.begin() as db:
-            db.execute(
-                update(seats_table)
-                .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
-                .values(auto_declare=on)
-            )
+    def take_seat(self, db: Connection, table_id: str, seat: int, name: str, token_hash: str) -> None:
+        db.execute(
+            update(seats_table)
+            .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
+            .values(name=name, token_hash=token_hash)
+        )
 
-    def set_status(self, table_id: str, status: str) -> None:
-        with self.engine.begin() as db:
-            db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
+    def set_auto_declare(self, db: Connection, table_id: str, seat: int, on: bool) -> None:
+        db.execute(
+            update(seats_table)
+            .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
+            .values(auto_declare=on)
+        )
+
+    def set_status(self, db: Connection, table_id: str, status: str) -> None:
+        db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
 
     def start_game(
-        self, table_id: str, game: int, *, dealer: int, base_version: int, deck: list[str], status: str = "playing"
-    ) -> None:
-        """A new game at the table (the first, or a rematch) with the deck of its first round."""
-        with self.engine.begin() as db:
-            db.execute(
-                insert(games_table).values(
-                    table_id=table_id, game=game, dealer=dealer, base_version=base_version, finished=False
-                )
-            )
-            db.execute(insert(rounds_table).values(table_id=table_id, game=game, round=0, deck=json.dumps(deck)))
-            db.execute(update(tables_table).where(tables_table.c.id == table_id).values(game=game, status=status))
-
-    def record_action(
         self,
+        db: Connection,
         table_id: str,
         game: int,
-        number: int,
-        round_index: int,
-        action: dict[str, Any],
         *,
-        next_deck: list[str] | None = None,
-        result: tuple[int, list[int]] | None = None,
+        dealer: int,
+        base_version: int,
+        deck: list[str],
+        status: str = "playing",
     ) -> None:
-        """One decision, with what it brought about, in one transaction.
+        """A new game at the table (the first, or a rematch) with the deck of its first round."""
+        db.execute(
+            insert(games_table).values(
+                table_id=table_id, game=game, dealer=dealer, base_version=base_version, finished=False
+            )
+        )
+        db.execute(insert(rounds_table).values(table_id=table_id, game=game, round=0, deck=json.dumps(deck)))
+        db.execute(update(tables_table).where(tables_table.c.id == table_id).values(game=game, status=status))
 
-        ``next_deck`` is the deck of the round this decision's end of round
-        started (``round_index + 1``); ``result`` the winner and scores when
-        it ended the game.
+    def record_decisions(self, db: Connection, decisions: list[Decision]) -> None:
+        """Decisions with what they brought about (a next round's deck, a game's end), many in one go.
+
+        Rows are written with one statement per table of the schema, whatever the
+        number of decisions: under load the journal hands over every decision
+        that arrived while the previous batch was being written.
         """
-        with self.engine.begin() as db:
-            db.execute(
-                insert(actions_table).values(
-                    table_id=table_id, game=game, number=number, round=round_index, action=json.dumps(action)
-                )
-            )
-            if next_deck is not None:
-                db.execute(
-                    insert(rounds_table).values(
-                        table_id=table_id, game=game, round=round_index + 1, deck=json.dumps(next_deck)
-                    )
-                )
-            if result is not None:
-                _finish(db, table_id, game, *result)
+        db.execute(
+            insert(actions_table),
+            [
+                {
+                    "table_id": d.table_id,
+                    "game": d.game,
+                    "number": d.number,
+                    "round": d.round,
+                    "action": json.dumps(d.action),
+                }
+                for d in decisions
+            ],
+        )
+        decks = [
+            {"table_id": d.table_id, "game": d.game, "round": d.round + 1, "deck": json.dumps(d.next_deck)}
+            for d in decisions
+            if d.next_deck is not None
+        ]
+        if decks:
+            db.execute(insert(rounds_table), decks)
+        for d in decisions:
+            if d.result is not None:
+                self.finish_game(db, d.table_id, d.game, *d.result)
 
-    def add_round(self, table_id: str, game: int, round_index: int, deck: list[str]) -> None:
+    def add_round(self, db: Connection, table_id: str, game: int, round_index: int, deck: list[str]) -> None:
         """The deck of a round dealt on its own (a rebuilt game that stopped between rounds)."""
-        with self.engine.begin() as db:
-            db.execute(
-                insert(rounds_table).values(table_id=table_id, game=game, round=round_index, deck=json.dumps(deck))
-            )
+        db.execute(insert(rounds_table).values(table_id=table_id, game=game, round=round_index, deck=json.dumps(deck)))
 
-    def finish_game(self, table_id: str, game: int, winner: int, scores: list[int]) -> None:
-        """A game won before any decision (its first deal decided it): the table is finished."""
-        with self.engine.begin() as db:
-            _finish(db, table_id, game, winner, scores)
+    def finish_game(self, db: Connection, table_id: str, game: int, winner: int, scores: list[int]) -> None:
+        """The game is won: its result is kept and the table is finished."""
+        db.execute(
+            update(games_table)
+            .where(games_table.c.table_id == table_id, games_table.c.game == game)
+            .values(finished=True, winner=winner, scores=json.dumps(scores))
+        )
+        db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status="finished"))
 
     # -------------------------------------------------------------- reads
 
@@ -331,15 +359,6 @@ class Store:
         return {"format": "ronda/1", "rules": json.loads(rules), "dealer": dealer, "rounds": rounds}
 
 
-def _finish(db: Connection, table_id: str, game: int, winner: int, scores: list[int]) -> None:
-    db.execute(
-        update(games_table)
-        .where(games_table.c.table_id == table_id, games_table.c.game == game)
-        .values(finished=True, winner=winner, scores=json.dumps(scores))
-    )
-    db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status="finished"))
-
-
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     """WAL and normal sync: a commit per move stays cheap, and a crash loses at most the last moves, never the file."""
     cursor = connection.cursor()
@@ -350,20 +369,130 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
 
 
 class Journal:
-    """Runs the store's methods on one worker thread, in the order they are asked for.
+    """The store's one worker thread: writes in the order they are asked for, decisions batched.
 
     One thread keeps writes in the order the games took them (SQLite allows one
     writer anyway) and keeps the event loop free while the database works.
+    Every write waiting when the thread comes round is done in one transaction,
+    and waiting decisions in one statement: under load a commit serves many
+    moves (group commit), with no delay when the server is quiet. The caller's
+    await returns once its write is committed, so an update is only ever sent
+    about a decision that a restart would keep.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ronda-store")
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._work, name="ronda-store", daemon=True)
+        self._thread.start()
 
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        """Run a store write method (``fn(db, ...)``) on the worker, committed before this returns."""
+        await self._submit(_Job("write", fn, args, kwargs))
+
+    async def record(self, decision: Decision) -> None:
+        """Store one decision, committed before this returns."""
+        await self._submit(_Job("decision", None, (decision,), {}))
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a store read method on the worker, after every write asked for before it."""
+        result: T = await self._submit(_Job("read", fn, args, {}))
+        return result
+
+    def _submit(self, job: _Job) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, lambda: fn(*args, **kwargs))
+        job.loop, job.future = loop, loop.create_future()
+        self._jobs.put(job)
+        return job.future
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True)
+        self._jobs.put(None)
+        self._thread.join(timeout=30)
         self.store.close()
+
+    # ------------------------------------------------------------ the worker
+
+    def _work(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            batch = [job]
+            stop = False
+            while True:
+                try:
+                    more = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._run_batch(batch)
+            if stop:
+                return
+
+    def _run_batch(self, batch: list[_Job]) -> None:
+        writes = [j for j in batch if j.kind != "read"]
+        if writes:
+            try:
+                with self.store.engine.begin() as db:
+                    self._write_all(db, writes)
+            except Exception:
+                # One bad write must not lose the others: write them one by one, each failing alone.
+                for job in writes:
+                    try:
+                        with self.store.engine.begin() as db:
+                            self._write_all(db, [job])
+                    except Exception as error:
+                        job.fail(error)
+                    else:
+                        job.done(None)
+            else:
+                for job in writes:
+                    job.done(None)
+        for job in batch:
+            if job.kind == "read":
+                try:
+                    assert job.fn is not None
+                    job.done(job.fn(*job.args))
+                except Exception as error:
+                    job.fail(error)
+
+    def _write_all(self, db: Connection, jobs: list[_Job]) -> None:
+        decisions: list[Decision] = []
+        for job in jobs:
+            if job.kind == "decision":
+                decisions.append(job.args[0])
+                continue
+            if decisions:
+                self.store.record_decisions(db, decisions)
+                decisions = []
+            assert job.fn is not None
+            job.fn(db, *job.args, **job.kwargs)
+        if decisions:
+            self.store.record_decisions(db, decisions)
+
+
+@dataclass
+class _Job:
+    kind: str
+    fn: Callable[..., Any] | None
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+    loop: asyncio.AbstractEventLoop | None = None
+    future: asyncio.Future[Any] | None = None
+
+    def done(self, value: Any) -> None:
+        future = self.future
+        self._tell(lambda: future is None or future.done() or future.set_result(value))
+
+    def fail(self, error: BaseException) -> None:
+        future = self.future
+        self._tell(lambda: future is None or future.done() or future.set_exception(error))
+
+    def _tell(self, callback: Callable[[], Any]) -> None:
+        if self.loop is None:
+            return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
+            self.loop.call_soon_threadsafe(callback)

@@ -25,7 +25,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 import anyio
 
@@ -41,9 +41,7 @@ from ...engine.record import replay
 from ...engine.rules import Rules
 from .forms import HttpError
 from .protocol import ProtocolError, dumps, legal_json, public_view_json, rules_json, view_json
-
-if TYPE_CHECKING:
-    from .store import Journal
+from .store import Decision, Journal
 
 log = logging.getLogger("ronda.web")
 
@@ -319,7 +317,7 @@ class Table:
             if target.taken:
                 raise HttpError(409, "seat_taken", f"seat {seat} is taken")
             token, digest = new_token()
-            await self.journal.run(self.journal.store.take_seat, self.id, seat, name, digest)
+            await self.journal.write(self.journal.store.take_seat, self.id, seat, name, digest)
             target.name, target.token_hash = name, digest
             if all(s.taken for s in self.seats):
                 await self._begin()
@@ -329,7 +327,7 @@ class Table:
 
     async def _begin(self) -> None:
         """Every person is seated: the game is on."""
-        await self.journal.run(self.journal.store.set_status, self.id, PLAYING)
+        await self.journal.write(self.journal.store.set_status, self.id, PLAYING)
         self.status = PLAYING
         for s in self.seats:
             self._absent(s.index)
@@ -381,15 +379,8 @@ class Table:
         number = self._actions
         self._actions += 1
         try:
-            await self.journal.run(
-                self.journal.store.record_action,
-                self.id,
-                self.number,
-                number,
-                round_index,
-                action_to_record(seat, action),
-                next_deck=next_deck,
-                result=result,
+            await self.journal.record(
+                Decision(self.id, self.number, number, round_index, action_to_record(seat, action), next_deck, result)
             )
         except Exception as error:
             log.error("table %s: could not store decision %d (%s)", self.id, number, type(error).__name__)
@@ -421,7 +412,7 @@ class Table:
         if seat is None:
             raise ProtocolError("spectator", "spectators do not declare")
         async with self._lock:
-            await self.journal.run(self.journal.store.set_auto_declare, self.id, seat, on)
+            await self.journal.write(self.journal.store.set_auto_declare, self.id, seat, on)
             self.seats[seat].auto_declare = on
             text = dumps({"type": "auto_declare", "on": on})
             for c, s in list(self.clients.items()):
@@ -450,7 +441,7 @@ class Table:
         n = self.rules.players
         dealer = (n - 1 + number) % n
         deck = shuffled_deck(self.rules, SECURE_RNG)
-        await self.journal.run(
+        await self.journal.write(
             self.journal.store.start_game, self.id, number, dealer=dealer, base_version=base, deck=deck_names(deck)
         )
         self.number, self.base_version = number, base
@@ -472,7 +463,9 @@ class Table:
         if game.phase == OVER and game.winner is not None:
             self.status = FINISHED
             self.results[self.number] = (game.winner, list(game.scores))
-            await self.journal.run(self.journal.store.finish_game, self.id, self.number, game.winner, list(game.scores))
+            await self.journal.write(
+                self.journal.store.finish_game, self.id, self.number, game.winner, list(game.scores)
+            )
 
     # ---------------------------------------------------------------- bots
 
@@ -481,7 +474,9 @@ class Table:
         game = self.game
         if game.phase == WAITING:
             deck = shuffled_deck(self.rules, SECURE_RNG)
-            await self.journal.run(self.journal.store.add_round, self.id, self.number, game.round + 1, deck_names(deck))
+            await self.journal.write(
+                self.journal.store.add_round, self.id, self.number, game.round + 1, deck_names(deck)
+            )
             game.add_deck(deck)
 
     def start(self) -> None:

@@ -508,7 +508,12 @@ export class TableScreen {
         title: t("challengeHint"), disabled: this.pending,
         onclick: () => {
           if (sure) this.act({ challenge: target });
-          else { this.confirming = target; this.render(); }
+          else {
+            // A wrong challenge loses the game: a second click confirms, and the question lapses after a while.
+            this.confirming = target;
+            this.render();
+            setTimeout(() => { if (this.confirming === target) { this.confirming = null; this.render(); } }, 5000);
+          }
         },
       }, sure ? t("challengeSure") : t("challenge", { name: names.seatName(target), kind })));
     }
