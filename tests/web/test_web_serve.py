@@ -1,0 +1,78 @@
+"""`ronda serve` as a command: its help, its errors, its database choice, and a real server under a little load."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ronda.interfaces.cli import main
+from ronda.interfaces.web.serve import WEB_HINT, database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["serve", "--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    for option in ("--host", "--port", "--data", "--grace", "--stand-in", "--bot-delay", "DATABASE_URL"):
+        assert option in text
+
+
+def test_without_the_web_extra_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # `import uvicorn` now fails as if it were not installed
+    assert main(["serve"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == WEB_HINT + "\n" and captured.out == ""
+    assert "pip install 'ronda[web]'" in WEB_HINT
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["serve", "--stand-in", "grandmaster"], "grandmaster"),
+        (["serve", "--grace", "-1"], "--grace"),
+        (["serve", "--flood-rate", "0"], "--flood-rate"),
+        (["serve", "--port", "70000"], "--port"),
+    ],
+)
+def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("uvicorn")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    url = database_url(str(tmp_path / "data"))
+    assert url == f"sqlite:///{(tmp_path / 'data' / 'ronda.sqlite3').resolve()}"
+    assert (tmp_path / "data").is_dir()
+    monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://ronda@db/ronda")
+    assert database_url(str(tmp_path / "elsewhere")) == "postgresql+psycopg://ronda@db/ronda"
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_real_server_plays_two_games_over_real_websockets() -> None:
+    """The load benchmark in miniature: `python -m ronda serve` (uvicorn), two games to game over."""
+    pytest.importorskip("websockets")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--games", "2", "--target", "5", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert result["games_over"] == 2 and result["moves"] > 0 and result["errors"] == 0
