@@ -16,6 +16,7 @@ pytest.importorskip("fastapi")
 
 from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
 
+from ronda.engine.cards import card_name
 from ronda.engine.record import replay
 
 
@@ -112,3 +113,30 @@ def test_four_people_as_partners(tmp_path: Path) -> None:
             assert client.view is not None and client.view["side"] == seat % 2
             assert_matches_engine(http, table_id, client)
             client.close()
+
+
+def test_every_deck_is_shuffled_by_the_secure_generator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every round of every game, first and later ones, is dealt from a deck shuffled by SystemRandom."""
+    import ronda.interfaces.web.lobby as lobby_module
+    import ronda.interfaces.web.tables as tables_module
+
+    shuffles: list[list[str]] = []
+    honest = tables_module.shuffled_deck
+
+    def watched(rules: Any, rng: Any) -> list[int]:
+        assert isinstance(rng, random.SystemRandom)
+        deck = honest(rules, rng)
+        shuffles.append([card_name(c) for c in deck])
+        return deck
+
+    monkeypatch.setattr(tables_module, "shuffled_deck", watched)
+    monkeypatch.setattr(lobby_module, "shuffled_deck", watched)
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "random"}]
+    with server(tmp_path) as http:
+        created = new_table(http, 2, seats, target=30)
+        me = Client(http, created["table_id"], created["token"])
+        me.hello()
+        play_out([me], random_chooser(random.Random(3), challenge=0))
+        record = http.get(f"/api/tables/{created['table_id']}/replay").json()["record"]
+    assert len(record["rounds"]) >= 2
+    assert [r["deck"] for r in record["rounds"]] == shuffles
