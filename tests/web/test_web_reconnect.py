@@ -127,3 +127,27 @@ def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path) -> 
         assert http.get(f"/api/tables/{waiting['table_id']}").json()["status"] == "playing"
         for client in clients.values():
             client.close()
+
+
+def test_a_table_whose_record_breaks_the_rules_is_left_out_and_the_others_served(tmp_path: Path) -> None:
+    import sqlalchemy
+
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "random"}]
+    with server(tmp_path) as http:
+        broken, fine = new_table(http, 2, seats), new_table(http, 2, seats)
+        for created in (broken, fine):
+            client = Client(http, created["table_id"], created["token"])
+            client.hello()
+            play_out([client], random_chooser(random.Random(1), challenge=0), until=lambda c=client: c.version > 10)
+            client.sync()
+    engine = sqlalchemy.create_engine(f"sqlite:///{tmp_path / 'ronda.sqlite3'}")
+    with engine.begin() as db:
+        db.execute(
+            sqlalchemy.text("UPDATE ronda_actions SET action = :a WHERE table_id = :t AND number = 0"),
+            {"a": '{"seat": 0, "play": "1o"}', "t": broken["table_id"]},
+        )
+    engine.dispose()
+    with server(tmp_path) as http:
+        listed = [t["table_id"] for t in http.get("/api/tables").json()["tables"]]
+        assert listed == [fine["table_id"]]
+        assert Client(http, fine["table_id"], fine["token"]).hello()["type"] == "state"

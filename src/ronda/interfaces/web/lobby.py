@@ -12,11 +12,24 @@ import secrets
 from typing import Any
 
 from ...engine.deck import shuffled_deck
+from ...engine.errors import RecordError, RondaError
 from ...engine.game import Game
 from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
 from .store import Journal, StoredSeat, StoredTable
-from .tables import FINISHED, PLAYING, SECURE_RNG, WAITING_STATUS, Seat, Settings, Table, deck_names, new_token, now
+from .tables import (
+    FINISHED,
+    PLAYING,
+    SECURE_RNG,
+    WAITING_STATUS,
+    Seat,
+    Settings,
+    Table,
+    deck_names,
+    log,
+    new_token,
+    now,
+)
 
 
 class Lobby:
@@ -28,9 +41,22 @@ class Lobby:
         self.tables: dict[str, Table] = {}
 
     def load(self) -> None:
-        """Rebuild every stored table (call before serving; synchronous, the loop is not serving yet)."""
+        """Rebuild every stored table (call before serving; synchronous, the loop is not serving yet).
+
+        A table whose record the engine refuses (a database edited by hand, a
+        write lost to a failing disk) is left out and logged, and the others
+        are served: one bad table must not keep the server down.
+        """
         for stored in self.journal.store.load_tables():
-            table = self._table_from_store(stored)
+            try:
+                table = self._table_from_store(stored)
+            except RondaError as error:
+                # Where, not what: the engine's message could name a card of a hand.
+                where = (
+                    f"round {error.round_index}, action {error.action_index}" if isinstance(error, RecordError) else ""
+                )
+                log.error("table %s cannot be rebuilt (%s %s); it is left out", stored.id, type(error).__name__, where)
+                continue
             self.tables[table.id] = table
 
     def _table_from_store(self, stored: StoredTable) -> Table:
