@@ -133,7 +133,7 @@ def test_every_deck_is_shuffled_by_the_secure_generator(tmp_path: Path, monkeypa
     monkeypatch.setattr(lobby_module, "shuffled_deck", watched)
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "random"}]
     with server(tmp_path) as http:
-        created = new_table(http, 2, seats, target=30)
+        created = new_table(http, 2, seats, variants={"auto_declare": True})  # no bluffs: several rounds
         me = Client(http, created["table_id"], created["token"])
         me.hello()
         play_out([me], random_chooser(random.Random(3), challenge=0))

@@ -484,15 +484,20 @@ class _Job:
     future: asyncio.Future[Any] | None = None
 
     def done(self, value: Any) -> None:
-        future = self.future
-        self._tell(lambda: future is None or future.done() or future.set_result(value))
+        self._tell(lambda future: future.set_result(value))
 
     def fail(self, error: BaseException) -> None:
-        future = self.future
-        self._tell(lambda: future is None or future.done() or future.set_exception(error))
+        self._tell(lambda future: future.set_exception(error))
 
-    def _tell(self, callback: Callable[[], Any]) -> None:
-        if self.loop is None:
+    def _tell(self, settle: Callable[[asyncio.Future[Any]], None]) -> None:
+        """Settle the waiting future on its own loop (futures are not thread-safe)."""
+        loop, future = self.loop, self.future
+        if loop is None or future is None:
             return
+
+        def on_loop() -> None:
+            if not future.done():  # a waiter that was cancelled (shutdown) needs no answer
+                settle(future)
+
         with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
-            self.loop.call_soon_threadsafe(callback)
+            loop.call_soon_threadsafe(on_loop)

@@ -25,7 +25,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import anyio
 
@@ -33,7 +33,7 @@ from ...bots import make_bot
 from ...bots.base import Bot
 from ...engine.actions import DECLARES, Action, action_to_record
 from ...engine.cards import card_name
-from ...engine.combinations import NONE, hand_combination
+from ...engine.combinations import NONE, Kind, hand_combination
 from ...engine.deck import shuffled_deck
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
@@ -557,7 +557,7 @@ class Table:
         view, legal = game.view(seat), game.legal_actions()
         if bot is None:
             combo = hand_combination(view.hand.mask, self.rules.ace_high)
-            return DECLARES[NONE if combo is None else combo[0]]
+            return DECLARES[NONE] if combo is None else DECLARES[cast(Kind, combo[0])]
         choose: Callable[[], Action] = lambda: bot.choose(view, legal)  # noqa: E731
         try:
             return await anyio.to_thread.run_sync(choose)
