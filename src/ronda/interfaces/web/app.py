@@ -278,13 +278,18 @@ def create_app(
             connection.send(dumps(error_json("not_found", "there is no such table")))
             await connection.finish(pump, 4404)
             return
+        code = 1000
         try:
             await serve_connection(table, connection, FloodGate(flood_rate, 2 * flood_rate))
         except WebSocketDisconnect:
             pass
+        except Exception as error:
+            # A fault of the server's own: the kind is logged, never the message (it could name a card).
+            log.error("table %s: a connection failed (%s); it is closed", table.id, type(error).__name__)
+            code = 1011
         finally:
             table.leave(connection)
-            await connection.finish(pump)
+            await connection.finish(pump, code)
 
     return app
 

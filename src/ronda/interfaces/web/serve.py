@@ -7,6 +7,7 @@ works without it; running it without the extra says which one to install.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from pathlib import Path
@@ -108,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     app = create_app(
         url, grace=args.grace, stand_in=args.stand_in, bot_delay=args.bot_delay, flood_rate=args.flood_rate
     )

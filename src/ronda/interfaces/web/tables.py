@@ -142,6 +142,15 @@ class Table:
             self._actions = _count_actions(self.current)
         return self.current
 
+    async def load(self) -> Game:
+        """The current game, rebuilt off the event loop if it is not in memory (a finished table after a restart)."""
+        if self.current is None:
+            record = await self.journal.read(self.journal.store.load_record, self.id, self.number)
+            game = await anyio.to_thread.run_sync(replay, record)
+            if self.current is None:
+                self.current, self._actions = game, _count_actions(game)
+        return self.current
+
     @property
     def version(self) -> int:
         """The number of the table's latest event (0 before any)."""
@@ -218,6 +227,7 @@ class Table:
     async def hello(self, client: Client, token: str | None, since: int | None) -> None:
         """A connection says who it is: ``welcome``, then ``catchup`` with what it missed or the whole ``state``."""
         async with self._lock:
+            await self.load()
             seat = None
             if token is not None:
                 seat = self.seat_of_token(token)
@@ -231,7 +241,7 @@ class Table:
             changed = newly_here or was not in (-1, None, seat)
             if seat is not None:
                 changed |= self._present(seat)
-            version = self.version  # rebuilds a finished table's game before the first look at it
+            version = self.version
             auto = None if seat is None else self.seats[seat].auto_declare
             client.send(dumps({"type": "welcome", "seat": seat, "table": self.summary(), "auto_declare": auto}))
             if since is not None and self.base_version <= since <= version:
