@@ -179,3 +179,18 @@ def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_
         state = watcher.hello(token=None)
         assert state["view"]["phase"] == "game_over" and state["view"]["scores"] == final_view["scores"]
         assert state["version"] == len(received)
+
+
+def test_bots_keep_the_pace_people_can_follow(tmp_path: Path) -> None:
+    delay = 0.15
+    with server(tmp_path, bot_delay=delay) as http:
+        created = new_table(http, 3, [{"kind": "human", "name": "Amina"}] + [{"kind": "bot", "level": "easy"}] * 2)
+        amina = Client(http, created["table_id"], created["token"])
+        amina.hello()
+        amina.act(amina.legal[0])  # seat 0 declares first; then each bot, one pause apiece
+        amina.expect("update")
+        times = []
+        for _ in range(2):
+            amina.expect("update")
+            times.append(time.monotonic())
+        assert times[1] - times[0] >= delay * 0.9
