@@ -11,6 +11,11 @@ from its `legal` list (challenges only with --challenges). It reports the
 moves per second over the whole run and the latency from sending a move to
 receiving its `update`, p50 and p99. Every move is stored before its update
 is sent, so the numbers include the database.
+
+Measured on a 2-core machine, the clients and the server sharing both cores:
+100 two-player games, about 2,200 moves/s with p50 37 ms and p99 90 ms (the
+server is saturated: that is queueing); 100 four-player games 1,400 moves/s;
+a single game alone p50 0.8 ms.
 """
 
 from __future__ import annotations
