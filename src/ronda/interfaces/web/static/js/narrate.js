@@ -136,7 +136,7 @@ export class Narrator {
       }
       case "transfer":
         return {
-          parts: parts(t("n_transfer", { payer: sideName(event.payer), payee: sideName(event.payee), cards: event.cards })
+          parts: parts(t("n_transfer", { payer: sideName(event.payer), payee: sideName(event.payee), cards: event.cards, reason: t(`r_${event.reason}`) })
             + (event.owed ? ` ${t("n_owed", { owed: event.owed })}` : "")),
           tone: "score",
         };

@@ -364,9 +364,12 @@ export class TableScreen {
   pile(view, seat, names) {
     const side = sideOf(seat, view.players);
     const count = view.pile_sizes[side];
+    // With transfer scoring (R10) a side short of cards owes them: shown beside its pile.
+    const owed = (view.debts?.[side] || []).reduce((a, b) => a + b, 0);
     return el("span", { class: "pile", "data-pile": side, title: t("pileOf", { name: names.sideName(side), n: count }) },
       el("span", { class: "pile-stack", "aria-hidden": "true", html: count ? backSvg() : "" }),
-      el("span", { class: "pile-count" }, t("pileN", { n: count })));
+      el("span", { class: "pile-count" }, t("pileN", { n: count })),
+      owed ? el("span", { class: "owes" }, t("owesN", { n: owed })) : null);
   }
 
   seatPanel(view, names, seat, place) {
