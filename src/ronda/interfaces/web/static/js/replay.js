@@ -2,8 +2,9 @@
 // table as it stood after every decision, every hand face up (the game is over,
 // so nothing is hidden any more), with the play-by-play up to that step.
 
+import { cardLabel } from "./cards.js";
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { kindWord, t } from "./i18n.js";
 import { Narrator, namer } from "./narrate.js";
 import { api } from "./net.js";
 import { TableScreen } from "./table.js";
@@ -50,8 +51,8 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
   const describe = (action) => {
     if (!action) return t("replayStart");
     const who = names.seatName(action.seat);
-    if ("play" in action) return t("replayPlay", { name: who, card: action.play });
-    if ("declare" in action) return t("replayDeclare", { name: who, kind: t(`declare_${action.declare}`) });
+    if ("play" in action) return t("replayPlay", { name: who, card: cardLabel(action.play) });
+    if ("declare" in action) return t("replayDeclare", { name: who, kind: kindWord(action.declare) });
     if ("challenge" in action) return t("replayChallenge", { name: who, target: names.seatName(action.challenge) });
     return "";
   };
