@@ -146,6 +146,9 @@ def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: P
         assert late.hello(since=ended_at - 1)["type"] == "state"  # inside the last game: the whole picture
         caught = late.hello(since=ended_at)  # the end of the last game: the new game's events
         assert caught["type"] == "catchup" and caught["events"][0]["type"] == "round_start"
+        opened = Client(http, table_id, created["token"]).hello(since=0)  # a page opened after the rematch
+        assert opened["type"] == "catchup" and opened["events"] == caught["events"]
+        assert opened["events"][0]["version"] == ended_at + 1
         play_out(clients.values(), random_chooser(random.Random(6)))
         second = http.get(f"/api/tables/{table_id}/replay?game=1").json()
         versions = [e["version"] for step in second["steps"] for e in step["events"]]

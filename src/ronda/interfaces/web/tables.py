@@ -244,6 +244,10 @@ class Table:
             version = self.version
             auto = None if seat is None else self.seats[seat].auto_declare
             client.send(dumps({"type": "welcome", "seat": seat, "table": self.summary(), "auto_declare": auto}))
+            if since == 0:
+                # A client that holds nothing (a page just opened) gets the current game's play-by-play,
+                # also after a rematch, when version 0 lies before this game.
+                since = self.base_version
             if since is not None and self.base_version <= since <= version:
                 client.send(
                     dumps(
