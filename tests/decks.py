@@ -7,11 +7,13 @@ explicit and every point can be checked exactly.
 
 from __future__ import annotations
 
-from ronda.engine.actions import parse_action
+import random
+
+from ronda.engine.actions import Challenge, parse_action
 from ronda.engine.cards import card_name, cards_of, parse_card, rank_of
 from ronda.engine.deck import opening_table_problem
 from ronda.engine.events import Event, Score
-from ronda.engine.game import Game
+from ronda.engine.game import OVER, Game
 from ronda.engine.rules import Rules
 
 
@@ -115,3 +117,26 @@ def run(game: Game, script: str) -> list[Event]:
 def of(events: list[Event], *types: str) -> list[dict[str, object]]:
     """The JSON of the events of some types, for exact assertions in order."""
     return [e.to_json() for e in events if e.TYPE in types]
+
+
+def random_position(rules: Rules, seed: int, steps: int, challenge_rate: float = 0.1) -> Game:
+    """A seeded game after up to ``steps`` random decisions (bluffs and some challenges), still at a decision.
+
+    Property tests of bots start from such positions: random enough to reach odd corners (a chain open,
+    a bluff on the table, a hand shown by a challenge), and never a finished game, where there is
+    nothing left to decide.
+    """
+    rng = random.Random(seed)
+    game = Game(rules, seed=seed)
+    for _ in range(steps):
+        legal = game.legal_actions()
+        challenges = [a for a in legal if isinstance(a, Challenge)]
+        if challenges and rng.random() < challenge_rate:
+            action = rng.choice(challenges)
+        else:
+            action = rng.choice([a for a in legal if not isinstance(a, Challenge)])
+        before = game.copy()
+        game.apply(action)
+        if game.phase == OVER:
+            return before
+    return game

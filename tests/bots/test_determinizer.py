@@ -13,13 +13,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from decks import build_deck
+from decks import build_deck, random_position
 from ronda.bots.determinize import KINDS, DeclarationModel, Determinizer
 from ronda.bots.inference import PlayModel
-from ronda.engine.actions import Challenge, Declare, Play
+from ronda.engine.actions import Declare, Play
 from ronda.engine.cards import cards_of, parse_card
 from ronda.engine.combinations import NONE, hand_combination
-from ronda.engine.game import DECLARE, OVER, PLAY, Game
+from ronda.engine.game import DECLARE, PLAY, Game
 from ronda.engine.rules import Rules
 
 RULES = [
@@ -33,26 +33,8 @@ RULES = [
 ]
 
 
-def _position(rules: Rules, seed: int, steps: int) -> Game:
-    """A game after up to ``steps`` random decisions (bluffs and some challenges included), at a decision."""
-    rng = random.Random(seed)
-    game = Game(rules, seed=seed)
-    for _ in range(steps):
-        legal = game.legal_actions()
-        challenges = [a for a in legal if isinstance(a, Challenge)]
-        if challenges and rng.random() < 0.1:
-            action = rng.choice(challenges)
-        else:
-            action = rng.choice([a for a in legal if not isinstance(a, Challenge)])
-        before = game.copy()
-        game.apply(action)
-        if game.phase == OVER:
-            return before
-    return game
-
-
 positions = st.builds(
-    _position,
+    random_position,
     st.sampled_from(RULES),
     st.integers(0, 10_000),
     st.integers(0, 120),
@@ -105,7 +87,7 @@ def _could_hold(sampler: Determinizer, seat: int, card: int) -> bool:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    game=st.builds(_position, st.sampled_from([r for r in RULES if r.players == 2] + [Rules(players=3)]),
+    game=st.builds(random_position, st.sampled_from([r for r in RULES if r.players == 2] + [Rules(players=3)]),
                    st.integers(0, 10_000), st.integers(0, 120)),
     pick=st.integers(0, 1000),
 )

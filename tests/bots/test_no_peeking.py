@@ -14,9 +14,9 @@ import random
 import pytest
 from bot_levels import ISMCTS, QUICK
 
+from decks import random_position
 from ronda.bots import levels, make_bot
-from ronda.engine.actions import Challenge
-from ronda.engine.game import DECLARE, OVER, PLAY, Game
+from ronda.engine.game import DECLARE, PLAY, Game
 from ronda.engine.rules import Rules
 from ronda.engine.view import SeatView
 
@@ -29,25 +29,9 @@ RULES = [
 ]
 
 
-def _random_prefix(rules: Rules, seed: int, steps: int) -> Game:
-    rng = random.Random(seed)
-    game = Game(rules, seed=seed)
-    for _ in range(steps):
-        legal = game.legal_actions()
-        challenges = [a for a in legal if isinstance(a, Challenge)]
-        action = rng.choice(challenges) if challenges and rng.random() < 0.05 else rng.choice(
-            [a for a in legal if not isinstance(a, Challenge)]
-        )
-        before = game.copy()
-        game.apply(action)
-        if game.phase == OVER:
-            return before
-    return game
-
-
 def twin_games(rules: Rules, seed: int, steps: int) -> tuple[Game, Game] | None:
     """The game after some decisions, and a twin whose cards hidden from the seat to act are shuffled."""
-    game = _random_prefix(rules, seed, steps)
+    game = random_position(rules, seed, steps, challenge_rate=0.05)
     seat = game.turn
     hidden = list(game.view(seat).unseen())
     if len(hidden) < 2 or game.log is None:
