@@ -77,10 +77,10 @@ def test_reconnecting_mid_deal_catches_up_with_exactly_the_missed_events(tmp_pat
             client.close()
 
 
-def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path) -> None:
+def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path, database_url: str) -> None:
     choose = random_chooser(random.Random(5), challenge=0)
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "medium"}, {"kind": "human"}]
-    with server(tmp_path) as http:
+    with server(tmp_path, database_url) as http:
         created = new_table(http, 3, seats, preset="short")
         table_id = created["table_id"]
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar"}).json()
@@ -105,7 +105,7 @@ def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path) -> 
         for client in clients.values():
             client.close()
     # A new server on the same database.
-    with server(tmp_path) as http:
+    with server(tmp_path, database_url) as http:
         listed = {t["table_id"]: t for t in http.get("/api/tables").json()["tables"]}
         assert listed[table_id]["status"] == "playing" and listed[waiting["table_id"]]["status"] == "waiting"
         clients = {}

@@ -120,8 +120,8 @@ def test_automatic_declarations_are_true_and_kept_across_reconnection(tmp_path: 
         assert not any(e.TYPE == "score" and e.reason in ("undeclared", "false_announcement") for e in mine)
 
 
-def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: Path) -> None:
-    with server(tmp_path) as http:
+def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: Path, database_url: str) -> None:
+    with server(tmp_path, database_url) as http:
         created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
         table_id = created["table_id"]
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
@@ -155,9 +155,9 @@ def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: P
         assert versions == list(range(ended_at + 1, clients[0].version + 1))
 
 
-def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_path: Path) -> None:
+def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_path: Path, database_url: str) -> None:
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "medium"}]
-    with server(tmp_path) as http:
+    with server(tmp_path, database_url) as http:
         created = new_table(http, 2, seats, preset="short")
         table_id = created["table_id"]
         amina = Client(http, table_id, created["token"])
@@ -165,7 +165,7 @@ def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_
         play_out([amina], random_chooser(random.Random(9), challenge=0.02))
         received = [amina.events[v] for v in sorted(amina.events)]
         final_view = amina.view
-    with server(tmp_path) as http:
+    with server(tmp_path, database_url) as http:
         listed = http.get("/api/tables").json()["tables"]
         assert [t["table_id"] for t in listed] == [table_id]
         assert listed[0]["status"] == "finished" and listed[0]["scores"] == final_view["scores"]

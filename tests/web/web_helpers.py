@@ -47,11 +47,11 @@ class Server(TestClient):
         super().__exit__(*args)
 
 
-def server(tmp_path: Path, **options: Any) -> Server:
-    """A TestClient around a fresh app on the test's own SQLite file; bots play at once unless told."""
+def server(tmp_path: Path, database_url: str | None = None, **options: Any) -> Server:
+    """A TestClient around a fresh app on the test's own SQLite file (or ``database_url``); bots play at once."""
     options.setdefault("bot_delay", 0)
     options.setdefault("flood_rate", 10_000.0)  # scripted players are faster than people
-    return Server(create_app(database(tmp_path), **options))
+    return Server(create_app(database_url or database(tmp_path), **options))
 
 
 def new_table(

@@ -30,7 +30,7 @@ def register(commands: Any) -> None:
         "players, any seat a bot), and send the invite link to friends. Games are stored as they are played "
         "and survive a restart.",
         epilog="Examples: ronda serve · ronda serve --host 0.0.0.0 --port 8080 (friends on your network) · "
-        "DATABASE_URL=postgresql+psycopg://user:pw@host/ronda ronda serve · ronda serve --bot-delay 0 (fast bots)",
+        "DATABASE_URL=postgresql://user:pw@host/ronda ronda serve · ronda serve --bot-delay 0 (fast bots)",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")

@@ -167,6 +167,24 @@ class Decision:
     result: tuple[int, list[int]] | None = None
 
 
+def sqlalchemy_url(url: str) -> str:
+    """The SQLAlchemy URL for a ``DATABASE_URL``: plain PostgreSQL URLs go through psycopg 3.
+
+    Hosting services hand out ``postgres://`` and ``postgresql://`` URLs, which
+    SQLAlchemy would open with psycopg2; the ``postgres`` extra installs psycopg 3.
+    A URL that names its driver is left as it is.
+
+    >>> sqlalchemy_url("postgres://ronda:pw@db.example/ronda")
+    'postgresql+psycopg://ronda:pw@db.example/ronda'
+    >>> sqlalchemy_url("postgresql+psycopg2://db.example/ronda")
+    'postgresql+psycopg2://db.example/ronda'
+    """
+    for plain in ("postgres://", "postgresql://"):
+        if url.startswith(plain):
+            return "postgresql+psycopg://" + url[len(plain) :]
+    return url
+
+
 class Store:
     """The database: one SQLAlchemy engine, the schema created on first use.
 
@@ -174,6 +192,7 @@ class Store:
     """
 
     def __init__(self, url: str) -> None:
+        url = sqlalchemy_url(url)
         self.url = url
         if url.startswith("sqlite"):
             memory = url in ("sqlite://", "sqlite:///:memory:")

@@ -1,0 +1,101 @@
+"""The databases the persistence tests run on: the SQLite default, and a real PostgreSQL server.
+
+PostgreSQL is a throwaway cluster started from Debian's binaries for the test
+session (``initdb`` in a temporary folder, loopback only, no fsync), so the
+tests need no server set up beforehand. Where the binaries are missing the
+PostgreSQL cases are skipped, except in CI (``RONDA_CI``, set by ``.ci/run``
+after installing them): there a missing server fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import itertools
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from web_helpers import database
+
+_databases = itertools.count()
+
+
+def _postgres_bin() -> Path | None:
+    found = shutil.which("pg_ctl")
+    if found:
+        return Path(found).parent
+    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(Path(p).parts[-3]))
+    return Path(versions[-1]).parent if versions else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_cluster_owner(command: list[str]) -> list[str]:
+    """PostgreSQL refuses to run as root: under root the cluster belongs to the ``postgres`` user."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+def _run(command: list[str], log: Path | None = None) -> None:
+    done = subprocess.run(_as_cluster_owner(command), capture_output=True, text=True)
+    if done.returncode:
+        told = log.read_text() if log is not None and log.exists() else ""
+        raise RuntimeError(f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr}{done.stdout}{told}")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[str]:
+    """The base URL (no database name) of a PostgreSQL server that lives as long as the test session."""
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        if os.environ.get("RONDA_CI"):
+            pytest.fail("RONDA_CI is set but PostgreSQL's pg_ctl is not installed")
+        pytest.skip("PostgreSQL's binaries are not installed (Debian: apt-get install postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="ronda-pg-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    data, log = folder / "data", folder / "log"
+    port = _free_port()
+    _run([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "ronda", "--no-sync"])
+    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+    _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start"], log)
+    try:
+        yield f"postgresql://ronda@127.0.0.1:{port}"
+    finally:
+        subprocess.run(
+            _as_cluster_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
+            capture_output=True,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _fresh_postgres_database(base: str) -> str:
+    import sqlalchemy
+
+    from ronda.interfaces.web.store import sqlalchemy_url
+
+    name = f"ronda_test_{next(_databases)}"
+    admin = sqlalchemy.create_engine(sqlalchemy_url(f"{base}/postgres"), isolation_level="AUTOCOMMIT")
+    with contextlib.closing(admin.connect()) as db:
+        db.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return f"{base}/{name}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database for one test: an SQLite file, or a new database on the PostgreSQL server."""
+    if request.param == "sqlite":
+        return database(tmp_path)
+    return _fresh_postgres_database(request.getfixturevalue("postgres_server"))
