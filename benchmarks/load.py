@@ -12,10 +12,13 @@ moves per second over the whole run and the latency from sending a move to
 receiving its `update`, p50 and p99. Every move is stored before its update
 is sent, so the numbers include the database.
 
-Measured on a 2-core machine, the clients and the server sharing both cores:
-100 two-player games, about 2,200 moves/s with p50 37 ms and p99 90 ms (the
-server is saturated: that is queueing); 100 four-player games 1,400 moves/s;
-a single game alone p50 0.8 ms.
+Measured on an idle 2-core machine, the clients and the server sharing both
+cores: 100 two-player games, 3,900-4,200 moves/s with p50 20-22 ms and p99
+35-40 ms (the server is saturated: that is queueing); 100 four-player games
+2,400 moves/s, p50 35 ms, p99 100 ms; a single game alone p50 0.8 ms. On
+PostgreSQL (`--url` to a `ronda serve` started with DATABASE_URL) 100
+two-player games ran at 3,150-3,680 moves/s, p50 23-27 ms, p99 34-54 ms.
+With another process busy on one core the figures roughly halve.
 """
 
 from __future__ import annotations
@@ -210,7 +213,9 @@ def main() -> int:
     flags += f" --players {args.players}" if args.players != 2 else ""
     flags += f" --target {args.target}" if args.target != 41 else ""
     flags += " --challenges" if args.challenges else ""
+    flags += f" --url {args.url}" if args.url else ""
     command = f"python benchmarks/load.py {flags}"
+    served = f"the server at {args.url}" if args.url else "python -m ronda serve, SQLite, one process"
     if args.json:
         print(json.dumps({**result, "command": command}))
     else:
@@ -220,7 +225,7 @@ def main() -> int:
             f"p50 {result['latency_ms_p50']:.1f} ms, p99 {result['latency_ms_p99']:.1f} ms; "
             f"{len(totals.errors)} errors"
         )
-        print(f"(reproduce: {command}; server: python -m ronda serve, SQLite, one process; {os.cpu_count()} cores)")
+        print(f"(reproduce: {command}; server: {served}; {os.cpu_count()} cores)")
     for error in totals.errors[:5]:
         print("error:", shlex.quote(error), file=sys.stderr)
     return 1 if totals.errors or totals.games_over // args.players != args.games else 0
