@@ -211,6 +211,35 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
             assert not page.locator("[data-action^='declare-']").count()
 
 
+def test_house_rules_chosen_on_the_form_are_the_tables_rules(browser: Any, base_url: str, tmp_path: Path) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(base_url)
+        page.fill("#name", "Amina")
+        page.select_option("#preset", "advanced")
+        page.click("#variants summary")
+        duty = page.locator("input[data-variant='dealer_duty']")
+        assert duty.is_checked()  # the preset's own values are where the variants start
+        assert not page.locator("input[data-variant='ace_high']").is_checked()
+        duty.uncheck()
+        page.check("input[data-variant='ace_high']")
+        page.select_option("select[data-variant='chain_points']", "[1,6,15]")
+        assert page.inner_text("#variants-changed") == "3 changed"
+        page.click("label[for='players-3']")  # R10: no four-card hands for three players
+        assert page.locator("input[data-variant='four_card_hands']").is_disabled()
+        page.click("label[for='players-2']")
+        assert page.locator("input[data-variant='four_card_hands']").is_enabled()
+        page.screenshot(path=str(tmp_path / "variants.png"))
+        page.click("#create")
+        page.wait_for_selector("#hand .hand-card")
+        table_id = table_id_of(page)
+        summary = get_json(f"{base_url}/api/tables/{table_id}")
+        assert summary["preset"] == "advanced"
+        assert summary["changed"] == {"ace_high": True, "dealer_duty": False, "chain_points": [1, 6, 15]}
+        page.goto(base_url)  # the table list names the house rules
+        facts = page.locator(f"[data-table='{table_id}'] .table-who small").inner_text()
+        assert "ace high" in facts and "no dealer duty" in facts and "chain 1-6-15" in facts
+
+
 def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, viewport={"width": 1280, "height": 860}, locale="fr-FR") as page:
         page.goto(base_url)

@@ -17,6 +17,7 @@ pytest.importorskip("fastapi")
 from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
 
 from ronda.engine.cards import card_name
+from ronda.engine.presets import preset_rules
 from ronda.engine.record import replay
 
 
@@ -66,6 +67,27 @@ def test_a_person_against_bots_to_game_over(
         assert_matches_engine(http, created["table_id"], me)
         summary = http.get(f"/api/tables/{created['table_id']}").json()
         assert summary["status"] == "finished" and summary["winner"] == me.view["winner"]
+        me.close()
+
+
+def test_house_rules_on_top_of_a_preset_are_the_rules_played_and_shown(tmp_path: Path) -> None:
+    variants = {"ace_high": True, "dealer_duty": False, "chain_points": [1, 6, 15]}
+    with server(tmp_path) as http:
+        created = new_table(http, 2, preset="advanced", variants=variants, target=25)
+        summary = http.get(f"/api/tables/{created['table_id']}").json()
+        assert summary["preset"] == "advanced" and summary["changed"] == variants
+        assert summary["rules"]["target"] == 25 and summary["rules"]["dealer_duty"] is False
+        listed = http.get("/api/tables").json()["tables"]
+        assert [t["changed"] for t in listed] == [variants]  # the list names the house rules too
+        me = Client(http, created["table_id"], created["token"])
+        me.hello(since=0)
+        play_out([me], random_chooser(random.Random(4)))
+        game = engine_game_of(http, created["table_id"])
+        house = {"ace_high": True, "dealer_duty": False, "chain_points": (1, 6, 15), "target": 25}
+        assert game.rules == preset_rules("advanced", 2, **house)
+        assert_matches_engine(http, created["table_id"], me)
+        plain = new_table(http, 2, preset="advanced")
+        assert http.get(f"/api/tables/{plain['table_id']}").json()["changed"] == {}
         me.close()
 
 

@@ -28,8 +28,9 @@ from typing import Any
 
 from ...engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
 from ...engine.cards import RANKS, CardSet, card_name, parse_card
-from ...engine.errors import CardError
+from ...engine.errors import CardError, RulesError
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
+from ...engine.presets import preset_rules
 from ...engine.rules import Rules
 from ...engine.view import SeatView
 
@@ -224,6 +225,26 @@ def action_json(action: Action) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=256)
+def changed_from_preset(rules: Rules, preset: str | None) -> dict[str, Any]:
+    """The rules that differ from the preset's own (the target aside: it is shown on its own).
+
+    The table list and the invite page say "Classic · ace high" from this, so a
+    friend knows the house rules before taking a seat. Without a known preset,
+    every rule that differs from the defaults.
+
+    >>> changed_from_preset(Rules(players=2, ace_high=True, target=25), "classic")
+    {'ace_high': True}
+    >>> changed_from_preset(Rules(players=2, target=25), "advanced")
+    {'dealer_duty': False}
+    """
+    try:
+        base = preset_rules(preset, rules.players) if preset else Rules(players=rules.players)
+    except RulesError:
+        base = Rules(players=rules.players)
+    mine, theirs = rules_json(rules), rules_json(base)
+    return {name: value for name, value in mine.items() if name != "target" and value != theirs[name]}
+
+
 def rules_json(rules: Rules) -> dict[str, Any]:
     """Every rule by its R10 name, defaults included, so the page never has to know the defaults.
 

@@ -40,7 +40,15 @@ from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.record import replay
 from ...engine.rules import Rules
 from .forms import HttpError
-from .protocol import ProtocolError, dumps, legal_json, public_view_json, rules_json, view_json
+from .protocol import (
+    ProtocolError,
+    changed_from_preset,
+    dumps,
+    legal_json,
+    public_view_json,
+    rules_json,
+    view_json,
+)
 from .store import Decision, Journal
 
 log = logging.getLogger("ronda.web")
@@ -170,6 +178,7 @@ class Table:
             "players": self.rules.players,
             "rules": rules_json(self.rules),
             "preset": self.preset,
+            "changed": changed_from_preset(self.rules, self.preset),
             "status": self.status,
             "game": self.number,
             "seats": [

@@ -36,9 +36,22 @@ function ago(iso) {
   return t("daysAgo", { n: Math.round(hours / 24) });
 }
 
-/** What one table is, in a line: "2 players · classic · first to 41". */
+// The variants a table can change from its preset (R10), in the order the form shows them.
+const SWITCHES = ["dealer_duty", "ace_high", "four_card_hands", "transfer_scoring", "auto_declare"];
+const CHOICES = { chain_points: [[1, 5, 10], [1, 6, 15]], undeclared_ronda_penalty: [1, 5] };
+
+/** One changed variant in a few words: "ace high", "no dealer duty", "chain 1-6-15". */
+function variantWords(name, value) {
+  if (typeof value === "boolean") return value ? t(`s_${name}`) : t("variantOff", { what: t(`s_${name}`) });
+  if (Array.isArray(value)) return t(`s_${name}`, { points: value.join("-") });
+  return t(`s_${name}`, { n: value });
+}
+
+/** What one table is, in a line: "2 players · classic · ace high · first to 41". */
 export function tableFacts(table) {
-  return [t("playersN", { n: table.players }), presetName(table.preset || "classic"), t("targetN", { n: table.rules?.target ?? 41 })].join(" · ");
+  const changed = Object.entries(table.changed || {}).map(([name, value]) => variantWords(name, value));
+  return [t("playersN", { n: table.players }), presetName(table.preset || "classic"), ...changed,
+    t("targetN", { n: table.rules?.target ?? 41 })].join(" · ");
 }
 
 function seatNames(table) {
@@ -85,6 +98,20 @@ export async function showLobby(app, { go, fail, meta }) {
   const preset = el("select", { id: "preset", name: "preset" });
   const presetHelp = el("p", { class: "hint", id: "preset-summary" });
   const target = el("input", { id: "target", name: "target", type: "number", min: 1, max: 500, value: 41, inputmode: "numeric" });
+  const variantCount = el("small", { id: "variants-changed" });
+  const variantControls = {};
+  for (const name of SWITCHES) {
+    variantControls[name] = el("input", { type: "checkbox", name, "data-variant": name });
+  }
+  for (const [name, options] of Object.entries(CHOICES)) {
+    variantControls[name] = el("select", { name, "data-variant": name, "aria-label": t(`v_${name}`), dir: "ltr" },
+      options.map((v) => el("option", { value: JSON.stringify(v) }, Array.isArray(v) ? v.join(", ") : v)));
+  }
+  const variants = el("details", { class: "variants", id: "variants" },
+    el("summary", {}, t("variants"), " ", variantCount),
+    el("p", { class: "hint" }, t("variantsHint")),
+    SWITCHES.map((name) => el("label", { class: "check" }, variantControls[name], el("span", {}, t(`v_${name}`)))),
+    Object.keys(CHOICES).map((name) => el("label", { class: "field inline" }, el("span", {}, t(`v_${name}`)), variantControls[name])));
   const seats = el("fieldset", { id: "seat-choices", class: "seat-choices" });
   const name = el("input", { id: "name", name: "name", maxlength: 24, required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   form.append(
@@ -95,6 +122,7 @@ export async function showLobby(app, { go, fail, meta }) {
       el("label", { class: "field grow" }, el("span", {}, t("preset")), preset),
       el("label", { class: "field narrow" }, el("span", {}, t("target")), target)),
     presetHelp,
+    variants,
     seats,
     el("button", { class: "btn primary big", id: "create", type: "submit" }, t("create")));
 
@@ -107,11 +135,43 @@ export async function showLobby(app, { go, fail, meta }) {
     }, presetName(key))));
     if (preset.selectedOptions[0]?.disabled) preset.value = "classic";
   };
-  const presetChanged = () => {
-    const rules = meta.presets[preset.value]?.rules || {};
-    target.value = rules.target ?? meta.variants?.target ?? 41;
-    presetHelp.textContent = presetSummary(preset.value, meta);
+  // The preset's own value of every variant; the form sends only what differs from it.
+  const presetValues = () => ({ ...meta.variants, ...(meta.presets[preset.value]?.rules || {}) });
+  const variantValue = (name) => {
+    const control = variantControls[name];
+    return control.type === "checkbox" ? control.checked : JSON.parse(control.value);
   };
+  const changedVariants = () => {
+    const base = presetValues();
+    const changed = {};
+    for (const name of Object.keys(variantControls)) {
+      const value = variantValue(name);
+      if (JSON.stringify(value) !== JSON.stringify(base[name])) changed[name] = value;
+    }
+    return changed;
+  };
+  const variantsChanged = () => {
+    const n = Object.keys(changedVariants()).length;
+    variantCount.textContent = n ? t("variantsChanged", { n }) : "";
+  };
+  const fourCardsAllowed = () => {
+    const box = variantControls.four_card_hands;
+    box.disabled = count() === 3; // R10: four-card hands are for 2 or 4 players
+    if (box.disabled) box.checked = false;
+  };
+  const presetChanged = () => {
+    const rules = presetValues();
+    target.value = rules.target ?? 41;
+    presetHelp.textContent = presetSummary(preset.value, meta);
+    for (const name of Object.keys(variantControls)) {
+      const control = variantControls[name];
+      if (control.type === "checkbox") control.checked = Boolean(rules[name]);
+      else control.value = JSON.stringify(rules[name]);
+    }
+    fourCardsAllowed();
+    variantsChanged();
+  };
+  variants.addEventListener("change", variantsChanged);
   const drawSeats = () => {
     const n = count();
     const kept = new Map([...seats.querySelectorAll("[data-seat-kind]")].map((s) => [s.dataset.seatKind, s.value]));
@@ -131,7 +191,14 @@ export async function showLobby(app, { go, fail, meta }) {
         kind, level));
     }
   };
-  players.addEventListener("change", () => { drawPresets(); drawSeats(); });
+  players.addEventListener("change", () => {
+    const before = preset.value;
+    drawPresets();
+    drawSeats();
+    if (preset.value !== before) presetChanged();
+    fourCardsAllowed();
+    variantsChanged();
+  });
   preset.addEventListener("change", presetChanged);
   drawPresets();
   presetChanged();
@@ -152,7 +219,7 @@ export async function showLobby(app, { go, fail, meta }) {
     button.disabled = true;
     try {
       const made = await api("/api/tables", {
-        players: n, preset: preset.value, variants: {}, target: Number(target.value) || 41, seats: chosen, me: 0,
+        players: n, preset: preset.value, variants: changedVariants(), target: Number(target.value) || 41, seats: chosen, me: 0,
       });
       tokens.set(made.table_id, made.seat, made.token);
       localStorage.setItem(LAST, made.table_id);
