@@ -326,6 +326,68 @@ def test_an_invite_link_seats_a_friend_and_each_sees_only_their_own_hand(browser
             assert not late.locator("#hand .hand-card").count()
 
 
+def labels_of_hand(page: Any) -> list[str]:
+    return sorted(card.get_attribute("aria-label") for card in page.locator("#hand .hand-card").all())
+
+
+def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: Any, base_url: str) -> None:
+    """R8.8 by clicking: the friend declares ronda (a bluff unless the hand holds a pair), the host challenges."""
+    with open_page(browser, **DESKTOP) as host, open_page(browser, **DESKTOP) as friend:
+        host.goto(base_url)
+        host.fill("#name", "Amina")
+        host.select_option("[data-seat-kind='1']", "human")
+        host.click("#create")
+        link = host.locator("#invite-link")
+        link.wait_for()
+        friend.goto(link.input_value())
+        friend.fill("#join-name", "Youssef")
+        friend.click("#join-button")
+        friend.wait_for_selector("#hand .hand-card")
+        dealt, dealt_labels = hand_of(friend), labels_of_hand(friend)
+        bluff = truthful(dealt) != "ronda"
+        # Both declare: the host truthfully, the friend "ronda" whatever the hand holds.
+        deadline = time.monotonic() + 20
+        while host.locator("[data-action^='declare-']").count() or friend.locator("[data-action^='declare-']").count():
+            assert time.monotonic() < deadline, "the declarations did not end"
+            if host.locator("[data-action^='declare-']").count():
+                with contextlib.suppress(playwright_api.Error):
+                    host.click(f"[data-action='declare-{truthful(hand_of(host))}']", timeout=2_000)
+            if friend.locator("[data-action='declare-ronda']").count():
+                with contextlib.suppress(playwright_api.Error):
+                    friend.click("[data-action='declare-ronda']", timeout=2_000)
+            host.wait_for_timeout(60)
+        # The friend plays if it is their turn first; then the host's turn offers the challenge.
+        challenge = host.locator("[data-action='challenge-1']")
+        deadline = time.monotonic() + 20
+        while not challenge.count():
+            assert time.monotonic() < deadline, "the challenge was never offered"
+            if friend.locator("#hand .hand-card.playable").count():
+                with contextlib.suppress(playwright_api.Error):
+                    friend.locator("#hand .hand-card.playable").first.click(timeout=2_000)
+            host.wait_for_timeout(60)
+        assert "Youssef" in challenge.inner_text() and "ronda" in challenge.inner_text().lower()
+        challenge.click()  # a wrong challenge loses the game: the first click only asks
+        assert "Sure?" in challenge.inner_text()
+        assert not host.locator(".seat[data-seat='1'] .shown").count()
+        challenge.click()
+        shown = host.locator(".seat[data-seat='1'] .shown .chip")
+        shown.first.wait_for()
+        assert sorted(chip.get_attribute("aria-label") for chip in shown.all()) == dealt_labels
+        host.wait_for_function("document.querySelector('#log').innerText.includes('You challenge Youssef')")
+        if bluff:
+            # Exposed (R8.6): marked false on both pages, and the game goes on with the host to play.
+            host.wait_for_selector(".seat[data-seat='1'] .declared.exposed")
+            host.wait_for_selector("#hand .hand-card.playable")
+            assert not host.locator("#summary").count()
+            assert "ronda was false" in host.inner_text("#log")
+        else:
+            # A true ronda: the challenger's side loses the game at once.
+            for page in (host, friend):
+                page.wait_for_selector("#summary[data-kind='game']")
+                assert "won on a failed challenge" in page.inner_text("#summary")
+            assert "the declaration was true" in host.inner_text("#log")
+
+
 def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
         table_id = create_table(page, base_url, target=1)  # the first point scored wins
