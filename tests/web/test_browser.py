@@ -129,6 +129,17 @@ def create_table(page: Any, base_url: str, name: str = "Amina", players: int = 2
     return table_id_of(page)
 
 
+def create_table_for_a_friend(page: Any, base_url: str) -> str:
+    """Amina creates a two-player table with the other seat for a person; returns the invite link shown."""
+    page.goto(base_url)
+    page.fill("#name", "Amina")
+    page.select_option("[data-seat-kind='1']", "human")
+    page.click("#create")
+    invite = page.locator("#invite-link")
+    invite.wait_for()
+    return str(invite.input_value())
+
+
 def hand_of(page: Any) -> list[str]:
     return [card.get_attribute("data-card") for card in page.locator("#hand .hand-card").all()]
 
@@ -293,13 +304,7 @@ def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, 
 
 def test_an_invite_link_seats_a_friend_and_each_sees_only_their_own_hand(browser: Any, base_url: str) -> None:
     with open_page(browser, **DESKTOP) as host:
-        host.goto(base_url)
-        host.fill("#name", "Amina")
-        host.select_option("[data-seat-kind='1']", "human")
-        host.click("#create")
-        invite = host.locator("#invite-link")
-        invite.wait_for()
-        link = invite.input_value()
+        link = create_table_for_a_friend(host, base_url)
         assert link.endswith(f"/t/{table_id_of(host)}")
         with open_page(browser, **DESKTOP) as late, open_page(browser, **DESKTOP) as friend:
             late.goto(link)  # someone else opens the same link first, but is slower to take the seat
@@ -333,13 +338,7 @@ def labels_of_hand(page: Any) -> list[str]:
 def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: Any, base_url: str) -> None:
     """R8.8 by clicking: the friend declares ronda (a bluff unless the hand holds a pair), the host challenges."""
     with open_page(browser, **DESKTOP) as host, open_page(browser, **DESKTOP) as friend:
-        host.goto(base_url)
-        host.fill("#name", "Amina")
-        host.select_option("[data-seat-kind='1']", "human")
-        host.click("#create")
-        link = host.locator("#invite-link")
-        link.wait_for()
-        friend.goto(link.input_value())
+        friend.goto(create_table_for_a_friend(host, base_url))
         friend.fill("#join-name", "Youssef")
         friend.click("#join-button")
         friend.wait_for_selector("#hand .hand-card")
