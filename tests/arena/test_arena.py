@@ -96,7 +96,8 @@ def test_sprt_stops_the_match_early() -> None:
 
 def _stable(result: dict) -> dict:
     result = dict(result, seconds=None)
-    result["entrants"] = [{k: v for k, v in e.items() if not k.startswith("move_seconds")} for e in result["entrants"]]
+    timings = ("seconds_median", "seconds_p95")
+    result["entrants"] = [{k: v for k, v in e.items() if not k.endswith(timings)} for e in result["entrants"]]
     return result
 
 
@@ -116,6 +117,8 @@ def test_json_output_shape(capsys) -> None:
     assert 0 <= first["win_rate_95"][0] <= first["win_rate"] <= first["win_rate_95"][1] <= 1
     assert set(result["margin_per_round"]) == {"mean", "95", "of"}
     assert first["moves"] > 0 and first["move_seconds_p95"] >= first["move_seconds_median"]
+    # Card choices are the plays with two or more cards to choose from: fewer than all decisions.
+    assert 0 < first["choices"] < first["moves"] and first["choice_seconds_p95"] >= first["choice_seconds_median"]
 
 
 def test_three_players_and_partnerships(capsys) -> None:

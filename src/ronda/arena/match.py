@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
+from ..engine.actions import Play
 from ..engine.deck import shuffled_deck
 from ..engine.events import RoundStart, Score
 from ..engine.game import OVER, WAITING, Game
@@ -81,7 +82,11 @@ class GameResult:
     seating: tuple[int, ...]
     round_points: list[list[int]]  # per round, per entrant
     winner: int | None  # entrant, or None when a single round was played
-    move_times: dict[int, list[float]] = field(default_factory=dict)  # per entrant
+    move_times: dict[int, list[float]] = field(default_factory=dict)  # per entrant, every decision
+    # Per entrant, the card choices only (two or more cards to choose from): the decisions a search
+    # bot really thinks about. Forced cards and declarations take microseconds and pull the median
+    # of all decisions far below what a player waits for.
+    choice_times: dict[int, list[float]] = field(default_factory=dict)
 
     @property
     def rounds(self) -> int:
@@ -102,6 +107,7 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     ]
     game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
     times: dict[int, list[float]] = {e: [] for e in range(entrants)}
+    choice_times: dict[int, list[float]] = {e: [] for e in range(entrants)}
     while game.phase != OVER:
         if game.phase == WAITING:
             if spec.rounds_only:
@@ -113,7 +119,10 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
         legal = game.legal_actions()
         start = time.perf_counter()
         action = bots[seat].choose(view, legal)
-        times[seating[seat]].append(time.perf_counter() - start)
+        spent = time.perf_counter() - start
+        times[seating[seat]].append(spent)
+        if sum(isinstance(a, Play) for a in legal) > 1:
+            choice_times[seating[seat]].append(spent)
         game.apply(action, seat=seat)
     if spec.records:
         folder = Path(spec.records)
@@ -130,7 +139,7 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     if spec.rounds_only and round_points and game.phase != OVER:
         round_points = round_points[:1]
     winner = side_entrant[game.winner] if game.winner is not None else None
-    return GameResult(seating, round_points, winner, times)
+    return GameResult(seating, round_points, winner, times, choice_times)
 
 
 def play_unit(spec: MatchSpec, unit: int) -> list[GameResult]:

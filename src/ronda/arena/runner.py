@@ -76,6 +76,9 @@ class Tally:
     def move_times(self, entrant: int) -> list[float]:
         return [t for g in self.games for t in g.move_times.get(entrant, [])]
 
+    def choice_times(self, entrant: int) -> list[float]:
+        return [t for g in self.games for t in g.choice_times.get(entrant, [])]
+
 
 def iterate_units(spec: MatchSpec, units: int, jobs: int = 1, backend: str = "local") -> Iterator[list[GameResult]]:
     """The results of units 0..units-1, in order, played by the chosen backend."""
@@ -175,6 +178,7 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
     }
     for entrant, name in enumerate(names):
         times = tally.move_times(entrant)
+        choices = tally.choice_times(entrant)
         wins = tally.round_wins(entrant) if spec.rounds_only else tally.game_wins(entrant)
         played = result["rounds"] if spec.rounds_only else len(games)
         low, high = wilson_interval(wins, played)
@@ -191,6 +195,9 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
                 "move_seconds_median": round(percentile(times, 50), 5),
                 "move_seconds_p95": round(percentile(times, 95), 5),
                 "moves": len(times),
+                "choice_seconds_median": round(percentile(choices, 50), 5),
+                "choice_seconds_p95": round(percentile(choices, 95), 5),
+                "choices": len(choices),
             }
         )
     if len(names) == 2:

@@ -76,6 +76,11 @@ def _print_table(result: dict[str, Any]) -> None:
             f"{e['name']:<22}{wins:>11}{rate:>24}{points:>28}"
             f"{e['move_seconds_median'] * 1000:>10.1f} ms{e['move_seconds_p95'] * 1000:>6.0f} ms"
         )
+    choices = ", ".join(
+        f"{e['name']} {e['choice_seconds_median'] * 1000:.1f} ms (p95 {e['choice_seconds_p95'] * 1000:.0f} ms)"
+        for e in result["entrants"]
+    )
+    print(f"time per card choice (two or more cards to choose from), median: {choices}")
     if "margin_per_round" in result:
         m = result["margin_per_round"]
         print(f"margin per round ({m['of']}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]")
