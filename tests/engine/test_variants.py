@@ -9,6 +9,7 @@ from random_games import choose
 from test_rules import WHOLE_ROUND, announcement_scores
 
 from decks import of, run, scores, start
+from ronda.engine.cards import parse_card
 from ronda.engine.errors import RulesError
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
@@ -360,3 +361,21 @@ def test_a_record_names_its_variants_and_replays_them() -> None:
         "dealer_duty": True,
     }
     assert [e.to_json() for e in replay(record).events] == [e.to_json() for e in game.events]
+
+
+def test_transfer_scoring_a_raise_takes_the_open_capture_from_whichever_pile_holds_it() -> None:
+    """transfer_scoring with R5.3 (a choice where RULES.md is silent): a card of the open capture paid
+    away as a debt is taken back by the raise from the pile it went to, so no card is counted twice."""
+    deals = [{0: "4c 10b 2b", 1: "6c 11b 2c", 2: "1c 2e 7b"}]
+    game = start(Rules(players=3, transfer_scoring=True), deals, table="1o 2o 3o 5o")
+    events = run(game, "declare none; declare none; declare none; play 4c; play 6c; play 1c")
+    assert transfers(events) == [(0, 2, 0, 1, "missa"), (1, 2, 0, 1, "missa")]  # both owe seat 2
+    events = run(game, "play 10b; play 11b; play 2e; play 2b")
+    # Seat 0's caida: it pays its debt with the lowest card it holds, 2e of the open capture, to seat 2.
+    assert transfers(events) == [(0, 2, 1, 0, "debt"), (2, 0, 1, 0, "caida")]
+    events = run(game, "play 2c")
+    raised = [e for e in events if e.TYPE == "raise"]
+    assert [(e.seat, e.cards) for e in raised] == [(1, (parse_card("2e"), parse_card("2b")))]
+    assert transfers(events) == [(1, 2, 1, 0, "debt"), (0, 1, 1, 4, "chain")]
+    assert game.view(0).pile_sizes == (0, 3, 7)  # 2e left seat 2's pile with the rest of the open capture
+    assert sum(game.view(0).pile_sizes) + len(game.view(0).table) == 12  # 4 turned up + 8 played

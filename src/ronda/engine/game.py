@@ -26,9 +26,10 @@ Choices where RULES.md is silent (each also noted where it is implemented):
 - transfer_scoring with 3 players: the dealer-duty penalty is paid by the dealer,
   like the other penalties that name an offender.
 - ``double_ronda`` can be declared only in a deal of four-card hands.
-- transfer_scoring with a chain (R5.3): a raise takes the open capture from
-  whichever piles hold its cards now, since card payments may have moved part
-  of it to another pile before the raise.
+- transfer_scoring: a payment moves the payer's lowest cards (by card id);
+  which cards move matters only to a raise (R5.3), which takes the open
+  capture from whichever piles hold its cards now, since a debt paid on the
+  caida may have moved part of it to another pile.
 """
 
 from __future__ import annotations
