@@ -1,6 +1,6 @@
 """A ronda bot drives the agent's seat of the Gymnasium environment, against other bots.
 
-python examples/research/gymnasium_bot.py --agent easy --opponents random --episodes 5
+python examples/research/gymnasium_bot.py --agent easy --opponents medium --episodes 5
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def run(agent_level: str, opponents: str, episodes: int, seed: int) -> list[floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--agent", default="random")
-    parser.add_argument("--opponents", default="random")
+    parser.add_argument("--opponents", default="medium")
     parser.add_argument("--episodes", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -1,6 +1,6 @@
 """OpenSpiel's Python ISMCTS plays one round of Ronda against a ronda bot.
 
-python examples/research/openspiel_ismcts.py --simulations 30 --bot random
+python examples/research/openspiel_ismcts.py --simulations 30 --bot medium
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def play_round(simulations: int, bot_level: str, seed: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--simulations", type=int, default=30)
-    parser.add_argument("--bot", default="random")
+    parser.add_argument("--bot", default="medium")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     returns = play_round(args.simulations, args.bot, args.seed)
