@@ -230,7 +230,8 @@ def changed_from_preset(rules: Rules, preset: str | None) -> dict[str, Any]:
 
     The table list and the invite page say "Classic · ace high" from this, so a
     friend knows the house rules before taking a seat. Without a known preset,
-    every rule that differs from the defaults.
+    every rule that differs from the defaults. Every table summary carries it,
+    so it is made once per rules and preset, and shared: callers must not change it.
 
     >>> changed_from_preset(Rules(players=2, ace_high=True, target=25), "classic")
     {'ace_high': True}
@@ -245,6 +246,7 @@ def changed_from_preset(rules: Rules, preset: str | None) -> dict[str, Any]:
     return {name: value for name, value in mine.items() if name != "target" and value != theirs[name]}
 
 
+@functools.lru_cache(maxsize=256)
 def rules_json(rules: Rules) -> dict[str, Any]:
     """Every rule by its R10 name, defaults included, so the page never has to know the defaults.
 

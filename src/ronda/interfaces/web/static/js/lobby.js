@@ -150,7 +150,7 @@ export async function showLobby(app, { go, fail, meta }) {
     }
     return changed;
   };
-  const variantsChanged = () => {
+  const showChangedCount = () => {
     const n = Object.keys(changedVariants()).length;
     variantCount.textContent = n ? t("variantsChanged", { n }) : "";
   };
@@ -169,9 +169,9 @@ export async function showLobby(app, { go, fail, meta }) {
       else control.value = JSON.stringify(rules[name]);
     }
     fourCardsAllowed();
-    variantsChanged();
+    showChangedCount();
   };
-  variants.addEventListener("change", variantsChanged);
+  variants.addEventListener("change", showChangedCount);
   const drawSeats = () => {
     const n = count();
     const kept = new Map([...seats.querySelectorAll("[data-seat-kind]")].map((s) => [s.dataset.seatKind, s.value]));
@@ -195,9 +195,9 @@ export async function showLobby(app, { go, fail, meta }) {
     const before = preset.value;
     drawPresets();
     drawSeats();
-    if (preset.value !== before) presetChanged();
+    if (preset.value !== before) return presetChanged(); // the preset fell back to classic: start from it
     fourCardsAllowed();
-    variantsChanged();
+    showChangedCount();
   });
   preset.addEventListener("change", presetChanged);
   drawPresets();
