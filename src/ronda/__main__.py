@@ -1,3 +1,3 @@
-from ronda.interfaces.cli import main
+from ronda.cli.main import main
 
 raise SystemExit(main())

@@ -2,27 +2,28 @@
 
 from __future__ import annotations
 
+from extras import require
+
+require("research")
+
 import runpy
 import sys
 from pathlib import Path
 
 import numpy as np
+import pyspiel
 import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-pytest.importorskip("pettingzoo", reason="the research extra: pip install 'ronda[research]'")
-pyspiel = pytest.importorskip("pyspiel", reason="the research extra: pip install 'ronda[research]'")
-
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
-
-from ronda.adapters import openspiel as ronda_openspiel  # noqa: E402
-from ronda.adapters.encoding import NUM_ACTIONS, action_id, id_action, observe  # noqa: E402
-from ronda.adapters.gymnasium import RondaEnv  # noqa: E402
-from ronda.adapters.pettingzoo import env  # noqa: E402
-from ronda.engine.cards import parse_card  # noqa: E402
-from ronda.engine.errors import IllegalActionError  # noqa: E402
-from ronda.engine.game import Game  # noqa: E402
-from ronda.engine.rules import Rules  # noqa: E402
+from ronda.adapters import openspiel as ronda_openspiel
+from ronda.adapters.encoding import NUM_ACTIONS, action_id, id_action, observe
+from ronda.adapters.gymnasium import RondaEnv
+from ronda.adapters.pettingzoo import env
+from ronda.engine.cards import parse_card
+from ronda.engine.errors import IllegalActionError
+from ronda.engine.game import Game
+from ronda.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 

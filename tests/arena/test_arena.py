@@ -11,12 +11,12 @@ from ronda.arena import MatchSpec, Sprt, mean_interval, parse_sprt, run_match, s
 from ronda.arena.stats import percentile
 from ronda.bots import register
 from ronda.bots.base import RandomBot
+from ronda.cli.main import main
 from ronda.engine.actions import Action, Declare, Play
 from ronda.engine.combinations import hand_combination
 from ronda.engine.record import load_record, replay
 from ronda.engine.rules import Rules
 from ronda.engine.view import SeatView
-from ronda.interfaces.cli import main
 
 
 class TruthfulFirstCard:

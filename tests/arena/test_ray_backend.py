@@ -1,11 +1,11 @@
 """The Ray backend plays the same units as the local one (Ray started on this machine only)."""
 
-import pytest
+from extras import require
+
+require("ray")
 
 from ronda.arena import MatchSpec, run_match, summary
 from ronda.engine.rules import Rules
-
-ray = pytest.importorskip("ray", reason="the Ray backend is the optional extra ronda[ray]")
 
 
 def test_ray_gives_the_local_results() -> None:

@@ -87,8 +87,12 @@ def _could_hold(sampler: Determinizer, seat: int, card: int) -> bool:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    game=st.builds(random_position, st.sampled_from([r for r in RULES if r.players == 2] + [Rules(players=3)]),
-                   st.integers(0, 10_000), st.integers(0, 120)),
+    game=st.builds(
+        random_position,
+        st.sampled_from([r for r in RULES if r.players == 2] + [Rules(players=3)]),
+        st.integers(0, 10_000),
+        st.integers(0, 120),
+    ),
     pick=st.integers(0, 1000),
 )
 def test_every_consistent_place_of_a_hidden_card_is_sampled(game: Game, pick: int) -> None:

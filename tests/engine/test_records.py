@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_games import games, play_out
 
+from ronda.cli.main import main
 from ronda.engine.game import Game
 from ronda.engine.record import replay
 from ronda.engine.rules import Rules
-from ronda.interfaces.cli import main
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sample-2p.json"
 
@@ -64,7 +64,14 @@ def test_replay_json_prints_the_result_object_of_record_md(tmp_path, capsys) -> 
     for event in scores:
         assert set(event) == {"type", "side", "points", "reason", "seat"}
         assert event["reason"] in {
-            "caida", "chain", "missa", "announcement", "false_announcement", "undeclared", "cards", "dealer_duty",
+            "caida",
+            "chain",
+            "missa",
+            "announcement",
+            "false_announcement",
+            "undeclared",
+            "cards",
+            "dealer_duty",
         }
         if event["reason"] in ("announcement", "cards"):
             assert event["seat"] is None
@@ -262,9 +269,7 @@ def test_actions_after_the_game_is_won_are_refused(tmp_path, capsys) -> None:
     record["rounds"][-1]["actions"].append({"seat": 0, "play": "5o"})
     last = len(record["rounds"]) - 1
     index = len(record["rounds"][-1]["actions"]) - 1
-    assert_refused(
-        *run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"round {last}, action {index}", "won"
-    )
+    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"round {last}, action {index}", "won")
 
 
 def test_actions_after_a_round_has_ended_are_refused(tmp_path, capsys) -> None:

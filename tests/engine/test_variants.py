@@ -9,11 +9,11 @@ from random_games import choose
 from test_rules import WHOLE_ROUND, announcement_scores
 
 from decks import of, run, scores, start
+from ronda.cli.main import main
 from ronda.engine.cards import parse_card
 from ronda.engine.errors import RulesError
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
-from ronda.interfaces.cli import main
 
 
 def transfers(events) -> list[tuple]:

@@ -67,8 +67,16 @@ def screen_text(app: object) -> str:
     from rich.console import Console
 
     width, height = app.size  # type: ignore[attr-defined]
-    console = Console(width=width, height=height, file=_io.StringIO(), record=True, force_terminal=True,
-                      color_system="truecolor", legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=_io.StringIO(),
+        record=True,
+        force_terminal=True,
+        color_system="truecolor",
+        legacy_windows=False,
+        safe_box=False,
+    )
     screen = app.screen  # type: ignore[attr-defined]
     console.print(screen._compositor.render_update(full=True, screen_stack=app._background_screens))  # type: ignore[attr-defined]
     return console.export_text()

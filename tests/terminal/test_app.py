@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from extras import require
+
+require("tui")
+
 import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
-
-import pytest
-
-pytest.importorskip("textual")
 
 from terminal_helpers import card_names_in, hidden_from, quick_settings, screen_text
 
@@ -113,18 +113,26 @@ def test_illegal_keys_are_explained_and_change_nothing():
             await settle(pilot, app)
             session = app.session
             assert session is not None
-            await refused(pilot, app, [
-                ("1", "Declare first: n none, r ronda, t tringa"),
-                ("c", "Challenges come after the declarations, on your turn to play."),
-                ("d", "A double ronda can only be declared with four-card hands (R8.1)."),
-            ])
+            await refused(
+                pilot,
+                app,
+                [
+                    ("1", "Declare first: n none, r ronda, t tringa"),
+                    ("c", "Challenges come after the declarations, on your turn to play."),
+                    ("d", "A double ronda can only be declared with four-card hands (R8.1)."),
+                ],
+            )
             await pilot.press("n")
             await settle(pilot, app)
-            await refused(pilot, app, [
-                ("9", "You hold 3 cards: press 1 to 3."),
-                ("r", "Declarations are made when a deal starts; now play a card."),
-                ("0", "You hold 3 cards: press 1 to 3."),
-            ])
+            await refused(
+                pilot,
+                app,
+                [
+                    ("9", "You hold 3 cards: press 1 to 3."),
+                    ("r", "Declarations are made when a deal starts; now play a card."),
+                    ("0", "You hold 3 cards: press 1 to 3."),
+                ],
+            )
             if not session.challenge_targets():
                 await pilot.press("c")
                 assert "There is no opponent's declaration to challenge now." in screen_text(app)

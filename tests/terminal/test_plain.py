@@ -8,16 +8,21 @@ import sys
 
 from terminal_helpers import card_names_in, hidden_from, quick_settings, script_round, simple_choice
 
-from ronda.interfaces import cli
-from ronda.interfaces.rules_text import rules_summary
+from ronda.cli import main as cli
 from ronda.interfaces.terminal.plain import PlainGame
 from ronda.interfaces.terminal.session import Session, parse_command
+from ronda.presentation.rules_text import rules_summary
 
 
 def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "ronda", *args],
-        input=stdin, capture_output=True, text=True, timeout=60, check=False, cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
     )
 
 
@@ -111,8 +116,20 @@ def test_a_finished_game_offers_another(monkeypatch):
 
 
 def test_save_then_resume_from_the_command_line(tmp_path):
-    result = run_ronda("play", "--plain", "--seed", "3", "--level", "random", "--seat", "1", "--save", "mine.json",
-                       stdin="declare\nsave\nquit\n", cwd=tmp_path)
+    result = run_ronda(
+        "play",
+        "--plain",
+        "--seed",
+        "3",
+        "--level",
+        "random",
+        "--seat",
+        "1",
+        "--save",
+        "mine.json",
+        stdin="declare\nsave\nquit\n",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert "Saved to mine.json. Continue it later with: ronda play --resume mine.json" in result.stdout
     assert result.stdout.rstrip().endswith("Bye.")  # nothing happened since the save
@@ -127,8 +144,19 @@ def test_save_then_resume_from_the_command_line(tmp_path):
 def test_help_and_bad_options():
     result = run_ronda("play", "--help")
     assert result.returncode == 0
-    for option in ("--players", "--seat", "--level", "--preset", "--variant", "--target", "--seed", "--pace",
-                   "--plain", "--resume", "--save"):
+    for option in (
+        "--players",
+        "--seat",
+        "--level",
+        "--preset",
+        "--variant",
+        "--target",
+        "--seed",
+        "--pace",
+        "--plain",
+        "--resume",
+        "--save",
+    ):
         assert option in result.stdout
     result = run_ronda("play", "--plain", "--level", "grandmaster")
     assert result.returncode == 2

@@ -12,15 +12,14 @@ from ronda.engine.actions import DECLARES, PLAYS, Challenge, Declare, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.errors import RondaError
 from ronda.engine.game import DECLARE, PLAY, Game
+from ronda.engine.presets import parse_variant, preset_rules
 from ronda.engine.record import load_record, replay
 from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.session import (
     IllegalMove,
     Session,
     Settings,
-    make_rules,
     parse_command,
-    parse_variant,
     side_file,
     spread_levels,
 )
@@ -39,8 +38,9 @@ def play_until_round_ends(session: Session, rounds: int = 1) -> None:
 def explicit_session(deals: list[dict[int, str]], table: str, players: int = 2, human: int = 0) -> Session:
     rules = Rules(players=players)
     deck = [parse_card(c) for c in build_deck(rules, deals, table)]
-    return Session(Settings(rules, human, spread_levels("random", players, human), seed=1, pace=0),
-                   Game(rules, decks=[deck]))
+    return Session(
+        Settings(rules, human, spread_levels("random", players, human), seed=1, pace=0), Game(rules, decks=[deck])
+    )
 
 
 def test_a_round_is_narrated_and_summed_up_with_the_engine_scores():
@@ -222,14 +222,14 @@ def test_a_record_that_waits_for_a_deck_is_dealt_on():
 
 
 def test_choices_are_read_and_bad_ones_named():
-    assert make_rules(3, variants={"dealer_duty": True, "target": 25}) == Rules(players=3, dealer_duty=True, target=25)
+    assert preset_rules("classic", 3, dealer_duty=True, target=25) == Rules(players=3, dealer_duty=True, target=25)
     assert parse_variant("undeclared-ronda-penalty=5") == ("undeclared_ronda_penalty", 5)
     with pytest.raises(RondaError, match="unknown variant 'dealer'"):
         parse_variant("dealer")
     with pytest.raises(RondaError, match="chain_points needs a value"):
         parse_variant("chain_points")
     with pytest.raises(RondaError, match="unknown preset 'pro'"):
-        make_rules(2, "pro")
+        preset_rules("pro", 2)
     with pytest.raises(RondaError, match="four_card_hands is played by 2 or 4 players"):
         Settings.make(3, variants={"four_card_hands": True})
     with pytest.raises(RondaError, match="one for each of the 3 other seats"):
@@ -256,7 +256,12 @@ def test_typed_commands():
     assert parse_command("declare double ronda", session) == DECLARES["double_ronda"]
     assert parse_command("12B", session) == Play(parse_card("12b"))
     assert parse_command("save my game.json", session) == "save my game.json"
-    for text, message in (("", "Type a command"), ("play 8c", "Cannot read '8c'"), ("challenge x", "seat number"),
-                          ("dance now", "Cannot read 'dance now'"), ("declare pair", "Unknown declaration 'pair'")):
+    for text, message in (
+        ("", "Type a command"),
+        ("play 8c", "Cannot read '8c'"),
+        ("challenge x", "seat number"),
+        ("dance now", "Cannot read 'dance now'"),
+        ("declare pair", "Unknown declaration 'pair'"),
+    ):
         with pytest.raises(IllegalMove, match=message):
             parse_command(text, session)

@@ -9,6 +9,10 @@ after installing them): there a missing server fails.
 
 from __future__ import annotations
 
+from extras import require
+
+require("web")
+
 import contextlib
 import glob
 import itertools

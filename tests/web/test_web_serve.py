@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ronda.interfaces.cli import main
-from ronda.interfaces.web.serve import WEB_HINT, database_url
+from ronda.cli.main import main
+from ronda.cli.serve import WEB_HINT, database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -37,7 +37,7 @@ from pettingzoo.utils import wrappers
 from ..engine.events import Score
 from ..engine.game import OVER, WAITING, Game
 from ..engine.rules import Rules
-from ..interfaces.narration import narrate
+from ..presentation.narration import narrate
 from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, id_action, observe
 
 

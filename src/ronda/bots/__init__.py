@@ -55,5 +55,14 @@ def make_bot(level: str, seed: int | None = None) -> Bot:
 
 
 __all__ = [
-    "Bot", "EasyBot", "ExpertBot", "IsmctsBot", "MediumBot", "PimcBot", "RandomBot", "levels", "make_bot", "register",
+    "Bot",
+    "EasyBot",
+    "ExpertBot",
+    "IsmctsBot",
+    "MediumBot",
+    "PimcBot",
+    "RandomBot",
+    "levels",
+    "make_bot",
+    "register",
 ]

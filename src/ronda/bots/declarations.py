@@ -169,9 +169,7 @@ def at_stake(view: SeatView, seat: int) -> bool:
     if _settled_points(view, view.declarations) is not None:
         return False
     side = view.rules.side_of(seat)
-    total = sum(
-        KIND_VALUE[d] for s, d in enumerate(view.declarations) if d not in (None, NONE) and not view.exposed[s]
-    )
+    total = sum(KIND_VALUE[d] for s, d in enumerate(view.declarations) if d not in (None, NONE) and not view.exposed[s])
     return view.scores[side] - view.settlement_given[side] + total >= view.rules.target
 
 

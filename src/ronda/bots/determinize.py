@@ -212,9 +212,7 @@ class Determinizer:
         rng.shuffle(stock)
         return Placement(hands, stock)
 
-    def _sample_hand(
-        self, rng: random.Random, pool: Mask, seat: int, size: int, weights: tuple[float, ...]
-    ) -> Mask:
+    def _sample_hand(self, rng: random.Random, pool: Mask, seat: int, size: int, weights: tuple[float, ...]) -> Mask:
         if size == 0:
             return 0
         cards = cards_of(pool)
@@ -235,9 +233,7 @@ class Determinizer:
                 return hand
         return self._enumerate_hand(rng, pool, seat, size, weights)
 
-    def _enumerate_hand(
-        self, rng: random.Random, pool: Mask, seat: int, size: int, weights: tuple[float, ...]
-    ) -> Mask:
+    def _enumerate_hand(self, rng: random.Random, pool: Mask, seat: int, size: int, weights: tuple[float, ...]) -> Mask:
         """Exact draw over rank patterns: weight = ways to pick the cards from the pool x likelihood."""
         counts = [(pool >> (4 * r) & 0xF).bit_count() for r in range(10)]
         patterns = self._patterns(seat, size)

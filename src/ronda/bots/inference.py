@@ -89,8 +89,14 @@ class PlayEvidence:
         for r in range(10):
             if ranks >> r & 1:
                 worths[r] = play_step(
-                    moment.table_ranks, drop_rank, moment.chain_rank, moment.chain_count, r, missa,
-                    self._chain_points, self._multi,
+                    moment.table_ranks,
+                    drop_rank,
+                    moment.chain_rank,
+                    moment.chain_count,
+                    r,
+                    missa,
+                    self._chain_points,
+                    self._multi,
                 )[0]
         top = max(worths.values())
         scores = {r: exp(model.sharpness * (w - top)) for r, w in worths.items()}

@@ -124,8 +124,17 @@ def greedy_policy(card_value: float = CARD_VALUE, honest: bool = False) -> Polic
 
 
 def _lookahead(
-    table_ranks: int, drop_rank: int, chain_rank: int, chain_count: int, hands: list[int], seat: int,
-    left: int, last_deal: bool, depth: int, chain_points: tuple[int, int, int], card_value: float,
+    table_ranks: int,
+    drop_rank: int,
+    chain_rank: int,
+    chain_count: int,
+    hands: list[int],
+    seat: int,
+    left: int,
+    last_deal: bool,
+    depth: int,
+    chain_points: tuple[int, int, int],
+    card_value: float,
 ) -> float:
     """The best the seat to play can make of the next ``depth`` plays, each seat taking its best in turn."""
     hand = hands[seat]
@@ -145,8 +154,17 @@ def _lookahead(
             rest = hands[:]
             rest[seat] = hand & ~((cards & -cards) << (4 * r))
             value -= _lookahead(
-                table_after, drop_after, chain_after, count_after, rest, (seat + 1) % n, left - 1, last_deal,
-                depth - 1, chain_points, card_value,
+                table_after,
+                drop_after,
+                chain_after,
+                count_after,
+                rest,
+                (seat + 1) % n,
+                left - 1,
+                last_deal,
+                depth - 1,
+                chain_points,
+                card_value,
             )
         if value > best:
             best = value
@@ -178,7 +196,14 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE) -> Policy:
             if not cards:
                 continue
             value, table_after, drop_after, chain_after, count_after = play_step(
-                game.table_ranks, drop_rank, game.chain_rank, game.chain_count, r, missa, chain_points, n > 2,
+                game.table_ranks,
+                drop_rank,
+                game.chain_rank,
+                game.chain_count,
+                r,
+                missa,
+                chain_points,
+                n > 2,
                 card_value,
             )
             if depth > 1 and left > 1:
@@ -186,8 +211,17 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE) -> Policy:
                 low = (cards & -cards) << (4 * r)
                 rest[seat] = hand & ~low
                 value -= _lookahead(
-                    table_after, drop_after, chain_after, count_after, rest, (seat + 1) % n, left - 1, last_deal,
-                    depth - 1, chain_points, card_value,
+                    table_after,
+                    drop_after,
+                    chain_after,
+                    count_after,
+                    rest,
+                    (seat + 1) % n,
+                    left - 1,
+                    last_deal,
+                    depth - 1,
+                    chain_points,
+                    card_value,
                 )
             value += 0.2 * rand()
             if value > best:

@@ -33,8 +33,15 @@ def take(table_ranks: int, drop_rank: int, rank: int, missa: bool, card_value: f
 
 
 def play_step(
-    table_ranks: int, drop_rank: int, chain_rank: int, chain_count: int, rank: int, missa: bool,
-    chain_points: tuple[int, int, int], multi: bool, card_value: float = CARD_VALUE,
+    table_ranks: int,
+    drop_rank: int,
+    chain_rank: int,
+    chain_count: int,
+    rank: int,
+    missa: bool,
+    chain_points: tuple[int, int, int],
+    multi: bool,
+    card_value: float = CARD_VALUE,
 ) -> tuple[float, int, int, int, int]:
     """One play of ``rank``: its immediate worth, and the table, drop rank and chain (rank, count) after it."""
     if rank == chain_rank:
@@ -45,7 +52,6 @@ def play_step(
     if multi and rank == drop_rank:
         return value, after, -1, rank, 2
     return value, after, -1, -1, 0
-
 
 
 __all__ = ["CARD_VALUE", "play_step", "take"]

@@ -229,8 +229,7 @@ class PositionBuilder:
                 raise PositionError(f"the placement gives no hand to seat {seat}")
             if full[seat].bit_count() != view.hand_sizes[seat]:
                 raise PositionError(
-                    f"seat {seat} holds {view.hand_sizes[seat]} cards, the placement gives it "
-                    f"{full[seat].bit_count()}"
+                    f"seat {seat} holds {view.hand_sizes[seat]} cards, the placement gives it {full[seat].bit_count()}"
                 )
         if len(stock) != view.stock:
             raise PositionError(f"the stock holds {view.stock} cards, the placement gives {len(stock)}")

@@ -104,3 +104,38 @@ def preset_of(rules: Rules) -> str | None:
         if values == wanted and rules.players in preset.players:
             return preset.name
     return None
+
+
+def parse_variant(text: str) -> tuple[str, Any]:
+    """``dealer_duty`` or ``chain_points=1,6,15`` or ``target=25`` as a (name, value) pair for :class:`Rules`.
+
+    >>> parse_variant("chain_points=1,6,15"), parse_variant("ace_high"), parse_variant("target=25")
+    (('chain_points', [1, 6, 15]), ('ace_high', True), ('target', 25))
+    """
+    name, _, raw = text.partition("=")
+    name = name.strip().replace("-", "_")
+    known = Rules.__dataclass_fields__
+    if name not in known or name == "players":
+        names = ", ".join(n for n in known if n != "players")
+        raise RulesError(f"unknown variant {name!r} (variants: {names})")
+    default = getattr(Rules(), name)
+    if not raw:
+        if isinstance(default, bool):
+            return name, True
+        raise RulesError(f"variant {name} needs a value, like {name}={variant_value_text(default)}")
+    raw = raw.strip().lower()
+    if isinstance(default, bool):
+        if raw not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+            raise RulesError(f"variant {name} is on or off, not {raw!r}")
+        return name, raw in ("true", "yes", "on", "1")
+    try:
+        if isinstance(default, tuple):
+            return name, [int(part) for part in raw.replace(" ", "").split(",")]
+        return name, int(raw)
+    except ValueError:
+        raise RulesError(f"variant {name} takes whole numbers, like {name}={variant_value_text(default)}") from None
+
+
+def variant_value_text(value: Any) -> str:
+    """A variant's value as it is typed on the command line: ``1,6,15``, ``25``, ``True``."""
+    return ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)

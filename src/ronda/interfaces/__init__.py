@@ -1,1 +1,5 @@
-"""Ways to use the engine: the command line, narration, and (as extras) terminal, web and research adapters."""
+"""Ways for people to play: the terminal game (:mod:`.terminal`) and the browser game (:mod:`.web`).
+
+Each interface stands on the engine, the bots and :mod:`ronda.presentation`;
+no interface imports another. The ``ronda`` commands that start them are in :mod:`ronda.cli`.
+"""

@@ -119,8 +119,9 @@ class SetupScreen(Screen[Settings]):
                 for seat in range(4):
                     level = s.levels[seat] if seat < len(s.levels) and s.levels[seat] else DEFAULT_LEVEL
                     yield Label(f"Seat {seat}", classes="label", id=f"level-label-{seat}")
-                    yield _choice([(name, name) for name in levels], level if level in levels else levels[0],
-                                  f"level-{seat}")
+                    yield _choice(
+                        [(name, name) for name in levels], level if level in levels else levels[0], f"level-{seat}"
+                    )
             with Horizontal(classes="row"):
                 yield Label("Rules", classes="label")
                 yield _choice([(n, n) for n in names], s.preset if s.preset in names else "classic", "preset")
@@ -135,8 +136,9 @@ class SetupScreen(Screen[Settings]):
                         yield Checkbox(name.replace("_", " "), getattr(rules, name), id=name, compact=True)
             with Horizontal(classes="row"):
                 yield Label("Chain points", classes="label")
-                yield _choice([("-".join(map(str, c)), c) for c in CHAIN_POINTS_CHOICES], rules.chain_points,
-                              "chain_points")
+                yield _choice(
+                    [("-".join(map(str, c)), c) for c in CHAIN_POINTS_CHOICES], rules.chain_points, "chain_points"
+                )
                 yield Label("Undeclared ronda", classes="label")
                 yield _choice([("1", 1), ("5", 5)], rules.undeclared_ronda_penalty, "undeclared_ronda_penalty")
             yield Static("", id="setup-error")
@@ -326,9 +328,7 @@ class RondaApp(App[None]):
         self.challenging = False
         seats = self.query_one("#seats", Horizontal)
         seats.remove_children()
-        seats.mount_all(
-            [SeatBox(seat) for seat in range(session.rules.players) if seat != session.human]
-        )
+        seats.mount_all([SeatBox(seat) for seat in range(session.rules.players) if seat != session.human])
         log = self.query_one("#log", RichLog)
         log.clear()
         self.log_lines([session.title(), *session.lines])
@@ -420,9 +420,11 @@ class RondaApp(App[None]):
                 self._rounds_shown += 1
                 if not session.over:
                     await self.push_screen(
-                        MessageScreen(f"Round {summary.round + 1} is over",
-                                      summary.lines(session.rules.players, session.human)[1:],
-                                      {"Enter": "next round"}),
+                        MessageScreen(
+                            f"Round {summary.round + 1} is over",
+                            summary.lines(session.rules.players, session.human)[1:],
+                            {"Enter": "next round"},
+                        ),
                         wait_for_dismiss=True,
                     )
             if session.over:
@@ -578,8 +580,9 @@ class RondaApp(App[None]):
             return
         settings = self.session.settings if self.session is not None else self.settings
         if self.session is not None:
-            settings = Settings(self.session.rules, settings.seat, self.session.levels, None, settings.preset,
-                                settings.pace)
+            settings = Settings(
+                self.session.rules, settings.seat, self.session.levels, None, settings.preset, settings.pace
+            )
         self.push_screen(SetupScreen(settings), self._settings_chosen)
 
     async def action_quit(self) -> None:

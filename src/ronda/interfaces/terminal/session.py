@@ -38,12 +38,12 @@ from ...engine.deck import shuffled_deck
 from ...engine.errors import RondaError
 from ...engine.events import Event, GameOver, RoundEnd, RoundStart, Score
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
-from ...engine.presets import PRESETS, preset_of, preset_rules
+from ...engine.presets import PRESETS, preset_of, preset_rules, variant_value_text
 from ...engine.record import load_record, replay, save_record
 from ...engine.rules import Rules
 from ...engine.view import SeatView
-from ..narration import Narrator, seat_name, side_name
-from ..rules_text import rules_summary, rules_text
+from ...presentation.narration import Narrator, seat_name, side_name
+from ...presentation.rules_text import rules_summary, rules_text
 
 DEFAULT_LEVEL = "medium"
 DEFAULT_PACE = 0.6
@@ -59,45 +59,6 @@ SIDE_FILE_SUFFIX = ".play.json"
 def presets() -> dict[str, dict[str, Any]]:
     """The named rule sets (:mod:`ronda.engine.presets`) as variant values; ``classic`` is the rules with none."""
     return {name: dict(preset.values) for name, preset in PRESETS.items()}
-
-
-def make_rules(players: int = 2, preset: str = "classic", variants: dict[str, Any] | None = None) -> Rules:
-    """The rules of a preset for some players, with variants on top; raises ``RondaError`` naming a bad choice."""
-    return preset_rules(preset, players, **(variants or {}))
-
-
-def parse_variant(text: str) -> tuple[str, Any]:
-    """``dealer_duty`` or ``chain_points=1,6,15`` or ``target=25`` as a (name, value) pair for :class:`Rules`.
-
-    >>> parse_variant("chain_points=1,6,15"), parse_variant("ace_high"), parse_variant("target=25")
-    (('chain_points', [1, 6, 15]), ('ace_high', True), ('target', 25))
-    """
-    name, _, raw = text.partition("=")
-    name = name.strip().replace("-", "_")
-    known = Rules.__dataclass_fields__
-    if name not in known or name == "players":
-        names = ", ".join(n for n in known if n != "players")
-        raise RondaError(f"unknown variant {name!r} (variants: {names})")
-    default = getattr(Rules(), name)
-    if not raw:
-        if isinstance(default, bool):
-            return name, True
-        raise RondaError(f"variant {name} needs a value, like {name}={_shown(default)}")
-    raw = raw.strip().lower()
-    if isinstance(default, bool):
-        if raw not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-            raise RondaError(f"variant {name} is on or off, not {raw!r}")
-        return name, raw in ("true", "yes", "on", "1")
-    try:
-        if isinstance(default, tuple):
-            return name, [int(part) for part in raw.replace(" ", "").split(",")]
-        return name, int(raw)
-    except ValueError:
-        raise RondaError(f"variant {name} takes whole numbers, like {name}={_shown(default)}") from None
-
-
-def _shown(value: Any) -> str:
-    return ",".join(str(v) for v in value) if isinstance(value, tuple) else str(value)
 
 
 def rules_help(rules: Rules) -> str:
@@ -144,7 +105,7 @@ class Settings:
         ``level`` is one level for every bot, or one per other seat in seat order
         (``"easy,medium,hard"``).
         """
-        rules = make_rules(players, preset, variants)
+        rules = preset_rules(preset, players, **(variants or {}))
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise RondaError(f"your seat must be from 0 to {players - 1}, not {seat}")
         return cls(rules, seat, spread_levels(level, players, seat), seed, preset, pace)
@@ -320,7 +281,9 @@ class Session:
             kind = f"{name.capitalize()} rules"
         else:
             values = rules.to_dict().items()
-            kind = "Rules with " + ", ".join(f"{k}={_shown(v)}" for k, v in values if k not in ("players", "target"))
+            kind = "Rules with " + ", ".join(
+                f"{k}={variant_value_text(v)}" for k, v in values if k not in ("players", "target")
+            )
         return (
             f"Ronda, {rules.players} players: you are seat {self.human}{partner}; bots: {others}. "
             f"{kind}, target {rules.target}. Seed {self.seed}."
@@ -670,9 +633,7 @@ __all__ = [
     "RoundSummary",
     "Session",
     "Settings",
-    "make_rules",
     "parse_command",
-    "parse_variant",
     "presets",
     "rulebook",
     "rules_help",

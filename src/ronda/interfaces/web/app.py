@@ -47,7 +47,7 @@ from .protocol import (
 )
 from .replays import replay_steps
 from .store import Journal, Store
-from .tables import FINISHED, Settings, Table
+from .tables import FINISHED, ServerSettings, Table
 
 log = logging.getLogger("ronda.web")
 
@@ -152,7 +152,7 @@ def create_app(
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
     if grace < 0 or bot_delay < 0 or flood_rate <= 0:
         raise ValueError("grace and bot_delay are seconds, zero or more; flood_rate is above zero")
-    settings = Settings(grace=grace, stand_in=stand_in, bot_delay=bot_delay)
+    settings = ServerSettings(grace=grace, stand_in=stand_in, bot_delay=bot_delay)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -22,9 +22,8 @@ from typing import Any
 
 from ...bots import levels
 from ...engine.errors import RondaError
-from ...engine.presets import PRESETS
+from ...engine.presets import PRESETS, preset_rules
 from ...engine.rules import Rules
-from ..terminal.session import make_rules
 
 MAX_NAME = 24
 MAX_BODY_BYTES = 16 * 1024
@@ -92,7 +91,7 @@ def read_table_spec(body: object) -> TableSpec:
     if target is not None:
         variants["target"] = target
     try:
-        rules = make_rules(players, preset, variants)
+        rules = preset_rules(preset, players, **(variants or {}))
     except RondaError as error:
         raise bad(str(error)) from None
     except TypeError as error:  # a value of a type Rules cannot take

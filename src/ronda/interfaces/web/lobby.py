@@ -23,7 +23,7 @@ from .tables import (
     SECURE_RNG,
     WAITING_STATUS,
     Seat,
-    Settings,
+    ServerSettings,
     Table,
     deck_names,
     log,
@@ -35,7 +35,7 @@ from .tables import (
 class Lobby:
     """All tables by id, with the server settings they share."""
 
-    def __init__(self, journal: Journal, settings: Settings) -> None:
+    def __init__(self, journal: Journal, settings: ServerSettings) -> None:
         self.journal = journal
         self.settings = settings
         self.tables: dict[str, Table] = {}

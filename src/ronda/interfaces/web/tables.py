@@ -106,7 +106,7 @@ class Seat:
 
 
 @dataclass
-class Settings:
+class ServerSettings:
     """The server's choices every table follows (``ronda serve`` options)."""
 
     grace: float = 60.0
@@ -124,7 +124,7 @@ class Table:
     preset: str | None
     seats: list[Seat]
     journal: Journal
-    settings: Settings
+    settings: ServerSettings
     status: str = WAITING_STATUS
     number: int = 0
     base_version: int = 0

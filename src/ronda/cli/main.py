@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..engine.errors import RecordError
 from ..engine.record import load_record, replay, replay_result
-from .narration import narrate
+from ..presentation.narration import narrate
 
 EXIT_BAD_INPUT = 2
 
@@ -64,8 +64,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-EXTRA_COMMANDS: tuple[str, ...] = ("rules_cmd", "arena", "play", "web.serve")
-"""Modules under ``ronda.interfaces`` that add a sub-command: each has ``register(commands)``
+EXTRA_COMMANDS: tuple[str, ...] = ("rules", "arena", "play", "serve")
+"""Modules under ``ronda.cli`` that add a sub-command: each has ``register(commands)``
 that adds its parser and sets ``run``. Registering must stay cheap: import an optional
 extra inside ``run``, and say which extra to install when it is missing."""
 
@@ -110,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
     import importlib
 
     for name in EXTRA_COMMANDS:
-        importlib.import_module(f"ronda.interfaces.{name}").register(commands)
+        importlib.import_module(f"ronda.cli.{name}").register(commands)
     return parser
 
 

@@ -60,7 +60,8 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine.errors import RondaError
-    from .terminal.session import DEFAULT_PACE, Session, Settings, parse_variant
+    from ..engine.presets import parse_variant
+    from ..interfaces.terminal.session import DEFAULT_PACE, Session, Settings
 
     plain = args.plain or not (sys.stdout.isatty() and sys.stdin.isatty())
     hint = ""
@@ -99,13 +100,13 @@ def run(args: argparse.Namespace) -> int:
     except (RondaError, ValueError) as error:
         return _fail(str(error))
     if plain:
-        from .terminal.plain import PlainGame
+        from ..interfaces.terminal.plain import PlainGame
 
         if hint:
             print(hint)
         assert session is not None
         return PlainGame(session, pace=pace, save_path=args.save).run()
-    from .terminal.app import RondaApp
+    from ..interfaces.terminal.app import RondaApp
 
     RondaApp(settings, session=session, setup=not args.no_setup, save_path=args.save).run()
     return 0

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine.errors import RulesError
 from ..engine.presets import preset_rules
-from .rules_text import preset_lines, rules_text
+from ..presentation.rules_text import preset_lines, rules_text
 
 
 def _run(args: argparse.Namespace) -> int:

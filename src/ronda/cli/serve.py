@@ -87,11 +87,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from .app import create_app
+        from ..interfaces.web.app import create_app
     except ImportError:
         print(WEB_HINT, file=sys.stderr)
         return EXIT_BAD_INPUT
-    from ...bots import levels
+    from ..bots import levels
 
     if args.stand_in not in levels():
         print(
