@@ -9,13 +9,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_ruff_finds_nothing() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples"],
+        [sys.executable, "-m", "ruff", "check", "src", "tests", "benchmarks", "examples", "conftest.py"],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_leaves_every_file_as_it_is() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "src", "tests", "benchmarks", "examples", "conftest.py"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, "run 'ruff format': " + result.stdout + result.stderr
 
 
 def test_the_engine_is_mypy_strict_clean() -> None:
