@@ -603,6 +603,62 @@ def test_R8_7_an_undeclared_ronda_is_penalised_when_its_cards_are_played() -> No
         assert announcement_scores(run(game, "play 3c")) == [(0, penalty, "undeclared", 1)]
 
 
+def test_R8_7_a_penalty_on_a_live_declaration_exposes_it_in_the_same_step() -> None:
+    """R8.7: seat 0 declares a tringa holding a pair of 5s; when both 5s are played the penalty
+    proves the tringa false: it is exposed at once (R8.6), not when its third card is played."""
+    game = start(TWO, [{0: "5o 5c 7e", 1: "1b 2b 3b"}], table="4o 6o 11o 12o")
+    assert announcement_scores(run(game, "declare tringa; declare none")) == [(0, 5, "announcement", None)]
+    events = run(game, "play 5o; play 1b; play 5c")
+    assert [e.to_json() for e in events if e.TYPE in ("score", "exposure")] == [
+        {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
+        {"type": "exposure", "seat": 0, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
+        {"type": "score", "side": 0, "points": -5, "reason": "announcement", "seat": None},
+    ]
+    assert game.scores == [0, 6]
+    assert game.view(1).exposed == (True, False)
+    assert announcement_scores(run(game, "play 2b; play 7e")) == []  # nothing more to expose or settle
+
+
+def test_R8_7_four_players_the_exposed_tringa_leaves_the_rondas_to_be_settled_again() -> None:
+    """R8.7, R8.6 with partners: side 0 took 7 for seat 0's tringa and seat 2's ronda; the penalty on
+    seat 0's hidden pair exposes the tringa, the 7 are taken back as the rondas are undecided, and the
+    12s of seat 1 (side 1) take both rondas once the 11s of seat 2 are known."""
+    deals = [{0: "5o 5c 7e", 1: "12o 12c 1b", 2: "11c 11e 2b", 3: "3o 4c 6e"}]
+    game = start(FOUR, deals, table="1o 7o 10o 3b")
+    events = run(game, "declare tringa; declare ronda; declare ronda; declare none")
+    assert announcement_scores(events) == [(0, 7, "announcement", None)]
+    events = run(game, "play 5o; play 12o; play 11c; play 4c; play 5c")
+    assert [e.to_json() for e in events if e.TYPE in ("score", "exposure")] == [
+        {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
+        {"type": "exposure", "seat": 0, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
+        {"type": "score", "side": 0, "points": -7, "reason": "announcement", "seat": None},
+    ]
+    assert game.scores == [0, 6]
+    assert announcement_scores(run(game, "play 12c; play 11e")) == [(1, 2, "announcement", None)]
+    assert game.scores == [0, 8]
+
+
+def test_R8_7_the_win_is_checked_once_after_the_penalty_and_the_exposure() -> None:
+    """R8.7, R9.3: the penalty and the exposure it proves are one step. Side 1 (5 points, target 6)
+    reaches the target with the undeclared penalty, and wins after the false tringa's penalty too:
+    11 points; the settlement that would take back side 0's 5 never comes (R9.4)."""
+    deals = [{0: "1o 2o 4o", 1: "3o 3c 3e"}, {0: "5o 5c 7e", 1: "7b 1b 2b"}]
+    game = start(Rules(players=2, target=6), deals, table="10o 11o 12o 6o")
+    run(game, "declare none; declare tringa; play 1o; play 3o; play 2o; play 3c; play 4o; play 3e")
+    assert game.scores == [0, 5]
+    assert announcement_scores(run(game, "declare tringa; declare none")) == [(0, 5, "announcement", None)]
+    events = run(game, "play 5o; play 7b; play 5c")
+    assert [e.to_json() for e in events if e.TYPE in ("score", "exposure", "game_over")] == [
+        {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
+        {"type": "exposure", "seat": 0, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+    assert game.scores == [5, 11] and game.winner == 1
+
+
 def test_R8_8_a_false_declaration_challenged_is_exposed_then_the_challenger_plays() -> None:
     """R8.8: the hand is shown to all; the bluff pays at once; the challenger still plays its card."""
     game = start(TWO, [{0: "1o 4o 7o", 1: "2b 5b 11b"}], table="3c 6c 10c 12c")

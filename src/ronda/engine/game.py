@@ -26,6 +26,10 @@ Choices where RULES.md is silent (each also noted where it is implemented):
 - transfer_scoring with 3 players: the dealer-duty penalty is paid by the dealer,
   like the other penalties that name an offender.
 - ``double_ronda`` can be declared only in a deal of four-card hands.
+- R8.7: the undeclared penalty and the exposure of the offender's live
+  declaration it proves are one step of R9.3: the win is checked after both
+  penalties (so a side that reaches the target by the first has both), then the
+  settlement is recomputed (R8.6) and the win checked again.
 - transfer_scoring: a payment moves the payer's lowest cards (by card id);
   which cards move matters only to a raise (R5.3), which takes the open
   capture from whichever piles hold its cards now, since a debt paid on the
@@ -771,12 +775,22 @@ class Game:
         return candidate_range(declared, played, self.size, self.rules.ace_high)
 
     def _undeclared_penalty(self, seat: int) -> bool:
-        """R8.7: the last card of an undeclared combination is played; each opposing side scores it."""
+        """R8.7: the last card of an undeclared combination is played; each opposing side scores it.
+
+        The hand held another combination than the one declared, so a declaration
+        of ``seat`` not yet exposed is false: it is exposed (R8.6) in the same
+        step, right after the penalty. The two penalties are one step of R9.3: the
+        win is checked once, after both, then the settlement is recomputed (R8.6)
+        and the win checked again.
+        """
         self.undeclared[seat] = 0
         truth = self.truth[seat]
         assert truth is not None
         value = self.rules.undeclared_ronda_penalty if truth[0] == RONDA else KIND_VALUE[truth[0]]
-        return self._award_each_opponent(seat, value, "undeclared")
+        self._score_each_opponent(seat, value, "undeclared")
+        if self.ranges[seat] is not None:
+            return self._expose(seat)
+        return self._check_win()
 
     def _dealer_duty(self, seat: int, rank: int, captured: bool) -> bool:
         """R10 dealer_duty on the last turn: a 12 that captures scores 5; a drop or a 1 costs 5 to each opponent."""
@@ -885,11 +899,14 @@ class Game:
 
     def _award_each_opponent(self, offender: int, points: int, reason: str) -> bool:
         """One step in which each side opposing ``offender`` scores ``points``, in side order (R8.6, R8.7)."""
+        self._score_each_opponent(offender, points, reason)
+        return self._check_win()
+
+    def _score_each_opponent(self, offender: int, points: int, reason: str) -> None:
         offender_side = self.side_of[offender]
         for side in range(self.rules.sides):
             if side != offender_side:
                 self._score(side, points, reason, offender, (offender_side,))
-        return self._check_win()
 
     def _score(self, side: int, points: int, reason: str, seat: int | None, payers: tuple[int, ...] | None) -> None:
         if not self.rules.transfer_scoring:
