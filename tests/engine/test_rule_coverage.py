@@ -1,7 +1,7 @@
 """The rules specification travels with the code, every rule has a test, and the project's copy is in step.
 
 ``docs/RULES.md`` and ``docs/RECORD.md`` are the project's own statement of
-the rules and of the record format. Every rule id R1–R9 there has a test named
+the rules and of the record format. Every rule id R1 to R9 there has a test named
 after it (a new rule without a test fails here). In the project's workspace the
 contract they follow lives in ``../shared``; when it is there, the project's
 documents must name the same rules, variants and record events.
