@@ -1,8 +1,8 @@
 """Named rule sets players recognise: a preset is a name for some variant values (R10).
 
-Every preset comes from the source texts (``shared/seeds``): each one's
+Every preset comes from the rules texts ``docs/RULES.md`` was built from: each one's
 ``source`` says where. Regional names (Tangier, Tetouan, ...) are not used:
-the seeds do not say which town plays which variant, and a preset must not
+those texts do not say which town plays which variant, and a preset must not
 invent folklore.
 
 >>> Rules.preset("advanced").dealer_duty
