@@ -120,6 +120,22 @@ def test_replay_play_by_play_speaks_the_games_words(capsys) -> None:
     assert "game over: seat 0 wins" in out
 
 
+def test_a_hand_shown_before_a_win_is_an_event_of_the_replay_and_told_in_its_words(tmp_path, capsys) -> None:
+    """RECORD.md, R9.5: the show event comes before the exposure it leads to; the play-by-play tells it."""
+    from decks import run, start
+
+    game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
+    run(game, "declare ronda; declare none; declare tringa; declare none")
+    text = json.dumps(game.to_record())
+    code, out, _ = run_replay(tmp_path, capsys, text, "--json")
+    kinds = [(e["type"], e.get("seat")) for e in json.loads(out)["events"] if e["type"] in ("show", "exposure")]
+    assert code == 0 and kinds == [("show", 0), ("show", 2), ("exposure", 2)]
+    assert {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]} in json.loads(out)["events"]
+    code, out, _ = run_replay(tmp_path, capsys, text)
+    assert "seat 0 shows 1b 12o 12c: a ronda of 12s" in out
+    assert "seat 2 shows 5o 6c 7e: no tringa" in out
+
+
 def test_the_sample_record_replays_to_a_won_game(capsys) -> None:
     assert main(["replay", str(SAMPLE), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

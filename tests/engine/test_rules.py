@@ -798,3 +798,131 @@ def test_R9_4_a_won_game_stays_won() -> None:
         with pytest.raises(IllegalActionError, match="over"):
             game.apply(action)
     assert (game.scores, len(game.events)) == before and game.winner == 1
+
+
+def _shown_and_scored(events: list) -> list[dict[str, object]]:
+    return of(events, "show", "exposure", "score", "game_over")
+
+
+def test_R9_5_a_lone_false_tringa_at_the_target_is_shown_and_exposed() -> None:
+    """R9.5: the dealer's lone tringa would win at once (R8.5); its hand is shown first, holds no
+    tringa, and is exposed: the penalty brings seat 0 to the target, and the award never comes."""
+    game = start(Rules(players=2, target=5), [{1: "1b 2b 4c"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare tringa")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 1, "hand": ["1b", "2b", "4c"]},
+        {"type": "exposure", "seat": 1, "declaration": "tringa"},
+        {"type": "score", "side": 0, "points": 5, "reason": "false_announcement", "seat": 1},
+        {"type": "game_over", "winner": 0, "reason": "target"},
+    ]
+    assert game.scores == [5, 0] and game.winner == 0
+
+
+def test_R9_5_a_true_declaration_is_shown_then_awarded_and_wins() -> None:
+    """R9.5: at once after the declarations, and in the middle of a deal when the settlement is decided
+    by a play (R8.5): the winning side's hand is shown, it is true, the award is made and wins."""
+    game = start(Rules(players=2, target=5), [{1: "3o 3c 3e"}], table="6o 7o 10o 12o")
+    assert _shown_and_scored(run(game, "declare none; declare tringa")) == [
+        {"type": "show", "seat": 1, "hand": ["3o", "3c", "3e"]},
+        {"type": "score", "side": 1, "points": 5, "reason": "announcement", "seat": None},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+    game = start(Rules(players=2, target=2), [{0: "1o 1c 5e", 1: "12o 12c 6e"}], table="2b 3b 4b 7b")
+    events = run(game, "declare ronda; declare ronda; play 1o; play 12o; play 1c")
+    assert of(events, "show") == [] and announcement_scores(events) == []
+    assert _shown_and_scored(run(game, "play 12c")) == [
+        {"type": "show", "seat": 1, "hand": ["6e", "12o", "12c"]},  # as dealt, though two are played
+        {"type": "score", "side": 1, "points": 2, "reason": "announcement", "seat": None},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+
+
+def test_R9_5_partners_true_ronda_and_false_tringa_the_tringa_exposed_the_ronda_alone_awarded() -> None:
+    """R9.5 with partners: both hands of side 0 are shown in seat order; seat 2's tringa is false and
+    exposed (5 to side 1); the new settlement, the ronda alone, does not reach the target: awarded."""
+    game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
+    events = run(game, "declare ronda; declare none; declare tringa; declare none")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 0, "hand": ["1b", "12o", "12c"]},
+        {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]},
+        {"type": "exposure", "seat": 2, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
+        {"type": "score", "side": 0, "points": 1, "reason": "announcement", "seat": None},
+    ]
+    assert game.scores == [1, 5] and not game.finished
+    for seat in range(4):  # R11: shown hands are part of every view
+        assert game.view(seat).shown == (CardSet.parse("1b 12o 12c"), None, CardSet.parse("5o 6c 7e"), None)
+
+
+def test_R9_5_the_rule_applies_again_to_the_new_settlement() -> None:
+    """R9.5: side 0 has 5 (a true tringa in deal 1, below the target 6, not shown). In deal 2 the
+    false tringa is exposed; the ronda alone still brings side 0 to the target: its hand, already
+    shown and true, is not shown again; the award is made and wins."""
+    deals = [
+        {0: "5o 5c 5e", 1: "12o 6o 1c", 2: "11o 2c 4c", 3: "7c 3c 10c"},
+        {0: "12e 12b 1b", 2: "5b 6c 7e"},
+    ]
+    game = start(Rules(players=4, target=6), deals, table="1o 3o 10o 4b")
+    events = run(game, "declare tringa; declare none; declare none; declare none")
+    events += run(game, "play 5o; play 12o; play 11o; play 7c; play 5c; play 6o; play 2c; play 3c")
+    events += run(game, "play 5e; play 1c; play 4c; play 10c")
+    assert _shown_and_scored(events) == [
+        {"type": "score", "side": 0, "points": 5, "reason": "announcement", "seat": None}
+    ]
+    events = run(game, "declare ronda; declare none; declare tringa; declare none")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 0, "hand": ["1b", "12e", "12b"]},
+        {"type": "show", "seat": 2, "hand": ["5b", "6c", "7e"]},
+        {"type": "exposure", "seat": 2, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
+        {"type": "score", "side": 0, "points": 1, "reason": "announcement", "seat": None},
+        {"type": "game_over", "winner": 0, "reason": "target"},
+    ]
+    assert game.scores == [6, 5]
+
+
+def test_R9_5_only_the_first_false_one_is_exposed_when_the_new_settlement_stays_below_the_target() -> None:
+    """R9.5 as written: both of side 0's declarations are false; the first (seat 0's ronda) is exposed;
+    the new settlement, the tringa alone (5), no longer reaches the target 6, so it is awarded though
+    the tringa was shown; R8.5 exposes it when its second card is played, and the penalty wins for side 1."""
+    deals = [{0: "12o 4c 1b", 1: "2o 3c 11e", 2: "5o 6c 7e", 3: "2c 10e 11b"}]
+    game = start(Rules(players=4, target=6), deals, table="1o 3o 10o 4b")
+    events = run(game, "declare ronda; declare none; declare tringa; declare none")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 0, "hand": ["1b", "4c", "12o"]},
+        {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]},
+        {"type": "exposure", "seat": 0, "declaration": "ronda"},
+        {"type": "score", "side": 1, "points": 1, "reason": "false_announcement", "seat": 0},
+        {"type": "score", "side": 0, "points": 5, "reason": "announcement", "seat": None},
+    ]
+    events = run(game, "play 1b; play 2o; play 5o; play 11b; play 12o; play 3c; play 6c")
+    assert _shown_and_scored(events) == [
+        {"type": "exposure", "seat": 2, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+    assert game.scores == [5, 6]
+
+
+def test_R9_5_a_shown_declaration_can_no_longer_be_challenged() -> None:
+    """R9.5, R8.8: seat 0's ronda was shown (and is true): seat 1 is offered no challenge of it,
+    and a challenge sent anyway is refused, naming why, and changes nothing."""
+    game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
+    run(game, "declare ronda; declare none; declare tringa; declare none; play 1b")
+    assert game.turn == 1 and not any(isinstance(a, Challenge) for a in game.legal_actions())
+    before = (list(game.scores), len(game.events))
+    with pytest.raises(IllegalActionError, match="seat 0's hand has been shown: its ronda can no longer be challenged"):
+        game.apply(Challenge(0))
+    assert (list(game.scores), len(game.events)) == before and game.turn == 1
+
+
+def test_R9_5_not_with_transfer_scoring() -> None:
+    """R9.5, R10: with transfer_scoring no win comes mid-round, so nothing is shown: the lone tringa is paid."""
+    rules = Rules(players=2, target=5, transfer_scoring=True)
+    game = start(rules, [{1: "1b 2b 4c"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare tringa")
+    assert of(events, "show", "exposure") == []
+    assert of(events, "transfer") == [
+        {"type": "transfer", "payer": 0, "payee": 1, "cards": 0, "owed": 5, "reason": "announcement"}
+    ]
+    assert game.view(0).shown == (None, None)

@@ -4,20 +4,19 @@ The policy, in the order a bot applies it:
 
 **Declare** (R8.2). Every level declares what its hand holds (``none``,
 ``ronda``, ``tringa``, ``double_ronda``) — truthfully — unless it may bluff
-(``hard`` and ``expert``) and one of two situations holds:
+(``hard`` and ``expert``) and this situation holds:
 
-1. *The winning bluff.* The bot declares last (it is the dealer) and some
-   declaration would make the settlement decided at once (R8.5: only its side
-   declared) with its side at or above the target, alone at the top (R9.3):
-   the game is won before a card is played and stays won (R9.4). It declares
-   the cheapest kind that wins — a true one when the hand holds it.
-2. *The delaying bluff* (the seeds' tactic near the target). It holds no
-   combination, every declaration so far comes from one opposing side, and
-   that side would reach the target the moment its declarations are settled.
-   Declaring nothing loses the game at once; a false declaration of the
-   strongest kind the opponents declared keeps the settlement undecided until
-   the cards show whose is best, and the bot may win by caida or missa first.
-   If it is found out, the opponents score the penalty — in a game already lost.
+*The delaying bluff* (the seeds' tactic near the target). It holds no
+combination, every declaration so far comes from one opposing side, and
+that side would reach the target the moment its declarations are settled.
+Declaring nothing loses the game at once; a false declaration of the
+strongest kind the opponents declared keeps the settlement undecided until
+the cards show whose is best, and the bot may win by caida or missa first.
+If it is found out, the opponents score the penalty — in a game already lost.
+
+There is no *winning bluff*: a false declaration that would bring its side to
+the target is shown and exposed before the award (R9.5), so a declaration wins
+the game only when it is true — which is the truthful declaration.
 
 **Challenge** (R8.8), before playing. A level that counts cards (``medium``
 and up) challenges an opponent's live declaration
@@ -47,7 +46,6 @@ from ..engine.combinations import (
     DOUBLE_RONDA,
     KIND_VALUE,
     NONE,
-    RONDA,
     TRINGA,
     Kind,
     candidate_range,
@@ -73,12 +71,6 @@ def true_declaration(view: SeatView) -> str:
     return NONE if combo is None else combo[0]
 
 
-def _kinds(view: SeatView) -> tuple[str, ...]:
-    """Declarable combinations, cheapest first."""
-    four = view.rules.deal_sizes()[view.deal] == 4
-    return (RONDA, DOUBLE_RONDA, TRINGA) if four else (RONDA, TRINGA)
-
-
 def _settled_points(view: SeatView, declarations: Sequence[str | None]) -> tuple[int, ...] | None:
     """R8.5 with every live declaration taken as true: each side's points, or ``None`` if undecided."""
     rules = view.rules
@@ -100,22 +92,6 @@ def _winner(scores: Sequence[int], target: int) -> int | None:
     best = max(scores)
     if best >= target and list(scores).count(best) == 1:
         return list(scores).index(best)
-    return None
-
-
-def winning_bluff(view: SeatView) -> str | None:
-    """Policy 1: the cheapest declaration that wins the game at once, when this seat declares last."""
-    if view.turn != view.dealer or view.rules.auto_declare:
-        return None
-    for kind in _kinds(view):
-        declarations = list(view.declarations)
-        declarations[view.seat] = kind
-        points = _settled_points(view, declarations)
-        if points is None:
-            continue
-        scores = [s + p for s, p in zip(view.scores, points, strict=True)]
-        if _winner(scores, view.rules.target) == view.side:
-            return kind
     return None
 
 
@@ -144,15 +120,11 @@ def delaying_bluff(view: SeatView) -> str | None:
 
 def declaration(view: SeatView, may_bluff: bool) -> Declare:
     """The declaration this policy makes for the seat to declare."""
-    truth = true_declaration(view)
     if may_bluff:
-        kind = winning_bluff(view)
-        if kind is not None and (truth == NONE or KIND_VALUE[kind] >= KIND_VALUE[truth]):
-            return declare(kind)
         kind = delaying_bluff(view)
         if kind is not None:
             return declare(kind)
-    return declare(truth)
+    return declare(true_declaration(view))
 
 
 def proven_false(view: SeatView, determinizer: Determinizer | None = None) -> list[int]:
@@ -219,5 +191,4 @@ __all__ = [
     "delaying_bluff",
     "proven_false",
     "true_declaration",
-    "winning_bluff",
 ]

@@ -202,6 +202,26 @@ class ChallengeMade(NamedTuple):
         }
 
 
+class Show(NamedTuple):
+    """``seat``'s hand as dealt is shown before a settlement would win the game with its declaration (R9.5).
+
+    ``declaration`` is the kind it declared (public since the declaration
+    phase), kept so the hand can be told against it ("no tringa"); the JSON
+    is RECORD.md's ``{"type": "show", "seat", "hand"}``.
+    """
+
+    seat: int
+    hand: tuple[int, ...]
+    declaration: str
+
+    @property
+    def TYPE(self) -> str:
+        return "show"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "hand": _names(self.hand)}
+
+
 class TableTaken(NamedTuple):
     """After the last turn the table's cards go to the last capturer's side (R7.1)."""
 
@@ -255,6 +275,7 @@ Event = (
     | Transfer
     | Exposure
     | ChallengeMade
+    | Show
     | TableTaken
     | RoundEnd
     | GameOver

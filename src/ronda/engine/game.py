@@ -30,6 +30,11 @@ Choices where RULES.md is silent (each also noted where it is implemented):
   declaration it proves are one step of R9.3: the win is checked after both
   penalties (so a side that reaches the target by the first has both), then the
   settlement is recomputed (R8.6) and the win checked again.
+- R9.5 applies whenever a settlement would give a side a positive award that
+  leaves it at or above the target (also when sides tied at the target play
+  on, R9.3), with ``auto_declare`` too (the hands shown are then all true);
+  only the first false declaration is exposed, as written (see
+  ``_show_declarations``).
 - transfer_scoring: a payment moves the payer's lowest cards (by card id);
   which cards move matters only to a raise (R5.3), which takes the open
   capture from whichever piles hold its cards now, since a debt paid on the
@@ -69,6 +74,7 @@ from .events import (
     RoundEnd,
     RoundStart,
     Score,
+    Show,
     TableTaken,
     Transfer,
 )
@@ -362,7 +368,12 @@ class Game:
     def _challenge_targets(self, seat: int) -> list[int]:
         side = self.side_of[seat]
         declared, exposed, side_of = self.declared, self.exposed, self.side_of
-        return [s for s in range(self.n) if side_of[s] != side and declared[s] not in (None, NONE) and not exposed[s]]
+        shown = self.shown
+        return [
+            s
+            for s in range(self.n)
+            if side_of[s] != side and declared[s] not in (None, NONE) and not exposed[s] and shown[s] is None
+        ]
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know (R11): its own hand and the public facts, nothing else."""
@@ -499,6 +510,10 @@ class Game:
             raise IllegalActionError(f"seat {target} declared nothing this deal to challenge")
         if self.exposed[target]:
             raise IllegalActionError(f"seat {target}'s declaration is already exposed")
+        if self.shown[target] is not None:
+            raise IllegalActionError(
+                f"seat {target}'s hand has been shown: its {self.declared[target]} can no longer be challenged (R9.5)"
+            )
 
     def playout(self, rng: random.Random, rounds: int = 1) -> None:
         """Play uniformly random legal plays and declarations until ``rounds`` rounds have ended.
@@ -881,6 +896,18 @@ class Game:
             )
         self.decided = decided is not None
         given = self.given
+        if not self.rules.transfer_scoring:
+            # R9.5: no win on an unseen declaration.
+            scores, target = self.scores, self.rules.target
+            reaching = 0
+            for side in range(sides):
+                diff = (decided[side] if decided is not None else 0) - given[side]
+                if diff > 0 and scores[side] + diff >= target:
+                    reaching |= 1 << side
+            if reaching:
+                false_seat = self._show_declarations(reaching)
+                if false_seat >= 0:
+                    return self._expose(false_seat)
         changed = False
         for side in range(sides):
             diff = (decided[side] if decided is not None else 0) - given[side]
@@ -889,6 +916,31 @@ class Game:
                 self._score(side, diff, "announcement", None, None)
                 changed = True
         return changed and self._check_win()
+
+    def _show_declarations(self, sides: int) -> int:
+        """R9.5: show the hands of the live declarations of ``sides`` (a mask) in seat order; return the first false.
+
+        A hand shown before stays shown and is not shown again; -1 when all are
+        true. The caller exposes the first false one and the award waits for
+        the new settlement, to which the rule applies again. As R9.5 is
+        written, only the *first* false one is exposed: with two false
+        declarations on one side (four players), the second is exposed too only
+        if the new settlement still brings the side to the target; otherwise it
+        stays live, shown, and is exposed by R8.5 when its cards are played.
+        """
+        first_false = -1
+        declared, truth, side_of = self.declared, self.truth, self.side_of
+        for seat in range(self.n):
+            if self.ranges[seat] is None or not sides >> side_of[seat] & 1:
+                continue
+            if self.shown[seat] is None:
+                dealt = self.dealt[seat]
+                self.shown[seat] = dealt
+                self.events.append(Show(seat, tuple(cards_of(dealt)), declared[seat]))  # type: ignore[arg-type]
+            held = truth[seat]
+            if first_false < 0 and (held is None or held[0] != declared[seat]):
+                first_false = seat
+        return first_false
 
     # -------------------------------------------------------------- scoring
 

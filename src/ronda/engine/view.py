@@ -33,7 +33,7 @@ class SeatView:
     ``plays`` lists every card played this round with its seat, oldest first;
     ``deal_start`` is where this deal's plays begin in it. ``declarations`` holds
     each seat's declared kind this deal (``None`` before it has declared);
-    ``shown`` the hands shown by challenges this deal.
+    ``shown`` the hands shown this deal, by challenges (R8.8) and before a win (R9.5).
     """
 
     seat: int
@@ -91,8 +91,8 @@ class SeatView:
     def unseen(self) -> CardSet:
         """Cards this seat cannot place: the other hands and the stock together.
 
-        Cards shown by a challenge and not yet played are not unseen: everyone
-        knows which hand holds them.
+        Cards of a shown hand (R8.8, R9.5) not yet played are not unseen:
+        everyone knows which hand holds them.
         """
         known = self.hand.mask | self.table.mask | self.opening_table.mask | self.played_mask()
         for shown in self.shown:
