@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from random_games import games, play_out
 
 from ronda.cli.main import main
+from ronda.engine.combinations import hand_combination
 from ronda.engine.game import Game
 from ronda.engine.record import replay
 from ronda.engine.rules import Rules
@@ -94,8 +95,8 @@ def test_a_failed_challenge_ends_with_the_game_over_event(tmp_path, capsys) -> N
     # seat 0 holds a true ronda and declares it; seat 1 challenges and loses the game (R8.8)
     for seed in range(200):
         game = Game(Rules(players=2), seed=seed)
-        truth = game.truth[0]
-        if truth is not None and truth[0] == "ronda":
+        truth = hand_combination(game.hand(0).mask, False)
+        if truth is not None and truth.kind == "ronda":
             break
     from ronda.engine.actions import Challenge, Declare
 

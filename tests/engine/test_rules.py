@@ -15,7 +15,7 @@ import pytest
 from decks import build_deck, of, run, scores, start
 from ronda.engine.actions import Challenge, Declare, Play
 from ronda.engine.cards import ALL_CARDS, CardSet, card_name, parse_card
-from ronda.engine.combinations import combination_of
+from ronda.engine.combinations import combination_of, hand_combination
 from ronda.engine.deck import DeckError, check_deck, shuffled_deck
 from ronda.engine.errors import CardError, IllegalActionError, NotYourTurnError
 from ronda.engine.game import Game, card_count_points
@@ -351,7 +351,7 @@ def test_R5_4_a_raise_that_leaves_the_table_empty_is_a_missa_too() -> None:
     assert scores(run(game, "play 6c")) == [(1, 1, "missa", 1)]
     events = run(game, "play 5o; play 5c; play 5e")
     assert scores(events) == [(0, 1, "caida", 0), (0, 1, "missa", 0), (1, 5, "chain", 1), (1, 1, "missa", 1)]
-    assert game.last_capture_side == 1  # R7.1: the raise is the last capture
+    assert game.public_view().last_capture_side == 1  # R7.1: the raise is the last capture
 
 
 # --------------------------------------------------------------------------- R6 missa
@@ -404,7 +404,7 @@ def test_R7_1_the_table_left_goes_to_the_last_capturer_without_points() -> None:
     for seed in range(40):
         game = Game(Rules(players=3, target=500), seed=seed)
         rng = random.Random(seed)
-        while not (game.stock == 0 and game.cards_in_hands == 1):
+        while not (game.stock == 0 and sum(game.public_view().hand_sizes) == 1):
             game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Challenge)]))
         last = game.legal_actions()[0]
         table_before = game.view(0).table
@@ -517,6 +517,24 @@ def test_R8_3_tringa_beats_ronda_and_the_higher_rank_wins() -> None:
     events = run(game, "declare tringa; declare tringa; play 2c")
     assert announcement_scores(events) == []
     assert announcement_scores(run(game, "play 5o")) == [(1, 10, "announcement", None)]
+
+
+def test_R8_3_a_double_ronda_counts_its_higher_pair_first_whether_read_from_ranks_or_from_cards() -> None:
+    """R8.3, R1.4: 12s and 2s beat 11s and 10s; with ace_high, 1s and 2s beat 12s and 11s. The one
+    detector answers the same from a hand's ranks (candidates, R8.5) and from its cards (a dealt or shown hand)."""
+
+    def strength(cards: str, ace_high: bool = False) -> int:
+        found = hand_combination(CardSet.parse(cards).mask, ace_high)
+        assert found is not None and found.kind == "double_ronda"
+        from_ranks = combination_of([card >> 2 for card in CardSet.parse(cards)], four_card=True, ace_high=ace_high)
+        assert from_ranks == (found.kind, found.strength)
+        return found.strength
+
+    assert strength("12o 12c 2o 2c") > strength("11o 11c 10o 10c")
+    assert strength("12o 12c 3o 3c") > strength("12e 12b 2o 2c")
+    assert strength("1o 1c 2o 2c", ace_high=True) > strength("12o 12c 11o 11c", ace_high=True)
+    assert strength("1o 1c 2o 2c") < strength("12o 12c 11o 11c")
+    assert hand_combination(CardSet.parse("12o 12c 2o 2c").mask, False).cards == CardSet.parse("2o 2c 12o 12c").mask
 
 
 def test_R8_4_two_equal_rondas_score_one_each() -> None:
@@ -712,7 +730,8 @@ def test_R8_9_at_the_end_of_every_deal_each_declaration_is_exposed_or_settled() 
             deal_events_start = len(game.events)
             while game.phase == "declare":
                 game.apply(choose(game, rng, challenge_rate=0))
-            truths, declared = list(game.truth), list(game.declared)
+            truths = [hand_combination(game.dealt_hand(s).mask, rules.ace_high) for s in range(rules.players)]
+            declared = list(game.public_view().declarations)
             deal = game.deal
             while game.deal == deal and game.round < 2 and not game.finished:
                 game.apply(choose(game, rng, challenge_rate=0))

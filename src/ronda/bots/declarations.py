@@ -39,7 +39,6 @@ at stake: a failed challenge loses the game (R8.8).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from ..engine.actions import CHALLENGES, DECLARES, Action, Challenge, Declare
 from ..engine.combinations import (
@@ -56,22 +55,13 @@ from ..engine.view import SeatView
 from .determinize import Determinizer
 
 
-def declare(kind: str) -> Declare:
-    """The action declaring ``kind`` (a kind name as the combination functions return it)."""
-    return DECLARES[cast(Kind, kind)]
-
-
-def true_declaration(view: SeatView) -> str:
+def true_declaration(view: SeatView) -> Kind:
     """What the seat's hand as dealt holds (R8.1), as a declaration."""
-    dealt = view.hand.mask
-    for seat, card in view.plays[view.deal_start :]:
-        if seat == view.seat:
-            dealt |= 1 << card
-    combo = hand_combination(dealt, view.rules.ace_high)
-    return NONE if combo is None else combo[0]
+    combo = hand_combination(view.hand.mask | view.played_this_deal(view.seat), view.rules.ace_high)
+    return NONE if combo is None else combo.kind
 
 
-def _settled_points(view: SeatView, declarations: Sequence[str | None]) -> tuple[int, ...] | None:
+def _settled_points(view: SeatView, declarations: Sequence[Kind | None]) -> tuple[int, ...] | None:
     """R8.5 with every live declaration taken as true: each side's points, or ``None`` if undecided."""
     rules = view.rules
     size = rules.deal_sizes()[view.deal]
@@ -95,8 +85,8 @@ def _winner(scores: Sequence[int], target: int) -> int | None:
     return None
 
 
-def delaying_bluff(view: SeatView) -> str | None:
-    """Policy 2: contest an opposing side whose declarations alone would win it the game."""
+def delaying_bluff(view: SeatView) -> Kind | None:
+    """The delaying bluff: contest an opposing side whose declarations alone would win it the game."""
     if view.rules.auto_declare or true_declaration(view) != NONE:
         return None
     rules = view.rules
@@ -123,17 +113,8 @@ def declaration(view: SeatView, may_bluff: bool) -> Declare:
     if may_bluff:
         kind = delaying_bluff(view)
         if kind is not None:
-            return declare(kind)
-    return declare(true_declaration(view))
-
-
-def proven_false(view: SeatView, determinizer: Determinizer | None = None) -> list[int]:
-    """Opponents whose live declaration counting proves false (challenge policy 1)."""
-    targets = _live_opponent_declarations(view)
-    if not targets:
-        return []
-    sampler = determinizer or Determinizer(view)
-    return [seat for seat in targets if not sampler.could_be_true(seat)]
+            return DECLARES[kind]
+    return DECLARES[true_declaration(view)]
 
 
 def at_stake(view: SeatView, seat: int) -> bool:
@@ -167,12 +148,12 @@ def challenge(
     targets = _live_opponent_declarations(view)
     if not targets:
         return None
-    sampler = determinizer or Determinizer(view)
     for seat in targets:
-        if not sampler.could_be_true(seat) and CHALLENGES[seat] in legal:
-            return CHALLENGES[seat]
+        if view.declarations[seat] not in view.possible_kinds(seat) and CHALLENGES[seat] in legal:
+            return CHALLENGES[seat]  # counting proves it false: the challenge cannot fail
     if at_stake_threshold is None:
         return None
+    sampler = determinizer or Determinizer(view)
     for seat in targets:
         if not at_stake(view, seat) or CHALLENGES[seat] not in legal:
             continue
@@ -183,12 +164,4 @@ def challenge(
     return None
 
 
-__all__ = [
-    "at_stake",
-    "declare",
-    "challenge",
-    "declaration",
-    "delaying_bluff",
-    "proven_false",
-    "true_declaration",
-]
+__all__ = ["at_stake", "challenge", "declaration", "delaying_bluff", "true_declaration"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import NUM_CARDS, card_name, parse_card
+from .cards import NUM_CARDS, Card, card_name, parse_card
 from .combinations import DECLARATIONS, Kind
 from .errors import IllegalActionError
 
@@ -24,10 +24,11 @@ from .errors import IllegalActionError
 class Play:
     """Play a card from the hand (R4.1)."""
 
-    card: int
+    card: Card
 
     @classmethod
     def parse(cls, text: str) -> Play:
+        """The play of a card written in R1.2 notation."""
         return PLAYS[parse_card(text)]
 
     def __str__(self) -> str:

@@ -1,0 +1,171 @@
+"""The engine and the search bots, measured on two source trees in one run, alternating.
+
+    python benchmarks/engine.py --trees /path/to/main /path/to/branch --repeats 3 --rounds 10000
+
+For each repeat and each tree in turn (so that a machine busier at one moment
+than another weighs on both), in a fresh process with ``PYTHONPATH=TREE/src``:
+
+- ``ronda bench --rounds N --json`` (2, 3 and 4 players, random declarations)
+  and ``ronda bench --players 2 --auto-declare --rounds N --json``: rounds per second;
+- the bots' time per card choice: ``hard`` (48 guesses) and ``expert`` (128
+  guesses) with ``time_limit=None``, so both trees do the same work, on the same
+  positions (game records written once, replayed by each tree), seeded alike;
+  the actions chosen are compared too: a refactoring that changes no rule must
+  choose the same cards.
+
+Medians over repeats are printed with the command line. Positions are card
+choices (two or more cards to choose from) of games between ``medium`` bots,
+2, 3 and 4 players; a record that a tree cannot replay (a rule changed) is left
+out for both trees and counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve()
+
+
+# ----------------------------------------------------------------- workers (run inside one tree)
+
+
+def make_positions(count: int, seed: int) -> list[dict[str, object]]:
+    """Records of games stopped at a card choice, spread over 2, 3 and 4 players."""
+    import random
+
+    from ronda.bots import make_bot
+    from ronda.engine.actions import Play
+    from ronda.engine.game import Game
+    from ronda.engine.rules import Rules
+
+    rng = random.Random(seed)
+    records: list[dict[str, object]] = []
+    while len(records) < count:
+        players = 2 + len(records) % 3
+        game = Game(Rules(players=players), seed=rng.randrange(1 << 30))
+        bots = [make_bot("medium", seed=rng.randrange(1 << 30)) for _ in range(players)]
+        stop = rng.randrange(4, 60)
+        choices = 0
+        while game.phase in ("declare", "play"):
+            legal = game.legal_actions()
+            if sum(isinstance(a, Play) for a in legal) > 1:
+                choices += 1
+                if choices == stop:
+                    records.append(game.to_record())
+                    break
+            game.apply(bots[game.turn].choose(game.view(game.turn), legal))
+    return records
+
+
+def time_choices(path: str) -> dict[str, object]:
+    """Replay each record and time hard and expert choosing from its last position."""
+    from ronda.bots.pimc import ExpertBot, PimcBot
+    from ronda.engine.record import replay
+
+    records = json.loads(Path(path).read_text())
+    result: dict[str, object] = {"hard": [], "expert": [], "hard_actions": [], "expert_actions": [], "bad": []}
+    for index, record in enumerate(records):
+        try:
+            game = replay(record)
+        except ValueError:
+            result["bad"].append(index)  # type: ignore[attr-defined]
+            continue
+        view, legal = game.view(game.turn), game.legal_actions()
+        for name, bot in (
+            ("hard", PimcBot(index, samples=48, time_limit=None)),
+            ("expert", ExpertBot(index, samples=128, time_limit=None)),
+        ):
+            start = time.perf_counter()
+            action = bot.choose(view, legal)
+            result[name].append(time.perf_counter() - start)  # type: ignore[attr-defined]
+            result[f"{name}_actions"].append(str(action))  # type: ignore[attr-defined]
+    return result
+
+
+# ----------------------------------------------------------------- driver
+
+
+def _run(tree: Path, args: list[str]) -> str:
+    env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    done = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def _bench(tree: Path, rounds: int) -> dict[str, float]:
+    rates = {}
+    for flags, label in (([], "{players} players"), (["--players", "2", "--auto-declare"], "2 players auto-declare")):
+        out = _run(tree, ["-m", "ronda", "bench", "--rounds", str(rounds), "--json", *flags])
+        for line in out.splitlines():
+            result = json.loads(line)
+            rates[label.format(players=result["players"])] = result["rounds_per_second"]
+    return rates
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trees", nargs="+", type=Path, default=[], help="source trees (each with src/ronda)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=10_000, help="rounds per ronda bench line")
+    parser.add_argument("--positions", type=int, default=30, help="card choices timed per repeat")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worker", nargs=2, metavar=("TASK", "ARG"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        task, arg = args.worker
+        if task == "positions":
+            count, seed = (int(x) for x in arg.split(","))
+            print(json.dumps(make_positions(count, seed)))
+        else:
+            print(json.dumps(time_choices(arg)))
+        return
+
+    if not args.trees:
+        parser.error("give the source trees to compare with --trees")
+    trees = [tree.resolve() for tree in args.trees]
+    with tempfile.TemporaryDirectory() as folder:
+        positions = Path(folder) / "positions.json"
+        positions.write_text(_run(trees[0], [str(HERE), "--worker", "positions", f"{args.positions},{args.seed}"]))
+        bench: dict[Path, list[dict[str, float]]] = {tree: [] for tree in trees}
+        choices: dict[Path, list[dict[str, list]]] = {tree: [] for tree in trees}
+        for repeat in range(args.repeats):
+            order = trees if repeat % 2 == 0 else trees[::-1]
+            for tree in order:
+                bench[tree].append(_bench(tree, args.rounds))
+                choices[tree].append(json.loads(_run(tree, [str(HERE), "--worker", "choices", str(positions)])))
+                print(f"repeat {repeat + 1}, {tree}: done", file=sys.stderr)
+
+    print(f"python {' '.join(sys.argv)}  (medians over {args.repeats} repeats, alternating trees)")
+    for tree in trees:
+        print(f"\n{tree}")
+        for label in bench[tree][0]:
+            values = [b[label] for b in bench[tree]]
+            print(f"  ronda bench {label:24s} {statistics.median(values):8,.0f} rounds/s  (all: {values})")
+        for name in ("hard", "expert"):
+            medians = [statistics.median(c[name]) * 1000 for c in choices[tree]]
+            means = [statistics.fmean(c[name]) * 1000 for c in choices[tree]]
+            print(
+                f"  {name:6s} per card choice: median {statistics.median(medians):6.1f} ms, "
+                f"mean {statistics.median(means):6.1f} ms over {len(choices[tree][0][name])} positions"
+            )
+        bad = choices[tree][0]["bad"]
+        if bad:
+            print(f"  records this tree cannot replay: {bad}")
+    first, *others = trees
+    for other in others:
+        for name in ("hard", "expert"):
+            a, b = choices[first][0][f"{name}_actions"], choices[other][0][f"{name}_actions"]
+            if len(a) == len(b):
+                same = sum(x == y for x, y in zip(a, b, strict=True))
+                print(f"\n{name}: the same card chosen in {same} of {len(a)} positions by both trees")
+
+
+if __name__ == "__main__":
+    main()
