@@ -11,7 +11,9 @@ than another weighs on both), in a fresh process with ``PYTHONPATH=TREE/src``:
   guesses) with ``time_limit=None``, so both trees do the same work, on the same
   positions (game records written once, replayed by each tree), seeded alike;
   the actions chosen are compared too: a refactoring that changes no rule must
-  choose the same cards.
+  choose the same cards. Choices are timed in CPU time of the process
+  (``time.process_time``), which a machine shared with other work disturbs less
+  than the wall clock; ``ronda bench`` prints wall-clock rates.
 
 Medians over repeats are printed with the command line. Positions are card
 choices (two or more cards to choose from) of games between ``medium`` bots,
@@ -71,22 +73,21 @@ def time_choices(path: str) -> dict[str, object]:
     from ronda.engine.record import replay
 
     records = json.loads(Path(path).read_text())
-    result: dict[str, object] = {"hard": [], "expert": [], "hard_actions": [], "expert_actions": [], "bad": []}
+    result: dict[str, dict[int, object]] = {"hard": {}, "expert": {}, "hard_actions": {}, "expert_actions": {}}
     for index, record in enumerate(records):
         try:
             game = replay(record)
         except ValueError:
-            result["bad"].append(index)  # type: ignore[attr-defined]
-            continue
+            continue  # a rule changed: this record is not a position of this tree's game
         view, legal = game.view(game.turn), game.legal_actions()
         for name, bot in (
             ("hard", PimcBot(index, samples=48, time_limit=None)),
             ("expert", ExpertBot(index, samples=128, time_limit=None)),
         ):
-            start = time.perf_counter()
+            start = time.process_time()
             action = bot.choose(view, legal)
-            result[name].append(time.perf_counter() - start)  # type: ignore[attr-defined]
-            result[f"{name}_actions"].append(str(action))  # type: ignore[attr-defined]
+            result[name][index] = time.process_time() - start
+            result[f"{name}_actions"][index] = str(action)
     return result
 
 
@@ -134,7 +135,7 @@ def main() -> None:
         positions = Path(folder) / "positions.json"
         positions.write_text(_run(trees[0], [str(HERE), "--worker", "positions", f"{args.positions},{args.seed}"]))
         bench: dict[Path, list[dict[str, float]]] = {tree: [] for tree in trees}
-        choices: dict[Path, list[dict[str, list]]] = {tree: [] for tree in trees}
+        choices: dict[Path, list[dict[str, dict[str, object]]]] = {tree: [] for tree in trees}
         for repeat in range(args.repeats):
             order = trees if repeat % 2 == 0 else trees[::-1]
             for tree in order:
@@ -142,29 +143,31 @@ def main() -> None:
                 choices[tree].append(json.loads(_run(tree, [str(HERE), "--worker", "choices", str(positions)])))
                 print(f"repeat {repeat + 1}, {tree}: done", file=sys.stderr)
 
+    # positions every tree could replay (a rule change may refuse a record of an older tree's game)
+    common = set.intersection(*(set(c[0]["hard"]) for c in choices.values()))
     print(f"python {' '.join(sys.argv)}  (medians over {args.repeats} repeats, alternating trees)")
+    print(f"{len(common)} positions replayed by every tree, of {args.positions}")
     for tree in trees:
         print(f"\n{tree}")
         for label in bench[tree][0]:
             values = [b[label] for b in bench[tree]]
             print(f"  ronda bench {label:24s} {statistics.median(values):8,.0f} rounds/s  (all: {values})")
         for name in ("hard", "expert"):
-            medians = [statistics.median(c[name]) * 1000 for c in choices[tree]]
-            means = [statistics.fmean(c[name]) * 1000 for c in choices[tree]]
+            runs = [[c[name][str(i)] * 1000 for i in sorted(common)] for c in choices[tree]]
+            medians = [statistics.median(run) for run in runs]
+            means = [statistics.fmean(run) for run in runs]
             print(
-                f"  {name:6s} per card choice: median {statistics.median(medians):6.1f} ms, "
-                f"mean {statistics.median(means):6.1f} ms over {len(choices[tree][0][name])} positions"
+                f"  {name:6s} CPU time per card choice: median {statistics.median(medians):6.1f} ms, "
+                f"mean {statistics.median(means):6.1f} ms"
             )
-        bad = choices[tree][0]["bad"]
-        if bad:
-            print(f"  records this tree cannot replay: {bad}")
     first, *others = trees
     for other in others:
         for name in ("hard", "expert"):
             a, b = choices[first][0][f"{name}_actions"], choices[other][0][f"{name}_actions"]
-            if len(a) == len(b):
-                same = sum(x == y for x, y in zip(a, b, strict=True))
-                print(f"\n{name}: the same card chosen in {same} of {len(a)} positions by both trees")
+            same = sum(a[str(i)] == b[str(i)] for i in common)
+            print(
+                f"\n{name}: the same card chosen in {same} of {len(common)} positions by {first.name} and {other.name}"
+            )
 
 
 if __name__ == "__main__":

@@ -627,7 +627,7 @@ def test_R8_7_a_penalty_on_a_live_declaration_exposes_it_in_the_same_step() -> N
     game = start(TWO, [{0: "5o 5c 7e", 1: "1b 2b 3b"}], table="4o 6o 11o 12o")
     assert announcement_scores(run(game, "declare tringa; declare none")) == [(0, 5, "announcement", None)]
     events = run(game, "play 5o; play 1b; play 5c")
-    assert [e.to_json() for e in events if e.TYPE in ("score", "exposure")] == [
+    assert of(events, "score", "exposure") == [
         {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
         {"type": "exposure", "seat": 0, "declaration": "tringa"},
         {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
@@ -647,7 +647,7 @@ def test_R8_7_four_players_the_exposed_tringa_leaves_the_rondas_to_be_settled_ag
     events = run(game, "declare tringa; declare ronda; declare ronda; declare none")
     assert announcement_scores(events) == [(0, 7, "announcement", None)]
     events = run(game, "play 5o; play 12o; play 11c; play 4c; play 5c")
-    assert [e.to_json() for e in events if e.TYPE in ("score", "exposure")] == [
+    assert of(events, "score", "exposure") == [
         {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
         {"type": "exposure", "seat": 0, "declaration": "tringa"},
         {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
@@ -668,7 +668,7 @@ def test_R8_7_the_win_is_checked_once_after_the_penalty_and_the_exposure() -> No
     assert game.scores == [0, 5]
     assert announcement_scores(run(game, "declare tringa; declare none")) == [(0, 5, "announcement", None)]
     events = run(game, "play 5o; play 7b; play 5c")
-    assert [e.to_json() for e in events if e.TYPE in ("score", "exposure", "game_over")] == [
+    assert of(events, "score", "exposure", "game_over") == [
         {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
         {"type": "exposure", "seat": 0, "declaration": "tringa"},
         {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},

@@ -299,15 +299,5 @@ class Determinizer:
         total = sum(totals.values())
         return {kind: (value / total if total else 0.0) for kind, value in totals.items()}
 
-    def could_be_true(self, seat: int) -> bool:
-        """Whether any hand made of ``seat``'s played cards and unseen cards holds what it declared.
-
-        The engine's own answer (:meth:`~ronda.engine.view.SeatView.possible_kinds`):
-        ``False`` is a proof by counting that the declaration is false, stronger
-        than R8.5's candidates, which look only at the declarer's own plays.
-        """
-        declared = self.view.declarations[seat]
-        return declared is None or declared == NONE or declared in self.view.possible_kinds(seat)
-
 
 __all__ = ["KINDS", "TRUSTING", "DeclarationModel", "Determinizer", "Placement"]
