@@ -83,9 +83,13 @@ def test_a_full_round_against_bots_on_screen():
             summary = session.rounds[0]
             text = screen_text(app)
             assert "Round 1 is over" in text
-            extra = f" (+{summary.card_points[0]} for cards)" if summary.card_points[0] else ""
-            piles, points, totals = summary.piles, summary.points, summary.totals
-            assert f"You: {piles[0]} cards{extra}, {points[0]:+d} this round, {totals[0]} in all" in text
+            piles, totals = summary.piles, summary.totals
+            assert piles is not None
+            assert f"You: {piles[0]} cards, {summary.round_points(0):+d} this round, {totals[0]} in all" in text
+            for side in (0, 1):  # the breakdown: where every point of the round came from
+                parts = [f"{group} {points:+d}" for group, points in summary.breakdown(side)]
+                assert (" · ".join(parts) if parts else "nothing scored") in text
+                assert sum(points for _, points in summary.breakdown(side)) == summary.round_points(side)
             await pilot.press("enter")
             await settle(pilot, app)
             text = screen_text(app)
@@ -119,7 +123,7 @@ def test_illegal_keys_are_explained_and_change_nothing():
                 [
                     ("1", "Declare first: n none, r ronda, t tringa"),
                     ("c", "Challenges come after the declarations, on your turn to play."),
-                    ("d", "A double ronda can only be declared with four-card hands (R8.1)."),
+                    ("d", "A double ronda can only be declared with four-card hands."),
                 ],
             )
             await pilot.press("n")
@@ -170,13 +174,13 @@ def test_challenging_a_bluff_by_keys():
             await settle(pilot, app)
             await pilot.press("n")
             await settle(pilot, app)
-            assert "Ronda contest decided: seat 1's ronda takes 1" in app.session.lines  # type: ignore[union-attr]
+            assert "Seat 1's ronda scores 1: nobody else announced" in app.session.lines  # type: ignore[union-attr]
             assert "c challenge" in screen_text(app)
-            await pilot.press("c")
-            assert "Challenge which seat? Press its number (1)" in screen_text(app)
+            await pilot.press("c")  # one declaration to challenge: the question comes at once
+            assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n" in screen_text(app)
             await pilot.press("escape")
-            assert "Challenge which seat?" not in screen_text(app)
-            await pilot.press("c", "1")
+            assert "Challenge?" not in screen_text(app) and "No challenge." in screen_text(app)
+            await pilot.press("c", "y")
             text = screen_text(app)
             assert "You challenge seat 1: hand 2b 11o 12c" in text
             assert "ronda (exposed as false), hand shown: 2b 11o 12c" in text
@@ -193,7 +197,7 @@ def test_a_failed_challenge_ends_the_game_and_another_can_start():
             await settle(pilot, app)
             await pilot.press("n")
             await settle(pilot, app)
-            await pilot.press("c", "c")  # one target: c again confirms it
+            await pilot.press("c", "y")  # one target: its question, then y
             await settle(pilot, app)
             assert isinstance(app.screen, MessageScreen)
             text = screen_text(app)
@@ -332,5 +336,75 @@ def test_four_players_fit_a_100_column_terminal_with_partner_and_levels_whole():
             assert "…" not in text  # no title or line cut short
             assert "medium · partner" in text  # seat 2 sits opposite, on our side (R2.2)
             assert "Us: 0 · Them (seats 1 & 3): 0" in text
+
+    run(scenario)
+
+
+async def press_focused(pilot: Any, app: RondaApp, key: str, expected: str) -> None:
+    await pilot.press(key)
+    await pilot.pause()
+    assert app.focused is not None and app.focused.id == expected, f"{key} went to {app.focused}, not #{expected}"
+
+
+async def choose(pilot: Any, steps: int) -> None:
+    """Open the focused list with Enter, go ``steps`` options down (up if negative), take it with Enter."""
+    await pilot.press("enter", *["down" if steps > 0 else "up"] * abs(steps), "enter")
+    await pilot.pause()
+
+
+def test_the_start_screen_works_from_the_keyboard_alone():
+    """Tab reaches every control in reading order, each is changed by keys, and the game gets every choice."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            assert app.focused is not None and app.focused.id == "start"
+            await press_focused(pilot, app, "tab", "quit")
+            await press_focused(pilot, app, "tab", "players")
+            await choose(pilot, 2)  # 2 → 4 players
+            await press_focused(pilot, app, "tab", "seat")
+            await choose(pilot, 1)  # seat 0 → 1
+            for seat, steps in ((0, 1), (2, 2), (3, -2)):  # medium → hard, expert, random
+                await press_focused(pilot, app, "tab", f"level-{seat}")
+                await choose(pilot, steps)
+            await press_focused(pilot, app, "tab", "preset")
+            await choose(pilot, 1)  # classic → advanced: dealer duty ticked
+            await press_focused(pilot, app, "tab", "target")
+            await pilot.press("backspace", "backspace", "3", "0")
+            await press_focused(pilot, app, "tab", "seed")
+            await pilot.press("backspace", "7", "7")
+            for name in ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring"):
+                await press_focused(pilot, app, "tab", name)
+                await pilot.press("space")
+            await press_focused(pilot, app, "tab", "chain_points")
+            await choose(pilot, 1)
+            await press_focused(pilot, app, "tab", "undeclared_ronda_penalty")
+            await choose(pilot, 1)
+            text = screen_text(app)
+            assert "[x] auto declare" in text and "[ ] dealer duty" in text  # the state in characters
+            await press_focused(pilot, app, "shift+tab", "chain_points")
+            await press_focused(pilot, app, "right", "undeclared_ronda_penalty")  # arrows walk the screen too
+            await press_focused(pilot, app, "right", "start")
+            await press_focused(pilot, app, "left", "undeclared_ronda_penalty")
+            await press_focused(pilot, app, "right", "start")  # (↓ on a list opens it: that is how it changes)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.rules == Rules(
+                players=4,
+                target=30,
+                auto_declare=True,
+                ace_high=True,
+                four_card_hands=True,
+                transfer_scoring=True,
+                chain_points=(1, 6, 15),
+                undeclared_ronda_penalty=5,
+            )
+            assert session.human == 1
+            assert session.levels == ("hard", None, "expert", "random")
+            assert session.seed == 77  # "3" erased, then 7 7
 
     run(scenario)

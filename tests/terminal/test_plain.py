@@ -81,8 +81,8 @@ def test_bad_commands_are_explained_and_the_game_goes_on():
     session = Session(quick_settings(seed=4))
     hand = session.view.hand.names()
     out = plain(f"play {hand[0]}\nchallenge 1\nflip\ndeclare none\nplay 12x\nhelp\nrules\nquit\n")
-    assert "First declare for this deal: none, ronda, tringa (R8.2)." in out
-    assert "Challenges come on your turn to play, after the declarations (R8.8)." in out
+    assert "First declare for this deal: none, ronda, tringa." in out
+    assert "Challenges come on your turn to play, after the declarations." in out
     assert "Cannot read 'flip': a card is rank then suit letter" in out
     assert "You declare none" in out
     assert "Cannot read '12x'" in out
@@ -111,7 +111,7 @@ def test_a_finished_game_offers_another(monkeypatch):
     Scripted(Session(settings), io.StringIO(), out).run()
     text = out.getvalue()
     assert text.count("Final scores: ") == 2
-    assert "Type 'again' for a new game, or 'quit'." in text
+    assert "Type 'again' for a new game, 'save' to keep it, or 'quit'." in text
     assert "Seed 10." in text  # the next game takes the next seed
 
 

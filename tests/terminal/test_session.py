@@ -49,12 +49,14 @@ def test_a_round_is_narrated_and_summed_up_with_the_engine_scores():
     summary = session.rounds[0]
     assert list(session.game.scores) == session.totals == summary.totals
     assert sum(summary.piles) == 40  # R7.1: every card ends in a pile
+    assert summary.piles is not None
     lines = session.lines
     start = lines.index("— Summary of round 1 —")
-    assert lines[start + 1].startswith(f"  You: {summary.piles[0]} cards")
-    assert lines[start + 1].endswith(f"{summary.totals[0]} in all")
-    assert lines[start + 2].startswith(f"  Seat 1: {summary.piles[1]} cards")
-    assert lines[start + 3] == "— round 2, seat 0 deals —"  # R3.2: the deal passes on
+    assert lines[start + 1] == (
+        f"  You: {summary.piles[0]} cards, {summary.round_points(0):+d} this round, {summary.totals[0]} in all"
+    )
+    assert lines[start + 3].startswith(f"  Seat 1: {summary.piles[1]} cards")
+    assert lines[start + 5] == "— round 2, seat 0 deals —"  # R3.2: the deal passes on
 
 
 def test_narration_speaks_to_the_human_and_never_names_a_hidden_card():
@@ -99,7 +101,7 @@ def test_an_unopposed_declaration_is_told_without_its_rank():
     session = explicit_session([{0: "5o 6c 3e", 1: "12o 12c 2b"}], table="7e 10e 4b 1c")
     session.act(DECLARES["none"])
     lines = session.apply_bot(1, DECLARES["ronda"])
-    assert lines == ["Seat 1 declares ronda", "Ronda contest decided: seat 1's ronda takes 1"]
+    assert lines == ["Seat 1 declares ronda", "Seat 1's ronda scores 1: nobody else announced"]
 
 
 def test_a_challenge_shows_the_hand_and_the_false_declaration_costs_its_value():
@@ -119,9 +121,9 @@ def test_a_challenge_shows_the_hand_and_the_false_declaration_costs_its_value():
 @pytest.mark.parametrize(
     ("action", "phase", "reason"),
     [
-        (PLAYS[parse_card("5o")], DECLARE, "First declare for this deal: none, ronda, tringa (R8.2)."),
-        (DECLARES["double_ronda"], DECLARE, "A double ronda can only be declared with four-card hands (R8.1)."),
-        (Challenge(1), DECLARE, "Challenges come on your turn to play, after the declarations (R8.8)."),
+        (PLAYS[parse_card("5o")], DECLARE, "First declare for this deal: none, ronda, tringa."),
+        (DECLARES["double_ronda"], DECLARE, "A double ronda can only be declared with four-card hands."),
+        (Challenge(1), DECLARE, "Challenges come on your turn to play, after the declarations."),
         (PLAYS[parse_card("12b")], PLAY, "You do not hold 12b; your hand is 3e 5o 6c."),
         (DECLARES["ronda"], PLAY, "Declarations are made when a deal starts; now play a card."),
         (Challenge(0), PLAY, "You cannot challenge yourself."),
@@ -157,7 +159,7 @@ def test_points_taken_back_from_a_side_say_what_it_keeps():
     session.apply_bot(1, DECLARES["ronda"])
     session.apply_bot(2, DECLARES["none"])
     lines = session.apply_bot(3, DECLARES["tringa"])  # a bluff beside the partner's true ronda
-    assert lines[-1] == "Tringa contest decided: side 1 (seats 1 and 3) takes 6"  # one side declared: at once
+    assert lines[-1] == "Side 1 (seats 1 and 3) scores 6: the other side announced nothing"  # one side: at once
     lines = session.act(Challenge(3))
     assert lines[1:] == [
         "Seat 3's tringa is exposed as false",
