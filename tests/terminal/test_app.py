@@ -10,16 +10,19 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from terminal_helpers import card_names_in, hidden_from, quick_settings, screen_text
+from terminal_helpers import (
+    bluff_session,
+    card_names_in,
+    hidden_from,
+    proven_ronda_session,
+    quick_settings,
+    screen_text,
+)
 
-from decks import build_deck
-from ronda.engine.actions import DECLARES, Action, Play
-from ronda.engine.cards import parse_card
-from ronda.engine.game import DECLARE, Game
+from ronda.engine.game import DECLARE
 from ronda.engine.rules import Rules
-from ronda.engine.view import SeatView
 from ronda.interfaces.terminal.app import HelpScreen, MessageScreen, RondaApp, SetupScreen
-from ronda.interfaces.terminal.session import Session, Settings, spread_levels
+from ronda.interfaces.terminal.session import Session, Settings
 
 SIZE = (150, 46)
 
@@ -146,25 +149,6 @@ def test_illegal_keys_are_explained_and_change_nothing():
             assert any(line.startswith(("You drop " + second, "You play " + second)) for line in session.lines)
 
     run(scenario)
-
-
-class Bluffer:
-    """A test bot that declares ronda on every deal, holding it or not, and plays its first card."""
-
-    name = "bluffer"
-
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        if view.phase == DECLARE:
-            return DECLARES["ronda"]
-        return next(a for a in legal if isinstance(a, Play))
-
-
-def bluff_session(seat_one_hand: str, mine: str = "5o 6c 3e") -> Session:
-    rules = Rules(players=2)
-    deck = [parse_card(c) for c in build_deck(rules, [{0: mine, 1: seat_one_hand}], "7e 10e 4b 1c")]
-    session = Session(Settings(rules, 0, spread_levels("random", 2, 0), seed=1, pace=0), Game(rules, decks=[deck]))
-    session.bots[1] = Bluffer()
-    return session
 
 
 def test_challenging_a_bluff_by_keys():
@@ -406,5 +390,53 @@ def test_the_start_screen_works_from_the_keyboard_alone():
             assert session.human == 1
             assert session.levels == ("hard", None, "expert", "random")
             assert session.seed == 77  # "3" erased, then 7 7
+
+    run(scenario)
+
+
+def test_R8_8_the_full_screen_never_offers_a_challenge_that_can_only_fail():
+    async def scenario() -> None:
+        app = RondaApp(session=proven_ronda_session())
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert "c challenge" in screen_text(app)
+            await pilot.press("1")  # 5o
+            await settle(pilot, app)
+            await pilot.press("1")  # 3e
+            await settle(pilot, app)
+            text = screen_text(app)  # seat 0 has played 11o 11c 2b: its ronda is proven
+            assert "c challenge" not in text
+            assert "Seat 0's ronda is proven true by the cards you have seen: no challenge to make." in text
+            record = app.session.game.to_record()  # type: ignore[union-attr]
+            await pilot.press("c")
+            assert "Seat 0's ronda is proven true by the cards you have seen: no challenge to make." in screen_text(app)
+            assert "Challenge?" not in screen_text(app)
+            await pilot.press("y")
+            assert app.session.game.to_record() == record  # type: ignore[union-attr]
+
+    run(scenario)
+
+
+def test_R8_8_a_challenge_waits_for_y_and_no_other_key_makes_it():
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 11c 2b"))  # seat 1's ronda is true
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            record = session.game.to_record()
+            await pilot.press("c")
+            assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n" in screen_text(app)
+            for key in ("enter", "c", "1"):
+                await pilot.press(key)
+                assert "Answer first: y challenges, n or Esc does not." in screen_text(app)
+            await pilot.press("n")
+            assert "No challenge." in screen_text(app) and "Challenge?" not in screen_text(app)
+            assert session.game.to_record() == record and session.view.phase == "play"
+            await pilot.press("c", "y")
+            await settle(pilot, app)
+            assert session.over and "Seat 1 wins by a failed challenge!" in screen_text(app)
 
     run(scenario)

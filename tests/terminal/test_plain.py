@@ -6,7 +6,15 @@ import io
 import subprocess
 import sys
 
-from terminal_helpers import card_names_in, hidden_from, quick_settings, script_round, simple_choice
+from terminal_helpers import (
+    bluff_session,
+    card_names_in,
+    hidden_from,
+    proven_ronda_session,
+    quick_settings,
+    script_round,
+    simple_choice,
+)
 
 from ronda.cli import main as cli
 from ronda.interfaces.terminal.plain import PlainGame
@@ -177,3 +185,37 @@ def test_without_textual_the_terminal_falls_back_to_plain_lines(monkeypatch, cap
     out = capsys.readouterr().out
     assert out.startswith("(plain mode: for the full-screen game, pip install 'ronda[tui]')")
     assert "Your hand: " in out
+
+
+def test_R8_8_plain_mode_never_hints_a_challenge_that_can_only_fail_and_asks_before_any():
+    session = proven_ronda_session()
+    record = session.game.to_record()
+    out = io.StringIO()
+    commands = "challenge 0\nn\nplay 3e\nplay 5o\nchallenge 0\nno\nquit\n"
+    PlainGame(session, io.StringIO(commands), out).run()
+    text = out.getvalue()
+    first, proven = text.split("> play 5o")
+    assert (
+        "You may first challenge seat 0's ronda. Type 'play 3e' (or 'play 1' for your first card) or 'challenge 0'."
+        in first
+    )
+    assert (
+        "> challenge 0\nIf seat 0 really holds a ronda, you lose the game. Challenge? y/n\n> n\nNo challenge." in first
+    )
+    assert "challenge 0'" not in proven and "You may first challenge" not in proven  # all of seat 0's cards are up
+    assert "Your turn: play a card. Type 'play 6c' (or 'play 1' for your first card)." in proven
+    assert (
+        "Seat 0's ronda is proven true by the cards you have seen: challenging it loses you the game. "
+        "Challenge anyway? y/n\n> no\nNo challenge."
+    ) in proven
+    actions = session.game.to_record()["rounds"][0]["actions"]
+    assert actions[: len(record["rounds"][0]["actions"])] == record["rounds"][0]["actions"]
+    assert not any("challenge" in str(action) for action in actions)  # no 'n' ever challenged
+
+
+def test_R8_8_plain_mode_challenges_after_a_yes():
+    out = io.StringIO()
+    PlainGame(bluff_session("11o 12c 2b"), io.StringIO("declare none\nchallenge 1\ny\nquit\n"), out).run()
+    text = out.getvalue()
+    assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n\n> y\n" in text
+    assert "You challenge seat 1: hand 2b 11o 12c — the declaration is false" in text

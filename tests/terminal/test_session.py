@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from terminal_helpers import card_names_in, hidden_from, quick_settings, simple_choice
+from terminal_helpers import (
+    card_names_in,
+    explicit_session,
+    hidden_from,
+    proven_ronda_session,
+    quick_settings,
+    simple_choice,
+)
 
 from decks import build_deck
 from ronda.engine.actions import DECLARES, PLAYS, Challenge, Declare, Play
@@ -33,14 +40,6 @@ def play_until_round_ends(session: Session, rounds: int = 1) -> None:
             session.act(action)
         else:
             session.step_bot()
-
-
-def explicit_session(deals: list[dict[int, str]], table: str, players: int = 2, human: int = 0) -> Session:
-    rules = Rules(players=players)
-    deck = [parse_card(c) for c in build_deck(rules, deals, table)]
-    return Session(
-        Settings(rules, human, spread_levels("random", players, human), seed=1, pace=0), Game(rules, decks=[deck])
-    )
 
 
 def test_a_round_is_narrated_and_summed_up_with_the_engine_scores():
@@ -267,3 +266,24 @@ def test_typed_commands():
     ):
         with pytest.raises(IllegalMove, match=message):
             parse_command(text, session)
+
+
+def test_R8_8_a_challenge_your_cards_prove_would_fail_is_not_offered():
+    session = proven_ronda_session()
+    assert "You may first challenge seat 0's ronda." in session.prompt()
+    assert session.challenge_question(0) == "If seat 0 really holds a ronda, you lose the game. Challenge? y/n"
+    session.act(PLAYS[parse_card("3e")])
+    session.step_bot()
+    session.act(PLAYS[parse_card("5o")])
+    session.step_bot()  # 2b: all three of seat 0's cards are face up, a pair of 11s among them
+    assert session.prompt() == "Your turn: play a card."
+    assert session.challenge_targets() == []
+    assert session.unchallengeable_text() == (
+        "Seat 0's ronda is proven true by the cards you have seen: no challenge to make"
+    )
+    assert session.challenge_question(0) == (
+        "Seat 0's ronda is proven true by the cards you have seen: challenging it loses you the game. "
+        "Challenge anyway? y/n"
+    )
+    with pytest.raises(IllegalMove, match="You cannot challenge yourself"):
+        session.challenge_question(1)  # the question is only asked of a challenge the rules allow

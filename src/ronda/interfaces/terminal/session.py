@@ -267,9 +267,8 @@ class Session:
         if not proven:
             return ""
         named = " and ".join(f"seat {o.target}'s {o.declared.replace('_', ' ')}" for o in proven)
-        return (
-            f"{named[:1].upper() + named[1:]}: proven true by the cards you have seen, so a challenge could only lose"
-        )
+        verb = "is" if len(proven) == 1 else "are"
+        return f"{named[:1].upper() + named[1:]} {verb} proven true by the cards you have seen: no challenge to make"
 
     def declarations(self) -> list[str]:
         """The declarations the human may make now."""
