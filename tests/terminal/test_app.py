@@ -11,14 +11,18 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from terminal_helpers import (
+    ScriptedBot,
     bluff_session,
     card_names_in,
+    explicit_session,
     hidden_from,
     proven_ronda_session,
     quick_settings,
     screen_text,
 )
 
+from ronda.engine.actions import DECLARES, PLAYS
+from ronda.engine.cards import parse_card
 from ronda.engine.game import DECLARE
 from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.app import HelpScreen, MessageScreen, RondaApp, SetupScreen
@@ -438,5 +442,67 @@ def test_R8_8_a_challenge_waits_for_y_and_no_other_key_makes_it():
             await pilot.press("c", "y")
             await settle(pilot, app)
             assert session.over and "Seat 1 wins by a failed challenge!" in screen_text(app)
+
+    run(scenario)
+
+
+def chain_session() -> Session:
+    """Four players: you (seat 0) drop 3e, seat 1 drops 2b, seat 2 drops 5o, seat 3 takes it with 5c — a caida,
+    and the chain on 5s is open to you (R5.3)."""
+    session = explicit_session(
+        [{0: "3e 5e 12o", 1: "2b 6o 6b", 2: "5o 11c 12c", 3: "5c 11o 2c"}], table="7e 10e 4b 1c", players=4
+    )
+    for seat, plays in ((1, "2b"), (2, "5o"), (3, "5c")):
+        session.bots[seat] = ScriptedBot("none", plays)
+    while not session.human_to_act():
+        session.step_bot()
+    session.act(DECLARES["none"])
+    while not session.human_to_act():
+        session.step_bot()
+    session.act(PLAYS[parse_card("3e")])
+    while not session.human_to_act():
+        session.step_bot()
+    return session
+
+
+def test_the_open_chain_is_told_whole_at_120_columns_naming_the_side_as_the_score_bar():
+    async def scenario() -> None:
+        session = chain_session()
+        assert session.view.chain is not None
+        app = RondaApp(session=session)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "…" not in text
+            assert "Them (seats 1 & 3): 1" in text  # the score bar
+            assert "Open chain on 5s: 5o 5c, taken by them (seats 1 & 3);" in text
+            assert "another 5 raises it" in text
+
+    run(scenario)
+
+
+def dialog_lines(text: str) -> list[str]:
+    """The lines inside the help dialog's heavy frame, without the frame."""
+    return [line.split("┃")[1].strip() for line in text.splitlines() if line.count("┃") >= 2]
+
+
+def test_the_rules_screen_wraps_its_text_once_and_keeps_the_keys_table_whole():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=1), setup=False)
+        async with app.run_test(size=(100, 120)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            lines = dialog_lines(screen_text(app))
+            width = max(len(line) for line in lines)
+            rows = {line.split()[0]: line for line in lines if line[:1] in "1←nrEcsq?" and "  " in line}
+            assert rows["1-9"].endswith("play that card of your hand")  # key and meaning on one row
+            assert rows["←"].endswith("choose a card, play it")
+            assert rows["q"].endswith("quit")
+            start = next(i for i, line in enumerate(lines) if line.startswith("Playing. On your turn"))
+            end = lines.index("", start)
+            paragraph = lines[start:end]
+            assert len(paragraph) >= 2
+            assert all(len(line) > width * 0.75 for line in paragraph[:-1]), paragraph  # no short line mid-paragraph
 
     run(scenario)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from terminal_helpers import (
     bluff_session,
@@ -16,10 +20,16 @@ from terminal_helpers import (
     simple_choice,
 )
 
+import ronda
 from ronda.cli import main as cli
+from ronda.engine.game import Game
+from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.plain import PlainGame
 from ronda.interfaces.terminal.session import Session, parse_command
 from ronda.presentation.rules_text import rules_summary
+
+SRC = str(Path(ronda.__file__).resolve().parents[1])
+"""The tree under test: a subprocess run in another directory imports this ``ronda``, not an installed one."""
 
 
 def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.CompletedProcess[str]:
@@ -31,6 +41,7 @@ def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.Com
         timeout=60,
         check=False,
         cwd=cwd,
+        env={**os.environ, "PYTHONPATH": SRC},
     )
 
 
@@ -219,3 +230,28 @@ def test_R8_8_plain_mode_challenges_after_a_yes():
     text = out.getvalue()
     assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n\n> y\n" in text
     assert "You challenge seat 1: hand 2b 11o 12c — the declaration is false" in text
+
+
+RULE_ID = re.compile(r"\bR\d+(\.\d+)?\b")
+
+
+def test_no_rule_id_in_what_a_player_reads():
+    """Rule ids (R8.2) are for engineers, in exceptions and docstrings; a player reads the sentence alone."""
+    session = Session(quick_settings(seed=4))
+    hand = session.view.hand.names()
+    commands = [f"play {hand[0]}", "challenge 1", "declare double ronda", "play", "declare none", "ronda"]
+    commands += ["challenge 0", "challenge 1", "n", "help", "rules", *script_round(quick_settings(seed=4))[1:], "quit"]
+    out = plain("\n".join(commands) + "\n")
+    assert "First declare for this deal: none, ronda, tringa." in out
+    assert not RULE_ID.search(out), RULE_ID.search(out)
+
+
+def test_a_record_that_cannot_be_resumed_is_named_without_rule_ids(tmp_path):
+    game = Game(Rules(players=2), seed=1)
+    record = game.to_record()
+    record["rounds"][0]["actions"] = [{"seat": 0, "declare": "double_ronda"}]
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    result = run_ronda("play", "--plain", "--resume", "bad.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "double ronda can only be declared with four-card hands" in result.stderr
+    assert not RULE_ID.search(result.stderr) and result.stdout == ""

@@ -27,17 +27,17 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Button, Checkbox, Footer, Input, Label, RichLog, Select, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...bots import levels as bot_levels
 from ...engine.actions import DECLARES, PLAYS, Action, Challenge
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, PLAY
 from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
+from ...presentation.messages import for_players
 from .cards import coloured
 from .session import DEFAULT_LEVEL, IllegalMove, Session, Settings, presets, rulebook, rules_help
-from .widgets import HandView, PromptLine, ScoreBar, SeatBox, TableView
-from .wrap import wrap_phrases
+from .widgets import HandView, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
 
 KEYS = (
     ("1-9", "play that card of your hand"),
@@ -250,7 +250,7 @@ class SetupScreen(Screen[Settings]):
         try:
             settings = self.read_settings()
         except (RondaError, ValueError) as error:
-            self.query_one("#setup-error", Static).update(Text(str(error), style="bold #ff6e6e"))
+            self.query_one("#setup-error", Static).update(Text(for_players(str(error)), style="bold #ff6e6e"))
             return
         self.dismiss(settings)
 
@@ -294,6 +294,7 @@ class RondaApp(App[None]):
     #seats { height: auto; }
     SeatBox { width: 1fr; height: auto; border: round #5b7f62; padding: 0 1; color: #e8f5e9; }
     SeatBox.turn { border: heavy #ffd700; }
+    SeatBox.four { padding: 0; }
     #table { height: auto; min-height: 7; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }
@@ -383,7 +384,7 @@ class RondaApp(App[None]):
                 yield table
                 yield HandView(id="hand")
                 yield PromptLine(id="prompt")
-            log = RichLog(id="log", wrap=False, min_width=20)
+            log = PlayLog(id="log")
             log.border_title = "Play by play"
             yield log
         yield Footer()
@@ -405,7 +406,7 @@ class RondaApp(App[None]):
         except (RondaError, ValueError) as error:
             self.settings = settings
             self.push_screen(SetupScreen(settings), self._settings_chosen)
-            self.notify(str(error), severity="error")
+            self.notify(for_players(str(error)), severity="error")
             return
         self.start(session)
 
@@ -421,8 +422,7 @@ class RondaApp(App[None]):
         seats = self.query_one("#seats", Horizontal)
         seats.remove_children()
         seats.mount_all([SeatBox(seat) for seat in range(session.rules.players) if seat != session.human])
-        log = self.query_one("#log", RichLog)
-        log.clear()
+        self.query_one(PlayLog).reset()
         self.log_lines([session.title(), *session.lines])
         self.note = f"Resumed {session.saved_to}" if session.saved_to else ""
         self.refresh_board()
@@ -432,15 +432,7 @@ class RondaApp(App[None]):
 
     def log_lines(self, lines: list[str]) -> None:
         """Lines into the play-by-play, wrapped between phrases (never inside 'seat 1' or '+1 (caida)')."""
-        log = self.query_one("#log", RichLog)
-        width = log.scrollable_content_region.width or LOG_WIDTH
-        for line in lines:
-            style = ""
-            if line.startswith("You") or line.startswith("Your"):
-                style = "bold"
-            elif line.startswith("—") or line.startswith("  "):
-                style = "#a5d6a7"
-            log.write(coloured("\n".join(wrap_phrases(line, width)), style=style))
+        self.query_one(PlayLog).add(lines)
 
     def refresh_board(self) -> None:
         session = self.session
@@ -792,10 +784,6 @@ class RondaApp(App[None]):
         if action in self.GAME_ACTIONS:
             return self.screen is self.screen_stack[0] or None
         return True
-
-
-LOG_WIDTH = 44
-"""The play-by-play's width before the screen is laid out (the pane is 40% of the screen, at least 30 columns)."""
 
 
 __all__ = ["HelpScreen", "MessageScreen", "RondaApp", "SetupScreen"]

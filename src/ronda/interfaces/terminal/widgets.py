@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual.events import Resize
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from ...engine.cards import card_name
 from ...engine.game import DECLARE, PLAY
@@ -79,6 +80,7 @@ class SeatBox(SessionWidget):
             self.border_title = f"Seat {self.seat} · {session.levels[self.seat]}"
         self.border_subtitle = "dealer" if view.dealer == self.seat else ""
         self.set_class(view.turn == self.seat and view.phase in (DECLARE, PLAY), "turn")
+        self.set_class(session.rules.players == 4, "four")  # three boxes share a row: no padding to spare
         super().show(session)
 
     def render(self) -> Text:
@@ -102,7 +104,7 @@ class SeatBox(SessionWidget):
             exposed = view.exposed[self.seat]
             text.append_text(coloured(f"declared {declared}", style="bold #ff8a80" if exposed else "bold #80cbc4"))
         else:
-            text.append("not declared yet" if view.phase == DECLARE else "", style="dim")
+            text.append("to declare" if view.phase == DECLARE else "", style="dim")
         return text
 
 
@@ -228,4 +230,46 @@ class PromptLine(Static):
         self.update(out)
 
 
-__all__ = ["HandView", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
+class PlayLog(RichLog):
+    """The play-by-play: narration lines wrapped between phrases to the pane's width, again whenever it changes.
+
+    A RichLog draws a line once, at the width it has then; this one keeps the
+    lines and draws them anew when the pane is resized (or first laid out), so
+    a line is never cut or broken inside "seat 1" or "+1 (caida)".
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, min_width=20)
+        self.entries: list[str] = []
+        self._drawn_width = 0
+
+    def add(self, lines: list[str]) -> None:
+        self.entries += lines
+        width = self.scrollable_content_region.width
+        if width and width == self._drawn_width:
+            for line in lines:
+                self._draw(line, width)
+
+    def reset(self) -> None:
+        self.entries = []
+        self._drawn_width = 0
+        self.clear()
+
+    def on_resize(self, event: Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self._drawn_width:
+            self.clear()
+            self._drawn_width = width
+            for line in self.entries:
+                self._draw(line, width)
+
+    def _draw(self, line: str, width: int) -> None:
+        style = ""
+        if line.startswith(("You", "Your")):
+            style = "bold"
+        elif line.startswith(("—", "  ")):
+            style = "#a5d6a7"
+        self.write(coloured("\n".join(wrap_phrases(line, width)), style=style), width=width)
+
+
+__all__ = ["HandView", "PlayLog", "PromptLine", "ScoreBar", "SeatBox", "TableView"]

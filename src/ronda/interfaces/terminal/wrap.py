@@ -22,6 +22,7 @@ import re
 __all__ = ["wrap_phrases"]
 
 _NUMBER = re.compile(r"^[+-]?\d")
+_CARD = re.compile(r"^(1[0-2]|[1-7])[oceb][,.;:]?$")
 _SHORT_PARENTHESIS = 14
 """A parenthesis this long or shorter stays on the line of the word before it: '+1 (caida)', 'seat 1 (medium)'."""
 
@@ -34,9 +35,11 @@ def _gap_strength(before: str, after: str) -> int:
         return 3
     if before.endswith((":", ",")) or after == "·":
         return 2
+    if _CARD.match(before) or _CARD.match(after):
+        return 1  # a list of cards may break between any two of them
     if _NUMBER.match(after) and before[-1:].isalpha():
         return 0  # seat 1, round 2, target 41, takes 2
-    if _NUMBER.match(before) and (after[:1].isalpha() or after in ("&",)):
+    if before.lstrip("+-").isdigit() and (after[:1].isalpha() or after == "&"):
         return 0  # 3 cards, 30 left, 1 and 3
     if before in ("and", "&") and _NUMBER.match(after):
         return 0
