@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 from decks import run, start
-
 from ronda.cli import main as cli
 from ronda.engine.actions import Challenge
 from ronda.engine.events import Capture, Drop, Raise, RoundEnd, Score
