@@ -6,8 +6,10 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from terminal_helpers import (
@@ -23,6 +25,7 @@ from terminal_helpers import (
 import ronda
 from ronda.cli import main as cli
 from ronda.engine.game import Game
+from ronda.engine.record import load_record, replay
 from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.plain import PlainGame
 from ronda.interfaces.terminal.session import Session, parse_command
@@ -255,3 +258,79 @@ def test_a_record_that_cannot_be_resumed_is_named_without_rule_ids(tmp_path):
     assert result.returncode == 2
     assert "double ronda can only be declared with four-card hands" in result.stderr
     assert not RULE_ID.search(result.stderr) and result.stdout == ""
+
+
+def test_a_card_by_its_place_in_the_hand_as_in_full_screen():
+    session = Session(quick_settings(seed=4))
+    hand = session.view.hand.names()
+    out = plain("declare none\nplay 9\nplay\nplay 2\n3\nquit\n")
+    assert "You hold 3 cards: play 1 to 3, or name the card" in out
+    assert f"Play which card? Name it or give its place in your hand: 'play {hand[0]}' or 'play 1'." in out
+    assert f"You drop {hand[1]}" in out or f"You play {hand[1]}" in out  # 'play 2': the second card
+    assert parse_command("2", session) == parse_command(f"play {hand[1]}", session)
+
+
+def test_save_and_state_still_work_once_the_game_is_over(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = quick_settings(seed=9)
+    session = Session(replace(settings, rules=settings.rules.replace(target=1)))
+
+    after = ["state", "save over.json", "quit"]
+
+    class Scripted(PlainGame):
+        def read(self) -> str | None:
+            if self.session.over:
+                command = after.pop(0)
+                self.say(f"> {command}")
+                return command
+            return simple_choice(self.session)
+
+    out = io.StringIO()
+    Scripted(session, io.StringIO(), out).run()
+    text = out.getvalue()
+    after = text[text.index("> state") :]
+    assert f"Scores: {session.scores_text()}" in after and "Final scores:" in after
+    assert "Saved to over.json. Watch it again with: ronda replay over.json" in after
+    assert replay(load_record(tmp_path / "over.json")).winner == session.game.winner
+
+
+class Interrupted(io.StringIO):
+    """Input that is Ctrl-C'd once its lines are read, as a terminal does on SIGINT."""
+
+    def readline(self, *args: object) -> str:
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_leaves_on_a_new_line_saying_whether_the_game_was_saved(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    game = PlainGame(Session(quick_settings(seed=4)), Interrupted("declare none\n"), out, echo=False)
+    assert game.run() == 130
+    assert out.getvalue().endswith("> \nLeft the game: it was not saved.\n")
+    out = io.StringIO()
+    game = PlainGame(Session(quick_settings(seed=4)), Interrupted("save g.json\n"), out, echo=False)
+    assert game.run() == 130
+    assert out.getvalue().endswith("> \nLeft the game: it is saved in g.json (ronda play --resume g.json).\n")
+
+
+def test_a_real_sigint_ends_the_plain_game_cleanly(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ronda", "play", "--plain", "--seed", "3", "--level", "random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": SRC},
+    )
+    assert process.stdout is not None and process.stdin is not None
+    for line in process.stdout:  # wait for the first question, then press Ctrl-C
+        if line.startswith("Declare "):
+            break
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert out.endswith("\nLeft the game: it was not saved.\n") and "Traceback" not in err
