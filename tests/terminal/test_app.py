@@ -8,6 +8,7 @@ require("tui")
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from terminal_helpers import (
@@ -441,7 +442,10 @@ def test_R8_8_a_challenge_waits_for_y_and_no_other_key_makes_it():
             assert session.game.to_record() == record and session.view.phase == "play"
             await pilot.press("c", "y")
             await settle(pilot, app)
-            assert session.over and "Seat 1 wins by a failed challenge!" in screen_text(app)
+            text = screen_text(app)
+            assert session.over and "Seat 1 wins by a failed challenge!" in text
+            assert "— Round 1, not played out —" in text  # the round the game ended in, with its breakdown
+            assert "Seat 1: +1 this round, 1 in all" in text and "announcements +1" in text
 
     run(scenario)
 
@@ -504,5 +508,53 @@ def test_the_rules_screen_wraps_its_text_once_and_keeps_the_keys_table_whole():
             paragraph = lines[start:end]
             assert len(paragraph) >= 2
             assert all(len(line) > width * 0.75 for line in paragraph[:-1]), paragraph  # no short line mid-paragraph
+
+    run(scenario)
+
+
+def test_the_cards_a_bot_just_took_stay_marked_on_the_table_for_a_moment():
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
+        app = RondaApp(session=session)
+        app.MARK_SECONDS = 0.5
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("2")  # 5o dropped; seat 1 takes it with 5c: a caida
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "5o" not in session.view.table.names()  # taken, yet still drawn, marked
+            assert "┏━ took ┓ ┏━ play ┓" in text  # 5o taken and 5c played, side by side in rank order
+            assert "Just now: Seat 1 plays 5c, takes 5o — caida! +1" in text
+            await pilot.pause(0.8)
+            text = screen_text(app)
+            assert "took" not in text and "Just now" not in text  # the moment is over: the table as it is
+            await pilot.press("1")  # 3e; seat 1 drops 2b
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "┏━ drop ┓" in text and "Just now: Seat 1 drops 2b" in text
+
+    run(scenario)
+
+
+def test_a_key_pressed_while_a_bot_thinks_is_kept_for_your_turn():
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        session.settings = replace(session.settings, pace=0.6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")  # seat 1 declares next, after its pause
+            await pilot.pause(0.1)
+            assert session.bot_to_act() == 1
+            await pilot.press("3")
+            text = screen_text(app)
+            assert "Wait:" not in text
+            assert "Queued: 3 (used when your turn comes)" in text
+            await settle(pilot, app)
+            assert "You drop 6c" in session.lines  # the third card, played as soon as it was your turn
+            assert "Queued" not in screen_text(app)
 
     run(scenario)

@@ -105,7 +105,7 @@ class RoundTally:
         title = (
             f"— Summary of round {self.round + 1} —"
             if self.finished
-            else f"— Round {self.round + 1}, up to the end of the game —"
+            else f"— Round {self.round + 1}, not played out —"
         )
         out = [title]
         for side in range(self.sides):
