@@ -558,3 +558,18 @@ def test_a_key_pressed_while_a_bot_thinks_is_kept_for_your_turn():
             assert "Queued" not in screen_text(app)
 
     run(scenario)
+
+
+def test_a_long_game_over_summary_scrolls_and_keeps_its_answers_on_an_80_by_24_terminal():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=1), setup=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            app.push_screen(MessageScreen("Game over", [f"summary line {i}" for i in range(60)], {"q": "quit"}))
+            await pilot.pause()
+            assert "summary line 0" in screen_text(app) and "q: quit" in screen_text(app)
+            await pilot.press("end")
+            await pilot.pause()
+            assert "summary line 59" in screen_text(app) and "q: quit" in screen_text(app)
+
+    run(scenario)

@@ -103,9 +103,7 @@ class RoundTally:
     def lines(self, players: int, me: int | None = None) -> list[str]:
         """The summary as lines: a title, then per side its cards, round points, total, and the breakdown."""
         title = (
-            f"— Summary of round {self.round + 1} —"
-            if self.finished
-            else f"— Round {self.round + 1}, not played out —"
+            f"— Summary of round {self.round + 1} —" if self.finished else f"— Round {self.round + 1}, not played out —"
         )
         out = [title]
         for side in range(self.sides):

@@ -91,7 +91,7 @@ class HelpScreen(ModalScreen[None]):
 
 
 class MessageScreen(ModalScreen[str]):
-    """A summary (end of round, end of game) with a few answers by key."""
+    """A summary (end of round, end of game) with a few answers by key; ↑/↓ scroll a long one."""
 
     def __init__(self, title: str, lines: list[str], answers: dict[str, str]) -> None:
         super().__init__()
@@ -106,8 +106,23 @@ class MessageScreen(ModalScreen[str]):
             for line in self.lines:
                 body.append_text(coloured(line))
                 body.append("\n")
-            yield Static(body, id="summary")
+            with VerticalScroll():
+                yield Static(body, id="summary")
             yield Label("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()  # the arrows scroll a summary taller than the screen
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Leave room for the title and the answers around the scrolling lines, whatever the terminal's height."""
+        self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - self.FRAME_LINES)
+
+    FRAME_LINES = 12
+    """Lines of the dialog that are not the summary: margins, frame, padding, title, answers."""
 
     def on_key(self, event: Any) -> None:
         key = "Enter" if event.key == "enter" else "Esc" if event.key == "escape" else event.key
@@ -303,7 +318,7 @@ class RondaApp(App[None]):
     ModalScreen { align: center middle; background: #000000 60%; }
     #dialog { width: 90; max-width: 95%; height: auto; max-height: 90%; border: heavy #ffd700;
               background: #13301f; padding: 1 2; }
-    #dialog VerticalScroll { height: auto; max-height: 30; }
+    #dialog VerticalScroll { height: auto; }
     #dialog.help { height: 90%; }
     #dialog.help VerticalScroll { height: 1fr; max-height: 100%; }
     .title { text-style: bold; color: #ffd700; margin-bottom: 1; }
@@ -678,8 +693,8 @@ class RondaApp(App[None]):
         if kind == "none" and session is not None and session.over:
             self.action_new_game()
             return
-        if kind == "none" and self.confirming is not None:
-            self.action_cancel()
+        if kind == "none" and (self.confirming is not None or self.challenging):
+            self.action_cancel()  # n answers "no" to a challenge's question, as Esc does
             return
         ready = self._human_ready(("declare", kind))
         if ready is None or self._asked():
