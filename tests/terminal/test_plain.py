@@ -263,7 +263,8 @@ def test_a_record_that_cannot_be_resumed_is_named_without_rule_ids(tmp_path):
 def test_a_card_by_its_place_in_the_hand_as_in_full_screen():
     session = Session(quick_settings(seed=4))
     hand = session.view.hand.names()
-    out = plain("declare none\nplay 9\nplay\nplay 2\n3\nquit\n")
+    out = plain("play\ndeclare none\nplay 9\nplay\nplay 2\n3\nquit\n")
+    assert out.count("First declare for this deal: none, ronda, tringa.") == 1  # 'play' before declaring
     assert "You hold 3 cards: play 1 to 3, or name the card" in out
     assert f"Play which card? Name it or give its place in your hand: 'play {hand[0]}' or 'play 1'." in out
     assert f"You drop {hand[1]}" in out or f"You play {hand[1]}" in out  # 'play 2': the second card

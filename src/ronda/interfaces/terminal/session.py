@@ -633,6 +633,8 @@ def parse_command(text: str, session: Session) -> Action | str:
         return _card_play(rest[0], session)
     if verb in ("play", "p") and not rest:
         hand = session.view.hand
+        if session.view.phase == DECLARE and session.human_to_act() and hand:
+            raise IllegalMove(session.explain(PLAYS[next(iter(hand))]) or "")
         raise IllegalMove(
             f"Play which card? Name it or give its place in your hand: 'play {_example(hand)}' or 'play 1'."
         )
