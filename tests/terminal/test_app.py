@@ -349,6 +349,7 @@ def test_the_start_screen_works_from_the_keyboard_alone():
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, SetupScreen)
+            assert "Tab or arrows: next choice" in screen_text(app)  # the keys are said on the screen
             assert app.focused is not None and app.focused.id == "start"
             await press_focused(pilot, app, "tab", "quit")
             await press_focused(pilot, app, "tab", "players")

@@ -161,6 +161,9 @@ class NumberField(Input):
             super().action_cursor_right(select)
 
 
+SETUP_KEYS = "Tab or arrows: next choice · Enter or ↓: open a list · Space: tick a box · Start: play · Esc: quit"
+
+
 class SetupScreen(Screen[Settings]):
     """The start screen: players, your seat, each bot's level, rules preset and variants, target, seed.
 
@@ -224,6 +227,7 @@ class SetupScreen(Screen[Settings]):
             with Horizontal(classes="row"):
                 yield Button("Start", variant="success", id="start", compact=True)
                 yield Button("Quit", variant="error", id="quit", compact=True)
+            yield Static(SETUP_KEYS, classes="hint")
 
     def on_mount(self) -> None:
         self._show_seats()
