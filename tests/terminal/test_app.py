@@ -574,3 +574,44 @@ def test_a_long_game_over_summary_scrolls_and_keeps_its_answers_on_an_80_by_24_t
             assert "summary line 59" in screen_text(app) and "q: quit" in screen_text(app)
 
     run(scenario)
+
+
+def test_a_second_enter_pressed_while_the_bots_declare_does_not_play_a_card():
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        session.settings = replace(session.settings, pace=0.6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("enter")  # declares none
+            await pilot.pause(0.1)
+            await pilot.press("enter")  # meant for the declaration, pressed twice
+            assert "Queued: Enter" in screen_text(app)
+            await settle(pilot, app)
+            assert session.view.phase == "play" and len(session.view.hand) == 3  # no card was played
+            assert "Not used: Enter, pressed while the declarations were made." in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_key_pressed_before_a_new_deal_is_not_used_on_the_new_hand():
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("1")
+            await settle(pilot, app)
+            await pilot.press("1")
+            await settle(pilot, app)
+            session.settings = replace(session.settings, pace=0.6)
+            await pilot.press("1")  # your last card of the deal; seat 1 plays its last after a pause
+            await pilot.pause(0.1)
+            await pilot.press("2")
+            await settle(pilot, app)
+            assert session.view.deal == 1 and session.view.phase == "declare"
+            assert "Not used: 2, pressed before this deal was dealt." in screen_text(app)
+
+    run(scenario)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from rich.table import Table
 from rich.text import Text
@@ -301,6 +301,16 @@ def _choice(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
     return Select(options, value=value, allow_blank=False, id=id, compact=True)
 
 
+class QueuedKey(NamedTuple):
+    """A game key pressed while a bot was to play, with the deal and phase it was pressed in."""
+
+    action: str
+    argument: object
+    round: int
+    deal: int
+    phase: str
+
+
 class RondaApp(App[None]):
     """Ronda against bots, full screen."""
 
@@ -384,7 +394,7 @@ class RondaApp(App[None]):
         self.challenging = False
         self.confirming: int | None = None
         """The seat whose declaration the human is asked to confirm a challenge of (y/n), if any."""
-        self.queued: list[tuple[str, object]] = []
+        self.queued: list[QueuedKey] = []
         self.error = ""
         self.note = ""
         self._rounds_shown = 0
@@ -496,8 +506,8 @@ class RondaApp(App[None]):
         return text
 
     @staticmethod
-    def _key_name(key: tuple[str, object]) -> str:
-        action, argument = key
+    def _key_name(key: QueuedKey) -> str:
+        action, argument = key.action, key.argument
         if action == "number":
             return str(argument)
         if action == "declare":
@@ -590,11 +600,23 @@ class RondaApp(App[None]):
         self._play_queued()
 
     def _play_queued(self) -> None:
-        """The keys pressed during the bots' turns, in order, now that the human may act."""
+        """The keys pressed during the bots' turns, in order, now that the human may act.
+
+        A key pressed before a new deal was about a hand that is gone, and
+        Enter pressed while the bots declared meant "declare", not "play": such
+        keys are dropped, and the screen says so.
+        """
         while self.queued and self.session is not None and self.session.human_to_act():
-            action, argument = self.queued.pop(0)
+            key = self.queued.pop(0)
+            view = self.session.view
+            if (key.round, key.deal) != (view.round, view.deal):
+                self.note = f"Not used: {self._key_name(key)}, pressed before this deal was dealt."
+                continue
+            if key.action == "confirm" and key.phase != view.phase:
+                self.note = "Not used: Enter, pressed while the declarations were made."
+                continue
             before = len(self.session.game.events)
-            getattr(self, f"action_{action}")(*(() if argument is None else (argument,)))
+            getattr(self, f"action_{key.action}")(*(() if key.argument is None else (key.argument,)))
             if self.confirming is not None or len(self.session.game.events) != before:
                 self.queued = []  # a question to answer, or a move made: what was typed after it is void
         self.refresh_board()
@@ -633,7 +655,8 @@ class RondaApp(App[None]):
             return None
         if not session.human_to_act():
             if key is not None and session.bot_to_act() is not None and len(self.queued) < self.QUEUED_KEYS:
-                self.queued.append(key)
+                view = session.view
+                self.queued.append(QueuedKey(key[0], key[1], view.round, view.deal, view.phase))
                 self.error = ""
                 self.refresh_board()
             else:
