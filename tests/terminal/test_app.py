@@ -7,8 +7,8 @@ from extras import require
 require("tui")
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
 from typing import Any
 
 from terminal_helpers import (
@@ -22,7 +22,7 @@ from terminal_helpers import (
     screen_text,
 )
 
-from ronda.engine.actions import DECLARES, PLAYS
+from ronda.engine.actions import DECLARES, PLAYS, Action
 from ronda.engine.cards import parse_card
 from ronda.engine.game import DECLARE
 from ronda.engine.rules import Rules
@@ -518,7 +518,7 @@ def test_the_cards_a_bot_just_took_stay_marked_on_the_table_for_a_moment():
         session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
         session.bots[1] = ScriptedBot("none", "5c 2b 11o")
         app = RondaApp(session=session)
-        app.MARK_SECONDS = 0.5
+        app.MARK_SECONDS = 3.0  # long enough for a loaded machine to look before it is over
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("n")
@@ -529,31 +529,46 @@ def test_the_cards_a_bot_just_took_stay_marked_on_the_table_for_a_moment():
             assert "5o" not in session.view.table.names()  # taken, yet still drawn, marked
             assert "┏━ took ┓ ┏━ play ┓" in text  # 5o taken and 5c played, side by side in rank order
             assert "Just now: Seat 1 plays 5c, takes 5o — caida! +1" in text
-            await pilot.pause(0.8)
-            text = screen_text(app)
-            assert "took" not in text and "Just now" not in text  # the moment is over: the table as it is
-            await pilot.press("1")  # 3e; seat 1 drops 2b
+            await pilot.press("1")  # 3e; your move ends the mark, then seat 1 drops 2b
             await settle(pilot, app)
             text = screen_text(app)
-            assert "┏━ drop ┓" in text and "Just now: Seat 1 drops 2b" in text
+            assert "took" not in text and "┏━ drop ┓" in text and "Just now: Seat 1 drops 2b" in text
+            await pilot.pause(app.MARK_SECONDS + 0.5)
+            text = screen_text(app)
+            assert "drop ┓" not in text and "Just now" not in text  # the moment is over: the table as it is
 
     run(scenario)
+
+
+def held_bots(session: Session) -> threading.Event:
+    """The bots of ``session`` think until the returned event is set: a key pressed meanwhile meets a bot's turn."""
+    gate = threading.Event()
+    gate.set()
+    choose = session.bot_choice
+
+    def held() -> tuple[int, Action]:
+        assert gate.wait(30), "the test never let the bots play"
+        return choose()
+
+    session.bot_choice = held  # type: ignore[method-assign]
+    return gate
 
 
 def test_a_key_pressed_while_a_bot_thinks_is_kept_for_your_turn():
     async def scenario() -> None:
         session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        session.settings = replace(session.settings, pace=0.6)
+        gate = held_bots(session)
         app = RondaApp(session=session)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            await pilot.press("n")  # seat 1 declares next, after its pause
-            await pilot.pause(0.1)
+            gate.clear()
+            await pilot.press("n")  # seat 1 declares next
             assert session.bot_to_act() == 1
             await pilot.press("3")
             text = screen_text(app)
             assert "Wait:" not in text
             assert "Queued: 3 (used when your turn comes)" in text
+            gate.set()
             await settle(pilot, app)
             assert "You drop 6c" in session.lines  # the third card, played as soon as it was your turn
             assert "Queued" not in screen_text(app)
@@ -579,14 +594,15 @@ def test_a_long_game_over_summary_scrolls_and_keeps_its_answers_on_an_80_by_24_t
 def test_a_second_enter_pressed_while_the_bots_declare_does_not_play_a_card():
     async def scenario() -> None:
         session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        session.settings = replace(session.settings, pace=0.6)
+        gate = held_bots(session)
         app = RondaApp(session=session)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
+            gate.clear()
             await pilot.press("enter")  # declares none
-            await pilot.pause(0.1)
             await pilot.press("enter")  # meant for the declaration, pressed twice
             assert "Queued: Enter" in screen_text(app)
+            gate.set()
             await settle(pilot, app)
             assert session.view.phase == "play" and len(session.view.hand) == 3  # no card was played
             assert "Not used: Enter, pressed while the declarations were made." in screen_text(app)
@@ -597,21 +613,23 @@ def test_a_second_enter_pressed_while_the_bots_declare_does_not_play_a_card():
 def test_a_key_pressed_before_a_new_deal_is_not_used_on_the_new_hand():
     async def scenario() -> None:
         session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        gate = held_bots(session)
         app = RondaApp(session=session)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
-            await pilot.press("n")
-            await settle(pilot, app)
-            await pilot.press("1")
-            await settle(pilot, app)
-            await pilot.press("1")
-            await settle(pilot, app)
-            session.settings = replace(session.settings, pace=0.6)
-            await pilot.press("1")  # your last card of the deal; seat 1 plays its last after a pause
-            await pilot.pause(0.1)
+            for key in ("n", "1", "1"):
+                await pilot.press(key)
+                await settle(pilot, app)
+            gate.clear()
+            await pilot.press("1")  # your last card of the deal; seat 1 plays its last, then a new deal
             await pilot.press("2")
+            assert "Queued: 2" in screen_text(app)
+            gate.set()
             await settle(pilot, app)
             assert session.view.deal == 1 and session.view.phase == "declare"
             assert "Not used: 2, pressed before this deal was dealt." in screen_text(app)
+            await pilot.press("n")  # seat 1 declares after you: a declaration marks no card
+            await settle(pilot, app)
+            assert session.view.phase == "play" and "Just now" not in screen_text(app)
 
     run(scenario)

@@ -30,7 +30,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...bots import levels as bot_levels
-from ...engine.actions import DECLARES, PLAYS, Action, Challenge
+from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Play
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, PLAY
 from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
@@ -594,7 +594,8 @@ class RondaApp(App[None]):
             if self.session is not session:
                 return
             self.log_lines(session.apply_bot(bot, action))
-            self._mark(session)
+            if isinstance(action, Play):
+                self._mark(session)
             self.error = ""  # a refusal is about the position it was given in
         self.refresh_board()
         self._play_queued()
