@@ -91,6 +91,7 @@ def test_a_full_round_against_bots_on_screen():
             summary = session.rounds[0]
             text = screen_text(app)
             assert "Round 1 is over" in text
+            assert "Round 2 · deal 1/6" in text and "Just now" not in text  # behind it, the board as it is now
             piles, totals = summary.piles, summary.totals
             assert piles is not None
             assert f"You: {piles[0]} cards, {summary.round_points(0):+d} this round, {totals[0]} in all" in text

@@ -569,7 +569,8 @@ class RondaApp(App[None]):
                 self._rounds_shown += 1
                 if not session.over:
                     self.queued = []  # the summary is to be read: keys pressed before it were for another deal
-                    self._unmark()
+                    self._unmark()  # the last play's cards were of the round that ended
+                    self.refresh_board()  # behind the summary: the next round as dealt, not the last turn's
                     await self.push_screen(
                         MessageScreen(
                             f"Round {summary.round + 1} is over",
