@@ -555,11 +555,15 @@ def held_bots(session: Session) -> threading.Event:
     return gate
 
 
+def held_game() -> tuple[Session, threading.Event, RondaApp]:
+    """You (seat 0: 5o 6c 3e) against seat 1 (5c 11o 2b), its bots held by the returned event."""
+    session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+    return session, held_bots(session), RondaApp(session=session)
+
+
 def test_a_key_pressed_while_a_bot_thinks_is_kept_for_your_turn():
     async def scenario() -> None:
-        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        gate = held_bots(session)
-        app = RondaApp(session=session)
+        session, gate, app = held_game()
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             gate.clear()
@@ -594,9 +598,7 @@ def test_a_long_game_over_summary_scrolls_and_keeps_its_answers_on_an_80_by_24_t
 
 def test_a_second_enter_pressed_while_the_bots_declare_does_not_play_a_card():
     async def scenario() -> None:
-        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        gate = held_bots(session)
-        app = RondaApp(session=session)
+        session, gate, app = held_game()
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             gate.clear()
@@ -613,9 +615,7 @@ def test_a_second_enter_pressed_while_the_bots_declare_does_not_play_a_card():
 
 def test_a_key_pressed_before_a_new_deal_is_not_used_on_the_new_hand():
     async def scenario() -> None:
-        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        gate = held_bots(session)
-        app = RondaApp(session=session)
+        session, gate, app = held_game()
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             for key in ("n", "1", "1"):
