@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
-from ronda.engine.cards import card_name
-from ronda.engine.game import DECLARE
-from ronda.interfaces.terminal.session import Session, Settings
+from decks import build_deck
+from ronda.engine.actions import DECLARES, PLAYS, Action, Play
+from ronda.engine.cards import card_name, parse_card
+from ronda.engine.game import DECLARE, Game
+from ronda.engine.rules import Rules
+from ronda.engine.view import SeatView
+from ronda.interfaces.terminal.session import Session, Settings, spread_levels
 
 CARD_NAME = re.compile(r"(?<![0-9a-z])(1[0-2]|[1-7])([oceb])(?![0-9a-z])")
 
@@ -80,3 +84,45 @@ def screen_text(app: object) -> str:
     screen = app.screen  # type: ignore[attr-defined]
     console.print(screen._compositor.render_update(full=True, screen_stack=app._background_screens))  # type: ignore[attr-defined]
     return console.export_text()
+
+
+class ScriptedBot:
+    """A test opponent: declares ``kind`` every deal, plays the cards it is told in order while it holds them."""
+
+    name = "scripted"
+
+    def __init__(self, kind: str, plays: str) -> None:
+        self.kind = kind
+        self.plays = [parse_card(card) for card in plays.split()]
+
+    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+        if view.phase == DECLARE:
+            return DECLARES[self.kind]  # type: ignore[index]
+        wanted = [PLAYS[card] for card in self.plays if card in view.hand]
+        return wanted[0] if wanted else next(a for a in legal if isinstance(a, Play))
+
+
+def explicit_session(deals: list[dict[int, str]], table: str, players: int = 2, human: int = 0) -> Session:
+    """A session dealt from an explicit deck (``decks.build_deck``), random bots at the other seats."""
+    rules = Rules(players=players)
+    deck = [parse_card(c) for c in build_deck(rules, deals, table)]
+    return Session(
+        Settings(rules, human, spread_levels("random", players, human), seed=1, pace=0), Game(rules, decks=[deck])
+    )
+
+
+def bluff_session(seat_one_hand: str, mine: str = "5o 6c 3e") -> Session:
+    """You at seat 0; seat 1 declares ronda on every deal, holding one or not, and plays its lowest card."""
+    session = explicit_session([{0: mine, 1: seat_one_hand}], table="7e 10e 4b 1c")
+    session.bots[1] = ScriptedBot("ronda", "")
+    return session
+
+
+def proven_ronda_session() -> Session:
+    """Seat 0 (a bot) declares a true ronda of 11s and plays 11o, 11c, 2b; you are seat 1, to play after 11o."""
+    session = explicit_session([{0: "11o 11c 2b", 1: "5o 6c 3e"}], table="7e 10e 4b 1c", human=1)
+    session.bots[0] = ScriptedBot("ronda", "11o 11c 2b")
+    session.step_bot()
+    session.act(DECLARES["none"])
+    session.step_bot()
+    return session

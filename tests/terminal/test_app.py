@@ -7,19 +7,27 @@ from extras import require
 require("tui")
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from terminal_helpers import card_names_in, hidden_from, quick_settings, screen_text
+from terminal_helpers import (
+    ScriptedBot,
+    bluff_session,
+    card_names_in,
+    explicit_session,
+    hidden_from,
+    proven_ronda_session,
+    quick_settings,
+    screen_text,
+)
 
-from decks import build_deck
-from ronda.engine.actions import DECLARES, Action, Play
+from ronda.engine.actions import DECLARES, PLAYS, Action
 from ronda.engine.cards import parse_card
-from ronda.engine.game import DECLARE, Game
+from ronda.engine.game import DECLARE
 from ronda.engine.rules import Rules
-from ronda.engine.view import SeatView
 from ronda.interfaces.terminal.app import HelpScreen, MessageScreen, RondaApp, SetupScreen
-from ronda.interfaces.terminal.session import Session, Settings, spread_levels
+from ronda.interfaces.terminal.session import Session, Settings
 
 SIZE = (150, 46)
 
@@ -83,9 +91,14 @@ def test_a_full_round_against_bots_on_screen():
             summary = session.rounds[0]
             text = screen_text(app)
             assert "Round 1 is over" in text
-            extra = f" (+{summary.card_points[0]} for cards)" if summary.card_points[0] else ""
-            piles, points, totals = summary.piles, summary.points, summary.totals
-            assert f"You: {piles[0]} cards{extra}, {points[0]:+d} this round, {totals[0]} in all" in text
+            assert "Round 2 · deal 1/6" in text and "Just now" not in text  # behind it, the board as it is now
+            piles, totals = summary.piles, summary.totals
+            assert piles is not None
+            assert f"You: {piles[0]} cards, {summary.round_points(0):+d} this round, {totals[0]} in all" in text
+            for side in (0, 1):  # the breakdown: where every point of the round came from
+                parts = [f"{group} {points:+d}" for group, points in summary.breakdown(side)]
+                assert (" · ".join(parts) if parts else "nothing scored") in text
+                assert sum(points for _, points in summary.breakdown(side)) == summary.round_points(side)
             await pilot.press("enter")
             await settle(pilot, app)
             text = screen_text(app)
@@ -119,7 +132,7 @@ def test_illegal_keys_are_explained_and_change_nothing():
                 [
                     ("1", "Declare first: n none, r ronda, t tringa"),
                     ("c", "Challenges come after the declarations, on your turn to play."),
-                    ("d", "A double ronda can only be declared with four-card hands (R8.1)."),
+                    ("d", "A double ronda can only be declared with four-card hands."),
                 ],
             )
             await pilot.press("n")
@@ -144,25 +157,6 @@ def test_illegal_keys_are_explained_and_change_nothing():
     run(scenario)
 
 
-class Bluffer:
-    """A test bot that declares ronda on every deal, holding it or not, and plays its first card."""
-
-    name = "bluffer"
-
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        if view.phase == DECLARE:
-            return DECLARES["ronda"]
-        return next(a for a in legal if isinstance(a, Play))
-
-
-def bluff_session(seat_one_hand: str, mine: str = "5o 6c 3e") -> Session:
-    rules = Rules(players=2)
-    deck = [parse_card(c) for c in build_deck(rules, [{0: mine, 1: seat_one_hand}], "7e 10e 4b 1c")]
-    session = Session(Settings(rules, 0, spread_levels("random", 2, 0), seed=1, pace=0), Game(rules, decks=[deck]))
-    session.bots[1] = Bluffer()
-    return session
-
-
 def test_challenging_a_bluff_by_keys():
     async def scenario() -> None:
         app = RondaApp(session=bluff_session("11o 12c 2b"))
@@ -170,13 +164,13 @@ def test_challenging_a_bluff_by_keys():
             await settle(pilot, app)
             await pilot.press("n")
             await settle(pilot, app)
-            assert "Ronda contest decided: seat 1's ronda takes 1" in app.session.lines  # type: ignore[union-attr]
+            assert "Seat 1's ronda scores 1: nobody else announced" in app.session.lines  # type: ignore[union-attr]
             assert "c challenge" in screen_text(app)
-            await pilot.press("c")
-            assert "Challenge which seat? Press its number (1)" in screen_text(app)
+            await pilot.press("c")  # one declaration to challenge: the question comes at once
+            assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n" in screen_text(app)
             await pilot.press("escape")
-            assert "Challenge which seat?" not in screen_text(app)
-            await pilot.press("c", "1")
+            assert "Challenge?" not in screen_text(app) and "No challenge." in screen_text(app)
+            await pilot.press("c", "y")
             text = screen_text(app)
             assert "You challenge seat 1: hand 2b 11o 12c" in text
             assert "ronda (exposed as false), hand shown: 2b 11o 12c" in text
@@ -193,7 +187,7 @@ def test_a_failed_challenge_ends_the_game_and_another_can_start():
             await settle(pilot, app)
             await pilot.press("n")
             await settle(pilot, app)
-            await pilot.press("c", "c")  # one target: c again confirms it
+            await pilot.press("c", "y")  # one target: its question, then y
             await settle(pilot, app)
             assert isinstance(app.screen, MessageScreen)
             text = screen_text(app)
@@ -332,5 +326,311 @@ def test_four_players_fit_a_100_column_terminal_with_partner_and_levels_whole():
             assert "…" not in text  # no title or line cut short
             assert "medium · partner" in text  # seat 2 sits opposite, on our side (R2.2)
             assert "Us: 0 · Them (seats 1 & 3): 0" in text
+
+    run(scenario)
+
+
+async def press_focused(pilot: Any, app: RondaApp, key: str, expected: str) -> None:
+    await pilot.press(key)
+    await pilot.pause()
+    assert app.focused is not None and app.focused.id == expected, f"{key} went to {app.focused}, not #{expected}"
+
+
+async def choose(pilot: Any, steps: int) -> None:
+    """Open the focused list with Enter, go ``steps`` options down (up if negative), take it with Enter."""
+    await pilot.press("enter", *["down" if steps > 0 else "up"] * abs(steps), "enter")
+    await pilot.pause()
+
+
+def test_the_start_screen_works_from_the_keyboard_alone():
+    """Tab reaches every control in reading order, each is changed by keys, and the game gets every choice."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SetupScreen)
+            assert "Tab or arrows: next choice" in screen_text(app)  # the keys are said on the screen
+            assert app.focused is not None and app.focused.id == "start"
+            await press_focused(pilot, app, "tab", "quit")
+            await press_focused(pilot, app, "tab", "players")
+            await choose(pilot, 2)  # 2 → 4 players
+            await press_focused(pilot, app, "tab", "seat")
+            await choose(pilot, 1)  # seat 0 → 1
+            for seat, steps in ((0, 1), (2, 2), (3, -2)):  # medium → hard, expert, random
+                await press_focused(pilot, app, "tab", f"level-{seat}")
+                await choose(pilot, steps)
+            await press_focused(pilot, app, "tab", "preset")
+            await choose(pilot, 1)  # classic → advanced: dealer duty ticked
+            await press_focused(pilot, app, "tab", "target")
+            await pilot.press("backspace", "backspace", "3", "0")
+            await press_focused(pilot, app, "tab", "seed")
+            await pilot.press("backspace", "7", "7")
+            for name in ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring"):
+                await press_focused(pilot, app, "tab", name)
+                await pilot.press("space")
+            await press_focused(pilot, app, "tab", "chain_points")
+            await choose(pilot, 1)
+            await press_focused(pilot, app, "tab", "undeclared_ronda_penalty")
+            await choose(pilot, 1)
+            text = screen_text(app)
+            assert "[x] auto declare" in text and "[ ] dealer duty" in text  # the state in characters
+            await press_focused(pilot, app, "shift+tab", "chain_points")
+            await press_focused(pilot, app, "right", "undeclared_ronda_penalty")  # arrows walk the screen too
+            await press_focused(pilot, app, "right", "start")
+            await press_focused(pilot, app, "left", "undeclared_ronda_penalty")
+            await press_focused(pilot, app, "right", "start")  # (↓ on a list opens it: that is how it changes)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.rules == Rules(
+                players=4,
+                target=30,
+                auto_declare=True,
+                ace_high=True,
+                four_card_hands=True,
+                transfer_scoring=True,
+                chain_points=(1, 6, 15),
+                undeclared_ronda_penalty=5,
+            )
+            assert session.human == 1
+            assert session.levels == ("hard", None, "expert", "random")
+            assert session.seed == 77  # "3" erased, then 7 7
+
+    run(scenario)
+
+
+def test_R8_8_the_full_screen_never_offers_a_challenge_that_can_only_fail():
+    async def scenario() -> None:
+        app = RondaApp(session=proven_ronda_session())
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert "c challenge" in screen_text(app)
+            await pilot.press("1")  # 5o
+            await settle(pilot, app)
+            await pilot.press("1")  # 3e
+            await settle(pilot, app)
+            text = screen_text(app)  # seat 0 has played 11o 11c 2b: its ronda is proven
+            assert "c challenge" not in text
+            assert "Seat 0's ronda is proven true by the cards you have seen: no challenge to make." in text
+            record = app.session.game.to_record()  # type: ignore[union-attr]
+            await pilot.press("c")
+            assert "Seat 0's ronda is proven true by the cards you have seen: no challenge to make." in screen_text(app)
+            assert "Challenge?" not in screen_text(app)
+            await pilot.press("y")
+            assert app.session.game.to_record() == record  # type: ignore[union-attr]
+
+    run(scenario)
+
+
+def test_R8_8_a_challenge_waits_for_y_and_no_other_key_makes_it():
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 11c 2b"))  # seat 1's ronda is true
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            record = session.game.to_record()
+            await pilot.press("c")
+            assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n" in screen_text(app)
+            for key in ("enter", "c", "1"):
+                await pilot.press(key)
+                assert "Answer first: y challenges, n or Esc does not." in screen_text(app)
+            await pilot.press("n")
+            assert "No challenge." in screen_text(app) and "Challenge?" not in screen_text(app)
+            assert session.game.to_record() == record and session.view.phase == "play"
+            await pilot.press("c", "y")
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert session.over and "Seat 1 wins by a failed challenge!" in text
+            assert "— Round 1, not played out —" in text  # the round the game ended in, with its breakdown
+            assert "Seat 1: +1 this round, 1 in all" in text and "announcements +1" in text
+
+    run(scenario)
+
+
+def chain_session() -> Session:
+    """Four players: you (seat 0) drop 3e, seat 1 drops 2b, seat 2 drops 5o, seat 3 takes it with 5c — a caida,
+    and the chain on 5s is open to you (R5.3)."""
+    session = explicit_session(
+        [{0: "3e 5e 12o", 1: "2b 6o 6b", 2: "5o 11c 12c", 3: "5c 11o 2c"}], table="7e 10e 4b 1c", players=4
+    )
+    for seat, plays in ((1, "2b"), (2, "5o"), (3, "5c")):
+        session.bots[seat] = ScriptedBot("none", plays)
+    while not session.human_to_act():
+        session.step_bot()
+    session.act(DECLARES["none"])
+    while not session.human_to_act():
+        session.step_bot()
+    session.act(PLAYS[parse_card("3e")])
+    while not session.human_to_act():
+        session.step_bot()
+    return session
+
+
+def test_the_open_chain_is_told_whole_at_120_columns_naming_the_side_as_the_score_bar():
+    async def scenario() -> None:
+        session = chain_session()
+        assert session.view.chain is not None
+        app = RondaApp(session=session)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "…" not in text
+            assert "Them (seats 1 & 3): 1" in text  # the score bar
+            assert "Open chain on 5s: 5o 5c, taken by them (seats 1 & 3);" in text
+            assert "another 5 raises it" in text
+
+    run(scenario)
+
+
+def dialog_lines(text: str) -> list[str]:
+    """The lines inside the help dialog's heavy frame, without the frame."""
+    return [line.split("┃")[1].strip() for line in text.splitlines() if line.count("┃") >= 2]
+
+
+def test_the_rules_screen_wraps_its_text_once_and_keeps_the_keys_table_whole():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=1), setup=False)
+        async with app.run_test(size=(100, 120)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            lines = dialog_lines(screen_text(app))
+            width = max(len(line) for line in lines)
+            rows = {line.split()[0]: line for line in lines if line[:1] in "1←nrEcsq?" and "  " in line}
+            assert rows["1-9"].endswith("play that card of your hand")  # key and meaning on one row
+            assert rows["←"].endswith("choose a card, play it")
+            assert rows["q"].endswith("quit")
+            start = next(i for i, line in enumerate(lines) if line.startswith("Playing. On your turn"))
+            end = lines.index("", start)
+            paragraph = lines[start:end]
+            assert len(paragraph) >= 2
+            assert all(len(line) > width * 0.75 for line in paragraph[:-1]), paragraph  # no short line mid-paragraph
+
+    run(scenario)
+
+
+def test_the_cards_a_bot_just_took_stay_marked_on_the_table_for_a_moment():
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
+        app = RondaApp(session=session)
+        app.MARK_SECONDS = 3.0  # long enough for a loaded machine to look before it is over
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("2")  # 5o dropped; seat 1 takes it with 5c: a caida
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "5o" not in session.view.table.names()  # taken, yet still drawn, marked
+            assert "┏━ took ┓ ┏━ play ┓" in text  # 5o taken and 5c played, side by side in rank order
+            assert "Just now: Seat 1 plays 5c, takes 5o — caida! +1" in text
+            await pilot.press("1")  # 3e; your move ends the mark, then seat 1 drops 2b
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "took" not in text and "┏━ drop ┓" in text and "Just now: Seat 1 drops 2b" in text
+            await pilot.pause(app.MARK_SECONDS + 0.5)
+            text = screen_text(app)
+            assert "drop ┓" not in text and "Just now" not in text  # the moment is over: the table as it is
+
+    run(scenario)
+
+
+def held_bots(session: Session) -> threading.Event:
+    """The bots of ``session`` think until the returned event is set: a key pressed meanwhile meets a bot's turn."""
+    gate = threading.Event()
+    gate.set()
+    choose = session.bot_choice
+
+    def held() -> tuple[int, Action]:
+        assert gate.wait(30), "the test never let the bots play"
+        return choose()
+
+    session.bot_choice = held  # type: ignore[method-assign]
+    return gate
+
+
+def held_game() -> tuple[Session, threading.Event, RondaApp]:
+    """You (seat 0: 5o 6c 3e) against seat 1 (5c 11o 2b), its bots held by the returned event."""
+    session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+    return session, held_bots(session), RondaApp(session=session)
+
+
+def test_a_key_pressed_while_a_bot_thinks_is_kept_for_your_turn():
+    async def scenario() -> None:
+        session, gate, app = held_game()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            gate.clear()
+            await pilot.press("n")  # seat 1 declares next
+            assert session.bot_to_act() == 1
+            await pilot.press("3")
+            text = screen_text(app)
+            assert "Wait:" not in text
+            assert "Queued: 3 (used when your turn comes)" in text
+            gate.set()
+            await settle(pilot, app)
+            assert "You drop 6c" in session.lines  # the third card, played as soon as it was your turn
+            assert "Queued" not in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_long_game_over_summary_scrolls_and_keeps_its_answers_on_an_80_by_24_terminal():
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=1), setup=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            app.push_screen(MessageScreen("Game over", [f"summary line {i}" for i in range(60)], {"q": "quit"}))
+            await pilot.pause()
+            assert "summary line 0" in screen_text(app) and "q: quit" in screen_text(app)
+            await pilot.press("end")
+            await pilot.pause()
+            assert "summary line 59" in screen_text(app) and "q: quit" in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_second_enter_pressed_while_the_bots_declare_does_not_play_a_card():
+    async def scenario() -> None:
+        session, gate, app = held_game()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            gate.clear()
+            await pilot.press("enter")  # declares none
+            await pilot.press("enter")  # meant for the declaration, pressed twice
+            assert "Queued: Enter" in screen_text(app)
+            gate.set()
+            await settle(pilot, app)
+            assert session.view.phase == "play" and len(session.view.hand) == 3  # no card was played
+            assert "Not used: Enter, pressed while the declarations were made." in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_key_pressed_before_a_new_deal_is_not_used_on_the_new_hand():
+    async def scenario() -> None:
+        session, gate, app = held_game()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            for key in ("n", "1", "1"):
+                await pilot.press(key)
+                await settle(pilot, app)
+            gate.clear()
+            await pilot.press("1")  # your last card of the deal; seat 1 plays its last, then a new deal
+            await pilot.press("2")
+            assert "Queued: 2" in screen_text(app)
+            gate.set()
+            await settle(pilot, app)
+            assert session.view.deal == 1 and session.view.phase == "declare"
+            assert "Not used: 2, pressed before this deal was dealt." in screen_text(app)
+            await pilot.press("n")  # seat 1 declares after you: a declaration marks no card
+            await settle(pilot, app)
+            assert session.view.phase == "play" and "Just now" not in screen_text(app)
 
     run(scenario)

@@ -3,15 +3,36 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import re
+import signal
 import subprocess
 import sys
+from dataclasses import replace
+from pathlib import Path
 
-from terminal_helpers import card_names_in, hidden_from, quick_settings, script_round, simple_choice
+from terminal_helpers import (
+    bluff_session,
+    card_names_in,
+    hidden_from,
+    proven_ronda_session,
+    quick_settings,
+    script_round,
+    simple_choice,
+)
 
+import ronda
 from ronda.cli import main as cli
+from ronda.engine.game import Game
+from ronda.engine.record import load_record, replay
+from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.plain import PlainGame
 from ronda.interfaces.terminal.session import Session, parse_command
 from ronda.presentation.rules_text import rules_summary
+
+SRC = str(Path(ronda.__file__).resolve().parents[1])
+"""The tree under test: a subprocess run in another directory imports this ``ronda``, not an installed one."""
 
 
 def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.CompletedProcess[str]:
@@ -23,6 +44,7 @@ def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.Com
         timeout=60,
         check=False,
         cwd=cwd,
+        env={**os.environ, "PYTHONPATH": SRC},
     )
 
 
@@ -81,8 +103,8 @@ def test_bad_commands_are_explained_and_the_game_goes_on():
     session = Session(quick_settings(seed=4))
     hand = session.view.hand.names()
     out = plain(f"play {hand[0]}\nchallenge 1\nflip\ndeclare none\nplay 12x\nhelp\nrules\nquit\n")
-    assert "First declare for this deal: none, ronda, tringa (R8.2)." in out
-    assert "Challenges come on your turn to play, after the declarations (R8.8)." in out
+    assert "First declare for this deal: none, ronda, tringa." in out
+    assert "Challenges come on your turn to play, after the declarations." in out
     assert "Cannot read 'flip': a card is rank then suit letter" in out
     assert "You declare none" in out
     assert "Cannot read '12x'" in out
@@ -111,7 +133,7 @@ def test_a_finished_game_offers_another(monkeypatch):
     Scripted(Session(settings), io.StringIO(), out).run()
     text = out.getvalue()
     assert text.count("Final scores: ") == 2
-    assert "Type 'again' for a new game, or 'quit'." in text
+    assert "Type 'again' for a new game, 'save' to keep it, or 'quit'." in text
     assert "Seed 10." in text  # the next game takes the next seed
 
 
@@ -177,3 +199,139 @@ def test_without_textual_the_terminal_falls_back_to_plain_lines(monkeypatch, cap
     out = capsys.readouterr().out
     assert out.startswith("(plain mode: for the full-screen game, pip install 'ronda[tui]')")
     assert "Your hand: " in out
+
+
+def test_R8_8_plain_mode_never_hints_a_challenge_that_can_only_fail_and_asks_before_any():
+    session = proven_ronda_session()
+    record = session.game.to_record()
+    out = io.StringIO()
+    commands = "challenge 0\nn\nplay 3e\nplay 5o\nchallenge 0\nno\nquit\n"
+    PlainGame(session, io.StringIO(commands), out).run()
+    text = out.getvalue()
+    first, proven = text.split("> play 5o")
+    assert (
+        "You may first challenge seat 0's ronda. Type 'play 3e' (or 'play 1' for your first card) or 'challenge 0'."
+        in first
+    )
+    assert (
+        "> challenge 0\nIf seat 0 really holds a ronda, you lose the game. Challenge? y/n\n> n\nNo challenge." in first
+    )
+    assert "challenge 0'" not in proven and "You may first challenge" not in proven  # all of seat 0's cards are up
+    assert "Your turn: play a card. Type 'play 6c' (or 'play 1' for your first card)." in proven
+    assert (
+        "Seat 0's ronda is proven true by the cards you have seen: challenging it loses you the game. "
+        "Challenge anyway? y/n\n> no\nNo challenge."
+    ) in proven
+    actions = session.game.to_record()["rounds"][0]["actions"]
+    assert actions[: len(record["rounds"][0]["actions"])] == record["rounds"][0]["actions"]
+    assert not any("challenge" in str(action) for action in actions)  # no 'n' ever challenged
+
+
+def test_R8_8_plain_mode_challenges_after_a_yes():
+    out = io.StringIO()
+    PlainGame(bluff_session("11o 12c 2b"), io.StringIO("declare none\nchallenge 1\ny\nquit\n"), out).run()
+    text = out.getvalue()
+    assert "If seat 1 really holds a ronda, you lose the game. Challenge? y/n\n> y\n" in text
+    assert "You challenge seat 1: hand 2b 11o 12c — the declaration is false" in text
+
+
+RULE_ID = re.compile(r"\bR\d+(\.\d+)?\b")
+
+
+def test_no_rule_id_in_what_a_player_reads():
+    """Rule ids (R8.2) are for engineers, in exceptions and docstrings; a player reads the sentence alone."""
+    session = Session(quick_settings(seed=4))
+    hand = session.view.hand.names()
+    commands = [f"play {hand[0]}", "challenge 1", "declare double ronda", "play", "declare none", "ronda"]
+    commands += ["challenge 0", "challenge 1", "n", "help", "rules", *script_round(quick_settings(seed=4))[1:], "quit"]
+    out = plain("\n".join(commands) + "\n")
+    assert "First declare for this deal: none, ronda, tringa." in out
+    assert not RULE_ID.search(out), RULE_ID.search(out)
+
+
+def test_a_record_that_cannot_be_resumed_is_named_without_rule_ids(tmp_path):
+    game = Game(Rules(players=2), seed=1)
+    record = game.to_record()
+    record["rounds"][0]["actions"] = [{"seat": 0, "declare": "double_ronda"}]
+    (tmp_path / "bad.json").write_text(json.dumps(record))
+    result = run_ronda("play", "--plain", "--resume", "bad.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "double ronda can only be declared with four-card hands" in result.stderr
+    assert not RULE_ID.search(result.stderr) and result.stdout == ""
+
+
+def test_a_card_by_its_place_in_the_hand_as_in_full_screen():
+    session = Session(quick_settings(seed=4))
+    hand = session.view.hand.names()
+    out = plain("play\ndeclare none\nplay 9\nplay\nplay 2\n3\nquit\n")
+    assert out.count("First declare for this deal: none, ronda, tringa.") == 1  # 'play' before declaring
+    assert "You hold 3 cards: play 1 to 3, or name the card" in out
+    assert f"Play which card? Name it or give its place in your hand: 'play {hand[0]}' or 'play 1'." in out
+    assert f"You drop {hand[1]}" in out or f"You play {hand[1]}" in out  # 'play 2': the second card
+    assert parse_command("2", session) == parse_command(f"play {hand[1]}", session)
+
+
+def test_save_and_state_still_work_once_the_game_is_over(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = quick_settings(seed=9)
+    session = Session(replace(settings, rules=settings.rules.replace(target=1)))
+
+    after = ["state", "save over.json", "quit"]
+
+    class Scripted(PlainGame):
+        def read(self) -> str | None:
+            if self.session.over:
+                command = after.pop(0)
+                self.say(f"> {command}")
+                return command
+            return simple_choice(self.session)
+
+    out = io.StringIO()
+    Scripted(session, io.StringIO(), out).run()
+    text = out.getvalue()
+    after = text[text.index("> state") :]
+    assert f"Scores: {session.scores_text()}" in after and "Final scores:" in after
+    assert "Saved to over.json. Watch it again with: ronda replay over.json" in after
+    assert replay(load_record(tmp_path / "over.json")).winner == session.game.winner
+
+
+class Interrupted(io.StringIO):
+    """Input that is Ctrl-C'd once its lines are read, as a terminal does on SIGINT."""
+
+    def readline(self, *args: object) -> str:
+        line = super().readline()
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_leaves_on_a_new_line_saying_whether_the_game_was_saved(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    game = PlainGame(Session(quick_settings(seed=4)), Interrupted("declare none\n"), out, echo=False)
+    assert game.run() == 130
+    assert out.getvalue().endswith("> \nLeft the game: it was not saved.\n")
+    out = io.StringIO()
+    game = PlainGame(Session(quick_settings(seed=4)), Interrupted("save g.json\n"), out, echo=False)
+    assert game.run() == 130
+    assert out.getvalue().endswith("> \nLeft the game: it is saved in g.json (ronda play --resume g.json).\n")
+
+
+def test_a_real_sigint_ends_the_plain_game_cleanly(tmp_path):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ronda", "play", "--plain", "--seed", "3", "--level", "random"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": SRC},
+    )
+    assert process.stdout is not None and process.stdin is not None
+    for line in process.stdout:  # wait for the first question, then press Ctrl-C
+        if line.startswith("Declare "):
+            break
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert out.endswith("\nLeft the game: it was not saved.\n") and "Traceback" not in err

@@ -5,7 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from terminal_helpers import card_names_in, hidden_from, quick_settings, simple_choice
+from terminal_helpers import (
+    card_names_in,
+    explicit_session,
+    hidden_from,
+    proven_ronda_session,
+    quick_settings,
+    simple_choice,
+)
 
 from decks import build_deck
 from ronda.engine.actions import DECLARES, PLAYS, Challenge, Declare, Play
@@ -35,26 +42,20 @@ def play_until_round_ends(session: Session, rounds: int = 1) -> None:
             session.step_bot()
 
 
-def explicit_session(deals: list[dict[int, str]], table: str, players: int = 2, human: int = 0) -> Session:
-    rules = Rules(players=players)
-    deck = [parse_card(c) for c in build_deck(rules, deals, table)]
-    return Session(
-        Settings(rules, human, spread_levels("random", players, human), seed=1, pace=0), Game(rules, decks=[deck])
-    )
-
-
 def test_a_round_is_narrated_and_summed_up_with_the_engine_scores():
     session = Session(quick_settings(seed=11))
     play_until_round_ends(session)
     summary = session.rounds[0]
     assert list(session.game.scores) == session.totals == summary.totals
     assert sum(summary.piles) == 40  # R7.1: every card ends in a pile
+    assert summary.piles is not None
     lines = session.lines
     start = lines.index("— Summary of round 1 —")
-    assert lines[start + 1].startswith(f"  You: {summary.piles[0]} cards")
-    assert lines[start + 1].endswith(f"{summary.totals[0]} in all")
-    assert lines[start + 2].startswith(f"  Seat 1: {summary.piles[1]} cards")
-    assert lines[start + 3] == "— round 2, seat 0 deals —"  # R3.2: the deal passes on
+    assert lines[start + 1] == (
+        f"  You: {summary.piles[0]} cards, {summary.round_points(0):+d} this round, {summary.totals[0]} in all"
+    )
+    assert lines[start + 3].startswith(f"  Seat 1: {summary.piles[1]} cards")
+    assert lines[start + 5] == "— round 2, seat 0 deals —"  # R3.2: the deal passes on
 
 
 def test_narration_speaks_to_the_human_and_never_names_a_hidden_card():
@@ -99,7 +100,7 @@ def test_an_unopposed_declaration_is_told_without_its_rank():
     session = explicit_session([{0: "5o 6c 3e", 1: "12o 12c 2b"}], table="7e 10e 4b 1c")
     session.act(DECLARES["none"])
     lines = session.apply_bot(1, DECLARES["ronda"])
-    assert lines == ["Seat 1 declares ronda", "Ronda contest decided: seat 1's ronda takes 1"]
+    assert lines == ["Seat 1 declares ronda", "Seat 1's ronda scores 1: nobody else announced"]
 
 
 def test_a_challenge_shows_the_hand_and_the_false_declaration_costs_its_value():
@@ -119,9 +120,9 @@ def test_a_challenge_shows_the_hand_and_the_false_declaration_costs_its_value():
 @pytest.mark.parametrize(
     ("action", "phase", "reason"),
     [
-        (PLAYS[parse_card("5o")], DECLARE, "First declare for this deal: none, ronda, tringa (R8.2)."),
-        (DECLARES["double_ronda"], DECLARE, "A double ronda can only be declared with four-card hands (R8.1)."),
-        (Challenge(1), DECLARE, "Challenges come on your turn to play, after the declarations (R8.8)."),
+        (PLAYS[parse_card("5o")], DECLARE, "First declare for this deal: none, ronda, tringa."),
+        (DECLARES["double_ronda"], DECLARE, "A double ronda can only be declared with four-card hands."),
+        (Challenge(1), DECLARE, "Challenges come on your turn to play, after the declarations."),
         (PLAYS[parse_card("12b")], PLAY, "You do not hold 12b; your hand is 3e 5o 6c."),
         (DECLARES["ronda"], PLAY, "Declarations are made when a deal starts; now play a card."),
         (Challenge(0), PLAY, "You cannot challenge yourself."),
@@ -157,7 +158,7 @@ def test_points_taken_back_from_a_side_say_what_it_keeps():
     session.apply_bot(1, DECLARES["ronda"])
     session.apply_bot(2, DECLARES["none"])
     lines = session.apply_bot(3, DECLARES["tringa"])  # a bluff beside the partner's true ronda
-    assert lines[-1] == "Tringa contest decided: side 1 (seats 1 and 3) takes 6"  # one side declared: at once
+    assert lines[-1] == "Side 1 (seats 1 and 3) scores 6: the other side announced nothing"  # one side: at once
     lines = session.act(Challenge(3))
     assert lines[1:] == [
         "Seat 3's tringa is exposed as false",
@@ -265,3 +266,24 @@ def test_typed_commands():
     ):
         with pytest.raises(IllegalMove, match=message):
             parse_command(text, session)
+
+
+def test_R8_8_a_challenge_your_cards_prove_would_fail_is_not_offered():
+    session = proven_ronda_session()
+    assert "You may first challenge seat 0's ronda." in session.prompt()
+    assert session.challenge_question(0) == "If seat 0 really holds a ronda, you lose the game. Challenge? y/n"
+    session.act(PLAYS[parse_card("3e")])
+    session.step_bot()
+    session.act(PLAYS[parse_card("5o")])
+    session.step_bot()  # 2b: all three of seat 0's cards are face up, a pair of 11s among them
+    assert session.prompt() == "Your turn: play a card."
+    assert session.challenge_targets() == []
+    assert session.unchallengeable_text() == (
+        "Seat 0's ronda is proven true by the cards you have seen: no challenge to make"
+    )
+    assert session.challenge_question(0) == (
+        "Seat 0's ronda is proven true by the cards you have seen: challenging it loses you the game. "
+        "Challenge anyway? y/n"
+    )
+    with pytest.raises(IllegalMove, match="You cannot challenge yourself"):
+        session.challenge_question(1)  # the question is only asked of a challenge the rules allow

@@ -113,5 +113,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"ronda play: {message}", file=sys.stderr)
+    from ..presentation.messages import for_players
+
+    print(f"ronda play: {for_players(message)}", file=sys.stderr)
     return EXIT_BAD_INPUT

@@ -75,6 +75,19 @@ def _verb(subject: str, verb: str) -> str:
     return verb if subject == "you" else verb + "s"
 
 
+def possessive(subject: str) -> str:
+    """'your' for 'you', else "seat 1's": never "you's".
+
+    >>> possessive("you"), possessive("seat 1")
+    ('your', "seat 1's")
+    """
+    return "your" if subject == "you" else f"{subject}'s"
+
+
+def _side_of_seat(seat: int, players: int) -> int:
+    return seat % 2 if players == 4 else seat
+
+
 def describe(event: Event, players: int = 2, me: int | None = None) -> str:
     """One event in words."""
     who = seat_name(getattr(event, "seat", -1), me)
@@ -112,7 +125,7 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
             text += f", {_verb(payer, 'owe')} {event.owed}"
         return text
     if isinstance(event, Exposure):
-        return f"{who}'s {event.declaration.replace('_', ' ')} is exposed as false"
+        return f"{possessive(who)} {event.declaration.replace('_', ' ')} is exposed as false"
     if isinstance(event, ChallengeMade):
         target = seat_name(event.target, me)
         verdict = "true" if event.truthful else "false"
@@ -149,13 +162,26 @@ def _held(event: Show) -> str:
 
 
 def narrate(events: Iterable[Event], players: int = 2, me: int | None = None) -> list[str]:
-    """Lines of play-by-play; a play's own points are told on its line ("— caida! +1")."""
+    """Lines of play-by-play; a play's own points are told on its line ("— caida! +1").
+
+    Points of a play that go to the player's opponents (a failed dealer duty,
+    R10) name who gets them, so they are never read as the player's own:
+
+    >>> narrate([Drop(3, 28), Score(0, 5, "dealer_duty", 3)], players=4)
+    ['seat 3 drops 10o — dealer duty failed: side 0 (seats 0 and 2) +5']
+    >>> narrate([Drop(2, 28), Score(0, 5, "dealer_duty", 2), Score(1, 5, "dealer_duty", 2)], players=3, me=0)
+    ['seat 2 drops 10o — dealer duty failed: you +5, seat 1 +5']
+    """
     lines: list[str] = []
     last_play = -1
+    player_side = -1
+    failed = False  # the play's line already names the opponents its points went to
     for event in events:
         if isinstance(event, (Capture, Raise, Drop)):
             lines.append(describe(event, players, me))
             last_play = len(lines) - 1
+            player_side = _side_of_seat(event.seat, players)
+            failed = False
             continue
         if (
             isinstance(event, Score)
@@ -163,8 +189,15 @@ def narrate(events: Iterable[Event], players: int = 2, me: int | None = None) ->
             and last_play == len(lines) - 1
             and last_play >= 0
         ):
-            lines[last_play] += f" — {_PLAY_REASONS[event.reason]}! {_signed(event.points)}"
-            last_play = len(lines) - 1
+            points = _signed(event.points)
+            if event.side == player_side:
+                lines[last_play] += f" — {_PLAY_REASONS[event.reason]}! {points}"
+            else:
+                taker = side_name(event.side, players, me)
+                lines[last_play] += (
+                    f", {taker} {points}" if failed else f" — {_PLAY_REASONS[event.reason]} failed: {taker} {points}"
+                )
+                failed = True
             continue
         lines.append(describe(event, players, me))
     return lines
@@ -179,7 +212,8 @@ class Narrator:
 
     It keeps the public facts of the current deal — declarations, each
     declarer's plays, hands shown by challenges — so that points for
-    announcements read "Ronda contest decided: seat 1 (pair of 12s) takes 2".
+    announcements read "Ronda contest decided: seat 1 (pair of 12s) takes 2", or,
+    when only one side announced, "Seat 1's ronda scores 1: nobody else announced".
     The rank is named only when it is public: the declarer's candidates (R8.5)
     narrowed to one, or the hand shown by a challenge (R8.8); otherwise the
     line says "seat 1's ronda takes 2". "Takes" is the side's total for this
@@ -193,7 +227,7 @@ class Narrator:
     Deal 1: 3 cards each, 30 left in the stock
     You declare none
     Seat 1 declares ronda
-    Ronda contest decided: seat 1's ronda takes 1
+    Seat 1's ronda scores 1: nobody else announced
     >>> _ = narrator.feed([Deal(0, 1, 3, (), 24, False), Declaration(0, "ronda"), Declaration(1, "ronda")])
     >>> narrator.feed([Drop(0, 36), Drop(1, 0), Drop(0, 37), Score(0, 2, "announcement", None)])  # two 12s
     ['You drop 12o', 'Seat 1 drops 1o', 'You drop 12c', 'Ronda contest decided: you (pair of 12s) take 2']
@@ -280,6 +314,12 @@ class Narrator:
                 lines.append(f"{owner} announcement points are taken back ({diff}){left}")
         if any(diff > 0 for diff in diffs):
             takers = [side for side in range(self.sides) if self.given[side] > 0]
+            declaring = {self._side_of(s) for s, kind in enumerate(self.declared) if kind not in (None, "none")}
+            if len(declaring) == 1 and len(takers) == 1:  # no contest: only one side announced (R8.5)
+                who, _ = self._holder(takers[0])
+                others = "the other side announced nothing" if self.players == 4 else "nobody else announced"
+                lines.append(f"{who} {_verb(who.split(' (')[0], 'score')} {self.given[takers[0]]}: {others}")
+                return lines
             parts, kinds = [], []
             for side in takers:
                 who, kind = self._holder(side)

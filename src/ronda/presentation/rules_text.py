@@ -82,8 +82,13 @@ def _announcement_words(rules: Rules) -> str:
     )
 
 
-def rules_text(rules: Rules, name: str | None = None) -> str:
-    """The whole rulebook for these rules, in plain words, section by section."""
+def rules_text(rules: Rules, name: str | None = None, width: int | None = 88) -> str:
+    """The whole rulebook for these rules, in plain words, section by section.
+
+    Paragraphs are wrapped to ``width`` columns for a terminal's standard output;
+    ``width=None`` leaves each paragraph one line, for a screen that wraps text
+    itself (wrapping twice breaks lines in the middle).
+    """
     n = rules.players
     name = name or preset_of(rules)
     title = f"Ronda — {name} rules, {n} players" if name else f"Ronda — {n} players"
@@ -151,12 +156,12 @@ def rules_text(rules: Rules, name: str | None = None) -> str:
         "If one step brings several sides there, the highest wins; if they are equal, play goes on until "
         "one side is alone on top."
     )
-    return "\n\n".join(_wrap(section) for section in sections) + "\n"
+    return "\n\n".join(_wrap(section, width) for section in sections) + "\n"
 
 
-def _wrap(section: str, width: int = 88) -> str:
+def _wrap(section: str, width: int | None) -> str:
     return "\n\n".join(
-        paragraph if paragraph.startswith("Ronda —") else textwrap.fill(paragraph, width)
+        paragraph if paragraph.startswith("Ronda —") or width is None else textwrap.fill(paragraph, width)
         for paragraph in section.split("\n\n")
     )
 

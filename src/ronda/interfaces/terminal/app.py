@@ -16,36 +16,57 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
+from rich.table import Table
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, RichLog, Select, Static
+from textual.timer import Timer
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from ...bots import levels as bot_levels
-from ...engine.actions import DECLARES, PLAYS, Action, Challenge
+from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Play
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, PLAY
 from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
+from ...presentation.messages import for_players
 from .cards import coloured
 from .session import DEFAULT_LEVEL, IllegalMove, Session, Settings, presets, rulebook, rules_help
-from .widgets import HandView, PromptLine, ScoreBar, SeatBox, TableView
+from .widgets import HandView, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
 
-KEYS_HELP = """\
-Keys
-  1-9            play that card of your hand        ←/→ then Enter   choose a card, play it
-  n / r / t / d  declare none / ronda / tringa / double ronda   Enter  declare what your hand holds
-  c              challenge an opponent's declaration (then its seat number; Esc cancels)
-  s              save the game (resume with: ronda play --resume FILE)
-  ?              these rules                         q               quit"""
+KEYS = (
+    ("1-9", "play that card of your hand"),
+    ("← → Enter", "choose a card, play it"),
+    ("n r t d", "declare none, ronda, tringa, double ronda"),
+    ("Enter", "when a deal starts: declare what your hand holds"),
+    ("c", "challenge an opponent's declaration (its seat number if several; then y to confirm, n or Esc not to)"),
+    ("s", "save the game (resume with: ronda play --resume FILE)"),
+    ("?", "these rules"),
+    ("q", "quit"),
+)
+"""The keys of the game screen, for the ``?`` screen: one row a key, wrapped inside its own column."""
+
+
+def keys_table() -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold #ffd700", no_wrap=True)
+    table.add_column()
+    for keys, meaning in KEYS:
+        table.add_row(keys, meaning)
+    return table
 
 
 class HelpScreen(ModalScreen[None]):
-    """The rules in short, the keys, then the whole rules of the game being played."""
+    """The rules in short, the keys, then the whole rules of the game being played.
+
+    The rules come as whole paragraphs and the screen wraps them once, to its
+    own width; the keys are a two-column table whose meanings wrap in their column.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,question_mark,q", "close", "Close"),
@@ -59,7 +80,10 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="dialog", classes="help"):
             yield Label("Ronda — the rules in short", classes="title")
             with VerticalScroll():
-                yield Static(f"{rules_help(self.rules)}\n\n{KEYS_HELP}\n\n{rulebook(self.rules)}")
+                yield Static(rules_help(self.rules), classes="rules")
+                yield Label("Keys", classes="title section")
+                yield Static(keys_table(), id="keys")
+                yield Static(rulebook(self.rules, width=None), classes="rules section")
             yield Label("Esc or ? to close · the whole rules follow the keys: scroll down", classes="hint")
 
     def action_close(self) -> None:
@@ -67,7 +91,7 @@ class HelpScreen(ModalScreen[None]):
 
 
 class MessageScreen(ModalScreen[str]):
-    """A summary (end of round, end of game) with a few answers by key."""
+    """A summary (end of round, end of game) with a few answers by key; ↑/↓ scroll a long one."""
 
     def __init__(self, title: str, lines: list[str], answers: dict[str, str]) -> None:
         super().__init__()
@@ -82,8 +106,23 @@ class MessageScreen(ModalScreen[str]):
             for line in self.lines:
                 body.append_text(coloured(line))
                 body.append("\n")
-            yield Static(body, id="summary")
+            with VerticalScroll():
+                yield Static(body, id="summary")
             yield Label("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()  # the arrows scroll a summary taller than the screen
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Leave room for the title and the answers around the scrolling lines, whatever the terminal's height."""
+        self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - self.FRAME_LINES)
+
+    FRAME_LINES = 12
+    """Lines of the dialog that are not the summary: margins, frame, padding, title, answers."""
 
     def on_key(self, event: Any) -> None:
         key = "Enter" if event.key == "enter" else "Esc" if event.key == "escape" else event.key
@@ -92,10 +131,53 @@ class MessageScreen(ModalScreen[str]):
             self.dismiss(key)
 
 
-class SetupScreen(Screen[Settings]):
-    """The start screen: players, your seat, each bot's level, rules preset and variants, target, seed."""
+class VariantBox(Checkbox):
+    """A variant's box that shows its state in characters, ``[x]`` or ``[ ]``, not in colour alone."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "app.quit", "Quit")]
+    DEFAULT_CSS = """
+    VariantBox > .toggle--button { color: $text; background: $panel; }
+    VariantBox.-on > .toggle--button { color: $text-success; text-style: bold; }
+    """
+
+    def render(self) -> Content:
+        box = Content.styled("[x]" if self.value else "[ ]", self.get_visual_style("toggle--button"))
+        label = self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label"))
+        return Content.assemble(box, label)
+
+
+class NumberField(Input):
+    """A number box the arrows leave at its ends, so ←/→ walk the whole start screen."""
+
+    def action_cursor_left(self, select: bool = False) -> None:
+        if self.cursor_position == 0 and not select:
+            self.screen.focus_previous()
+        else:
+            super().action_cursor_left(select)
+
+    def action_cursor_right(self, select: bool = False) -> None:
+        if self.cursor_position >= len(self.value) and not select:
+            self.screen.focus_next()
+        else:
+            super().action_cursor_right(select)
+
+
+SETUP_KEYS = "Tab or arrows: next choice · Enter or ↓: open a list · Space: tick a box · Start: play · Esc: quit"
+
+
+class SetupScreen(Screen[Settings]):
+    """The start screen: players, your seat, each bot's level, rules preset and variants, target, seed.
+
+    All of it works from the keyboard: Tab and Shift+Tab, or the arrows, go
+    from control to control in reading order; Enter or ↓ opens a list, Space
+    or Enter ticks a box, digits fill a number, Enter on Start (or in a number
+    box) starts the game.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.quit", "Quit"),
+        Binding("right,down", "app.focus_next", "Next", show=False),
+        Binding("left,up", "app.focus_previous", "Previous", show=False),
+    ]
 
     BOOLEAN_VARIANTS = ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring")
 
@@ -108,7 +190,7 @@ class SetupScreen(Screen[Settings]):
         rules = s.rules
         levels = bot_levels()
         names = list(presets())
-        with VerticalScroll(id="setup"):
+        with VerticalScroll(id="setup", can_focus=False):
             yield Label("Ronda — a new game", classes="title")
             with Horizontal(classes="row"):
                 yield Label("Players", classes="label")
@@ -126,14 +208,14 @@ class SetupScreen(Screen[Settings]):
                 yield Label("Rules", classes="label")
                 yield _choice([(n, n) for n in names], s.preset if s.preset in names else "classic", "preset")
                 yield Label("Target", classes="label")
-                yield Input(str(rules.target), type="integer", id="target", compact=True)
+                yield NumberField(str(rules.target), type="integer", id="target", compact=True)
                 yield Label("Seed", classes="label")
                 seed = "" if s.seed is None else str(s.seed)
-                yield Input(seed, placeholder="random", type="integer", id="seed", compact=True)
+                yield NumberField(seed, placeholder="random", type="integer", id="seed", compact=True)
             for group in (self.BOOLEAN_VARIANTS[:3], self.BOOLEAN_VARIANTS[3:]):
                 with Horizontal(classes="row"):
                     for name in group:
-                        yield Checkbox(name.replace("_", " "), getattr(rules, name), id=name, compact=True)
+                        yield VariantBox(name.replace("_", " "), getattr(rules, name), id=name, compact=True)
             with Horizontal(classes="row"):
                 yield Label("Chain points", classes="label")
                 yield _choice(
@@ -145,6 +227,7 @@ class SetupScreen(Screen[Settings]):
             with Horizontal(classes="row"):
                 yield Button("Start", variant="success", id="start", compact=True)
                 yield Button("Quit", variant="error", id="quit", compact=True)
+            yield Static(SETUP_KEYS, classes="hint")
 
     def on_mount(self) -> None:
         self._show_seats()
@@ -176,10 +259,17 @@ class SetupScreen(Screen[Settings]):
         if event.button.id == "quit":
             self.app.exit()
             return
+        self.begin()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.begin()
+
+    def begin(self) -> None:
+        """Start the game with the choices on screen, or say which one is wrong."""
         try:
             settings = self.read_settings()
         except (RondaError, ValueError) as error:
-            self.query_one("#setup-error", Static).update(Text(str(error), style="bold #ff6e6e"))
+            self.query_one("#setup-error", Static).update(Text(for_players(str(error)), style="bold #ff6e6e"))
             return
         self.dismiss(settings)
 
@@ -211,6 +301,16 @@ def _choice(options: list[tuple[str, Any]], value: Any, id: str) -> Select[Any]:
     return Select(options, value=value, allow_blank=False, id=id, compact=True)
 
 
+class QueuedKey(NamedTuple):
+    """A game key pressed while a bot was to play, with the deal and phase it was pressed in."""
+
+    action: str
+    argument: object
+    round: int
+    deal: int
+    phase: str
+
+
 class RondaApp(App[None]):
     """Ronda against bots, full screen."""
 
@@ -223,6 +323,7 @@ class RondaApp(App[None]):
     #seats { height: auto; }
     SeatBox { width: 1fr; height: auto; border: round #5b7f62; padding: 0 1; color: #e8f5e9; }
     SeatBox.turn { border: heavy #ffd700; }
+    SeatBox.four { padding: 0; }
     #table { height: auto; min-height: 7; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }
@@ -231,10 +332,11 @@ class RondaApp(App[None]):
     ModalScreen { align: center middle; background: #000000 60%; }
     #dialog { width: 90; max-width: 95%; height: auto; max-height: 90%; border: heavy #ffd700;
               background: #13301f; padding: 1 2; }
-    #dialog VerticalScroll { height: auto; max-height: 30; }
+    #dialog VerticalScroll { height: auto; }
     #dialog.help { height: 90%; }
     #dialog.help VerticalScroll { height: 1fr; max-height: 100%; }
     .title { text-style: bold; color: #ffd700; margin-bottom: 1; }
+    .section { margin-top: 1; }
     .hint { color: #a5d6a7; margin-top: 1; }
     #setup { padding: 1 2; }
     #setup .row { height: auto; margin-bottom: 1; }
@@ -244,6 +346,9 @@ class RondaApp(App[None]):
     #setup Checkbox { margin-right: 2; }
     #setup Button { margin-right: 2; }
     #setup-error { height: auto; }
+    #setup Select:focus > SelectCurrent, #setup Input:focus, #setup VariantBox:focus, #setup Button:focus {
+        text-style: bold reverse;
+    }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -254,6 +359,7 @@ class RondaApp(App[None]):
         Binding("right", "move(1)", "Choose", show=False),
         Binding("enter", "confirm", "Play / declare"),
         Binding("c", "challenge", "Challenge"),
+        Binding("y", "yes", "Yes", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("n", "declare('none')", "None", show=False),
         Binding("r", "declare('ronda')", "Ronda", show=False),
@@ -262,6 +368,15 @@ class RondaApp(App[None]):
         Binding("a", "again", "Again", show=False),
         *[Binding(str(k), f"number({k})", str(k), show=False) for k in range(10)],
     ]
+
+    GAME_ACTIONS = frozenset(("save", "move", "confirm", "challenge", "yes", "cancel", "declare", "again", "number"))
+    """The actions of the game screen: they wait while another screen (start, help, summary) is on top."""
+
+    QUEUED_KEYS = 3
+    """Keys pressed while a bot is to play are kept, up to this many, and used when the human's turn comes."""
+
+    MARK_SECONDS = 2.0
+    """How long the cards a bot just played or took stay marked on the table."""
 
     def __init__(
         self,
@@ -277,10 +392,14 @@ class RondaApp(App[None]):
         self.setup = setup and session is None
         self.save_path = save_path
         self.challenging = False
+        self.confirming: int | None = None
+        """The seat whose declaration the human is asked to confirm a challenge of (y/n), if any."""
+        self.queued: list[QueuedKey] = []
         self.error = ""
         self.note = ""
         self._rounds_shown = 0
         self._quit_asked = False
+        self._mark_timer: Timer | None = None
 
     # ----------------------------------------------------------- layout
 
@@ -294,7 +413,7 @@ class RondaApp(App[None]):
                 yield table
                 yield HandView(id="hand")
                 yield PromptLine(id="prompt")
-            log = RichLog(id="log", wrap=True, min_width=20)
+            log = PlayLog(id="log")
             log.border_title = "Play by play"
             yield log
         yield Footer()
@@ -316,7 +435,7 @@ class RondaApp(App[None]):
         except (RondaError, ValueError) as error:
             self.settings = settings
             self.push_screen(SetupScreen(settings), self._settings_chosen)
-            self.notify(str(error), severity="error")
+            self.notify(for_players(str(error)), severity="error")
             return
         self.start(session)
 
@@ -326,11 +445,13 @@ class RondaApp(App[None]):
         self.settings = session.settings
         self._rounds_shown = len(session.rounds)
         self.challenging = False
+        self.confirming = None
+        self.queued = []
+        self._unmark()
         seats = self.query_one("#seats", Horizontal)
         seats.remove_children()
         seats.mount_all([SeatBox(seat) for seat in range(session.rules.players) if seat != session.human])
-        log = self.query_one("#log", RichLog)
-        log.clear()
+        self.query_one(PlayLog).reset()
         self.log_lines([session.title(), *session.lines])
         self.note = f"Resumed {session.saved_to}" if session.saved_to else ""
         self.refresh_board()
@@ -339,14 +460,8 @@ class RondaApp(App[None]):
     # ----------------------------------------------------------- drawing
 
     def log_lines(self, lines: list[str]) -> None:
-        log = self.query_one("#log", RichLog)
-        for line in lines:
-            style = ""
-            if line.startswith("You") or line.startswith("Your"):
-                style = "bold"
-            elif line.startswith("—") or line.startswith("  "):
-                style = "#a5d6a7"
-            log.write(coloured(line, style=style))
+        """Lines into the play-by-play, wrapped between phrases (never inside 'seat 1' or '+1 (caida)')."""
+        self.query_one(PlayLog).add(lines)
 
     def refresh_board(self) -> None:
         session = self.session
@@ -364,26 +479,40 @@ class RondaApp(App[None]):
         if session is None:
             return ""
         if session.over:
-            return " ".join(session.result()) + "  a: play again · n: new game · q: quit"
+            return " ".join(session.result()) + "  a: play again · n: new game · q: quit · s: save"
         if not session.human_to_act():
-            return session.prompt()
+            text = session.prompt()
+            if self.queued:
+                text += f"\nQueued: {' '.join(self._key_name(key) for key in self.queued)} (used when your turn comes)"
+            return text
         view = session.view
         if view.phase == DECLARE:
             keys = "n none · r ronda · t tringa"
             if "double_ronda" in session.declarations():
                 keys += " · d double ronda"
             return f"{session.prompt()}\nKeys: {keys} · Enter declares {session.true_declaration()}."
+        if self.confirming is not None:
+            return f"{session.challenge_question(self.confirming)}\nKeys: y challenges · n or Esc does not."
         if self.challenging:
             targets = ", ".join(str(t) for t in session.challenge_targets())
-            return (
-                f"Challenge which seat? Press its number ({targets}); Esc cancels. "
-                "A true declaration wins them the game!"
-            )
+            return f"Challenge which seat? Press its number ({targets}); Esc cancels."
         numbers = "1" if len(view.hand) == 1 else f"1-{len(view.hand)}"
         text = f"{session.prompt()}\nKeys: {numbers} or ←/→ and Enter"
         if session.challenge_targets():
             text += " · c challenge"
+        proven = session.unchallengeable_text()
+        if proven:
+            text += f"\n{proven}."
         return text
+
+    @staticmethod
+    def _key_name(key: QueuedKey) -> str:
+        action, argument = key.action, key.argument
+        if action == "number":
+            return str(argument)
+        if action == "declare":
+            return str(argument).replace("_", " ")
+        return {"confirm": "Enter", "challenge": "c"}.get(action, action)
 
     # ----------------------------------------------------------- playing
 
@@ -393,6 +522,7 @@ class RondaApp(App[None]):
         if session is None:
             return
         self.challenging = False
+        self.confirming = None
         self._quit_asked = False
         try:
             lines = session.act(action)
@@ -402,12 +532,31 @@ class RondaApp(App[None]):
             return
         self.error = ""
         self.note = ""
+        self._unmark()
         self.log_lines(lines)
         self.refresh_board()
         self.advance()
 
     def refuse(self, reason: str) -> None:
         self.error = reason
+        self.refresh_board()
+
+    def _mark(self, session: Session) -> None:
+        """Show on the table, for a moment, what the bot just played and took."""
+        table = self.query_one(TableView)
+        table.mark = session.last_play
+        if self._mark_timer is not None:
+            self._mark_timer.stop()
+        self._mark_timer = self.set_timer(self.MARK_SECONDS, self._unmark_and_draw)
+
+    def _unmark(self) -> None:
+        if self._mark_timer is not None:
+            self._mark_timer.stop()
+            self._mark_timer = None
+        self.query_one(TableView).mark = None
+
+    def _unmark_and_draw(self) -> None:
+        self._unmark()
         self.refresh_board()
 
     @work(exclusive=True, group="play")
@@ -419,6 +568,9 @@ class RondaApp(App[None]):
                 summary = session.rounds[self._rounds_shown]
                 self._rounds_shown += 1
                 if not session.over:
+                    self.queued = []  # the summary is to be read: keys pressed before it were for another deal
+                    self._unmark()  # the last play's cards were of the round that ended
+                    self.refresh_board()  # behind the summary: the next round as dealt, not the last turn's
                     await self.push_screen(
                         MessageScreen(
                             f"Round {summary.round + 1} is over",
@@ -428,6 +580,7 @@ class RondaApp(App[None]):
                         wait_for_dismiss=True,
                     )
             if session.over:
+                self.queued = []
                 await self._game_over(session)
                 return
             seat = session.bot_to_act()
@@ -442,46 +595,90 @@ class RondaApp(App[None]):
             if self.session is not session:
                 return
             self.log_lines(session.apply_bot(bot, action))
+            if isinstance(action, Play):
+                self._mark(session)
             self.error = ""  # a refusal is about the position it was given in
+        self.refresh_board()
+        self._play_queued()
+
+    def _play_queued(self) -> None:
+        """The keys pressed during the bots' turns, in order, now that the human may act.
+
+        A key pressed before a new deal was about a hand that is gone, and
+        Enter pressed while the bots declared meant "declare", not "play": such
+        keys are dropped, and the screen says so.
+        """
+        while self.queued and self.session is not None and self.session.human_to_act():
+            key = self.queued.pop(0)
+            view = self.session.view
+            if (key.round, key.deal) != (view.round, view.deal):
+                self.note = f"Not used: {self._key_name(key)}, pressed before this deal was dealt."
+                continue
+            if key.action == "confirm" and key.phase != view.phase:
+                self.note = "Not used: Enter, pressed while the declarations were made."
+                continue
+            before = len(self.session.game.events)
+            getattr(self, f"action_{key.action}")(*(() if key.argument is None else (key.argument,)))
+            if self.confirming is not None or len(self.session.game.events) != before:
+                self.queued = []  # a question to answer, or a move made: what was typed after it is void
         self.refresh_board()
 
     async def _game_over(self, session: Session) -> None:
         self.refresh_board()
         lines = session.result()
-        for summary in session.rounds:
+        for summary in session.round_tallies():
             lines += summary.lines(session.rules.players, session.human)
         answer = await self.push_screen(
-            MessageScreen("Game over", lines, {"a": "play again", "n": "new game", "q": "quit", "Esc": "look"}),
+            MessageScreen(
+                "Game over",
+                lines,
+                {"a": "play again", "n": "new game", "s": "save", "q": "quit", "Esc": "look"},
+            ),
             wait_for_dismiss=True,
         )
         if answer == "a":
             self.action_again()
         elif answer == "n":
             self.action_new_game()
+        elif answer == "s":
+            self.action_save()
         elif answer == "q":
             self.exit()
 
     # ----------------------------------------------------------- keys
 
-    def _human_ready(self) -> Session | None:
-        """The session when the human may act now; otherwise says why not and returns None."""
+    def _human_ready(self, key: tuple[str, object] | None = None) -> Session | None:
+        """The session when the human may act now; otherwise keeps ``key`` for later or says why not, and None."""
         session = self.session
         if session is None:
             return None
         if session.over:
-            self.refuse("The game is over: a plays again, n starts a new game, q quits.")
+            self.refuse("The game is over: a plays again, n starts a new game, s saves, q quits.")
             return None
         if not session.human_to_act():
-            self.refuse(f"Wait: it is {session.name(session.game.turn)}'s turn.")
+            if key is not None and session.bot_to_act() is not None and len(self.queued) < self.QUEUED_KEYS:
+                view = session.view
+                self.queued.append(QueuedKey(key[0], key[1], view.round, view.deal, view.phase))
+                self.error = ""
+                self.refresh_board()
+            else:
+                self.refuse(f"Wait: it is {session.name(session.game.turn)}'s turn.")
             return None
         return session
 
+    def _asked(self) -> bool:
+        """While a challenge waits for y or n, every other key is refused: a challenge is never one stray key."""
+        if self.confirming is None:
+            return False
+        self.refuse("Answer first: y challenges, n or Esc does not.")
+        return True
+
     def action_number(self, number: int) -> None:
-        session = self._human_ready()
-        if session is None:
+        session = self._human_ready(("number", number))
+        if session is None or self._asked():
             return
         if self.challenging:
-            self.human(Challenge(number))
+            self._ask_challenge(number)
             return
         if session.view.phase == DECLARE:
             self.refuse("Declare first: n none, r ronda, t tringa (Enter declares what you hold).")
@@ -504,8 +701,8 @@ class RondaApp(App[None]):
             hand.refresh(layout=True)
 
     def action_confirm(self) -> None:
-        session = self._human_ready()
-        if session is None:
+        session = self._human_ready(("confirm", None))
+        if session is None or self._asked():
             return
         if session.view.phase == DECLARE:
             self.human(DECLARES[session.true_declaration()])
@@ -513,7 +710,7 @@ class RondaApp(App[None]):
         if self.challenging:
             targets = session.challenge_targets()
             if len(targets) == 1:
-                self.human(Challenge(targets[0]))
+                self._ask_challenge(targets[0])
             return
         cards = list(session.view.hand)
         hand = self.query_one(HandView)
@@ -521,38 +718,68 @@ class RondaApp(App[None]):
             self.human(PLAYS[cards[min(hand.selected, len(cards) - 1)]])
 
     def action_declare(self, kind: str) -> None:
-        if kind == "none" and self.session is not None and self.session.over:
+        session = self.session
+        if kind == "none" and session is not None and session.over:
             self.action_new_game()
             return
-        session = self._human_ready()
-        if session is None:
+        if kind == "none" and (self.confirming is not None or self.challenging):
+            self.action_cancel()  # n answers "no" to a challenge's question, as Esc does
+            return
+        ready = self._human_ready(("declare", kind))
+        if ready is None or self._asked():
             return
         self.human(DECLARES[kind])  # type: ignore[index]
 
     def action_challenge(self) -> None:
-        session = self._human_ready()
-        if session is None:
+        session = self._human_ready(("challenge", None))
+        if session is None or self._asked():
             return
         targets = session.challenge_targets()
         if not targets:
-            reason = (
-                "Challenges come after the declarations, on your turn to play."
-                if session.view.phase == DECLARE
-                else "There is no opponent's declaration to challenge now."
-            )
+            if session.view.phase == DECLARE:
+                reason = "Challenges come after the declarations, on your turn to play."
+            else:
+                proven = session.unchallengeable_text()
+                reason = f"{proven}." if proven else "There is no opponent's declaration to challenge now."
             self.refuse(reason)
             return
-        if self.challenging and len(targets) == 1:
-            self.human(Challenge(targets[0]))
+        if len(targets) == 1:
+            self._ask_challenge(targets[0])
             return
         self.challenging = True
         self.error = ""
         self.refresh_board()
 
+    def _ask_challenge(self, target: int) -> None:
+        """Put the challenge's question on screen (R8.8: a true declaration wins its side the game)."""
+        session = self.session
+        assert session is not None
+        try:
+            session.challenge_question(target)
+        except IllegalMove as error:
+            self.refuse(str(error))
+            return
+        self.challenging = False
+        self.confirming = target
+        self.error = ""
+        self.refresh_board()
+
+    def action_yes(self) -> None:
+        if self.confirming is None:
+            return
+        target = self.confirming
+        self.confirming = None
+        self.human(Challenge(target))
+
     def action_cancel(self) -> None:
-        if self.challenging:
+        if self.challenging or self.confirming is not None:
             self.challenging = False
+            self.confirming = None
             self.error = ""
+            self.note = "No challenge."
+            self.refresh_board()
+        elif self.queued:
+            self.queued = []
             self.refresh_board()
 
     def action_save(self) -> None:
@@ -564,7 +791,8 @@ class RondaApp(App[None]):
         except OSError as error:
             self.refuse(f"Could not save: {error.strerror or error}")
             return
-        self.note = f"Saved to {path}. Continue it later with: ronda play --resume {path}"
+        again = f"ronda replay {path}" if session.over else f"ronda play --resume {path}"
+        self.note = f"Saved to {path}. {'Watch it again' if session.over else 'Continue it later'} with: {again}"
         self.error = ""
         self.refresh_board()
 
@@ -596,10 +824,10 @@ class RondaApp(App[None]):
         self.exit()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Game keys do nothing while another screen (start, help, summary) is on top."""
-        if action in ("help", "quit"):
-            return True
-        return self.screen is self.screen_stack[0] or None
+        """Game keys wait while another screen (start, help, summary) is on top; Tab and the rest always work."""
+        if action in self.GAME_ACTIONS:
+            return self.screen is self.screen_stack[0] or None
+        return True
 
 
 __all__ = ["HelpScreen", "MessageScreen", "RondaApp", "SetupScreen"]

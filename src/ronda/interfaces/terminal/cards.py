@@ -17,7 +17,7 @@ blue, bastos green.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
@@ -37,23 +37,35 @@ HEIGHT = 5
 _CARD_NAME = re.compile(r"\b(1[0-2]|[1-7])([oceb])\b")
 
 
-def face_lines(card: int, selected: bool = False, label: str = "") -> list[Text]:
-    """The five lines of a card's face; ``label`` (the key that plays it) sits in the top edge.
+_EDGES = {  # top-left, top-right, bottom-left, bottom-right, across, down
+    "plain": "╭╮╰╯─│",
+    "selected": "╔╗╚╝═║",
+    "marked": "┏┓┗┛━┃",
+}
+MARK_COLOUR = "#00bcd4"
+"""The edge of a card a bot just played or took: a colour no suit uses, on top of a heavy line."""
+
+
+def face_lines(card: int, selected: bool = False, label: str = "", marked: bool = False) -> list[Text]:
+    """The five lines of a card's face; ``label`` (the key that plays it, or a mark) sits in the top edge.
 
     The corner holds the notation and the suit symbol; the middle the rank as
     players name it (Sota, Caballo, Rey for 10, 11, 12) or its pips, and the suit's name.
+    A selected card has a double edge, a ``marked`` one (what a bot just did) a
+    heavy edge: both read without colour.
     """
     suit = suit_of(card)
     ink = f"{SUIT_COLOURS[suit]} {FACE}"
-    edge = f"bold {'#ffd700' if selected else SUIT_COLOURS[suit]} {FACE}"
+    colour = "#ffd700" if selected else MARK_COLOUR if marked else SUIT_COLOURS[suit]
+    edge = f"bold {colour} {FACE}"
     name = card_name(card)
     inner = WIDTH - 2
-    line_char = "═" if selected else "─"
+    edges = _EDGES["selected" if selected else "marked" if marked else "plain"]
+    top_left, top_right, bottom_left, bottom_right, line_char, side = tuple(edges)
     title = f"{line_char} {label} " if label else ""
     title += line_char * (inner - len(title))
-    top = ("╔" + title + "╗") if selected else ("╭" + title + "╮")
-    bottom = "╚" + "═" * inner + "╝" if selected else "╰" + "─" * inner + "╯"
-    side = "║" if selected else "│"
+    top = top_left + title + top_right
+    bottom = bottom_left + line_char * inner + bottom_right
     corner = name.ljust(inner - 1) + SUIT_SYMBOLS[suit]
     rank = RANK_NAMES[rank_of(card)]
     pips = rank_of(card) + 1 if rank_of(card) < 7 else 0  # 1 to 7 pips, as on the pack's number cards
@@ -78,20 +90,39 @@ def back_lines() -> list[Text]:
     ]
 
 
-def spread(cards: Sequence[int], width: int, selected: int | None = None, labels: bool = False) -> Text:
+def spread(
+    cards: Sequence[int],
+    width: int,
+    selected: int | None = None,
+    labels: bool = False,
+    marks: Mapping[int, str] | None = None,
+) -> Text:
     """Cards side by side, wrapped to ``width`` columns; ``labels`` numbers them 1, 2, 3 in their top edge.
+
+    ``marks`` maps a card to a short word for its top edge ("took", "s1") and
+    draws it marked (:func:`face_lines`).
 
     >>> spread([], 40).plain
     ''
+    >>> from ronda.engine.cards import parse_card
+    >>> spread([parse_card("5o")], 40, marks={parse_card("5o"): "took"}).plain.splitlines()[0]
+    '┏━ took ┓ '
     """
     if not cards:
         return Text("")
+    marks = marks or {}
     per_row = max(1, (width + 1) // (WIDTH + 1))
     rows: list[Text] = []
     for start in range(0, len(cards), per_row):
         row = list(cards[start : start + per_row])
         faces = [
-            face_lines(card, selected == start + i, str(start + i + 1) if labels else "") for i, card in enumerate(row)
+            face_lines(
+                card,
+                selected == start + i,
+                str(start + i + 1) if labels else marks.get(card, ""),
+                marked=card in marks,
+            )
+            for i, card in enumerate(row)
         ]
         for line_no in range(HEIGHT):
             line = Text()

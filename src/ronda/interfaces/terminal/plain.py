@@ -21,13 +21,17 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from ...engine.actions import Action
+from ...engine.actions import Action, Challenge
 from ...engine.game import DECLARE
 from .session import IllegalMove, Session, parse_command, rulebook, rules_help
 
 COMMANDS = """\
-Commands: play 5c (or just 5c) · declare ronda (none, tringa; 'declare' alone declares what you hold) ·
-challenge 1 (before playing) · state · save [FILE] · help · rules (the whole rules) · quit"""
+Commands: play 5c (or just 5c; play 2 plays your second card) · declare ronda (none, tringa; 'declare' alone
+declares what you hold) · challenge 1 (before playing; asks y/n first) · state · save [FILE] · help ·
+rules (the whole rules) · quit"""
+
+EXIT_INTERRUPTED = 130
+"""The exit code of a game left with Ctrl-C, as shells report a program stopped by SIGINT."""
 
 
 class PlainGame:
@@ -68,20 +72,49 @@ class PlainGame:
         return line.strip()
 
     def run(self) -> int:
-        """Play until the input ends or the player quits; the exit code (0)."""
+        """Play until the input ends or the player quits; the exit code (0, or 130 after Ctrl-C).
+
+        Ctrl-C ends the line it interrupted, then says whether the game was saved.
+        """
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            self.stdout.write("\n")
+            self.say(f"Left the game: {self._saved_words()}.")
+            return EXIT_INTERRUPTED
+
+    def _saved_words(self) -> str:
+        session = self.session
+        if session.over:
+            return "it was over" + (f" and is saved in {session.saved_to}" if session.saved_to else "")
+        if session.saved_to is not None and not session.unsaved():
+            return f"it is saved in {session.saved_to} (ronda play --resume {session.saved_to})"
+        if session.saved_to is not None:
+            return f"the moves since the last save to {session.saved_to} are lost"
+        return "it was not saved"
+
+    def _run(self) -> int:
         self._start()
+        over_told = False
         while True:
             session = self.session
             if session.over:
-                self.say(*session.result(), "Type 'again' for a new game, or 'quit'.")
+                if not over_told:
+                    self.say(*session.result(), "Type 'again' for a new game, 'save' to keep it, or 'quit'.")
+                    over_told = True
                 text = self.read()
                 if text is None or text.lower() in ("quit", "q", "exit", "no", "n"):
                     return 0
                 if text.lower() in ("again", "new", "yes", "y"):
                     self.session = session.again()
+                    over_told = False
                     self._start()
+                    continue
+                command = self._over_command(text)
+                if command is None:
+                    self.say("The game is over: type 'again', 'save', 'state' or 'quit'.")
                 else:
-                    self.say("The game is over: type 'again' or 'quit'.")
+                    self._interface_command(command)
                 continue
             if not session.human_to_act():
                 for lines in session.run_bots(self.pace):
@@ -112,12 +145,15 @@ class PlainGame:
                 if seat != session.human:
                     self.say(session.seat_text(seat))
             self.say(f"Your hand: {view.hand}")
+        if session.over:
+            self.say(*session.result())
+            return
         prompt = session.prompt()
         if view.phase == DECLARE:
             prompt += f" Type 'declare {session.true_declaration()}' (or just 'declare' to declare what you hold)."
         else:
-            prompt += f" Type 'play {view.hand.names()[0]}'"
-            targets = session.challenge_targets()
+            prompt += f" Type 'play {view.hand.names()[0]}' (or 'play 1' for your first card)"
+            targets = session.challenge_targets()  # never one the cards you have seen prove true (R8.8)
             prompt += f" or 'challenge {targets[0]}'." if targets else "."
         self.say(prompt)
 
@@ -127,9 +163,30 @@ class PlainGame:
             command: Action | str = parse_command(text, session)
             if isinstance(command, str):
                 return self._interface_command(command)
+            if isinstance(command, Challenge) and not self._confirmed(command.target):
+                return None
             self.say(*session.act(command))
         except IllegalMove as error:
             self.say(str(error))
+        return None
+
+    def _confirmed(self, target: int) -> bool:
+        """Ask before a challenge: a true declaration wins its side the game (R8.8). Only 'y' or 'yes' confirms."""
+        self.say(self.session.challenge_question(target))  # raises IllegalMove when it is not allowed
+        answer = self.read()
+        if answer is not None and answer.lower() in ("y", "yes"):
+            return True
+        self.say("No challenge. Play a card.")
+        return False
+
+    def _over_command(self, text: str) -> str | None:
+        """The interface commands that still mean something once the game is over: save, state, help, rules."""
+        try:
+            command = parse_command(text, self.session)
+        except IllegalMove:
+            return None
+        if isinstance(command, str) and command.split()[0] in ("save", "state", "help", "rules"):
+            return command
         return None
 
     def _interface_command(self, command: str) -> str | None:
@@ -144,6 +201,8 @@ class PlainGame:
         elif command == "state":
             self.say(self.session.title())
             self._shown_at = -1
+            if self.session.over:
+                self.show_state()
         elif command.startswith("save"):
             path = command[len("save") :].strip() or self.save_path
             try:
@@ -151,7 +210,12 @@ class PlainGame:
             except OSError as error:
                 self.say(f"Could not save: {error.strerror or error}.")
             else:
-                self.say(f"Saved to {saved}. Continue it later with: ronda play --resume {saved}")
+                again = (
+                    f"Watch it again with: ronda replay {saved}"
+                    if self.session.over
+                    else (f"Continue it later with: ronda play --resume {saved}")
+                )
+                self.say(f"Saved to {saved}. {again}")
         else:
             self.say(f"'{command}' means something only when a game is over.")
         return None

@@ -36,14 +36,16 @@ from ...engine.cards import RANKS, card_name, parse_card
 from ...engine.combinations import NONE, Kind, describe_strength, hand_combination
 from ...engine.deck import shuffled_deck
 from ...engine.errors import RondaError
-from ...engine.events import Event, GameOver, RoundEnd, RoundStart, Score
+from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.presets import PRESETS, preset_of, preset_rules, variant_value_text
 from ...engine.record import load_record, replay, save_record
 from ...engine.rules import Rules
 from ...engine.view import SeatView
+from ...presentation.challenge import ChallengeOption, challenge_options, challenge_warning
 from ...presentation.narration import Narrator, seat_name, side_name
 from ...presentation.rules_text import rules_summary, rules_text
+from ...presentation.summary import RoundTally, Tally
 
 DEFAULT_LEVEL = "medium"
 DEFAULT_PACE = 0.6
@@ -66,9 +68,9 @@ def rules_help(rules: Rules) -> str:
     return rules_summary(rules)
 
 
-def rulebook(rules: Rules) -> str:
-    """The whole rules of this game in plain words (what ``ronda rules`` prints)."""
-    return rules_text(rules)
+def rulebook(rules: Rules, width: int | None = 88) -> str:
+    """The whole rules of this game in plain words (what ``ronda rules`` prints); ``width=None`` leaves lines whole."""
+    return rules_text(rules, width=width)
 
 
 # ------------------------------------------------------------------ settings
@@ -136,29 +138,17 @@ def spread_levels(level: str | Sequence[str], players: int, seat: int) -> tuple[
     return tuple(levels)
 
 
-# ----------------------------------------------------------------- summaries
+# ---------------------------------------------------------------- last play
 
 
-@dataclass
-class RoundSummary:
-    """What a round brought each side: cards taken, points for cards, all points of the round, totals after it."""
+@dataclass(frozen=True)
+class PlayMark:
+    """The last card played, what it took, and its narration line: what a screen marks on the table for a moment."""
 
-    round: int
-    piles: tuple[int, ...] = ()
-    card_points: list[int] = field(default_factory=list)
-    points: list[int] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
-
-    def lines(self, players: int, me: int | None) -> list[str]:
-        out = [f"— Summary of round {self.round + 1} —"]
-        for side, cards in enumerate(self.piles):
-            name = side_name(side, players, me)
-            extra = f" (+{self.card_points[side]} for cards)" if self.card_points[side] else ""
-            out.append(
-                f"  {name[:1].upper() + name[1:]}: {cards} cards{extra}, "
-                f"{self.points[side]:+d} this round, {self.totals[side]} in all"
-            )
-        return out
+    seat: int
+    card: int
+    taken: tuple[int, ...]
+    line: str
 
 
 # ------------------------------------------------------------------- session
@@ -189,11 +179,13 @@ class Session:
         }
         self.narrator = Narrator(rules.players, me=self.human, ace_high=rules.ace_high)
         self.lines: list[str] = []
-        self.rounds: list[RoundSummary] = []
-        self.totals = [0] * rules.sides
-        self._current: RoundSummary | None = None
+        self.tally = Tally(rules.players)
+        self.rounds: list[RoundTally] = []
+        """The rounds played to their last card, each with its breakdown (:mod:`ronda.presentation.summary`)."""
         self._summarised = 0
         self.saved_to: Path | None = None
+        self.last_play: PlayMark | None = None
+        """The latest card played by anyone (R4.4: public), with the cards it took."""
         self._saved_events = -1
         self._consume(list(game.events))
         self._deal_in_waiting_game()
@@ -242,11 +234,41 @@ class Session:
         kind, strength, _ = combo
         return f"a {kind.replace('_', ' ')} ({describe_strength(kind, strength, self.rules.ace_high)})"
 
-    def challenge_targets(self) -> list[int]:
-        """The opponents' live declarations the human may challenge now (R8.8)."""
+    @property
+    def totals(self) -> list[int]:
+        """The scores as the events told them (they match the engine's)."""
+        return self.tally.totals
+
+    def challenge_options(self) -> list[ChallengeOption]:
+        """Every challenge the human may make now (R8.8), with what the human's view proves of it."""
         if not self.human_to_act():
             return []
-        return [a.target for a in self.game.legal_actions() if isinstance(a, Challenge)]
+        return challenge_options(self.view, self.game.legal_actions())
+
+    def challenge_targets(self) -> list[int]:
+        """The challenges to offer the human now: never one its own view proves true (it could only lose, R8.8)."""
+        return [option.target for option in self.challenge_options() if option.offered]
+
+    def challenge_question(self, target: int) -> str:
+        """The question to answer y or n before a challenge of ``target``: what it risks, in the game's words (R8.8).
+
+        Raises :class:`IllegalMove` saying why when the challenge is not allowed now.
+        """
+        reason = self.explain(Challenge(target))
+        if reason is not None:
+            raise IllegalMove(reason)
+        option = next(o for o in self.challenge_options() if o.target == target)
+        anyway = "" if option.offered else " anyway"
+        return f"{challenge_warning(option, self.rules.players)} Challenge{anyway}? y/n"
+
+    def unchallengeable_text(self) -> str:
+        """Why no challenge is offered although one is allowed: the declarations the human's view proves true."""
+        proven = [o for o in self.challenge_options() if not o.offered]
+        if not proven:
+            return ""
+        named = " and ".join(f"seat {o.target}'s {o.declared.replace('_', ' ')}" for o in proven)
+        verb = "is" if len(proven) == 1 else "are"
+        return f"{named[:1].upper() + named[1:]} {verb} proven true by the cards you have seen: no challenge to make"
 
     def declarations(self) -> list[str]:
         """The declarations the human may make now."""
@@ -333,14 +355,22 @@ class Session:
             text += ", dealer"
         return text[:1].upper() + text[1:]
 
+    def side_title(self, side: int) -> str:
+        """A side as the score bar names it, short enough for any label: 'You', 'Seat 1'; 'Us', 'Them (seats 1 & 3)'."""
+        view = self.view
+        if self.rules.players != 4:
+            return "You" if side == view.side else f"Seat {side}"
+        return "Us" if side == view.side else f"Them (seats {side} & {side + 2})"
+
     def chain_text(self) -> str:
-        """The open chain (R5.3) in words, or ''."""
+        """The open chain (R5.3) in words, the side that holds it named as on the score bar, or ''."""
         chain = self.view.chain
         if chain is None:
             return ""
         rank = RANKS[chain.rank]
-        holder = side_name(chain.side, self.rules.players, self.human)
-        return f"Open chain on {rank}s: {chain.cards} ({holder}); another {rank} raises it"
+        title = self.side_title(chain.side)
+        holder = title if title.startswith("Seat") else title[:1].lower() + title[1:]
+        return f"Open chain on {rank}s: {chain.cards}, taken by {holder}; another {rank} raises it"
 
     # ------------------------------------------------------------- actions
 
@@ -356,13 +386,13 @@ class Session:
         view = self.view
         if isinstance(action, Play):
             if game.phase == DECLARE:
-                return "First declare for this deal: " + ", ".join(self.declarations()) + " (R8.2)."
+                return "First declare for this deal: " + ", ".join(self.declarations()) + "."
             return f"You do not hold {card_name(action.card)}; your hand is {view.hand}."
         if isinstance(action, Declare):
             if game.phase == PLAY:
                 return "Declarations are made when a deal starts; now play a card."
             if action.declaration == "double_ronda":
-                return "A double ronda can only be declared with four-card hands (R8.1)."
+                return "A double ronda can only be declared with four-card hands."
             return f"Unknown declaration {action.declaration!r}."
         if isinstance(action, Challenge):
             return self._explain_challenge(action.target)
@@ -371,11 +401,11 @@ class Session:
     def _explain_challenge(self, target: int) -> str:
         game, view = self.game, self.view
         if game.phase == DECLARE:
-            return "Challenges come on your turn to play, after the declarations (R8.8)."
+            return "Challenges come on your turn to play, after the declarations."
         if self.rules.auto_declare:
             return "There are no challenges when declarations are automatic."
         if view.challenged_this_turn:
-            return "You have challenged this turn already: now play a card (R8.8)."
+            return "You have challenged this turn already: now play a card."
         if not 0 <= target < self.rules.players:
             return f"There is no seat {target}."
         if target == self.human:
@@ -428,28 +458,23 @@ class Session:
                 lines += self.narrator.feed(events[start:index])
                 lines += self._summary()
                 start = index
-            self._track(event)
+            self.rounds += self.tally.feed((event,))
         lines += self.narrator.feed(events[start:])
         if self._summary_due():
             lines += self._summary()
         self.lines.extend(lines)
+        self._mark_last_play(events, lines)
         return lines + self._deal_in_waiting_game()
 
-    def _track(self, event: Event) -> None:
-        sides = len(self.totals)
-        if isinstance(event, RoundStart):
-            self._current = RoundSummary(event.round, card_points=[0] * sides, points=[0] * sides)
-        elif isinstance(event, Score):
-            self.totals[event.side] += event.points
-            if self._current is not None:
-                self._current.points[event.side] += event.points
-                if event.reason == "cards":
-                    self._current.card_points[event.side] += event.points
-        elif isinstance(event, RoundEnd) and self._current is not None:
-            self._current.piles = event.piles
-            self.rounds.append(self._current)
-        if self.rounds and self.rounds[-1] is self._current:
-            self._current.totals = list(self.totals)  # the card count comes after RoundEnd
+    def _mark_last_play(self, events: list[Event], lines: list[str]) -> None:
+        play = next((e for e in reversed(events) if isinstance(e, (Capture, Drop, Raise))), None)
+        if play is None:
+            return
+        who = self.name(play.seat).split(" (")[0]
+        said = f"{who[:1].upper() + who[1:]} "
+        line = next((text for text in reversed(lines) if text.startswith(said) and card_name(play.card) in text), "")
+        taken = () if isinstance(play, Drop) else tuple(play.cards)
+        self.last_play = PlayMark(play.seat, play.card, taken, line)
 
     def _summary_due(self) -> bool:
         return len(self.rounds) > self._summarised
@@ -457,6 +482,10 @@ class Session:
     def _summary(self) -> list[str]:
         self._summarised = len(self.rounds)
         return self.rounds[-1].lines(self.rules.players, self.human)
+
+    def round_tallies(self) -> list[RoundTally]:
+        """Every round begun, the one the game ended in last even when it was not played out (R9.3)."""
+        return list(self.tally.rounds)
 
     def _deal_in_waiting_game(self) -> list[str]:
         """A game replayed from a record has no shuffler: give it the next deck from the session's own."""
@@ -575,8 +604,9 @@ def _continued_rng(game: Game, seed: int) -> random.Random:
 def parse_command(text: str, session: Session) -> Action | str:
     """A typed command as an action, or the name of an interface command (help, save, state, quit, ...).
 
-    Accepts ``play 5c`` or just ``5c``; ``declare ronda`` or just ``ronda``;
-    ``declare`` alone declares truthfully; ``challenge 1`` or ``c 1``.
+    Accepts ``play 5c`` or just ``5c``, ``play 2`` or just ``2`` (the second card
+    of the hand, as the full screen numbers them); ``declare ronda`` or just
+    ``ronda``; ``declare`` alone declares truthfully; ``challenge 1`` or ``c 1``.
     Raises :class:`IllegalMove` naming what could not be read.
 
     >>> s = Session(Settings(levels=(None, "random"), seed=1, pace=0))
@@ -600,7 +630,14 @@ def parse_command(text: str, session: Session) -> Action | str:
     if verb in ("again", "new", "yes", "y", "no", "n"):
         return verb
     if verb in ("play", "p") and len(rest) == 1:
-        return _card_play(rest[0])
+        return _card_play(rest[0], session)
+    if verb in ("play", "p") and not rest:
+        hand = session.view.hand
+        if session.view.phase == DECLARE and session.human_to_act() and hand:
+            raise IllegalMove(session.explain(PLAYS[next(iter(hand))]) or "")
+        raise IllegalMove(
+            f"Play which card? Name it or give its place in your hand: 'play {_example(hand)}' or 'play 1'."
+        )
     if verb in DECLARES and not rest:
         return DECLARES[verb]
     if verb in ("declare", "d"):
@@ -615,22 +652,38 @@ def parse_command(text: str, session: Session) -> Action | str:
             raise IllegalMove(f"Challenge names a seat number, like 'challenge 1', not {rest[0]!r}.")
         return Challenge(int(rest[0]))
     if len(words) == 1:
-        return _card_play(verb)
+        return _card_play(verb, session)
     raise IllegalMove(f"Cannot read {text.strip()!r}: say 'play 5c', 'declare ronda', 'challenge 1', 'help' or 'quit'.")
 
 
-def _card_play(word: str) -> Play:
+def _card_play(word: str, session: Session) -> Play:
+    """A card by its name (``5c``) or by its place in the hand (``2``), numbered as the full screen numbers it."""
+    if word.isdigit():
+        hand = list(session.view.hand)
+        place = int(word)
+        if not 1 <= place <= len(hand):
+            if not hand:
+                raise IllegalMove("You hold no cards now.")
+            count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
+            raise IllegalMove(
+                f"You hold {count}: play 1 to {len(hand)}, or name the card ('play {card_name(hand[0])}')."
+            )
+        return PLAYS[hand[place - 1]]
     try:
         return PLAYS[parse_card(word)]
     except RondaError:
         raise IllegalMove(f"Cannot read {word!r}: a card is rank then suit letter, like 5c, 10o or 12b.") from None
 
 
+def _example(hand: Iterable[int]) -> str:
+    return next((card_name(card) for card in hand), "5c")
+
+
 __all__ = [
     "DEFAULT_LEVEL",
     "DEFAULT_PACE",
     "IllegalMove",
-    "RoundSummary",
+    "PlayMark",
     "Session",
     "Settings",
     "parse_command",

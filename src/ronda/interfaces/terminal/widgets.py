@@ -10,13 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual.events import Resize
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import RichLog, Static
 
 from ...engine.cards import card_name
 from ...engine.game import DECLARE, PLAY
 from .cards import backs, coloured, spread, spread_height
-from .session import Session
+from .session import PlayMark, Session
+from .wrap import wrap_phrases
 
 
 class SessionWidget(Widget):
@@ -46,8 +48,7 @@ class ScoreBar(SessionWidget):
             if side:
                 text.append(" · ")
             mine = side == view.side
-            name = ("You" if session.rules.players != 4 else "Us") if mine else _side_title(session, side)
-            text.append(f"{name}: {points}", style="bold #ffd700" if mine else "bold")
+            text.append(f"{session.side_title(side)}: {points}", style="bold #ffd700" if mine else "bold")
         text.append(f" (target {session.rules.target})", style="dim")
         text.append(f" │ Round {view.round + 1} · deal {view.deal + 1}/{view.deals_in_round}")
         text.append(f" │ Stock {view.stock}")
@@ -61,12 +62,6 @@ class ScoreBar(SessionWidget):
 
 def _doing(phase: str) -> str:
     return "declare" if phase == DECLARE else "play"
-
-
-def _side_title(session: Session, side: int) -> str:
-    if session.rules.players == 4:
-        return f"Them (seats {side} & {side + 2})"
-    return f"Seat {side}"
 
 
 class SeatBox(SessionWidget):
@@ -85,6 +80,7 @@ class SeatBox(SessionWidget):
             self.border_title = f"Seat {self.seat} · {session.levels[self.seat]}"
         self.border_subtitle = "dealer" if view.dealer == self.seat else ""
         self.set_class(view.turn == self.seat and view.phase in (DECLARE, PLAY), "turn")
+        self.set_class(session.rules.players == 4, "four")  # three boxes share a row: no padding to spare
         super().show(session)
 
     def render(self) -> Text:
@@ -108,39 +104,74 @@ class SeatBox(SessionWidget):
             exposed = view.exposed[self.seat]
             text.append_text(coloured(f"declared {declared}", style="bold #ff8a80" if exposed else "bold #80cbc4"))
         else:
-            text.append("not declared yet" if view.phase == DECLARE else "", style="dim")
+            text.append("to declare" if view.phase == DECLARE else "", style="dim")
         return text
 
 
 class TableView(SessionWidget):
-    """The cards face up on the table; the open chain or the card just dropped (a caida waits on it) in its edge."""
+    """The cards face up on the table, then what to know about them in words, wrapped, never cut.
 
-    def show(self, session: Session) -> None:
-        self.border_subtitle = self.note(session)
-        super().show(session)
+    Under the cards: the open chain (R5.3) or the card just dropped (a caida
+    waits on it), and, for a moment after a bot plays, what it did. Then the
+    cards it took are still drawn, marked "took", beside the card it played,
+    marked "play" (a dropped card is marked "drop"), so the move is seen on
+    the table and not only read in the log.
+    """
 
-    @staticmethod
-    def note(session: Session) -> str:
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.mark: PlayMark | None = None
+
+    def notes(self) -> list[str]:
+        session = self.session
+        if session is None:
+            return []
         view = session.view
+        notes = []
+        if self.mark is not None:
+            notes.append(f"Just now: {self.mark.line}")
         if view.chain is not None:
-            return session.chain_text()
-        if view.last_drop is not None and view.phase == PLAY:
+            notes.append(session.chain_text())
+        elif view.last_drop is not None and view.phase == PLAY:
             seat = _last_dropper(session)
             who = "you" if seat == session.human else f"seat {seat}"
-            return f"{card_name(view.last_drop)} just dropped by {who}: its rank takes it for a caida"
-        return ""
+            notes.append(f"{card_name(view.last_drop)} just dropped by {who}: its rank takes it for a caida")
+        return notes
+
+    def _cards(self) -> tuple[list[int], dict[int, str]]:
+        """The cards to draw, with the marks of the bot's play shown for a moment."""
+        assert self.session is not None
+        cards = set(self.session.view.table)
+        mark = self.mark
+        if mark is None:
+            return sorted(cards), {}
+        if mark.taken:
+            marks = {card: "took" for card in mark.taken}
+            marks[mark.card] = "play"
+        else:
+            marks = {mark.card: "drop"} if mark.card in cards else {}
+        return sorted(cards | set(marks)), marks
+
+    def _note_lines(self, width: int) -> list[str]:
+        return [line for note in self.notes() for line in wrap_phrases(note, max(width, 20))]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         if self.session is None:
             return 1
-        return max(1, spread_height(len(self.session.view.table), width))
+        cards, _ = self._cards()
+        return max(1, spread_height(len(cards), width)) + len(self._note_lines(width))
 
     def render(self) -> Text:
         session = self.session
         if session is None:
             return Text("")
-        cards = list(session.view.table)
-        return spread(cards, self.size.width) if cards else Text("(the table is empty)", style="dim italic")
+        cards, marks = self._cards()
+        width = self.size.width
+        text = spread(cards, width, marks=marks) if cards else Text("(the table is empty)", style="dim italic")
+        for line in self._note_lines(width):
+            text.append("\n")
+            text.append_text(coloured(line, style="#a5d6a7"))
+        return text
 
 
 def _last_dropper(session: Session) -> int:
@@ -199,4 +230,46 @@ class PromptLine(Static):
         self.update(out)
 
 
-__all__ = ["HandView", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
+class PlayLog(RichLog):
+    """The play-by-play: narration lines wrapped between phrases to the pane's width, again whenever it changes.
+
+    A RichLog draws a line once, at the width it has then; this one keeps the
+    lines and draws them anew when the pane is resized (or first laid out), so
+    a line is never cut or broken inside "seat 1" or "+1 (caida)".
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, min_width=20)
+        self.entries: list[str] = []
+        self._drawn_width = 0
+
+    def add(self, lines: list[str]) -> None:
+        self.entries += lines
+        width = self.scrollable_content_region.width
+        if width and width == self._drawn_width:
+            for line in lines:
+                self._draw(line, width)
+
+    def reset(self) -> None:
+        self.entries = []
+        self._drawn_width = 0
+        self.clear()
+
+    def on_resize(self, event: Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self._drawn_width:
+            self.clear()
+            self._drawn_width = width
+            for line in self.entries:
+                self._draw(line, width)
+
+    def _draw(self, line: str, width: int) -> None:
+        style = ""
+        if line.startswith(("You", "Your")):
+            style = "bold"
+        elif line.startswith(("—", "  ")):
+            style = "#a5d6a7"
+        self.write(coloured("\n".join(wrap_phrases(line, width)), style=style), width=width)
+
+
+__all__ = ["HandView", "PlayLog", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
