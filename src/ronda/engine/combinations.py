@@ -39,8 +39,8 @@ DECLARATIONS: Final[tuple[Kind, ...]] = ("none", "ronda", "tringa", "double_rond
 KIND_VALUE: Final[Mapping[Kind, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 5}
 """Points of each combination (R8.1)."""
 
-KIND_ORDER: Final[Mapping[Kind, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 3}
-"""R8.3: tringa beats double ronda beats ronda."""
+KIND_ORDER: Final[Mapping[str, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 3}
+"""R8.3: tringa beats double ronda beats ronda (keyed by ``str``: narration asks it of its own words too)."""
 
 
 class Combination(NamedTuple):
@@ -183,8 +183,8 @@ def candidate_range(kind: Kind, played: tuple[int, ...], hand_size: int, ace_hig
     return (min(found), max(found))
 
 
-def describe_strength(kind: Kind, strength: int, ace_high: bool) -> str:
-    """Words for a combination: 'pair of 12s', 'three 5s', 'pairs of 12s and 3s'.
+def describe_strength(kind: str, strength: int, ace_high: bool) -> str:
+    """Words for a combination: 'pair of 12s', 'three 5s', 'pairs of 12s and 3s'; 'nothing' for another word.
 
     >>> describe_strength("double_ronda", 9 * 16 + 2, False)
     'pairs of 12s and 3s'
