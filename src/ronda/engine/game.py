@@ -174,48 +174,40 @@ class Game:
     The state, all private (plain ints, masks and short lists, so that
     :meth:`copy` is cheap: searches copy thousands of games a second):
 
-    =========================== ===============================================================
-    ``_rules``, ``_n``          the rules; the number of players
-    ``_side_of``                the side of each seat (R2.2)
-    ``_sizes``, ``_size``       cards per hand in each deal of a round; in the current deal
-    ``_combos``                 the memo of :func:`~ronda.engine.combinations.hand_combination`
-    ``_rng``, ``_pending_decks`` where the next rounds' decks come from (a shuffler, or given decks)
-    ``_phase``, ``_turn``       what is due (:data:`~ronda.engine.view.Phase`), and from which seat
-    ``_dealer``, ``_round``,    the dealer, the round and the deal (-1 before the first)
-    ``_deal``
-    ``_scores``, ``_winner``    points per side (R9.1); the winning side or ``None``
-    ``_events``                 every event so far; ``_log`` the decks and decisions of each round
-    ``_round_actions``          (``None`` in a copy without history); the current round's list
-    ``_deck``, ``_stock_pos``   this round's deck in dealing order; how many of its cards are dealt
-    ``_hands``, ``_dealt``      each seat's hand now, and as dealt this deal (masks)
-    ``_cards_in_hands``         cards left in all hands this deal
-    ``_table``, ``_table_ranks`` the table's card of each rank (-1 if none, R4.2), and its ranks (rank mask)
-    ``_opening_table``          the four cards turned up at the start of the round (R3.4)
-    ``_piles``                  each side's captured cards this round (masks)
-    ``_last_drop``,             the card dropped on the turn before in this deal, -1 if none
-    ``_last_drop_seat``         (a caida may take it, R5.1), and who dropped it
-    ``_chain_rank``,            the open chain (R5.3): its rank (-1 if none), the cards of the
-    ``_chain_cards``,           open capture, how many of the rank it holds, and its side
-    ``_chain_count``,
-    ``_chain_side``
-    ``_last_capture_side``      who captured last this round (R7.1), -1 if nobody
-    ``_plays``, ``_deal_start`` every (seat, card) played this round; where this deal's begin
-    ``_debts``                  ``_debts[a][b]``: cards side a owes side b (transfer_scoring)
-    ``_declared``               each seat's declaration this deal (``None`` before it declares)
-    ``_exposed``                whether it is exposed (R8.6)
-    ``_ranges``                 a live declaration's weakest and strongest candidate (R8.5);
-                                ``None`` for none, exposed, or not declared
-    ``_truth``                  the combination each hand as dealt holds, or ``None``
-    ``_undeclared``             the cards of a combination not declared exactly, until all are
-                                played (R8.7); 0 otherwise
-    ``_given``                  what each side has been given for this deal's settlement (R8.5)
-    ``_shown``                  hands as dealt shown this deal (R8.8, R9.5), ``None`` if not
-    ``_active``                 how many declarations are live
-    ``_decided``                whether the settlement is decided (R8.5)
-    ``_stale``                  seats (bits) whose true declaration's range is not narrowed yet:
-                                narrowing a true one cannot change a decided settlement
-    ``_challenged``             whether the seat to play has challenged this turn (R8.8)
-    =========================== ===============================================================
+    - ``_rules``, ``_n``, ``_side_of``: the rules, the number of players, each seat's side (R2.2);
+    - ``_sizes``, ``_size``: cards per hand in each deal of a round, and in the current deal;
+    - ``_combos``: the memo of :func:`~ronda.engine.combinations.hand_combination`;
+    - ``_rng``, ``_pending_decks``: where the next rounds' decks come from (a shuffler, given decks);
+    - ``_phase``, ``_turn``: what is due (:data:`~ronda.engine.view.Phase`), and from which seat;
+    - ``_dealer``, ``_round``, ``_deal``: the dealer, the round and the deal (-1 before the first);
+    - ``_scores``, ``_winner``: points per side (R9.1); the winning side or ``None``;
+    - ``_events``: every event so far; ``_log``: the decks and decisions of each round (``None`` in a
+      copy without history), ``_round_actions`` the current round's list of them;
+    - ``_deck``, ``_stock_pos``: this round's deck in dealing order, and how many of its cards are dealt;
+    - ``_hands``, ``_dealt``: each seat's hand now, and as dealt this deal (masks);
+    - ``_cards_in_hands``: cards left in all hands this deal;
+    - ``_table``, ``_table_ranks``: the table's card of each rank (-1 if none: R4.2 keeps one card a
+      rank), and its ranks as a rank mask; ``_opening_table``: the cards turned up for the round (R3.4);
+    - ``_piles``: each side's captured cards this round (masks);
+    - ``_last_drop``, ``_last_drop_seat``: the card dropped on the turn before in this deal (a caida
+      may take it, R5.1; -1 if none), and who dropped it;
+    - ``_chain_rank``, ``_chain_cards``, ``_chain_count``, ``_chain_side``: the open chain (R5.3): its
+      rank (-1 if none), the cards of the open capture, how many of the rank it holds, its side;
+    - ``_last_capture_side``: who captured last this round (R7.1), -1 if nobody;
+    - ``_plays``, ``_deal_start``: every (seat, card) played this round; where this deal's plays begin;
+    - ``_debts``: ``_debts[a][b]``, the cards side a owes side b (transfer_scoring, R10);
+    - ``_declared``, ``_exposed``: each seat's declaration this deal (``None`` before it declares), and
+      whether it is exposed (R8.6);
+    - ``_ranges``: a live declaration's weakest and strongest candidate (R8.5); ``None`` for ``none``,
+      for an exposed declaration, and before declaring;
+    - ``_truth``: the combination each hand as dealt holds, or ``None``;
+    - ``_undeclared``: the cards of a combination not declared exactly, until all are played (R8.7);
+    - ``_given``: what each side has been given for this deal's settlement (R8.5);
+    - ``_shown``: hands as dealt shown this deal (R8.8, R9.5), ``None`` if not;
+    - ``_active``, ``_decided``: how many declarations are live; whether the settlement is decided (R8.5);
+    - ``_stale``: seats (bits) whose true declaration's range is not narrowed yet — narrowing a true
+      declaration cannot change a decided settlement, so it waits until something re-settles;
+    - ``_challenged``: whether the seat to play has challenged this turn (R8.8).
     """
 
     __slots__ = (
