@@ -163,3 +163,36 @@ def test_nothing_outside_the_engine_touches_an_engine_private() -> None:
                     names = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
                     wrong += [f"{relative}:{node.lineno} imports {name}" for name in names]
     assert not wrong, "engine privates used outside the engine:\n" + "\n".join(wrong)
+
+
+def test_every_name_the_engine_exports_is_documented() -> None:
+    """The engine's ``__init__`` exports are its API: each has a docstring (a class or function), or a string
+    right after its assignment (a constant or a type alias), as Sphinx reads them."""
+    import ast
+    import inspect
+    import itertools
+
+    import ronda.engine as engine
+
+    documented_assignments: set[str] = set()
+    for path in (ROOT / "src" / "ronda" / "engine").glob("*.py"):
+        body = ast.parse(path.read_text()).body
+        for node, following in itertools.pairwise(body):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
+                documented_assignments |= {t.id for t in targets if isinstance(t, ast.Name)}
+    undocumented = []
+    for name in engine.__all__:
+        value = getattr(engine, name)
+        if inspect.isclass(value) or inspect.isroutine(value) or hasattr(value, "__wrapped__"):
+            if not (value.__doc__ or "").strip():
+                undocumented.append(name)
+        elif name not in documented_assignments:
+            undocumented.append(name)
+    assert not undocumented, f"exported without documentation: {undocumented}"

@@ -3,25 +3,22 @@
 It depends on nothing outside the standard library and knows nothing of bots or
 interfaces; everything else in ``ronda`` stands on it, through the names below.
 
-==================================== =====================================================================
-:class:`Game`                        the game: decisions verified then applied, events out, views for seats
-:class:`Rules`                       players and the variants of R10
-:class:`SeatView`, :class:`PublicView` what a seat, and what a spectator, may know (R11)
-:data:`Action`: :class:`Play`,       the three decisions; ``PLAYS``, ``DECLARES``, ``CHALLENGES`` hold one
-:class:`Declare`, :class:`Challenge` of each; :func:`parse_action` reads ``play 5c``
-:data:`Card`, :class:`CardSet`       a card (an id 0..39) and a set of cards; :func:`parse_card`, :func:`card_name`
-:data:`Event`                        what happened, in public (``ronda.engine.events`` has each kind)
-:data:`Kind`, :data:`Phase`,         declarations, phases and score reasons, as literal strings
-:data:`Reason`
-:func:`combination_of`,              the combination a hand holds (R8.1), the candidates of a declaration (R8.5)
-:func:`hand_combination`,
-:func:`candidates`
-:func:`replay`, :func:`load_record`, game records (RECORD.md)
-:func:`save_record`, ...
-:class:`PositionBuilder`,            games built from a view and a guess of its hidden cards, for searches
-:class:`SearchState`, :data:`Policy` (:meth:`Game.from_view`, :meth:`Game.playout`)
-:class:`RondaError` and subclasses   every error the engine raises, all ``ValueError``
-==================================== =====================================================================
+- :class:`Game`: the game — decisions verified then applied, public events out, views for seats;
+  :meth:`Game.from_view` builds a game to search in from a view and a guess of its hidden cards
+  (:class:`PositionBuilder` builds many), :meth:`Game.playout` plays on by itself (with a
+  :data:`Policy` reading a :class:`SearchState`);
+- :class:`Rules`: players and the variants of R10;
+- :class:`SeatView`, :class:`PublicView`: what a seat, and what a spectator, may know (R11);
+- :data:`Action` (:class:`Play`, :class:`Declare`, :class:`Challenge`): the three decisions;
+  ``PLAYS``, ``DECLARES`` and ``CHALLENGES`` hold one of each; :func:`parse_action` reads ``play 5c``;
+- :data:`Card`, :class:`CardSet`: a card (an id 0..39) and a set of cards; :func:`parse_card`, :func:`card_name`;
+- :data:`Event`: what happened, in public (:mod:`ronda.engine.events` has each kind);
+- :data:`Kind`, :data:`Phase`, :data:`Reason`: declarations, phases and score reasons, as literal strings;
+- :func:`combination_of`, :func:`hand_combination`, :func:`candidates`: what a hand holds (R8.1), what a
+  declaration may still be (R8.5);
+- :func:`replay`, :func:`load_record`, :func:`save_record`, :func:`dumps_record`, :func:`replay_result`:
+  game records (RECORD.md); :func:`shuffled_deck`, :func:`check_deck`: decks (R3.3, R3.4);
+- :class:`RondaError` and its subclasses: every error the engine raises, all ``ValueError``.
 
 Masks (plain ints, bit ``c`` for card ``c``) appear in the API only where
 searches read state millions of times: :class:`SearchState`,

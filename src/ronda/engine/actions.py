@@ -56,10 +56,14 @@ class Challenge:
 
 
 Action = Play | Declare | Challenge
+"""One decision of the seat to act: what :meth:`~ronda.engine.game.Game.apply` takes."""
 
 PLAYS: Final = tuple(Play(card) for card in range(NUM_CARDS))
+"""``PLAYS[card]``: the play of each card, made once (legal actions are lists of these)."""
 DECLARES: Final = {kind: Declare(kind) for kind in DECLARATIONS}
+"""``DECLARES[kind]``: the declaration of each kind, made once."""
 CHALLENGES: Final = tuple(Challenge(seat) for seat in range(4))
+"""``CHALLENGES[seat]``: the challenge of each seat's declaration, made once."""
 
 
 def action_to_record(seat: int, action: Action) -> dict[str, Any]:

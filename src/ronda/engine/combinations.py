@@ -35,6 +35,7 @@ TRINGA: Final = "tringa"
 DOUBLE_RONDA: Final = "double_ronda"
 
 DECLARATIONS: Final[tuple[Kind, ...]] = ("none", "ronda", "tringa", "double_ronda")
+"""Every kind, in the order the engine offers them (R8.2; ``double_ronda`` only with four-card hands)."""
 
 KIND_VALUE: Final[Mapping[Kind, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 5}
 """Points of each combination (R8.1)."""

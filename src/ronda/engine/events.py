@@ -290,3 +290,4 @@ Event = (
     | RoundEnd
     | GameOver
 )
+"""Any event; ``event.TYPE`` names its kind as ``to_json()`` does, so a reader may dispatch on either."""

@@ -24,9 +24,13 @@ Phase = Literal["declare", "play", "waiting", "over"]
 the game waits for the next round's deck (given decks only); or it is won."""
 
 DECLARE: Final = "declare"
+"""The phase in which each seat declares, from the seat after the dealer (R8.2)."""
 PLAY: Final = "play"
+"""The phase in which the seat to act plays a card, after a challenge if it makes one (R4.1, R8.8)."""
 WAITING: Final = "waiting"
+"""Between rounds, for a game given its decks: it waits for the next one (``Game.add_deck``)."""
 OVER: Final = "over"
+"""The game is won (R9.3, R8.8)."""
 
 
 @dataclass(frozen=True, slots=True)
