@@ -6,7 +6,8 @@ For each repeat and each tree in turn (so that a machine busier at one moment
 than another weighs on both), in a fresh process with ``PYTHONPATH=TREE/src``:
 
 - ``ronda bench --rounds N --json`` (2, 3 and 4 players, random declarations)
-  and ``ronda bench --players 2 --auto-declare --rounds N --json``: rounds per second;
+  and ``ronda bench --players 2 --auto-declare --rounds N --json``: rounds per second,
+  as the command prints them (wall clock) and by the CPU time its process took;
 - the bots' time per card choice: ``hard`` (48 guesses) and ``expert`` (128
   guesses) with ``time_limit=None``, so both trees do the same work, on the same
   positions (game records written once, replayed by each tree), seeded alike;
@@ -26,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -94,19 +96,31 @@ def time_choices(path: str) -> dict[str, object]:
 # ----------------------------------------------------------------- driver
 
 
-def _run(tree: Path, args: list[str]) -> str:
+def _run(tree: Path, args: list[str]) -> tuple[str, float]:
+    """Run ``python ARGS`` on ``tree``'s sources: its output, and the CPU time it took (user + system)."""
     env = dict(os.environ, PYTHONPATH=str(tree / "src"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True, check=True)
-    return done.stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return done.stdout, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _bench(tree: Path, rounds: int) -> dict[str, float]:
+def _bench(tree: Path, rounds: int) -> dict[str, tuple[float, float]]:
+    """Each ``ronda bench`` line: rounds a second by the wall clock (as it prints them) and by CPU time.
+
+    One process a line, so that its CPU time is the line's; the CPU time of starting the command
+    (``--rounds 0``) is taken off.
+    """
+    start_cpu = _run(tree, ["-m", "ronda", "bench", "--players", "2", "--rounds", "0", "--json"])[1]
     rates = {}
-    for flags, label in (([], "{players} players"), (["--players", "2", "--auto-declare"], "2 players auto-declare")):
-        out = _run(tree, ["-m", "ronda", "bench", "--rounds", str(rounds), "--json", *flags])
-        for line in out.splitlines():
-            result = json.loads(line)
-            rates[label.format(players=result["players"])] = result["rounds_per_second"]
+    for flags, label in (
+        (["--players", "2"], "2 players"),
+        (["--players", "3"], "3 players"),
+        (["--players", "4"], "4 players"),
+        (["--players", "2", "--auto-declare"], "2 players auto-declare"),
+    ):
+        out, cpu = _run(tree, ["-m", "ronda", "bench", "--rounds", str(rounds), "--json", *flags])
+        rates[label] = (json.loads(out)["rounds_per_second"], rounds / max(cpu - start_cpu, 1e-9))
     return rates
 
 
@@ -133,14 +147,14 @@ def main() -> None:
     trees = [tree.resolve() for tree in args.trees]
     with tempfile.TemporaryDirectory() as folder:
         positions = Path(folder) / "positions.json"
-        positions.write_text(_run(trees[0], [str(HERE), "--worker", "positions", f"{args.positions},{args.seed}"]))
-        bench: dict[Path, list[dict[str, float]]] = {tree: [] for tree in trees}
+        positions.write_text(_run(trees[0], [str(HERE), "--worker", "positions", f"{args.positions},{args.seed}"])[0])
+        bench: dict[Path, list[dict[str, tuple[float, float]]]] = {tree: [] for tree in trees}
         choices: dict[Path, list[dict[str, dict[str, object]]]] = {tree: [] for tree in trees}
         for repeat in range(args.repeats):
             order = trees if repeat % 2 == 0 else trees[::-1]
             for tree in order:
                 bench[tree].append(_bench(tree, args.rounds))
-                choices[tree].append(json.loads(_run(tree, [str(HERE), "--worker", "choices", str(positions)])))
+                choices[tree].append(json.loads(_run(tree, [str(HERE), "--worker", "choices", str(positions)])[0]))
                 print(f"repeat {repeat + 1}, {tree}: done", file=sys.stderr)
 
     # positions every tree could replay (a rule change may refuse a record of an older tree's game)
@@ -150,8 +164,12 @@ def main() -> None:
     for tree in trees:
         print(f"\n{tree}")
         for label in bench[tree][0]:
-            values = [b[label] for b in bench[tree]]
-            print(f"  ronda bench {label:24s} {statistics.median(values):8,.0f} rounds/s  (all: {values})")
+            wall = [b[label][0] for b in bench[tree]]
+            cpu = [round(b[label][1]) for b in bench[tree]]
+            print(
+                f"  ronda bench {label:24s} {statistics.median(wall):7,.0f} rounds/s by the clock (all: {wall}), "
+                f"{statistics.median(cpu):7,.0f} by CPU time (all: {cpu})"
+            )
         for name in ("hard", "expert"):
             runs = [[c[name][str(i)] * 1000 for i in sorted(common)] for c in choices[tree]]
             medians = [statistics.median(run) for run in runs]
