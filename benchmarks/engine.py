@@ -16,6 +16,12 @@ than another weighs on both), in a fresh process with ``PYTHONPATH=TREE/src``:
   (``time.process_time``), which a machine shared with other work disturbs less
   than the wall clock; ``ronda bench`` prints wall-clock rates.
 
+With ``--in-process``, only the engines are compared, more finely: each
+tree's ``src/ronda/engine`` (which imports nothing but the standard library and
+itself) is loaded into this one process under its own name, and the same
+random playouts (``Game.playout``, as ``ronda bench`` plays them) are timed in
+CPU time, the trees taking turns every few hundred rounds.
+
 Medians over repeats are printed with the command line. Positions are card
 choices (two or more cards to choose from) of games between ``medium`` bots,
 2, 3 and 4 players; a record that a tree cannot replay (a rule changed) is left
@@ -34,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve()
 
@@ -93,6 +100,51 @@ def time_choices(path: str) -> dict[str, object]:
     return result
 
 
+# ----------------------------------------------------------------- engines in one process
+
+
+def in_process(trees: list[Path], repeats: int, rounds: int) -> None:
+    """Time random playouts of each tree's engine, loaded side by side, taking turns (CPU time)."""
+    import importlib
+    import random
+
+    folder = Path(tempfile.mkdtemp())
+    for index, tree in enumerate(trees):
+        (folder / f"engine_{index}").symlink_to(tree / "src" / "ronda" / "engine")
+    sys.path.insert(0, str(folder))
+    engines = [importlib.import_module(f"engine_{index}") for index in range(len(trees))]
+
+    def playouts(engine: Any, players: int, auto: bool, count: int, seed: int) -> float:
+        rules = engine.Rules(players=players, auto_declare=auto, target=10_000)
+        rng = random.Random(seed)
+        game = engine.Game(rules, seed=rng.randrange(1 << 30))
+        start = time.process_time()
+        for _ in range(count):
+            game.playout(rng)
+        return time.process_time() - start
+
+    lines = [(2, False), (3, False), (4, False), (2, True)]
+    for engine in engines:  # fill each engine's memos first
+        for players, auto in lines:
+            playouts(engine, players, auto, 300, 0)
+    spent: dict[tuple[int, int, bool], list[float]] = {}
+    for repeat in range(repeats):
+        turn = engines if repeat % 2 == 0 else engines[::-1]
+        for players, auto in lines:
+            for engine in turn:
+                key = (engines.index(engine), players, auto)
+                spent.setdefault(key, []).append(playouts(engine, players, auto, rounds, repeat + 1))
+    print(f"python {' '.join(sys.argv)}  (CPU time, medians over {repeats} turns of {rounds} rounds)")
+    for players, auto in lines:
+        rates = [rounds / statistics.median(spent[(i, players, auto)]) for i in range(len(engines))]
+        label = f"{players} players" + (" auto-declare" if auto else "")
+        print(
+            f"  {label:24s} "
+            + "  ".join(f"{tree}: {rate:7,.0f} rounds/s" for tree, rate in zip(trees, rates, strict=True))
+            + f"  ({rates[-1] / rates[0]:.3f} x the first)"
+        )
+
+
 # ----------------------------------------------------------------- driver
 
 
@@ -131,6 +183,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10_000, help="rounds per ronda bench line")
     parser.add_argument("--positions", type=int, default=30, help="card choices timed per repeat")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--in-process", action="store_true", help="compare the engines only, in this one process")
     parser.add_argument("--worker", nargs=2, metavar=("TASK", "ARG"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -145,6 +198,9 @@ def main() -> None:
     if not args.trees:
         parser.error("give the source trees to compare with --trees")
     trees = [tree.resolve() for tree in args.trees]
+    if args.in_process:
+        in_process(trees, args.repeats, args.rounds)
+        return
     with tempfile.TemporaryDirectory() as folder:
         positions = Path(folder) / "positions.json"
         positions.write_text(_run(trees[0], [str(HERE), "--worker", "positions", f"{args.positions},{args.seed}"])[0])
