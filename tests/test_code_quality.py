@@ -29,9 +29,9 @@ def test_ruff_format_leaves_every_file_as_it_is() -> None:
     assert result.returncode == 0, "run 'ruff format': " + result.stdout + result.stderr
 
 
-def test_the_engine_is_mypy_strict_clean() -> None:
+def test_the_engine_bots_and_arena_are_mypy_strict_clean() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "src/ronda/engine"],
+        [sys.executable, "-m", "mypy", "--strict", "src/ronda/engine", "src/ronda/bots", "src/ronda/arena"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -42,12 +42,19 @@ def test_the_engine_is_mypy_strict_clean() -> None:
 
 def test_the_engine_imports_nothing_outside_the_standard_library() -> None:
     """The engine has no runtime dependencies: every import in it is stdlib or the engine itself."""
+    import ast
+
     allowed = set(sys.stdlib_module_names) | {"ronda"}
     for path in (ROOT / "src" / "ronda" / "engine").glob("*.py"):
-        for line in path.read_text().splitlines():
-            words = line.split()
-            if len(words) >= 2 and words[0] in ("import", "from") and not words[1].startswith("."):
-                assert words[1].split(".")[0] in allowed, f"{path.name}: {line.strip()}"
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                modules = [node.module or ""]
+            else:
+                continue
+            for module in modules:
+                assert module.split(".")[0] in allowed, f"{path.name}:{node.lineno} imports {module}"
 
 
 LAYERS: dict[str, set[str]] = {
@@ -108,3 +115,84 @@ def test_no_part_of_the_package_imports_sideways_or_upwards() -> None:
             if other is not None and other != part and other not in LAYERS[part]:
                 wrong.append(f"{module} imports {target} ({part} may use only {sorted(LAYERS[part]) or 'itself'})")
     assert not wrong, "\n".join(wrong)
+
+
+def _engine_privates() -> set[str]:
+    """Every private name of the engine: its modules' ``_names``, and its classes' ``_slots`` and ``_methods``."""
+    import ast
+
+    names: set[str] = set()
+    for path in (ROOT / "src" / "ronda" / "engine").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            found: list[str] = []
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                found.append(node.name)
+            elif isinstance(node, ast.Assign):
+                found += [t.id for t in node.targets if isinstance(t, ast.Name)]
+                if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets):
+                    found += [e.value for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                found.append(node.target.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+                found.append(node.attr)
+            names |= {n for n in found if isinstance(n, str) and n.startswith("_") and not n.startswith("__")}
+    return names
+
+
+def test_nothing_outside_the_engine_touches_an_engine_private() -> None:
+    """The engine's public methods, properties and views are the whole API: no module outside it, bots and
+    tests included, reads a private field or imports a private name. Only the engine's own tests (tests/engine)
+    may look inside, to check that a refused action changes no field at all."""
+    import ast
+
+    privates = _engine_privates()
+    assert {"_hands", "_truth", "_play", "_settle", "_rng"} <= privates
+    places = [ROOT / "src" / "ronda", ROOT / "tests", ROOT / "benchmarks", ROOT / "examples"]
+    wrong = []
+    for place in places:
+        for path in sorted(place.rglob("*.py")):
+            relative = path.relative_to(ROOT)
+            if relative.parts[:3] == ("src", "ronda", "engine") or relative.parts[:2] == ("tests", "engine"):
+                continue
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Attribute) and node.attr in privates:
+                    receiver = node.value
+                    if not (isinstance(receiver, ast.Name) and receiver.id in ("self", "cls")):
+                        wrong.append(f"{relative}:{node.lineno} reads .{node.attr}")
+                elif isinstance(node, ast.ImportFrom) and "engine" in (node.module or ""):
+                    names = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+                    wrong += [f"{relative}:{node.lineno} imports {name}" for name in names]
+    assert not wrong, "engine privates used outside the engine:\n" + "\n".join(wrong)
+
+
+def test_every_name_the_engine_exports_is_documented() -> None:
+    """The engine's ``__init__`` exports are its API: each has a docstring (a class or function), or a string
+    right after its assignment (a constant or a type alias), as Sphinx reads them."""
+    import ast
+    import inspect
+    import itertools
+
+    import ronda.engine as engine
+
+    documented_assignments: set[str] = set()
+    for path in (ROOT / "src" / "ronda" / "engine").glob("*.py"):
+        body = ast.parse(path.read_text()).body
+        for node, following in itertools.pairwise(body):
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
+            if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
+                documented_assignments |= {t.id for t in targets if isinstance(t, ast.Name)}
+    undocumented = []
+    for name in engine.__all__:
+        value = getattr(engine, name)
+        if inspect.isclass(value) or inspect.isroutine(value) or hasattr(value, "__wrapped__"):
+            if not (value.__doc__ or "").strip():
+                undocumented.append(name)
+        elif name not in documented_assignments:
+            undocumented.append(name)
+    assert not undocumented, f"exported without documentation: {undocumented}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ronda.bots import Bot, EasyBot, ExpertBot, IsmctsBot, MediumBot, PimcBot, RandomBot
+from ronda.bots import Bot, EasyBot, ExpertBot, MediumBot, PimcBot, RandomBot
 
 QUICK: dict[str, Callable[[int], Bot]] = {
     "random": lambda seed: RandomBot(seed),
@@ -17,6 +17,3 @@ QUICK: dict[str, Callable[[int], Bot]] = {
     "hard": lambda seed: PimcBot(seed, samples=5, time_limit=None),
     "expert": lambda seed: ExpertBot(seed, samples=4, time_limit=None),
 }
-
-ISMCTS: Callable[[int], Bot] = lambda seed: IsmctsBot(seed, iterations=24, time_limit=None)  # noqa: E731
-"""Not a level (measured weaker than hard), but it must still play legally and never peek."""

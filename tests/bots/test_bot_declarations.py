@@ -1,8 +1,9 @@
 """The declaration, bluff and challenge policy (ronda.bots.declarations), on explicit deals.
 
 Every level declares truthfully by default; ``hard`` and ``expert`` bluff only
-in the two documented situations; a declaration counting proves false is
-challenged at once, and a true one never is by a counting bot.
+in the documented situation (the delaying bluff; a winning bluff would be shown
+and exposed, R9.5); a declaration counting proves false is challenged at once,
+and a true one never is by a counting bot.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import pytest
 from bot_levels import QUICK
 
 from decks import build_deck
-from ronda.bots.declarations import delaying_bluff, true_declaration, winning_bluff
+from ronda.bots.declarations import delaying_bluff, true_declaration
 from ronda.bots.pimc import PimcBot
 from ronda.bots.rules_based import MediumBot
 from ronda.engine.actions import Challenge, Declare, Play
 from ronda.engine.cards import parse_card
-from ronda.engine.events import ChallengeMade, Exposure, GameOver
+from ronda.engine.events import ChallengeMade, Exposure
 from ronda.engine.game import DECLARE, OVER, PLAY, Game
 from ronda.engine.rules import Rules
 
@@ -52,7 +53,6 @@ def test_the_delaying_bluff_contests_a_ronda_that_would_win_the_game() -> None:
     game.apply(Declare("ronda"))
     view = game.view(1)
     assert true_declaration(view) == "none"
-    assert winning_bluff(view) is None  # seat 1 does not declare last
     assert delaying_bluff(view) == "ronda"
     for level in SEARCHERS:
         assert QUICK[level](0).choose(view, game.legal_actions()) == Declare("ronda")
@@ -62,15 +62,16 @@ def test_the_delaying_bluff_contests_a_ronda_that_would_win_the_game() -> None:
     assert game.phase == PLAY and game.winner is None  # the settlement waits for the cards
 
 
-def test_declaring_last_a_tringa_beats_a_ronda_that_would_win() -> None:
-    """R8.3: any tringa beats any ronda, so the settlement is decided at once, for the dealer."""
+def test_declaring_last_no_false_tringa_against_a_ronda_that_would_win() -> None:
+    """R9.5: a false tringa would beat the ronda (R8.3) and win at once, but it would be shown and
+    exposed first; hard holds nothing, so it makes the delaying bluff of the opponent's kind instead."""
     rules = Rules(players=2, target=1)
     game = _game(rules, [{0: "5o 5c 7e", 1: "1o 2c 3e"}])
     game.apply(Declare("ronda"))
     view = game.view(1)
-    assert winning_bluff(view) == "tringa"
-    events = game.apply(QUICK["hard"](0).choose(view, game.legal_actions()))
-    assert any(isinstance(e, GameOver) and e.winner == 1 for e in events)
+    assert QUICK["hard"](0).choose(view, game.legal_actions()) == Declare("ronda")
+    game.apply(Declare("tringa"))  # had it declared the tringa: shown, exposed, and seat 0 wins
+    assert game.winner == 0 and game.view(0).shown[1] is not None
 
 
 def test_no_bluff_when_the_opponents_ronda_would_not_win() -> None:
@@ -78,45 +79,52 @@ def test_no_bluff_when_the_opponents_ronda_would_not_win() -> None:
     game = _game(rules, [{0: "5o 5c 7e", 1: "1o 2c 3e"}])
     game.apply(Declare("ronda"))
     view = game.view(1)
-    assert delaying_bluff(view) is None and winning_bluff(view) is None
+    assert delaying_bluff(view) is None
     for level in SEARCHERS:
         assert QUICK[level](0).choose(view, game.legal_actions()) == Declare("none")
 
 
-def test_the_winning_bluff_when_declaring_last_wins_at_once() -> None:
-    """R8.5: a side alone in declaring scores at once; R9.4: the game stays won."""
+def test_no_winning_bluff_when_declaring_last_under_R9_5() -> None:
+    """R9.5: declaring last a ronda it does not hold would win at once without R9.5; now the hand
+    would be shown and the ronda exposed (the penalty wins for the opponent): hard declares none."""
     rules = Rules(players=2, target=1)
     game = _game(rules, [{0: "5o 6c 7e", 1: "1o 2c 3e"}])
     game.apply(Declare("none"))
     view = game.view(1)
     assert view.turn == view.dealer
-    assert winning_bluff(view) == "ronda"
-    action = QUICK["hard"](0).choose(view, game.legal_actions())
-    assert action == Declare("ronda")
-    events = game.apply(action)
-    assert game.phase == OVER and any(isinstance(e, GameOver) and e.winner == 1 for e in events)
-
-
-def test_no_winning_bluff_for_the_first_to_declare() -> None:
-    rules = Rules(players=2, target=1)
-    game = _game(rules, [{0: "5o 6c 7e", 1: "1o 2c 3e"}])
-    view = game.view(0)
-    assert winning_bluff(view) is None
     assert QUICK["hard"](0).choose(view, game.legal_actions()) == Declare("none")
+    events = game.copy().apply(Declare("ronda"))
+    assert [e.TYPE for e in events] == ["declare", "show", "exposure", "score", "game_over"]
+    assert events[-1].to_json() == {"type": "game_over", "winner": 0, "reason": "target"}
 
 
-def test_search_levels_bluff_only_in_the_documented_situations() -> None:
-    """Over many near-target games, every declaration by hard that is not the truth is one of the two bluffs."""
+def test_a_true_declaration_that_wins_is_made_when_declaring_last() -> None:
+    """R9.5: a true ronda is shown, awarded and wins: the truthful declaration is the winning one."""
+    rules = Rules(players=2, target=1)
+    game = _game(rules, [{0: "5o 6c 7e", 1: "1o 1c 3e"}])
+    game.apply(Declare("none"))
+    action = QUICK["hard"](0).choose(game.view(1), game.legal_actions())
+    assert action == Declare("ronda")
+    assert game.apply(action)[-1].to_json() == {"type": "game_over", "winner": 1, "reason": "target"}
+
+
+def test_search_levels_bluff_only_in_the_documented_situation() -> None:
+    """Over many near-target games, every declaration by hard that is not the truth is the delaying bluff.
+
+    Hard sits last, so it deals the first round and declares after the others (the bluff needs their
+    declarations).
+    """
     bluffs = 0
     for seed in range(60):
-        rules = Rules(players=2 + seed % 3, target=4)
+        rules = Rules(players=2 + seed % 3, target=3)
         game = Game(rules, seed=seed)
-        bots = [QUICK["hard" if s == 0 else "medium"](seed) for s in range(rules.players)]
+        hard = rules.players - 1
+        bots = [QUICK["hard" if s == hard else "medium"](seed) for s in range(rules.players)]
         while game.phase not in (OVER,) and game.round < 3:
             view = game.view(game.turn)
             action = bots[game.turn].choose(view, game.legal_actions())
-            if game.turn == 0 and isinstance(action, Declare) and action.declaration != true_declaration(view):
-                assert action.declaration in (winning_bluff(view), delaying_bluff(view))
+            if game.turn == hard and isinstance(action, Declare) and action.declaration != true_declaration(view):
+                assert action.declaration == delaying_bluff(view)
                 bluffs += 1
             game.apply(action)
     assert bluffs > 0

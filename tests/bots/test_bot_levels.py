@@ -8,7 +8,7 @@ challenges what counting proves false never loses a game by a failed challenge.
 from __future__ import annotations
 
 import pytest
-from bot_levels import ISMCTS, QUICK
+from bot_levels import QUICK
 
 from decks import build_deck
 from ronda.bots.rules_based import MediumBot, holds_rank_chance
@@ -27,9 +27,9 @@ TABLES = [
     (Rules(players=4, target=25, four_card_hands=True, ace_high=True), ["medium", "hard", "random", "expert"]),
     (Rules(players=2, target=25, four_card_hands=True), ["expert", "hard"]),
     (Rules(players=4, target=25, transfer_scoring=True, auto_declare=True), ["hard", "medium", "easy", "random"]),
-    (Rules(players=3, target=25), ["ismcts", "expert", "hard"]),
+    (Rules(players=3, target=25), ["medium", "expert", "hard"]),
 ]
-BOTS = {**QUICK, "ismcts": ISMCTS}
+BOTS = QUICK
 
 
 @pytest.mark.parametrize(("rules", "seating"), TABLES, ids=[repr(r) for r, _ in TABLES])

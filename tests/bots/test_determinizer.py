@@ -45,7 +45,7 @@ positions = st.builds(
 @given(game=positions, seat_pick=st.integers(0, 3), seed=st.integers(0, 1000))
 def test_every_sample_is_consistent_with_the_view(game: Game, seat_pick: int, seed: int) -> None:
     assert game.phase in (DECLARE, PLAY)
-    seat = seat_pick % game.n
+    seat = seat_pick % game.players
     view = game.view(seat)
     sampler = Determinizer(view)
     rng = random.Random(seed)
@@ -55,9 +55,9 @@ def test_every_sample_is_consistent_with_the_view(game: Game, seat_pick: int, se
         guess = sampler.builder.build(placement.hands, placement.stock)
         assert guess.view(seat) == view
         assert guess.legal_actions() == game.legal_actions() or seat != game.turn
-        for other in range(game.n):
+        for other in range(game.players):
             if other != seat and view.declarations[other] is not None and game.rules.auto_declare:
-                combo = hand_combination(guess.dealt[other], game.rules.ace_high)
+                combo = hand_combination(guess.dealt_hand(other).mask, game.rules.ace_high)
                 assert (combo[0] if combo else NONE) == view.declarations[other]
 
 
@@ -123,7 +123,7 @@ def test_declarations_are_evidence_not_proof() -> None:
     rules = Rules(players=2)
     for seed in range(50):
         game = Game(rules, seed=seed)
-        if game.view(1).hand.mask and hand_combination(game.hands[0], False) is None:
+        if game.view(1).hand.mask and hand_combination(game.hand(0).mask, False) is None:
             break
     game.apply(game.legal_actions()[1])  # seat 0 declares ronda, falsely
     view = game.view(1)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from hypothesis import strategies as st
 
 from ronda.engine.actions import Action, Challenge, Declare, Play
+from ronda.engine.combinations import hand_combination
 from ronda.engine.events import Event
 from ronda.engine.game import DECLARE, PLAY, Game
 from ronda.engine.rules import Rules
@@ -41,9 +42,9 @@ def choose(game: Game, rng: random.Random, challenge_rate: float = 0.04) -> Acti
     """A random legal action: declarations true, bluffed or hidden; rare challenges; random plays."""
     legal = game.legal_actions()
     if game.phase == DECLARE:
-        truth = game.truth[game.turn]
+        truth = hand_combination(game.hand(game.turn).mask, game.rules.ace_high)
         if truth is not None and rng.random() < 0.6:
-            return Declare(truth[0])  # type: ignore[arg-type]
+            return Declare(truth.kind)
         return legal[rng.randrange(len(legal))]
     challenges = [a for a in legal if isinstance(a, Challenge)]
     if challenges and rng.random() < challenge_rate:

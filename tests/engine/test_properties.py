@@ -14,7 +14,7 @@ import random
 from hypothesis import given, settings
 from random_games import choose, every_action, games, play_out
 
-from ronda.engine.cards import ALL_CARDS, card_name, parse_card
+from ronda.engine.cards import ALL_CARDS, CardSet, card_name, parse_card
 from ronda.engine.errors import IllegalActionError
 from ronda.engine.events import Score
 from ronda.engine.game import DECLARE, PLAY, Game
@@ -23,11 +23,9 @@ from ronda.engine.record import replay
 
 def _where(game: Game) -> list[int]:
     """Masks of every place a card can be this round: hands, piles, table, stock."""
-    places = list(game.hands) + list(game.piles) + [game._table_mask()]
-    stock = 0
-    for card in game.deck[game.stock_pos :]:
-        stock |= 1 << card
-    return [*places, stock]
+    hands = [game.hand(seat).mask for seat in range(game.players)]
+    piles = [game.pile(side).mask for side in range(game.rules.sides)]
+    return [*hands, *piles, game.public_view().table.mask, CardSet(game.stock_cards()).mask]
 
 
 def _check_cards(game: Game) -> None:
@@ -37,7 +35,7 @@ def _check_cards(game: Game) -> None:
         assert not seen & mask, "a card is in two places"
         seen |= mask
     assert seen == ALL_CARDS, "cards are missing"
-    ranks = [card >> 2 for card in game.table if card >= 0]
+    ranks = [card >> 2 for card in game.public_view().table]
     assert len(ranks) == len(set(ranks)), "two cards of one rank on the table (R4.2)"
 
 
@@ -59,9 +57,10 @@ def _cards_named(value: object) -> set[int]:
 def _hidden_from(game: Game, seat: int) -> int:
     """Cards in other seats' hands that no challenge has shown: what ``seat`` may not see (R11)."""
     hidden = 0
-    for other, hand in enumerate(game.hands):
-        if other != seat and game.shown[other] is None:
-            hidden |= hand
+    shown = game.public_view().shown
+    for other in range(game.players):
+        if other != seat and shown[other] is None:
+            hidden |= game.hand(other).mask
     return hidden
 
 
@@ -111,10 +110,8 @@ def test_no_view_or_event_shows_another_seats_hidden_cards(game_spec: tuple) -> 
             hidden = _hidden_from(game, seat)
             assert not _view_cards(game, seat) & hidden, f"seat {seat}'s view holds a hidden card"
             view = game.view(seat)
-            assert view.hand.mask == game.hands[seat]
-            for other, shown in enumerate(view.shown):
-                if shown is not None:
-                    assert game.shown[other] is not None
+            assert view.hand == game.hand(seat)
+            assert view.shown == game.public_view().shown
         # Events before a new round's deal name cards of the round before, which the
         # new deal may have given to anyone: compare only what follows the last deal.
         since_deal = events
@@ -144,15 +141,18 @@ def test_a_saved_record_replays_to_the_identical_event_stream(game_spec: tuple) 
 
 
 def _snapshot(game: Game) -> tuple:
-    """Every field of the game's state, copied, plus the length of its logs."""
+    """Every field of the game's private state, copied, plus the length of its logs.
+
+    A white-box test of the engine by its own tests: a refused action must change no field at all,
+    not only what the public API shows (tests/test_code_quality.py lets only tests/engine do this).
+    """
     fields = []
     for name in Game.__slots__:
-        if name in ("_rng", "events", "log", "round_actions", "plays", "rules", "combos"):
+        if name in ("_rng", "_events", "_log", "_round_actions", "_plays", "_rules", "_combos"):
             continue
         value = getattr(game, name)
         fields.append(json.dumps(value) if isinstance(value, (list, tuple)) else value)
-    assert game.round_actions is not None
-    return (*fields, len(game.events), len(game.round_actions), len(game.plays))
+    return (*fields, len(game.events), game.actions_taken, len(game.public_view().plays))
 
 
 @settings(max_examples=200, deadline=None)

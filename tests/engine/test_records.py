@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from random_games import games, play_out
 
 from ronda.cli.main import main
+from ronda.engine.combinations import hand_combination
 from ronda.engine.game import Game
 from ronda.engine.record import replay
 from ronda.engine.rules import Rules
@@ -94,8 +95,8 @@ def test_a_failed_challenge_ends_with_the_game_over_event(tmp_path, capsys) -> N
     # seat 0 holds a true ronda and declares it; seat 1 challenges and loses the game (R8.8)
     for seed in range(200):
         game = Game(Rules(players=2), seed=seed)
-        truth = game.truth[0]
-        if truth is not None and truth[0] == "ronda":
+        truth = hand_combination(game.hand(0).mask, False)
+        if truth is not None and truth.kind == "ronda":
             break
     from ronda.engine.actions import Challenge, Declare
 
@@ -118,6 +119,22 @@ def test_replay_play_by_play_speaks_the_games_words(capsys) -> None:
     assert " drops " in out and " takes " in out
     assert "round 1 over" in out
     assert "game over: seat 0 wins" in out
+
+
+def test_a_hand_shown_before_a_win_is_an_event_of_the_replay_and_told_in_its_words(tmp_path, capsys) -> None:
+    """RECORD.md, R9.5: the show event comes before the exposure it leads to; the play-by-play tells it."""
+    from decks import run, start
+
+    game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
+    run(game, "declare ronda; declare none; declare tringa; declare none")
+    text = json.dumps(game.to_record())
+    code, out, _ = run_replay(tmp_path, capsys, text, "--json")
+    kinds = [(e["type"], e.get("seat")) for e in json.loads(out)["events"] if e["type"] in ("show", "exposure")]
+    assert code == 0 and kinds == [("show", 0), ("show", 2), ("exposure", 2)]
+    assert {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]} in json.loads(out)["events"]
+    code, out, _ = run_replay(tmp_path, capsys, text)
+    assert "seat 0 shows 1b 12o 12c: a ronda of 12s" in out
+    assert "seat 2 shows 5o 6c 7e: no tringa" in out
 
 
 def test_the_sample_record_replays_to_a_won_game(capsys) -> None:

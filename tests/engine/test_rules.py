@@ -15,7 +15,7 @@ import pytest
 from decks import build_deck, of, run, scores, start
 from ronda.engine.actions import Challenge, Declare, Play
 from ronda.engine.cards import ALL_CARDS, CardSet, card_name, parse_card
-from ronda.engine.combinations import combination_of
+from ronda.engine.combinations import combination_of, hand_combination
 from ronda.engine.deck import DeckError, check_deck, shuffled_deck
 from ronda.engine.errors import CardError, IllegalActionError, NotYourTurnError
 from ronda.engine.game import Game, card_count_points
@@ -351,7 +351,7 @@ def test_R5_4_a_raise_that_leaves_the_table_empty_is_a_missa_too() -> None:
     assert scores(run(game, "play 6c")) == [(1, 1, "missa", 1)]
     events = run(game, "play 5o; play 5c; play 5e")
     assert scores(events) == [(0, 1, "caida", 0), (0, 1, "missa", 0), (1, 5, "chain", 1), (1, 1, "missa", 1)]
-    assert game.last_capture_side == 1  # R7.1: the raise is the last capture
+    assert game.public_view().last_capture_side == 1  # R7.1: the raise is the last capture
 
 
 # --------------------------------------------------------------------------- R6 missa
@@ -404,7 +404,7 @@ def test_R7_1_the_table_left_goes_to_the_last_capturer_without_points() -> None:
     for seed in range(40):
         game = Game(Rules(players=3, target=500), seed=seed)
         rng = random.Random(seed)
-        while not (game.stock == 0 and game.cards_in_hands == 1):
+        while not (game.stock == 0 and sum(game.public_view().hand_sizes) == 1):
             game.apply(rng.choice([a for a in game.legal_actions() if not isinstance(a, Challenge)]))
         last = game.legal_actions()[0]
         table_before = game.view(0).table
@@ -519,6 +519,24 @@ def test_R8_3_tringa_beats_ronda_and_the_higher_rank_wins() -> None:
     assert announcement_scores(run(game, "play 5o")) == [(1, 10, "announcement", None)]
 
 
+def test_R8_3_a_double_ronda_counts_its_higher_pair_first_whether_read_from_ranks_or_from_cards() -> None:
+    """R8.3, R1.4: 12s and 2s beat 11s and 10s; with ace_high, 1s and 2s beat 12s and 11s. The one
+    detector answers the same from a hand's ranks (candidates, R8.5) and from its cards (a dealt or shown hand)."""
+
+    def strength(cards: str, ace_high: bool = False) -> int:
+        found = hand_combination(CardSet.parse(cards).mask, ace_high)
+        assert found is not None and found.kind == "double_ronda"
+        from_ranks = combination_of([card >> 2 for card in CardSet.parse(cards)], four_card=True, ace_high=ace_high)
+        assert from_ranks == (found.kind, found.strength)
+        return found.strength
+
+    assert strength("12o 12c 2o 2c") > strength("11o 11c 10o 10c")
+    assert strength("12o 12c 3o 3c") > strength("12e 12b 2o 2c")
+    assert strength("1o 1c 2o 2c", ace_high=True) > strength("12o 12c 11o 11c", ace_high=True)
+    assert strength("1o 1c 2o 2c") < strength("12o 12c 11o 11c")
+    assert hand_combination(CardSet.parse("12o 12c 2o 2c").mask, False).cards == CardSet.parse("2o 2c 12o 12c").mask
+
+
 def test_R8_4_two_equal_rondas_score_one_each() -> None:
     """R8.4: two equal rondas, tie for best: the 2 points are shared, 1 each."""
     game = start(TWO, [{0: "5o 5c 1b", 1: "5e 5b 2b"}], table="3o 7o 10o 12o")
@@ -603,6 +621,62 @@ def test_R8_7_an_undeclared_ronda_is_penalised_when_its_cards_are_played() -> No
         assert announcement_scores(run(game, "play 3c")) == [(0, penalty, "undeclared", 1)]
 
 
+def test_R8_7_a_penalty_on_a_live_declaration_exposes_it_in_the_same_step() -> None:
+    """R8.7: seat 0 declares a tringa holding a pair of 5s; when both 5s are played the penalty
+    proves the tringa false: it is exposed at once (R8.6), not when its third card is played."""
+    game = start(TWO, [{0: "5o 5c 7e", 1: "1b 2b 3b"}], table="4o 6o 11o 12o")
+    assert announcement_scores(run(game, "declare tringa; declare none")) == [(0, 5, "announcement", None)]
+    events = run(game, "play 5o; play 1b; play 5c")
+    assert of(events, "score", "exposure") == [
+        {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
+        {"type": "exposure", "seat": 0, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
+        {"type": "score", "side": 0, "points": -5, "reason": "announcement", "seat": None},
+    ]
+    assert game.scores == [0, 6]
+    assert game.view(1).exposed == (True, False)
+    assert announcement_scores(run(game, "play 2b; play 7e")) == []  # nothing more to expose or settle
+
+
+def test_R8_7_four_players_the_exposed_tringa_leaves_the_rondas_to_be_settled_again() -> None:
+    """R8.7, R8.6 with partners: side 0 took 7 for seat 0's tringa and seat 2's ronda; the penalty on
+    seat 0's hidden pair exposes the tringa, the 7 are taken back as the rondas are undecided, and the
+    12s of seat 1 (side 1) take both rondas once the 11s of seat 2 are known."""
+    deals = [{0: "5o 5c 7e", 1: "12o 12c 1b", 2: "11c 11e 2b", 3: "3o 4c 6e"}]
+    game = start(FOUR, deals, table="1o 7o 10o 3b")
+    events = run(game, "declare tringa; declare ronda; declare ronda; declare none")
+    assert announcement_scores(events) == [(0, 7, "announcement", None)]
+    events = run(game, "play 5o; play 12o; play 11c; play 4c; play 5c")
+    assert of(events, "score", "exposure") == [
+        {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
+        {"type": "exposure", "seat": 0, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
+        {"type": "score", "side": 0, "points": -7, "reason": "announcement", "seat": None},
+    ]
+    assert game.scores == [0, 6]
+    assert announcement_scores(run(game, "play 12c; play 11e")) == [(1, 2, "announcement", None)]
+    assert game.scores == [0, 8]
+
+
+def test_R8_7_the_win_is_checked_once_after_the_penalty_and_the_exposure() -> None:
+    """R8.7, R9.3: the penalty and the exposure it proves are one step. Side 1 (5 points, target 6)
+    reaches the target with the undeclared penalty, and wins after the false tringa's penalty too:
+    11 points; the settlement that would take back side 0's 5 never comes (R9.4)."""
+    deals = [{0: "1o 2o 4o", 1: "3o 3c 3e"}, {0: "5o 5c 7e", 1: "7b 1b 2b"}]
+    game = start(Rules(players=2, target=6), deals, table="10o 11o 12o 6o")
+    run(game, "declare none; declare tringa; play 1o; play 3o; play 2o; play 3c; play 4o; play 3e")
+    assert game.scores == [0, 5]
+    assert announcement_scores(run(game, "declare tringa; declare none")) == [(0, 5, "announcement", None)]
+    events = run(game, "play 5o; play 7b; play 5c")
+    assert of(events, "score", "exposure", "game_over") == [
+        {"type": "score", "side": 1, "points": 1, "reason": "undeclared", "seat": 0},
+        {"type": "exposure", "seat": 0, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 0},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+    assert game.scores == [5, 11] and game.winner == 1
+
+
 def test_R8_8_a_false_declaration_challenged_is_exposed_then_the_challenger_plays() -> None:
     """R8.8: the hand is shown to all; the bluff pays at once; the challenger still plays its card."""
     game = start(TWO, [{0: "1o 4o 7o", 1: "2b 5b 11b"}], table="3c 6c 10c 12c")
@@ -656,7 +730,8 @@ def test_R8_9_at_the_end_of_every_deal_each_declaration_is_exposed_or_settled() 
             deal_events_start = len(game.events)
             while game.phase == "declare":
                 game.apply(choose(game, rng, challenge_rate=0))
-            truths, declared = list(game.truth), list(game.declared)
+            truths = [hand_combination(game.dealt_hand(s).mask, rules.ace_high) for s in range(rules.players)]
+            declared = list(game.public_view().declarations)
             deal = game.deal
             while game.deal == deal and game.round < 2 and not game.finished:
                 game.apply(choose(game, rng, challenge_rate=0))
@@ -742,3 +817,131 @@ def test_R9_4_a_won_game_stays_won() -> None:
         with pytest.raises(IllegalActionError, match="over"):
             game.apply(action)
     assert (game.scores, len(game.events)) == before and game.winner == 1
+
+
+def _shown_and_scored(events: list) -> list[dict[str, object]]:
+    return of(events, "show", "exposure", "score", "game_over")
+
+
+def test_R9_5_a_lone_false_tringa_at_the_target_is_shown_and_exposed() -> None:
+    """R9.5: the dealer's lone tringa would win at once (R8.5); its hand is shown first, holds no
+    tringa, and is exposed: the penalty brings seat 0 to the target, and the award never comes."""
+    game = start(Rules(players=2, target=5), [{1: "1b 2b 4c"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare tringa")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 1, "hand": ["1b", "2b", "4c"]},
+        {"type": "exposure", "seat": 1, "declaration": "tringa"},
+        {"type": "score", "side": 0, "points": 5, "reason": "false_announcement", "seat": 1},
+        {"type": "game_over", "winner": 0, "reason": "target"},
+    ]
+    assert game.scores == [5, 0] and game.winner == 0
+
+
+def test_R9_5_a_true_declaration_is_shown_then_awarded_and_wins() -> None:
+    """R9.5: at once after the declarations, and in the middle of a deal when the settlement is decided
+    by a play (R8.5): the winning side's hand is shown, it is true, the award is made and wins."""
+    game = start(Rules(players=2, target=5), [{1: "3o 3c 3e"}], table="6o 7o 10o 12o")
+    assert _shown_and_scored(run(game, "declare none; declare tringa")) == [
+        {"type": "show", "seat": 1, "hand": ["3o", "3c", "3e"]},
+        {"type": "score", "side": 1, "points": 5, "reason": "announcement", "seat": None},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+    game = start(Rules(players=2, target=2), [{0: "1o 1c 5e", 1: "12o 12c 6e"}], table="2b 3b 4b 7b")
+    events = run(game, "declare ronda; declare ronda; play 1o; play 12o; play 1c")
+    assert of(events, "show") == [] and announcement_scores(events) == []
+    assert _shown_and_scored(run(game, "play 12c")) == [
+        {"type": "show", "seat": 1, "hand": ["6e", "12o", "12c"]},  # as dealt, though two are played
+        {"type": "score", "side": 1, "points": 2, "reason": "announcement", "seat": None},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+
+
+def test_R9_5_partners_true_ronda_and_false_tringa_the_tringa_exposed_the_ronda_alone_awarded() -> None:
+    """R9.5 with partners: both hands of side 0 are shown in seat order; seat 2's tringa is false and
+    exposed (5 to side 1); the new settlement, the ronda alone, does not reach the target: awarded."""
+    game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
+    events = run(game, "declare ronda; declare none; declare tringa; declare none")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 0, "hand": ["1b", "12o", "12c"]},
+        {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]},
+        {"type": "exposure", "seat": 2, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
+        {"type": "score", "side": 0, "points": 1, "reason": "announcement", "seat": None},
+    ]
+    assert game.scores == [1, 5] and not game.finished
+    for seat in range(4):  # R11: shown hands are part of every view
+        assert game.view(seat).shown == (CardSet.parse("1b 12o 12c"), None, CardSet.parse("5o 6c 7e"), None)
+
+
+def test_R9_5_the_rule_applies_again_to_the_new_settlement() -> None:
+    """R9.5: side 0 has 5 (a true tringa in deal 1, below the target 6, not shown). In deal 2 the
+    false tringa is exposed; the ronda alone still brings side 0 to the target: its hand, already
+    shown and true, is not shown again; the award is made and wins."""
+    deals = [
+        {0: "5o 5c 5e", 1: "12o 6o 1c", 2: "11o 2c 4c", 3: "7c 3c 10c"},
+        {0: "12e 12b 1b", 2: "5b 6c 7e"},
+    ]
+    game = start(Rules(players=4, target=6), deals, table="1o 3o 10o 4b")
+    events = run(game, "declare tringa; declare none; declare none; declare none")
+    events += run(game, "play 5o; play 12o; play 11o; play 7c; play 5c; play 6o; play 2c; play 3c")
+    events += run(game, "play 5e; play 1c; play 4c; play 10c")
+    assert _shown_and_scored(events) == [
+        {"type": "score", "side": 0, "points": 5, "reason": "announcement", "seat": None}
+    ]
+    events = run(game, "declare ronda; declare none; declare tringa; declare none")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 0, "hand": ["1b", "12e", "12b"]},
+        {"type": "show", "seat": 2, "hand": ["5b", "6c", "7e"]},
+        {"type": "exposure", "seat": 2, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
+        {"type": "score", "side": 0, "points": 1, "reason": "announcement", "seat": None},
+        {"type": "game_over", "winner": 0, "reason": "target"},
+    ]
+    assert game.scores == [6, 5]
+
+
+def test_R9_5_only_the_first_false_one_is_exposed_when_the_new_settlement_stays_below_the_target() -> None:
+    """R9.5 as written: both of side 0's declarations are false; the first (seat 0's ronda) is exposed;
+    the new settlement, the tringa alone (5), no longer reaches the target 6, so it is awarded though
+    the tringa was shown; R8.5 exposes it when its second card is played, and the penalty wins for side 1."""
+    deals = [{0: "12o 4c 1b", 1: "2o 3c 11e", 2: "5o 6c 7e", 3: "2c 10e 11b"}]
+    game = start(Rules(players=4, target=6), deals, table="1o 3o 10o 4b")
+    events = run(game, "declare ronda; declare none; declare tringa; declare none")
+    assert _shown_and_scored(events) == [
+        {"type": "show", "seat": 0, "hand": ["1b", "4c", "12o"]},
+        {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]},
+        {"type": "exposure", "seat": 0, "declaration": "ronda"},
+        {"type": "score", "side": 1, "points": 1, "reason": "false_announcement", "seat": 0},
+        {"type": "score", "side": 0, "points": 5, "reason": "announcement", "seat": None},
+    ]
+    events = run(game, "play 1b; play 2o; play 5o; play 11b; play 12o; play 3c; play 6c")
+    assert _shown_and_scored(events) == [
+        {"type": "exposure", "seat": 2, "declaration": "tringa"},
+        {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
+        {"type": "game_over", "winner": 1, "reason": "target"},
+    ]
+    assert game.scores == [5, 6]
+
+
+def test_R9_5_a_shown_declaration_can_no_longer_be_challenged() -> None:
+    """R9.5, R8.8: seat 0's ronda was shown (and is true): seat 1 is offered no challenge of it,
+    and a challenge sent anyway is refused, naming why, and changes nothing."""
+    game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
+    run(game, "declare ronda; declare none; declare tringa; declare none; play 1b")
+    assert game.turn == 1 and not any(isinstance(a, Challenge) for a in game.legal_actions())
+    before = (list(game.scores), len(game.events))
+    with pytest.raises(IllegalActionError, match="seat 0's hand has been shown: its ronda can no longer be challenged"):
+        game.apply(Challenge(0))
+    assert (list(game.scores), len(game.events)) == before and game.turn == 1
+
+
+def test_R9_5_not_with_transfer_scoring() -> None:
+    """R9.5, R10: with transfer_scoring no win comes mid-round, so nothing is shown: the lone tringa is paid."""
+    rules = Rules(players=2, target=5, transfer_scoring=True)
+    game = start(rules, [{1: "1b 2b 4c"}], table="6o 7o 10o 12o")
+    events = run(game, "declare none; declare tringa")
+    assert of(events, "show", "exposure") == []
+    assert of(events, "transfer") == [
+        {"type": "transfer", "payer": 0, "payee": 1, "cards": 0, "owed": 5, "reason": "announcement"}
+    ]
+    assert game.view(0).shown == (None, None)

@@ -138,13 +138,14 @@ def test_dealer_duty_on_the_last_turn_in_every_table_size(players: int) -> None:
         rules = Rules(players=players, target=500, dealer_duty=True)
         game = Game(rules, seed=seed)
         rng = random.Random(seed)
-        while not (game.stock == 0 and game.cards_in_hands == 1 and game.phase == "play"):
+        while not (game.stock == 0 and sum(game.public_view().hand_sizes) == 1 and game.phase == "play"):
             game.apply(choose(game, rng, challenge_rate=0))
         dealer = game.dealer
         assert game.turn == dealer
         card = game.legal_actions()[0].card
         table_ranks = {c >> 2 for c in game.view(dealer).table}
-        captures = card >> 2 in table_ranks or game.chain_rank == card >> 2
+        chain = game.public_view().chain
+        captures = card >> 2 in table_ranks or (chain is not None and chain.rank == card >> 2)
         events = game.apply(game.legal_actions()[0])
         duty = [s for s in scores(events) if s[2] == "dealer_duty"]
         side = rules.side_of(dealer)

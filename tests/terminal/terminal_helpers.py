@@ -31,7 +31,7 @@ def hidden_from(session: Session) -> set[str]:
     for seat in range(game.rules.players):
         if seat != session.human and view.shown[seat] is None:
             hidden |= set(game.hand(seat))
-    hidden |= set(game.deck[game.stock_pos :]) if game.deck else set()
+    hidden |= set(game.stock_cards())
     return {card_name(c) for c in hidden}
 
 

@@ -40,11 +40,11 @@ def hidden_cards(game: Game, seat: int | None) -> set[str]:
     for other in range(game.rules.players):
         if other != seat:
             mask |= game.hand(other).mask
-    for card in game.deck[game.stock_pos :]:
+    for card in game.stock_cards():
         mask |= 1 << card
-    for shown in game.shown:
+    for shown in game.public_view().shown:
         if shown is not None:
-            mask &= ~shown
+            mask &= ~shown.mask
     return {card_name(card) for card in cards_of(mask)}
 
 

@@ -139,7 +139,7 @@ def observe(view: SeatView) -> np.ndarray:
     if view.chain is not None:
         _cards(v, view.chain.cards, at["chain"])
     for seat, declared in enumerate(view.declarations):
-        index = 0 if declared is None else 1 + DECLARATIONS.index(declared)  # type: ignore[arg-type]
+        index = 0 if declared is None else 1 + DECLARATIONS.index(declared)
         v[at["declarations"] + 5 * seat + index] = 1.0
     for seat, exposed in enumerate(view.exposed):
         v[at["exposed"] + seat] = float(exposed)

@@ -179,7 +179,7 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
             self.public.append(str(event.to_json()))
             if event.TYPE == "deal":
                 for seat in range(self.rules.players):
-                    self.private[seat].append(" ".join(card_name(c) for c in cards_of(self.engine.dealt[seat])))
+                    self.private[seat].append(" ".join(card_name(c) for c in self.engine.dealt_hand(seat)))
             elif event.TYPE == "score":
                 self.points[event.side] += event.points
 
@@ -242,7 +242,7 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
         other.private = [list(dealt) for dealt in self.private]
         for seat in range(self.rules.players):
             if seat != player:
-                other.private[seat][-1] = " ".join(card_name(c) for c in cards_of(other.engine.dealt[seat]))
+                other.private[seat][-1] = " ".join(card_name(c) for c in other.engine.dealt_hand(seat))
         other.points = list(self.points)
         return other
 

@@ -13,8 +13,15 @@ weakest first after ``random``:
 
 The declaration, bluff and challenge policy of every level is in
 :mod:`ronda.bots.declarations`. :mod:`ronda.bots.cheating` (sees every card)
-exists for analysis only and is not a level; :mod:`ronda.bots.ismcts` is an
-Information-Set MCTS measured weaker than ``hard`` (kept for comparison, not a level).
+exists for analysis only and is not a level.
+
+A bot uses the engine's public API only: the :class:`~ronda.engine.view.SeatView`
+it is given, and games it builds from that view
+(:meth:`~ronda.engine.game.Game.from_view`) to search in.
+
+An Information-Set MCTS (``ronda/bots/ismcts.py``) was built as the first
+``expert`` and measured weaker than ``hard`` at equal and at four times its
+budget; it was removed once PIMC became ``expert`` — git history keeps it.
 """
 
 from __future__ import annotations
@@ -22,7 +29,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .base import Bot, RandomBot
-from .ismcts import IsmctsBot
 from .pimc import ExpertBot, PimcBot
 from .rules_based import EasyBot, MediumBot
 
@@ -58,7 +64,6 @@ __all__ = [
     "Bot",
     "EasyBot",
     "ExpertBot",
-    "IsmctsBot",
     "MediumBot",
     "PimcBot",
     "RandomBot",

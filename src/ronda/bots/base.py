@@ -41,5 +41,5 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        options = [a for a in legal if not isinstance(a, Challenge)] or list(legal)
+        options: list[Action] = [a for a in legal if not isinstance(a, Challenge)] or list(legal)
         return options[self.rng.randrange(len(options))]

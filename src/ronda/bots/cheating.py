@@ -19,7 +19,7 @@ import random
 from ..engine.actions import Action, Play
 from ..engine.game import DECLARE, Game
 from .declarations import declaration
-from .rollout import rollout, utility
+from .rollout import greedy_policy, rollout, utility
 
 
 class CheatingBot:
@@ -32,10 +32,12 @@ class CheatingBot:
 
     name = "cheating"
 
-    def __init__(self, seed: int | None = None, *, rollouts: int = 48, explore: float = 0.1, win_value: float = 10.0):
+    def __init__(
+        self, seed: int | None = None, *, rollouts: int = 48, explore: float = 0.1, win_value: float = 10.0
+    ) -> None:
         self.rng = random.Random(seed)
         self.rollouts = rollouts
-        self.explore = explore
+        self.policy = greedy_policy(explore=explore)
         self.win_value = win_value
 
     def choose(self, game: Game) -> Action:
@@ -55,7 +57,7 @@ class CheatingBot:
             for i, play in enumerate(plays):
                 copy = game.copy(history=False)
                 copy.apply(play)
-                rollout(copy, random.Random(crn).random, self.explore)
+                rollout(copy, random.Random(crn), self.policy)
                 totals[i] += utility(copy, start, side, self.win_value)
         return plays[totals.index(max(totals))]
 

@@ -4,20 +4,19 @@ The policy, in the order a bot applies it:
 
 **Declare** (R8.2). Every level declares what its hand holds (``none``,
 ``ronda``, ``tringa``, ``double_ronda``) — truthfully — unless it may bluff
-(``hard`` and ``expert``) and one of two situations holds:
+(``hard`` and ``expert``) and this situation holds:
 
-1. *The winning bluff.* The bot declares last (it is the dealer) and some
-   declaration would make the settlement decided at once (R8.5: only its side
-   declared) with its side at or above the target, alone at the top (R9.3):
-   the game is won before a card is played and stays won (R9.4). It declares
-   the cheapest kind that wins — a true one when the hand holds it.
-2. *The delaying bluff* (the seeds' tactic near the target). It holds no
-   combination, every declaration so far comes from one opposing side, and
-   that side would reach the target the moment its declarations are settled.
-   Declaring nothing loses the game at once; a false declaration of the
-   strongest kind the opponents declared keeps the settlement undecided until
-   the cards show whose is best, and the bot may win by caida or missa first.
-   If it is found out, the opponents score the penalty — in a game already lost.
+*The delaying bluff* (the seeds' tactic near the target). It holds no
+combination, every declaration so far comes from one opposing side, and
+that side would reach the target the moment its declarations are settled.
+Declaring nothing loses the game at once; a false declaration of the
+strongest kind the opponents declared keeps the settlement undecided until
+the cards show whose is best, and the bot may win by caida or missa first.
+If it is found out, the opponents score the penalty — in a game already lost.
+
+There is no *winning bluff*: a false declaration that would bring its side to
+the target is shown and exposed before the award (R9.5), so a declaration wins
+the game only when it is true — which is the truthful declaration.
 
 **Challenge** (R8.8), before playing. A level that counts cards (``medium``
 and up) challenges an opponent's live declaration
@@ -40,14 +39,12 @@ at stake: a failed challenge loses the game (R8.8).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from ..engine.actions import CHALLENGES, DECLARES, Action, Challenge, Declare
 from ..engine.combinations import (
     DOUBLE_RONDA,
     KIND_VALUE,
     NONE,
-    RONDA,
     TRINGA,
     Kind,
     candidate_range,
@@ -58,28 +55,13 @@ from ..engine.view import SeatView
 from .determinize import Determinizer
 
 
-def declare(kind: str) -> Declare:
-    """The action declaring ``kind`` (a kind name as the combination functions return it)."""
-    return DECLARES[cast(Kind, kind)]
-
-
-def true_declaration(view: SeatView) -> str:
+def true_declaration(view: SeatView) -> Kind:
     """What the seat's hand as dealt holds (R8.1), as a declaration."""
-    dealt = view.hand.mask
-    for seat, card in view.plays[view.deal_start :]:
-        if seat == view.seat:
-            dealt |= 1 << card
-    combo = hand_combination(dealt, view.rules.ace_high)
-    return NONE if combo is None else combo[0]
+    combo = hand_combination(view.hand.mask | view.played_this_deal(view.seat), view.rules.ace_high)
+    return NONE if combo is None else combo.kind
 
 
-def _kinds(view: SeatView) -> tuple[str, ...]:
-    """Declarable combinations, cheapest first."""
-    four = view.rules.deal_sizes()[view.deal] == 4
-    return (RONDA, DOUBLE_RONDA, TRINGA) if four else (RONDA, TRINGA)
-
-
-def _settled_points(view: SeatView, declarations: Sequence[str | None]) -> tuple[int, ...] | None:
+def _settled_points(view: SeatView, declarations: Sequence[Kind | None]) -> tuple[int, ...] | None:
     """R8.5 with every live declaration taken as true: each side's points, or ``None`` if undecided."""
     rules = view.rules
     size = rules.deal_sizes()[view.deal]
@@ -103,24 +85,8 @@ def _winner(scores: Sequence[int], target: int) -> int | None:
     return None
 
 
-def winning_bluff(view: SeatView) -> str | None:
-    """Policy 1: the cheapest declaration that wins the game at once, when this seat declares last."""
-    if view.turn != view.dealer or view.rules.auto_declare:
-        return None
-    for kind in _kinds(view):
-        declarations = list(view.declarations)
-        declarations[view.seat] = kind
-        points = _settled_points(view, declarations)
-        if points is None:
-            continue
-        scores = [s + p for s, p in zip(view.scores, points, strict=True)]
-        if _winner(scores, view.rules.target) == view.side:
-            return kind
-    return None
-
-
-def delaying_bluff(view: SeatView) -> str | None:
-    """Policy 2: contest an opposing side whose declarations alone would win it the game."""
+def delaying_bluff(view: SeatView) -> Kind | None:
+    """The delaying bluff: contest an opposing side whose declarations alone would win it the game."""
     if view.rules.auto_declare or true_declaration(view) != NONE:
         return None
     rules = view.rules
@@ -144,24 +110,11 @@ def delaying_bluff(view: SeatView) -> str | None:
 
 def declaration(view: SeatView, may_bluff: bool) -> Declare:
     """The declaration this policy makes for the seat to declare."""
-    truth = true_declaration(view)
     if may_bluff:
-        kind = winning_bluff(view)
-        if kind is not None and (truth == NONE or KIND_VALUE[kind] >= KIND_VALUE[truth]):
-            return declare(kind)
         kind = delaying_bluff(view)
         if kind is not None:
-            return declare(kind)
-    return declare(truth)
-
-
-def proven_false(view: SeatView, determinizer: Determinizer | None = None) -> list[int]:
-    """Opponents whose live declaration counting proves false (challenge policy 1)."""
-    targets = _live_opponent_declarations(view)
-    if not targets:
-        return []
-    sampler = determinizer or Determinizer(view)
-    return [seat for seat in targets if not sampler.could_be_true(seat)]
+            return DECLARES[kind]
+    return DECLARES[true_declaration(view)]
 
 
 def at_stake(view: SeatView, seat: int) -> bool:
@@ -195,12 +148,12 @@ def challenge(
     targets = _live_opponent_declarations(view)
     if not targets:
         return None
-    sampler = determinizer or Determinizer(view)
     for seat in targets:
-        if not sampler.could_be_true(seat) and CHALLENGES[seat] in legal:
-            return CHALLENGES[seat]
+        if view.declarations[seat] not in view.possible_kinds(seat) and CHALLENGES[seat] in legal:
+            return CHALLENGES[seat]  # counting proves it false: the challenge cannot fail
     if at_stake_threshold is None:
         return None
+    sampler = determinizer or Determinizer(view)
     for seat in targets:
         if not at_stake(view, seat) or CHALLENGES[seat] not in legal:
             continue
@@ -211,13 +164,4 @@ def challenge(
     return None
 
 
-__all__ = [
-    "at_stake",
-    "declare",
-    "challenge",
-    "declaration",
-    "delaying_bluff",
-    "proven_false",
-    "true_declaration",
-    "winning_bluff",
-]
+__all__ = ["at_stake", "challenge", "declaration", "delaying_bluff", "true_declaration"]

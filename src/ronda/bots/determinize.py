@@ -31,7 +31,7 @@ sequence; every placement consistent with the view keeps a positive chance.
 >>> game = Game(Rules(players=2), seed=4)
 >>> sampler = Determinizer(game.view(0))
 >>> guess = sampler.sample_game(random.Random(1))
->>> guess.hands[0] == game.hands[0], bin(guess.hands[1]).count("1")
+>>> guess.hand(0) == game.hand(0), len(guess.hand(1))
 (True, 3)
 """
 
@@ -44,14 +44,23 @@ from functools import cache, lru_cache
 from itertools import accumulate, combinations_with_replacement
 from math import comb
 
-from ..engine.cards import Mask, cards_of
-from ..engine.combinations import DOUBLE_RONDA, NONE, RONDA, TRINGA, combination_of, hand_combination
+from ..engine.cards import Card, Mask, cards_of
+from ..engine.combinations import (
+    DECLARATIONS,
+    DOUBLE_RONDA,
+    NONE,
+    RONDA,
+    TRINGA,
+    Kind,
+    combination_of,
+    hand_combination,
+)
 from ..engine.game import Game
 from ..engine.position import PositionBuilder
 from ..engine.view import SeatView
 from .inference import PlayEvidence, PlayModel
 
-KINDS = (NONE, RONDA, TRINGA, DOUBLE_RONDA)
+KINDS: tuple[Kind, ...] = DECLARATIONS
 """What a hand as dealt can hold; ``none`` stands for no combination."""
 
 
@@ -69,7 +78,7 @@ class DeclarationModel:
     bluff: float = 0.05
     misdeclare: float = 0.02
 
-    def likelihood(self, declared: str | None, held: str, auto_declare: bool) -> float:
+    def likelihood(self, declared: Kind | None, held: Kind, auto_declare: bool) -> float:
         if declared is None:  # not declared yet: no evidence
             return 1.0
         if declared == held:
@@ -91,7 +100,7 @@ class Placement:
     """One guess: the hand of every unknown seat and the stock in dealing order."""
 
     hands: dict[int, Mask]
-    stock: list[int]
+    stock: list[Card]
 
 
 @cache
@@ -151,10 +160,7 @@ class Determinizer:
         rules = view.rules
         self._ace_high = rules.ace_high
         self._dealt_size = rules.deal_sizes()[view.deal]
-        played = [0] * rules.players
-        for seat, card in view.plays[view.deal_start :]:
-            played[seat] |= 1 << card
-        self._played = played
+        self._played = [view.played_this_deal(seat) for seat in range(rules.players)]
         # Per unknown seat: hand size, played ranks, likelihood of each held kind.
         seats = []
         for seat in self.builder.unknown_seats():
@@ -264,7 +270,11 @@ class Determinizer:
 
     # ------------------------------------------------------------ evidence
 
-    def kind_probabilities(self, seat: int) -> dict[str, float]:
+    def unknown_seats(self) -> list[int]:
+        """The seats whose hands a guess places (not this seat's, not shown ones)."""
+        return self.builder.unknown_seats()
+
+    def kind_probabilities(self, seat: int) -> dict[Kind, float]:
         """Posterior of what ``seat``'s hand as dealt holds, from its own declaration and the unseen cards.
 
         Other seats' evidence is left out (the marginal of one seat); a shown hand is certain.
@@ -276,7 +286,7 @@ class Determinizer:
             combo = hand_combination(known, self._ace_high)
             return {kind: float(kind == (combo[0] if combo else NONE)) for kind in KINDS}
         counts = [(self.builder.hidden >> (4 * r) & 0xF).bit_count() for r in range(10)]
-        totals = dict.fromkeys(KINDS, 0.0)
+        totals: dict[Kind, float] = dict.fromkeys(KINDS, 0.0)
         likelihood = {
             kind: self.model.likelihood(view.declarations[seat], kind, view.rules.auto_declare) for kind in KINDS
         }
@@ -288,27 +298,6 @@ class Determinizer:
             totals[kind] += ways * likelihood[kind]
         total = sum(totals.values())
         return {kind: (value / total if total else 0.0) for kind, value in totals.items()}
-
-    def could_be_true(self, seat: int) -> bool:
-        """Whether any hand made of ``seat``'s played cards and unseen cards holds what it declared.
-
-        ``False`` is a proof by counting that the declaration is false, stronger
-        than R8.5's candidates, which look only at the declarer's own plays.
-        """
-        view = self.view
-        declared = view.declarations[seat]
-        if declared is None or declared == NONE:
-            return True
-        shown = view.shown[seat]
-        if shown is not None:
-            combo = hand_combination(shown.mask, self._ace_high)
-            return combo is not None and combo[0] == declared
-        counts = [(self.builder.hidden >> (4 * r) & 0xF).bit_count() for r in range(10)]
-        wanted = KINDS.index(declared)
-        for pattern, kind_index in self._patterns(seat, view.hand_sizes[seat]):
-            if kind_index == wanted and all(counts[r] >= m for r, m in pattern):
-                return True
-        return False
 
 
 __all__ = ["KINDS", "TRUSTING", "DeclarationModel", "Determinizer", "Placement"]

@@ -14,18 +14,23 @@ Two cards of one rank are the same move (R1.1: suits never matter).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..engine.actions import PLAYS
 from ..engine.game import PLAY, Game
 from .rollout import utility
 
 
-def solve(game: Game, side: int, start: list[int], win_value: float, alpha: float = -1e9, beta: float = 1e9) -> float:
+def solve(
+    game: Game, side: int, start: Sequence[int], win_value: float, alpha: float = -1e9, beta: float = 1e9
+) -> float:
     """The value to ``side`` of the rest of the round from ``game`` with best play by every side."""
     if game.phase != PLAY:
         return utility(game, start, side, win_value)
-    seat = game.turn
-    mine = game.side_of[seat] == side
-    hand = game.hands[seat]
+    state = game.search_state()
+    seat = state.seat
+    mine = state.rules.side_of(seat) == side
+    hand = state.hands[seat]
     best = -1e9 if mine else 1e9
     for r in range(10):
         cards = hand >> (4 * r) & 0xF

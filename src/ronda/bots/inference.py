@@ -19,11 +19,51 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import exp
+from typing import NamedTuple
 
-from ..engine.cards import Mask
-from ..engine.position import Moment, replay_plays
+from ..engine.cards import Card, Mask
+from ..engine.table import RankMask
+from ..engine.table import play_step as engine_step
 from ..engine.view import SeatView
 from .tactics import play_step
+
+
+class Moment(NamedTuple):
+    """The public table just before one play of the round: what the player chose against."""
+
+    seat: int
+    card: Card
+    table: RankMask
+    drop: int
+    chain: int
+    chain_count: int
+
+
+def moments(view: SeatView) -> list[Moment]:
+    """The table before each play of the round, replayed from the opening table by the engine's play step.
+
+    >>> from ronda import Game, Rules, Play, Declare
+    >>> game = Game(Rules(players=2, auto_declare=True), seed=1)
+    >>> _ = game.apply(Play(13)), game.apply(Play(9))  # seat 0 drops a 4, seat 1 plays a 3
+    >>> [(m.seat, bin(m.table), m.drop) for m in moments(game.view(0))]
+    [(0, '0b1001000101', -1), (1, '0b1001001101', 3)]
+    """
+    rules = view.rules
+    deal_starts = set()
+    start = 0
+    for size in rules.deal_sizes():
+        start += size * rules.players
+        deal_starts.add(start)
+    table = sum(1 << (card >> 2) for card in view.opening_table)
+    drop = chain = -1
+    count = 0
+    found = []
+    for index, (seat, card) in enumerate(view.plays):
+        if index in deal_starts:
+            drop = chain = -1  # R5.2, R5.3: no caida or chain across deals
+        found.append(Moment(seat, card, table, drop, chain, count if chain >= 0 else 0))
+        _, _, _, table, drop, chain, count = engine_step(table, drop, chain, count, card >> 2, rules.players > 2)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +86,14 @@ class PlayEvidence:
         rules = view.rules
         self._chain_points = rules.chain_points
         self._multi = rules.players > 2
-        moments = replay_plays(view)[1][view.deal_start :]
-        total = sum(view.hand_sizes) + len(moments)
+        this_deal = moments(view)[view.deal_start :]
+        total = sum(view.hand_sizes) + len(this_deal)
         last_deal = view.stock == 0
         steps = []
         later = dict.fromkeys(unknown, 0)
         # Walk back so each step knows the cards its seat held then: its hand now and what it played since.
-        for index in range(len(moments) - 1, -1, -1):
-            moment = moments[index]
+        for index in range(len(this_deal) - 1, -1, -1):
+            moment = this_deal[index]
             if moment.seat in later:
                 left = total - index  # cards in all hands before this play
                 later[moment.seat] |= 1 << moment.card
@@ -84,14 +124,13 @@ class PlayEvidence:
 
     def _likelihood(self, played: int, ranks: int, moment: Moment, missa: bool) -> float:
         model = self.model
-        drop_rank = moment.last_drop >> 2 if moment.last_drop >= 0 else -1
         worths = {}
         for r in range(10):
             if ranks >> r & 1:
                 worths[r] = play_step(
-                    moment.table_ranks,
-                    drop_rank,
-                    moment.chain_rank,
+                    moment.table,
+                    moment.drop,
+                    moment.chain,
                     moment.chain_count,
                     r,
                     missa,
@@ -104,4 +143,4 @@ class PlayEvidence:
         return (1.0 - model.noise) * chosen + model.noise / len(worths)
 
 
-__all__ = ["PlayEvidence", "PlayModel"]
+__all__ = ["Moment", "PlayEvidence", "PlayModel", "moments"]

@@ -18,11 +18,12 @@ import random
 from typing import Any
 
 from ..engine.actions import Play
+from ..engine.game import Policy
 from ..engine.view import SeatView
 from .determinize import Determinizer
 from .endgame import solve
 from .inference import PlayModel
-from .rollout import Policy, lookahead_policy, rollout, utility
+from .rollout import lookahead_policy, rollout, utility
 from .search import SearchBot
 
 
@@ -66,7 +67,7 @@ class PimcBot(SearchBot):
         totals = [0.0] * len(plays)
         if view.stock == 0 and sum(view.hand_sizes) <= self.exact_plays:
             # The end of the round: search it exactly in each guess (one guess if only one is possible).
-            known = len(sampler.builder.unknown_seats()) <= 1
+            known = len(sampler.unknown_seats()) <= 1
             for _ in range(1) if known else self.steps():
                 guess = sampler.sample_game(rng)
                 for i, play in enumerate(plays):
@@ -81,7 +82,7 @@ class PimcBot(SearchBot):
             for i, play in enumerate(plays):
                 game = guess.copy(history=False)
                 game.apply(play)
-                rollout(game, random.Random(crn).random, self.explore, self.policy, self.deals)
+                rollout(game, random.Random(crn), self.policy, self.deals)
                 totals[i] += utility(game, start, side, self.win_value, piles)
         return totals
 
@@ -96,9 +97,8 @@ class ExpertBot(PimcBot):
     ``hard``'s, with ``samples`` 128, ``time_limit`` 1.0 s, ``policy`` the
     three-ply lookahead, ``play_model`` a :class:`~ronda.bots.inference.PlayModel`.
 
-    Information-Set MCTS (:mod:`ronda.bots.ismcts`) was measured first and
-    lost to ``hard`` at equal and at four times its budget; this is the
-    stronger method.
+    Information-Set MCTS was measured first and lost to ``hard`` at equal and
+    at four times its budget; this is the stronger method (see :mod:`ronda.bots`).
     """
 
     name = "expert"
@@ -111,14 +111,16 @@ class ExpertBot(PimcBot):
         time_limit: float | None = 1.0,
         policy: Policy | None = None,
         play_model: PlayModel | None = None,
+        explore: float = 0.1,
         **knobs: Any,
     ) -> None:
         super().__init__(
             seed,
             samples=samples,
             time_limit=time_limit,
-            policy=policy or lookahead_policy(3, card_value=0.7),
+            policy=policy or lookahead_policy(3, card_value=0.7, explore=explore),
             play_model=play_model or PlayModel(),
+            explore=explore,
             **knobs,
         )
 

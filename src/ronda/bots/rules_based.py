@@ -30,6 +30,7 @@ from math import comb
 from ..engine.actions import Action, Play
 from ..engine.cards import ALL_CARDS, Mask
 from ..engine.game import DECLARE
+from ..engine.table import play_step
 from ..engine.view import SeatView
 from .declarations import challenge, declaration
 
@@ -120,11 +121,7 @@ def holds_rank_chance(view: SeatView, seat: int, rank: int, memory: bool = True)
         return 0.0
     shown = view.shown[seat]
     if shown is not None:
-        played = 0
-        for s, card in view.plays[view.deal_start :]:
-            if s == seat:
-                played |= 1 << card
-        return 1.0 if shown.mask & ~played & (0xF << 4 * rank) else 0.0
+        return 1.0 if shown.mask & ~view.played_this_deal(seat) & (0xF << 4 * rank) else 0.0
     unseen = _unseen(view, memory)
     total = unseen.bit_count()
     of_rank = (unseen >> 4 * rank & 0xF).bit_count()
@@ -142,42 +139,37 @@ def _unseen(view: SeatView, memory: bool) -> Mask:
 
 
 def judge_play(view: SeatView, card: int, card_value: float, danger_weight: float, memory: bool) -> float:
-    """Points this play is worth now, minus ``danger_weight`` times the next seat's best expected reply."""
+    """Points this play is worth now, minus ``danger_weight`` times the next seat's best expected reply.
+
+    What the play and each reply do is the engine's :func:`~ronda.engine.table.play_step`.
+    """
     rules = view.rules
     n = rules.players
     rank = card >> 2
-    table = [-1] * 10
-    for c in view.table:
-        table[c >> 2] = c
     chain = view.chain
+    table_ranks = sum(1 << (c >> 2) for c in view.table)
+    drop = -1 if view.last_drop is None else view.last_drop >> 2
+    chain_rank, chain_count = (-1, 0) if chain is None else (chain.rank, chain.count)
+    taken_ranks, caida, raised, table_after, drop_after, chain_now, count_after = play_step(
+        table_ranks, drop, chain_rank, chain_count, rank, n > 2
+    )
     last_turn = view.stock == 0 and sum(view.hand_sizes) == 1
     points = 0.0
     taken = 0
-    captured = True
-    dropped = False
     chain_after: tuple[int, int, int] | None = None  # rank, cards in the open capture, count
-    if chain is not None and rank == chain.rank:
+    if raised:
+        assert chain is not None
         taken = len(chain.cards) + 1
-        count = chain.count + 1
-        points += rules.chain_points[count - 2]
-        chain_after = (rank, taken, count)
-    elif table[rank] >= 0:
-        caida = view.last_drop is not None and view.last_drop >> 2 == rank
-        r = rank
-        while r < 10 and table[r] >= 0:
-            table[r] = -1
-            taken += 1
-            r += 1
-        taken += 1
+        points += rules.chain_points[count_after - 2]
+        chain_after = (rank, taken, count_after)
+    elif taken_ranks:
+        taken = taken_ranks.bit_count() + 1
         if caida:
             points += rules.chain_points[0]
-            if n > 2:
-                chain_after = (rank, taken, 2)
-    else:
-        captured = False
-        dropped = True
-        table[rank] = card
-    left = sum(1 for c in table if c >= 0)
+            if chain_now >= 0:
+                chain_after = (rank, taken, count_after)
+    captured = raised or bool(taken_ranks)
+    left = table_after.bit_count()
     if captured and not left and not last_turn:
         points += 1  # missa
     points += card_value * taken
@@ -200,17 +192,15 @@ def judge_play(view: SeatView, card: int, card_value: float, danger_weight: floa
         value = rules.chain_points[count - 1] + card_value * (cards + 1)
         danger = max(danger, holds_rank_chance(view, following, r, memory) * value)
     for t in range(10):
-        if table[t] < 0:
+        if not table_after >> t & 1:
             continue
-        run = 0
-        r = t
-        while r < 10 and table[r] >= 0:
-            run += 1
-            r += 1
-        value = card_value * (run + 1)
-        if run == left and not their_last_turn:
+        reply_taken, reply_caida, _, reply_table, _, _, _ = play_step(
+            table_after, drop_after, chain_now, count_after, t, n > 2
+        )
+        value = card_value * (reply_taken.bit_count() + 1)
+        if not reply_table and not their_last_turn:
             value += 1  # missa
-        if dropped and t == rank:
+        if reply_caida:
             value += rules.chain_points[0]  # caida on the card just dropped
         danger = max(danger, holds_rank_chance(view, following, t, memory) * value)
     return points - danger_weight * danger

@@ -20,12 +20,12 @@ import time
 from collections.abc import Sequence
 
 from ..engine.actions import Action, Play
-from ..engine.game import DECLARE
+from ..engine.game import DECLARE, Policy
 from ..engine.view import SeatView
 from .declarations import challenge, declaration
 from .determinize import Determinizer
 from .inference import PlayModel
-from .rollout import Policy, greedy_policy
+from .rollout import greedy_policy
 
 
 class SearchBot:
@@ -33,7 +33,7 @@ class SearchBot:
 
     Knobs: ``budget``, ``time_limit``, ``min_budget`` (see the module),
     ``policy`` (the rollout policy, :mod:`ronda.bots.rollout`), ``explore``
-    (share of random cards in rollouts), ``win_value`` (utility of winning the
+    (share of random cards in the default policy's rollouts), ``win_value`` (utility of winning the
     game, in points), ``bluff`` (may bluff), ``at_stake_threshold`` (how
     likely false an opponent's declaration must be to be challenged when the
     game is at stake), ``play_model`` (read the other seats' plays when
@@ -62,7 +62,7 @@ class SearchBot:
         self.budget = budget
         self.time_limit = time_limit
         self.min_budget = min_budget
-        self.policy = policy or greedy_policy(card_value=0.7)
+        self.policy = policy or greedy_policy(card_value=0.7, explore=explore)
         self.explore = explore
         self.win_value = win_value
         self.bluff = bluff

@@ -1,29 +1,56 @@
-"""Table arithmetic for the search bots: what one card takes now, on plain rank masks.
+"""What one card is worth to the search bots now: the engine's play step, priced.
 
-The rollout policy and the reading of other seats' plays judge thousands of
-plays a move, so this works on the table's rank mask (bit ``r`` set when a
-card of rank ``r`` is up, R4.2 keeps it one card per rank) rather than on a view.
+The rules of a play — capture and its run, drop, caida, the chain (R4.2-R5.3)
+— are the engine's :func:`~ronda.engine.table.play_step`; this module puts a
+price on what it says: cards taken, a caida, a missa, a raise. It works on
+rank masks (bit ``r`` set when a card of rank ``r`` is up) because the rollout
+policies price millions of plays a move (expert's lookahead), so it does not
+call the engine's function for each: it reads the capture run from a table made
+once from the engine's :func:`~ronda.engine.table.capture_run` for every table
+and rank, and repeats the step's three comparisons (a raise, a caida, a chain
+that opens). Its tests check :func:`take` and :func:`play_step` against the
+engine's :func:`~ronda.engine.table.play_step` on every table, rank and drop.
 
 >>> take(0b10110000, drop_rank=-1, rank=4, missa=True)  # a 5 on 5 6 10: takes the 5 and 6, the 10 stays
 (1.35, 128)
+>>> play_step(0b10110000, drop_rank=-1, chain_rank=-1, chain_count=0, rank=7, missa=True,
+...           chain_points=(1, 5, 10), multi=False)  # a 10 on 5 6 10: takes the 10
+(0.9, 48, -1, -1, 0)
 """
 
 from __future__ import annotations
+
+from ..engine.table import RankMask, capture_run
 
 CARD_VALUE = 0.45
 """What one captured card is worth to the policy (the card count of R7.2)."""
 
 
-def take(table_ranks: int, drop_rank: int, rank: int, missa: bool, card_value: float = CARD_VALUE) -> tuple[float, int]:
+def _runs() -> tuple[tuple[int, RankMask], ...]:
+    """For every table and rank (``table * 10 + rank``): the cards a card of the rank takes, and the table after."""
+    runs = []
+    for table in range(1 << 10):
+        for rank in range(10):
+            run = capture_run(table, rank)
+            runs.append((run.bit_count(), table & ~run if run else table | 1 << rank))
+    return tuple(runs)
+
+
+_RUNS = _runs()
+"""The engine's :func:`~ronda.engine.table.capture_run` for every table and rank, and the table after."""
+
+
+def take(
+    table_ranks: RankMask, drop_rank: int, rank: int, missa: bool, card_value: float = CARD_VALUE
+) -> tuple[float, RankMask]:
     """Immediate worth of playing ``rank`` on the table, and the table's ranks after it (no chain).
 
-    ``drop_rank`` is the rank dropped on the turn before (a caida), -1 if none.
+    ``drop_rank`` is the rank dropped on the turn before (a caida, R5.1), -1 if
+    none; ``missa`` whether emptying the table scores (not on the round's last turn, R6.2).
     """
-    bits = table_ranks >> rank
-    if not bits & 1:
-        return 0.0, table_ranks | 1 << rank
-    run = (~bits & (bits + 1)).bit_length() - 1  # trailing ones: the run taken (R4.2)
-    after = table_ranks & ~(((1 << run) - 1) << rank)
+    run, after = _RUNS[table_ranks * 10 + rank]
+    if not run:
+        return 0.0, after
     value = card_value * (run + 1)
     if rank == drop_rank:
         value += 1.0
@@ -33,7 +60,7 @@ def take(table_ranks: int, drop_rank: int, rank: int, missa: bool, card_value: f
 
 
 def play_step(
-    table_ranks: int,
+    table_ranks: RankMask,
     drop_rank: int,
     chain_rank: int,
     chain_count: int,
@@ -42,14 +69,21 @@ def play_step(
     chain_points: tuple[int, int, int],
     multi: bool,
     card_value: float = CARD_VALUE,
-) -> tuple[float, int, int, int, int]:
-    """One play of ``rank``: its immediate worth, and the table, drop rank and chain (rank, count) after it."""
-    if rank == chain_rank:
+) -> tuple[float, RankMask, int, int, int]:
+    """One play of ``rank`` (:func:`~ronda.engine.table.play_step`): its immediate worth, and the table,
+    drop rank and chain (rank, count) after it. ``multi``: more than two players (a caida opens a chain)."""
+    if rank == chain_rank:  # a raise (R5.3)
         return chain_points[chain_count - 1] + card_value * (chain_count + 1), table_ranks, -1, rank, chain_count + 1
-    value, after = take(table_ranks, drop_rank, rank, missa, card_value)
-    if after == table_ranks | 1 << rank:
-        return value, after, rank, -1, 0
-    if multi and rank == drop_rank:
+    run, after = _RUNS[table_ranks * 10 + rank]
+    if not run:  # a drop (R4.3)
+        return 0.0, after, rank, -1, 0
+    value = card_value * (run + 1)
+    caida = rank == drop_rank  # R5.1
+    if caida:
+        value += 1.0
+    if missa and not after:
+        value += 1.0
+    if caida and multi:  # the chain opens (R5.3)
         return value, after, -1, rank, 2
     return value, after, -1, -1, 0
 

@@ -1,26 +1,50 @@
 """The rules engine: cards, rules, the game state machine, views, events and records.
 
 It depends on nothing outside the standard library and knows nothing of bots or
-interfaces; everything else in ``ronda`` stands on it.
+interfaces; everything else in ``ronda`` stands on it, through the names below.
+
+- :class:`Game`: the game — decisions verified then applied, public events out, views for seats;
+  :meth:`Game.from_view` builds a game to search in from a view and a guess of its hidden cards
+  (:class:`PositionBuilder` builds many), :meth:`Game.playout` plays on by itself (with a
+  :data:`Policy` reading a :class:`SearchState`);
+- :class:`Rules`: players and the variants of R10;
+- :class:`SeatView`, :class:`PublicView`: what a seat, and what a spectator, may know (R11);
+- :data:`Action` (:class:`Play`, :class:`Declare`, :class:`Challenge`): the three decisions;
+  ``PLAYS``, ``DECLARES`` and ``CHALLENGES`` hold one of each; :func:`parse_action` reads ``play 5c``;
+- :data:`Card`, :class:`CardSet`: a card (an id 0..39) and a set of cards; :func:`parse_card`, :func:`card_name`;
+- :data:`Event`: what happened, in public (:mod:`ronda.engine.events` has each kind);
+- :data:`Kind`, :data:`Phase`, :data:`Reason`: declarations, phases and score reasons, as literal strings;
+- :func:`combination_of`, :func:`hand_combination`, :func:`candidates`: what a hand holds (R8.1), what a
+  declaration may still be (R8.5);
+- :func:`replay`, :func:`load_record`, :func:`save_record`, :func:`dumps_record`, :func:`replay_result`:
+  game records (RECORD.md); :func:`shuffled_deck`, :func:`check_deck`: decks (R3.3, R3.4);
+- :class:`RondaError` and its subclasses: every error the engine raises, all ``ValueError``.
+
+Masks (plain ints, bit ``c`` for card ``c``) appear in the API only where
+searches read state millions of times: :class:`SearchState`,
+:class:`PositionBuilder`, :func:`hand_combination`, and ``CardSet.mask``.
 """
 
 from .actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play, parse_action
 from .cards import Card, CardSet, Mask, card_name, parse_card
-from .combinations import DECLARATIONS, candidates, combination_of
-from .deck import DeckError, check_deck, shuffled_deck
+from .combinations import DECLARATIONS, Kind, candidates, combination_of, hand_combination
+from .deck import check_deck, shuffled_deck
 from .errors import (
     CardError,
+    DeckError,
     IllegalActionError,
     NotYourTurnError,
+    PositionError,
     RecordError,
     RondaError,
     RulesError,
 )
-from .events import Event
-from .game import DECLARE, OVER, PLAY, WAITING, Game
+from .events import Event, Reason
+from .game import Game, Policy, SearchState
+from .position import PositionBuilder
 from .record import dumps_record, load_record, replay, replay_result, save_record
 from .rules import Rules
-from .view import Chain, SeatView
+from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView
 
 __all__ = [
     "Action",
@@ -38,16 +62,24 @@ __all__ = [
     "Event",
     "Game",
     "IllegalActionError",
+    "Kind",
     "Mask",
     "NotYourTurnError",
     "OVER",
+    "Phase",
     "PLAY",
     "Play",
     "PLAYS",
+    "Policy",
+    "PositionBuilder",
+    "PositionError",
+    "PublicView",
+    "Reason",
     "RecordError",
     "RondaError",
     "Rules",
     "RulesError",
+    "SearchState",
     "SeatView",
     "WAITING",
     "candidates",
@@ -55,6 +87,7 @@ __all__ = [
     "check_deck",
     "combination_of",
     "dumps_record",
+    "hand_combination",
     "load_record",
     "parse_action",
     "parse_card",

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .cards import NUM_CARDS, card_name, parse_card
+from .cards import NUM_CARDS, Card, card_name, parse_card
 from .combinations import DECLARATIONS, Kind
 from .errors import IllegalActionError
 
@@ -24,10 +24,11 @@ from .errors import IllegalActionError
 class Play:
     """Play a card from the hand (R4.1)."""
 
-    card: int
+    card: Card
 
     @classmethod
     def parse(cls, text: str) -> Play:
+        """The play of a card written in R1.2 notation."""
         return PLAYS[parse_card(text)]
 
     def __str__(self) -> str:
@@ -55,10 +56,14 @@ class Challenge:
 
 
 Action = Play | Declare | Challenge
+"""One decision of the seat to act: what :meth:`~ronda.engine.game.Game.apply` takes."""
 
 PLAYS: Final = tuple(Play(card) for card in range(NUM_CARDS))
+"""``PLAYS[card]``: the play of each card, made once (legal actions are lists of these)."""
 DECLARES: Final = {kind: Declare(kind) for kind in DECLARATIONS}
+"""``DECLARES[kind]``: the declaration of each kind, made once."""
 CHALLENGES: Final = tuple(Challenge(seat) for seat in range(4))
+"""``CHALLENGES[seat]``: the challenge of each seat's declaration, made once."""
 
 
 def action_to_record(seat: int, action: Action) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 A card is a plain ``int`` from 0 to 39, ``rank_index * 4 + suit_index``, so that
 the run order of R1.3 is simply the order of rank indexes and a set of cards is
-a 40-bit mask. The engine works on those ints and masks because bots copy and
-search game states thousands of times a second; :class:`CardSet` gives the same
-masks a readable ``set``-like face for everything that is not a hot path.
+a 40-bit mask. The public API speaks of one card (:data:`Card`, an id) and one
+set of cards (:class:`CardSet`); the engine works on the masks inside, and
+hands them out as masks only where searches read them thousands of times a
+second (:meth:`~ronda.engine.game.Game.search_state`, the position builder).
 
 >>> parse_card("10C")
 29
@@ -56,15 +57,6 @@ def suit_of(card: Card) -> int:
     return card & 3
 
 
-def rank_value(rank_index: int) -> int:
-    """The printed rank (1..7, 10..12) of a rank index.
-
-    >>> rank_value(7)
-    10
-    """
-    return RANKS[rank_index]
-
-
 def rank_index(printed_rank: int) -> int:
     """The rank index of a printed rank; raises :class:`CardError` for 8, 9 or others.
 
@@ -75,11 +67,6 @@ def rank_index(printed_rank: int) -> int:
         return _RANK_INDEX[printed_rank]
     except KeyError:
         raise CardError(f"no rank {printed_rank!r} in the Spanish pack (ranks 1-7, 10-12)") from None
-
-
-def card_of(rank_idx: int, suit: int) -> Card:
-    """The card of a rank index and a suit index."""
-    return rank_idx * 4 + suit
 
 
 def card_name(card: Card) -> str:
@@ -105,14 +92,6 @@ def parse_card(text: str) -> Card:
         raise CardError(f"unknown card {text!r} (write rank then suit: 1o, 7e, 10c, 12b)") from None
 
 
-def mask_of(cards: Iterable[Card]) -> Mask:
-    """The mask of some card ids."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
 def cards_of(mask: Mask) -> list[Card]:
     """The card ids of a mask, lowest first."""
     cards = []
@@ -121,16 +100,6 @@ def cards_of(mask: Mask) -> list[Card]:
         cards.append(low.bit_length() - 1)
         mask ^= low
     return cards
-
-
-def rank_mask(rank_idx: int) -> Mask:
-    """The four cards of one rank."""
-    return 0xF << (rank_idx * 4)
-
-
-def count(mask: Mask) -> int:
-    """The number of cards in a mask."""
-    return mask.bit_count()
 
 
 class CardSet:

@@ -1,7 +1,11 @@
-"""Rondas, tringas and double rondas: what a hand holds and what it could hold.
+"""Rondas, tringas and double rondas: what a hand holds and what it could hold (R8.1, R8.3, R8.5).
 
-Pure functions of ranks, cached, because the settlement (R8.5) asks them after
-every play of a declarer. Ranks here are rank indexes (0 for 1 … 9 for 12).
+:func:`combination_of` is the one statement of R8.1 and R8.3 in the project:
+every other question about combinations — a dealt hand given as cards
+(:func:`hand_combination`), the candidates of a declaration (:func:`candidates`),
+what a seat can tell of another hand (:meth:`~ronda.engine.view.SeatView.possible_kinds`),
+the bots' guesses — asks it. Ranks here are rank indexes (0 for 1 … 9 for 12);
+answers are cached, because the settlement asks after every play of a declarer.
 
 A combination's *strength* is one int that orders combinations of one kind by
 R8.3; kinds are compared first, by :data:`KIND_ORDER`.
@@ -15,24 +19,41 @@ R8.3; kinds are compared first, by :data:`KIND_ORDER`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
+
+from .cards import RANKS, Mask
+
+Kind = Literal["none", "ronda", "tringa", "double_ronda"]
+"""A declaration (R8.2), and what a hand as dealt holds: ``none`` stands for no combination."""
 
 NONE: Final = "none"
 RONDA: Final = "ronda"
 TRINGA: Final = "tringa"
 DOUBLE_RONDA: Final = "double_ronda"
 
-Kind = Literal["none", "ronda", "tringa", "double_ronda"]
 DECLARATIONS: Final[tuple[Kind, ...]] = ("none", "ronda", "tringa", "double_ronda")
+"""Every kind, in the order the engine offers them (R8.2; ``double_ronda`` only with four-card hands)."""
 
-KIND_VALUE: Final[dict[str, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 5}
+KIND_VALUE: Final[Mapping[Kind, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 5}
 """Points of each combination (R8.1)."""
 
-KIND_ORDER: Final[dict[str, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 3}
-"""R8.3: tringa beats double ronda beats ronda."""
+KIND_ORDER: Final[Mapping[str, int]] = {NONE: 0, RONDA: 1, DOUBLE_RONDA: 2, TRINGA: 3}
+"""R8.3: tringa beats double ronda beats ronda (keyed by ``str``: narration asks it of its own words too)."""
+
+
+class Combination(NamedTuple):
+    """The combination a dealt hand holds: its kind (never ``none``), strength, and the cards that make it.
+
+    ``cards`` tells when all of them have been played (R8.7); it is a mask
+    because the engine asks at every deal of every simulated round.
+    """
+
+    kind: Kind
+    strength: int
+    cards: Mask
 
 
 def announcement_strength(rank_idx: int, ace_high: bool) -> int:
@@ -44,42 +65,95 @@ def announcement_strength(rank_idx: int, ace_high: bool) -> int:
     return 10 if ace_high and rank_idx == 0 else rank_idx
 
 
-def combination_of(ranks: Iterable[int], four_card: bool, ace_high: bool) -> tuple[str, int] | None:
-    """The combination a dealt hand holds (R8.1), as ``(kind, strength)``, or ``None``.
+def _rank_of_strength(strength: int, ace_high: bool) -> int:
+    """The rank index whose :func:`announcement_strength` is ``strength``."""
+    return 0 if ace_high and strength == 10 else strength
 
-    With four-card hands two pairs, or four of one rank, are a double ronda whose
-    strength orders the higher pair first (R8.3); three of a rank is a tringa.
+
+def combination_of(ranks: Iterable[int], four_card: bool, ace_high: bool) -> tuple[Kind, int] | None:
+    """The combination a dealt hand of these ranks holds (R8.1), as ``(kind, strength)``, or ``None``.
+
+    Three of a rank is a tringa. With four-card hands two pairs, or four of one
+    rank, are a double ronda whose strength orders the higher pair first (R8.3):
+    ``high * 16 + low``.
+
+    >>> combination_of([9, 9, 1, 1], four_card=True, ace_high=False)  # 12s and 2s: the 12s count first
+    ('double_ronda', 145)
+    >>> combination_of([0, 0, 9, 9], four_card=True, ace_high=True)  # ace high: the 1s count first
+    ('double_ronda', 169)
     """
-    counts = Counter(ranks)
-    pairs = sorted(
-        (announcement_strength(r, ace_high) for r, n in counts.items() if n == 2),
-        reverse=True,
-    )
+    return _combination_of_counts(Counter(ranks), four_card, ace_high)
+
+
+def _combination_of_counts(counts: Mapping[int, int], four_card: bool, ace_high: bool) -> tuple[Kind, int] | None:
+    """:func:`combination_of` from how many cards of each rank the hand holds (a hand holds at most four)."""
+    high = low = -1  # the pairs' strengths, higher first
     for rank_idx, n in counts.items():
+        if n < 2:
+            continue
         strength = announcement_strength(rank_idx, ace_high)
         if n == 4:
             return (DOUBLE_RONDA, strength * 16 + strength) if four_card else None
         if n == 3:
             return (TRINGA, strength)
-    if len(pairs) == 2:
-        return (DOUBLE_RONDA, pairs[0] * 16 + pairs[1])
-    if len(pairs) == 1:
-        return (RONDA, pairs[0])
+        if strength > high:
+            high, low = strength, high
+        else:
+            low = strength
+    if low >= 0:
+        return (DOUBLE_RONDA, high * 16 + low)
+    if high >= 0:
+        return (RONDA, high)
     return None
 
 
-def combination_ranks(ranks: Iterable[int], four_card: bool) -> list[int]:
-    """The rank indexes of the cards that make up a hand's combination (R8.7).
+_HAND_COMBINATIONS: dict[bool, dict[Mask, Combination | None]] = {False: {}, True: {}}
 
-    ``[4, 4]`` for a ronda of 5s; ``[]`` when the hand holds none.
+
+def hand_combinations_memo(ace_high: bool) -> dict[Mask, Combination | None]:
+    """The memo :func:`hand_combination` fills, by hand mask, for one announcement order.
+
+    The engine's dealing loop reads it directly and calls :func:`hand_combination` only on a miss.
     """
-    counts = Counter(ranks)
-    del four_card  # a 3-card hand cannot hold four of a rank; a 4-card one counts it as a double ronda
-    return sorted(r for r, n in counts.items() for _ in range(n) if n >= 2)
+    return _HAND_COMBINATIONS[ace_high]
+
+
+def hand_combination(hand: Mask, ace_high: bool) -> Combination | None:
+    """The combination of a dealt hand given as a card mask (:attr:`~ronda.engine.cards.CardSet.mask`).
+
+    :func:`combination_of` on the hand's ranks, with the cards that make the
+    combination; a hand of four cards follows the four-card combinations of
+    R8.1. Memoised by mask: every deal asks it for every hand.
+
+    >>> hand_combination(0b0111 << 16, False)  # three 5s
+    Combination(kind='tringa', strength=4, cards=458752)
+    >>> hand_combination((0b11 << 36) | (0b11 << 4), False).strength  # 12s and 2s
+    145
+    """
+    memo = _HAND_COMBINATIONS[ace_high]
+    if hand in memo:
+        return memo[hand]
+    counts: dict[int, int] = {}
+    m = hand
+    while m:
+        low = m & -m
+        rank = (low.bit_length() - 1) >> 2
+        counts[rank] = counts.get(rank, 0) + 1
+        m ^= low
+    found = _combination_of_counts(counts, hand.bit_count() == 4, ace_high)
+    result = None
+    if found is not None:
+        kind, strength = found
+        high, low = divmod(strength, 16) if kind == DOUBLE_RONDA else (strength, strength)
+        ranks_mask = 0xF << (4 * _rank_of_strength(high, ace_high)) | 0xF << (4 * _rank_of_strength(low, ace_high))
+        result = Combination(kind, strength, hand & ranks_mask)
+    if len(memo) < 1 << 18:
+        memo[hand] = result
+    return result
 
 
 @cache
-def candidates(kind: str, played: tuple[int, ...], hand_size: int, ace_high: bool) -> frozenset[int]:
+def candidates(kind: Kind, played: tuple[int, ...], hand_size: int, ace_high: bool) -> frozenset[int]:
     """R8.5: strengths of the ``kind`` combinations a hand could hold.
 
     ``played`` are the rank indexes (sorted) the declarer has played from this
@@ -102,7 +176,7 @@ def candidates(kind: str, played: tuple[int, ...], hand_size: int, ace_high: boo
 
 
 @cache
-def candidate_range(kind: str, played: tuple[int, ...], hand_size: int, ace_high: bool) -> tuple[int, int] | None:
+def candidate_range(kind: Kind, played: tuple[int, ...], hand_size: int, ace_high: bool) -> tuple[int, int] | None:
     """The weakest and strongest candidate of :func:`candidates`, or ``None`` if there is none."""
     found = candidates(kind, played, hand_size, ace_high)
     if not found:
@@ -111,15 +185,14 @@ def candidate_range(kind: str, played: tuple[int, ...], hand_size: int, ace_high
 
 
 def describe_strength(kind: str, strength: int, ace_high: bool) -> str:
-    """Words for a combination: 'pair of 12s', 'three 5s', 'pairs of 12s and 3s'.
+    """Words for a combination: 'pair of 12s', 'three 5s', 'pairs of 12s and 3s'; 'nothing' for another word.
 
     >>> describe_strength("double_ronda", 9 * 16 + 2, False)
     'pairs of 12s and 3s'
     """
-    from .cards import RANKS
 
     def printed(s: int) -> int:
-        return 1 if (ace_high and s == 10) else RANKS[s]
+        return RANKS[_rank_of_strength(s, ace_high)]
 
     if kind == RONDA:
         return f"pair of {printed(strength)}s"
@@ -131,71 +204,3 @@ def describe_strength(kind: str, strength: int, ace_high: bool) -> str:
             return f"four {printed(high)}s"
         return f"pairs of {printed(high)}s and {printed(low)}s"
     return "nothing"
-
-
-HandCombinations = dict[int, "tuple[str, int, int] | None"]
-_HAND_COMBINATIONS: dict[bool, HandCombinations] = {False: {}, True: {}}
-
-
-def hand_combinations_memo(ace_high: bool) -> HandCombinations:
-    """The memo :func:`hand_combination` fills, by hand mask, for one announcement order.
-
-    The engine reads it directly in its dealing loop and calls
-    :func:`hand_combination` only on a miss.
-    """
-    return _HAND_COMBINATIONS[ace_high]
-
-
-def hand_combination(hand: int, ace_high: bool) -> tuple[str, int, int] | None:
-    """The combination of a dealt hand given as a card mask: ``(kind, strength, cards mask)``.
-
-    Every deal asks it for every hand, so it reads rank counts straight off the
-    mask (each rank is four bits of it) and memoises by mask. A hand of four
-    cards follows the four-card combinations of R8.1. The mask of the
-    combination's cards tells when all of them have been played (R8.7).
-
-    >>> hand_combination(0b0111 << 16, False)  # three 5s
-    ('tringa', 4, 458752)
-    """
-    memo = _HAND_COMBINATIONS[ace_high]
-    found = memo.get(hand, False)
-    if found is not False:
-        return found  # type: ignore[return-value]
-    ranks = []
-    m = hand
-    while m:
-        low = m & -m
-        ranks.append((low.bit_length() - 1) >> 2)
-        m ^= low
-    # ranks ascend because card ids do; runs of equal ranks are the combination
-    result: tuple[str, int, int] | None = None
-    groups: list[tuple[int, int]] = []  # (rank, count) of repeated ranks
-    i = 0
-    while i < len(ranks):
-        j = i
-        while j + 1 < len(ranks) and ranks[j + 1] == ranks[i]:
-            j += 1
-        if j > i:
-            groups.append((ranks[i], j - i + 1))
-        i = j + 1
-    if groups:
-        four_card = len(ranks) == 4
-        if len(groups) == 2:
-            (low_rank, _), (high_rank, _) = sorted(groups, key=lambda g: announcement_strength(g[0], ace_high))
-            low = announcement_strength(low_rank, ace_high)
-            high = announcement_strength(high_rank, ace_high)
-            cards = hand & ((0xF << (4 * low_rank)) | (0xF << (4 * high_rank)))
-            result = (DOUBLE_RONDA, high * 16 + low, cards)
-        else:
-            rank_idx, n = groups[0]
-            strength = announcement_strength(rank_idx, ace_high)
-            cards = hand & (0xF << (4 * rank_idx))
-            if n == 4:
-                result = (DOUBLE_RONDA, strength * 16 + strength, cards) if four_card else None
-            elif n == 3:
-                result = (TRINGA, strength, cards)
-            else:
-                result = (RONDA, strength, cards)
-    if len(memo) < 1 << 18:
-        memo[hand] = result
-    return result

@@ -18,12 +18,8 @@ import random
 from collections.abc import Sequence
 
 from .cards import NUM_CARDS, card_name, rank_of
-from .errors import RondaError
+from .errors import DeckError
 from .rules import Rules
-
-
-class DeckError(RondaError):
-    """A deck that is not 40 distinct cards or whose opening table breaks R3.4."""
 
 
 def is_run_of_four(ranks: Sequence[int]) -> bool:

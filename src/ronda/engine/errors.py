@@ -19,6 +19,14 @@ class RulesError(RondaError):
     """Rules that are unknown, out of range, or impossible together."""
 
 
+class DeckError(RondaError):
+    """A deck that is not 40 distinct cards or whose opening table breaks R3.4."""
+
+
+class PositionError(RondaError):
+    """A placement of hidden cards that does not fit the view it is meant to complete (:meth:`Game.from_view`)."""
+
+
 class IllegalActionError(RondaError):
     """An action the rules do not allow at this point; the game is unchanged."""
 

@@ -12,12 +12,22 @@ Cards are ids inside the engine and names in JSON.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
-from .cards import card_name
+from .cards import Card, card_name
+from .combinations import Kind
+
+Reason = Literal["caida", "chain", "missa", "announcement", "false_announcement", "undeclared", "cards", "dealer_duty"]
+"""Why a side scores (RECORD.md): the reasons of :class:`Score` events."""
+
+TransferReason = Reason | Literal["debt"]
+"""Why cards move with transfer_scoring (R10): a reason of :data:`Reason`, or a ``debt`` paid."""
+
+Ending = Literal["target", "failed_challenge"]
+"""How a game is won: a side reached the target (R9.3), or a challenge failed (R8.8)."""
 
 
-def _names(cards: tuple[int, ...]) -> list[str]:
+def _names(cards: tuple[Card, ...]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
@@ -41,7 +51,7 @@ class Deal(NamedTuple):
     round: int
     deal: int
     hand_size: int
-    table: tuple[int, ...]
+    table: tuple[Card, ...]
     stock: int
     last: bool
 
@@ -65,7 +75,7 @@ class Declaration(NamedTuple):
     """A seat declares a kind, never a rank (R8.2)."""
 
     seat: int
-    declaration: str
+    declaration: Kind
 
     @property
     def TYPE(self) -> str:
@@ -79,8 +89,8 @@ class Capture(NamedTuple):
     """``seat`` plays ``card`` and takes ``cards`` from the table (R4.2); ``caida`` per R5.1."""
 
     seat: int
-    card: int
-    cards: tuple[int, ...]
+    card: Card
+    cards: tuple[Card, ...]
     caida: bool
 
     @property
@@ -101,7 +111,7 @@ class Drop(NamedTuple):
     """``seat`` plays ``card`` and it stays on the table (R4.3)."""
 
     seat: int
-    card: int
+    card: Card
 
     @property
     def TYPE(self) -> str:
@@ -115,8 +125,8 @@ class Raise(NamedTuple):
     """``seat`` plays ``card`` on an open chain and takes the open capture ``cards`` (R5.3)."""
 
     seat: int
-    card: int
-    cards: tuple[int, ...]
+    card: Card
+    cards: tuple[Card, ...]
 
     @property
     def TYPE(self) -> str:
@@ -131,7 +141,7 @@ class Score(NamedTuple):
 
     side: int
     points: int
-    reason: str
+    reason: Reason
     seat: int | None
 
     @property
@@ -149,7 +159,7 @@ class Transfer(NamedTuple):
     payee: int
     cards: int
     owed: int
-    reason: str
+    reason: TransferReason
 
     @property
     def TYPE(self) -> str:
@@ -170,7 +180,7 @@ class Exposure(NamedTuple):
     """A declaration is shown to be false (R8.5 no candidate left, or R8.8 challenge)."""
 
     seat: int
-    declaration: str
+    declaration: Kind
 
     @property
     def TYPE(self) -> str:
@@ -185,7 +195,7 @@ class ChallengeMade(NamedTuple):
 
     seat: int
     target: int
-    hand: tuple[int, ...]
+    hand: tuple[Card, ...]
     truthful: bool
 
     @property
@@ -202,11 +212,31 @@ class ChallengeMade(NamedTuple):
         }
 
 
+class Show(NamedTuple):
+    """``seat``'s hand as dealt is shown before a settlement would win the game with its declaration (R9.5).
+
+    ``declaration`` is the kind it declared (public since the declaration
+    phase), kept so the hand can be told against it ("no tringa"); the JSON
+    is RECORD.md's ``{"type": "show", "seat", "hand"}``.
+    """
+
+    seat: int
+    hand: tuple[Card, ...]
+    declaration: Kind
+
+    @property
+    def TYPE(self) -> str:
+        return "show"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.TYPE, "seat": self.seat, "hand": _names(self.hand)}
+
+
 class TableTaken(NamedTuple):
     """After the last turn the table's cards go to the last capturer's side (R7.1)."""
 
     side: int
-    cards: tuple[int, ...]
+    cards: tuple[Card, ...]
 
     @property
     def TYPE(self) -> str:
@@ -234,7 +264,7 @@ class GameOver(NamedTuple):
     """The game is won (R9.3, R8.8); ``reason`` is ``target`` or ``failed_challenge``."""
 
     winner: int
-    reason: str
+    reason: Ending
 
     @property
     def TYPE(self) -> str:
@@ -255,7 +285,9 @@ Event = (
     | Transfer
     | Exposure
     | ChallengeMade
+    | Show
     | TableTaken
     | RoundEnd
     | GameOver
 )
+"""Any event; ``event.TYPE`` names its kind as ``to_json()`` does, so a reader may dispatch on either."""

@@ -2,20 +2,20 @@
 
 :class:`Game` holds one game from its first deal to the win. It asks for the
 three decisions of the rules (declare, play, challenge) through
-:meth:`Game.legal_actions` and :meth:`Game.apply`, and performs every other
-step itself — dealing, turning up the table, scoring, settling declarations,
-passing the deal — in the order of R9.2, checking for a win after each step
-(R9.3).
-
-State is plain ints, masks and short lists so that :meth:`Game.copy` is cheap:
-bots search through thousands of copies a second.
+:meth:`Game.legal_actions` and :meth:`Game.apply` — each decision verified,
+then applied, returning the public events it caused — and performs every other
+step itself: dealing, turning up the table, scoring, settling declarations,
+passing the deal, in the order of R9.2, checking for a win after each step
+(R9.3). Its state is private; its public methods and read-only properties are
+the whole API.
 
 >>> game = Game(Rules(players=2, auto_declare=True), seed=1)
->>> game.phase, game.turn
-('play', 0)
->>> events = game.apply(game.legal_actions()[0])
->>> events[0].TYPE in {"capture", "drop"}
-True
+>>> game.phase, game.turn, game.scores
+('play', 0, [0, 0])
+>>> game.legal_actions()
+[Play(card=13), Play(card=20), Play(card=35)]
+>>> [event.TYPE for event in game.apply(Play(13))]
+['drop']
 
 Choices where RULES.md is silent (each also noted where it is implemented):
 
@@ -26,6 +26,15 @@ Choices where RULES.md is silent (each also noted where it is implemented):
 - transfer_scoring with 3 players: the dealer-duty penalty is paid by the dealer,
   like the other penalties that name an offender.
 - ``double_ronda`` can be declared only in a deal of four-card hands.
+- R8.7: the undeclared penalty and the exposure of the offender's live
+  declaration it proves are one step of R9.3: the win is checked after both
+  penalties (so a side that reaches the target by the first has both), then the
+  settlement is recomputed (R8.6) and the win checked again.
+- R9.5 applies whenever a settlement would give a side a positive award that
+  leaves it at or above the target (also when sides tied at the target play
+  on, R9.3), with ``auto_declare`` too (the hands shown are then all true);
+  only the first false declaration is exposed, as written (see
+  ``_show_declarations``).
 - transfer_scoring: a payment moves the payer's lowest cards (by card id);
   which cards move matters only to a raise (R5.3), which takes the open
   capture from whichever piles hold its cards now, since a debt paid on the
@@ -35,59 +44,64 @@ Choices where RULES.md is silent (each also noted where it is implemented):
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from .actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play, action_to_record
-from .cards import NUM_CARDS, CardSet, card_name, cards_of
+from .cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Mask, card_name, cards_of
 from .combinations import (
+    DECLARATIONS,
     DOUBLE_RONDA,
     KIND_VALUE,
     NONE,
     RONDA,
     TRINGA,
+    Combination,
     Kind,
     candidate_range,
     hand_combination,
     hand_combinations_memo,
 )
-from .deck import DeckError, check_deck, shuffled_deck
-from .errors import IllegalActionError, NotYourTurnError, RondaError
+from .deck import check_deck, shuffled_deck
+from .errors import IllegalActionError, NotYourTurnError, PositionError, RondaError
 from .events import (
     Capture,
     ChallengeMade,
     Deal,
     Declaration,
     Drop,
+    Ending,
     Event,
     Exposure,
     GameOver,
     Raise,
+    Reason,
     RoundEnd,
     RoundStart,
     Score,
+    Show,
     TableTaken,
     Transfer,
+    TransferReason,
 )
 from .rules import Rules
 from .settlement import Active, settle
-from .view import Chain, SeatView
+from .table import RankMask, play_step
+from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView
 
-DECLARE = "declare"
-PLAY = "play"
-WAITING = "waiting"
-"""Between rounds, when the game was given explicit decks and has used them all."""
-OVER = "over"
-
-_DECLARES_3 = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
-_DECLARES_4 = (*_DECLARES_3, DECLARES[DOUBLE_RONDA])
-_PLAYS_BY_HAND: dict[int, list[Action]] = {}
-_UNKNOWN_HAND = ("", -1, 0)
+_DECLARES_3: tuple[Declare, ...] = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
+_DECLARES_4: tuple[Declare, ...] = (*_DECLARES_3, DECLARES[DOUBLE_RONDA])
+_PLAYS_BY_HAND: dict[Mask, list[Action]] = {}
+_MISS = Combination("none", -1, 0)
 """Sentinel for a hand not yet in the memo of :func:`hand_combination`."""
 _new = tuple.__new__
 """Events are NamedTuples; building them with ``tuple.__new__`` skips a Python-level frame per event."""
+_DROP_EVENTS = tuple(tuple(Drop(seat, card) for card in range(NUM_CARDS)) for seat in range(4))
+_DECLARATION_EVENTS = tuple({kind: Declaration(seat, kind) for kind in DECLARATIONS} for seat in range(4))
+"""Events are immutable values: the common ones are made once, not at every play of every rollout."""
 
 
-def _plays_for(hand: int) -> list[Action]:
+def _plays_for(hand: Mask) -> list[Action]:
     """The play actions of a hand, memoised by mask: the hot path allocates nothing."""
     plays = _PLAYS_BY_HAND.get(hand)
     if plays is None:
@@ -97,7 +111,7 @@ def _plays_for(hand: int) -> list[Action]:
     return plays
 
 
-def card_count_points(piles: list[int], players: int) -> list[int]:
+def card_count_points(piles: Sequence[int], players: int) -> list[int]:
     """R7.2: points per side for the cards captured in a round.
 
     With 2 or 4 players a side scores one point per card above 20; with 3
@@ -110,6 +124,38 @@ def card_count_points(piles: list[int], players: int) -> list[int]:
     return [count - floor if count > floor else 0 for count in piles]
 
 
+class SearchState(NamedTuple):
+    """What a search reads at each play of a rollout, as plain ints and masks (:meth:`Game.search_state`).
+
+    Masks, not :class:`CardSet`, because rollout policies read this millions of
+    times a search: bit ``c`` of a hand is card ``c``; bit ``r`` of ``table`` is
+    rank index ``r`` (R4.2 keeps one card of a rank on the table).
+    """
+
+    seat: int
+    """The seat to play."""
+    hands: tuple[Mask, ...]
+    """Every seat's hand — the true ones in a real game, the guessed ones in a game built by :meth:`Game.from_view`."""
+    table: RankMask
+    """The ranks on the table."""
+    drop: int
+    """The rank a caida may take now (the card dropped on the turn before, R5.1), -1 if none."""
+    chain: int
+    """The rank of the open chain (R5.3), -1 if none."""
+    chain_count: int
+    """Cards of that rank in the open capture, 0 if none."""
+    cards_left: int
+    """Cards left in all hands in this deal."""
+    last_deal: bool
+    """Whether this is the last deal of the round (the stock is empty): its last card gets no missa (R6.2)."""
+    rules: Rules
+    """The rules of the game (a chain's points, R10)."""
+
+
+Policy = Callable[[SearchState, Callable[[], float]], Card]
+"""A way to choose plays in :meth:`Game.playout`: the card for ``state.seat``, given a random source."""
+
+
 class Game:
     """One game of Ronda under some :class:`Rules`.
 
@@ -117,57 +163,102 @@ class Game:
     itself, or ``decks`` in RECORD.md order and it deals exactly those; a game
     that runs out of given decks waits (phase ``waiting``) for :meth:`add_deck`.
     ``dealer`` deals the first round (default: the last seat, R3.2).
+
+    Everyone may read the public facts (:meth:`public_view`, and the properties
+    :attr:`phase`, :attr:`turn`, :attr:`scores`, ...); a seat is given
+    :meth:`view`. The game itself knows every card: :meth:`hand`,
+    :meth:`dealt_hand`, :meth:`pile`, :meth:`stock_cards` and
+    :meth:`search_state` are for whoever may see them — a referee, a test, or
+    a search inside a game it built from its own view (:meth:`from_view`).
+
+    The state, all private (plain ints, masks and short lists, so that
+    :meth:`copy` is cheap: searches copy thousands of games a second):
+
+    - ``_rules``, ``_n``, ``_side_of``: the rules, the number of players, each seat's side (R2.2);
+    - ``_sizes``, ``_size``: cards per hand in each deal of a round, and in the current deal;
+    - ``_combos``: the memo of :func:`~ronda.engine.combinations.hand_combination`;
+    - ``_rng``, ``_pending_decks``: where the next rounds' decks come from (a shuffler, given decks);
+    - ``_phase``, ``_turn``: what is due (:data:`~ronda.engine.view.Phase`), and from which seat;
+    - ``_dealer``, ``_round``, ``_deal``: the dealer, the round and the deal (-1 before the first);
+    - ``_scores``, ``_winner``: points per side (R9.1); the winning side or ``None``;
+    - ``_events``: every event so far; ``_log``: the decks and decisions of each round (``None`` in a
+      copy without history), ``_round_actions`` the current round's list of them;
+    - ``_deck``, ``_stock_pos``: this round's deck in dealing order, and how many of its cards are dealt;
+    - ``_hands``, ``_dealt``: each seat's hand now, and as dealt this deal (masks);
+    - ``_cards_in_hands``: cards left in all hands this deal;
+    - ``_table``, ``_table_ranks``: the table's card of each rank (-1 if none: R4.2 keeps one card a
+      rank), and its ranks as a rank mask; ``_opening_table``: the cards turned up for the round (R3.4);
+    - ``_piles``: each side's captured cards this round (masks);
+    - ``_last_drop``, ``_last_drop_seat``: the card dropped on the turn before in this deal (a caida
+      may take it, R5.1; -1 if none), and who dropped it;
+    - ``_chain_rank``, ``_chain_cards``, ``_chain_count``, ``_chain_side``: the open chain (R5.3): its
+      rank (-1 if none), the cards of the open capture, how many of the rank it holds, its side;
+    - ``_last_capture_side``: who captured last this round (R7.1), -1 if nobody;
+    - ``_plays``, ``_deal_start``: every (seat, card) played this round; where this deal's plays begin;
+    - ``_debts``: ``_debts[a][b]``, the cards side a owes side b (transfer_scoring, R10);
+    - ``_declared``, ``_exposed``: each seat's declaration this deal (``None`` before it declares), and
+      whether it is exposed (R8.6);
+    - ``_ranges``: a live declaration's weakest and strongest candidate (R8.5); ``None`` for ``none``,
+      for an exposed declaration, and before declaring;
+    - ``_truth``: the combination each hand as dealt holds, or ``None``;
+    - ``_undeclared``: the cards of a combination not declared exactly, until all are played (R8.7);
+    - ``_given``: what each side has been given for this deal's settlement (R8.5);
+    - ``_shown``: hands as dealt shown this deal (R8.8, R9.5), ``None`` if not;
+    - ``_active``, ``_decided``: how many declarations are live; whether the settlement is decided (R8.5);
+    - ``_stale``: seats (bits) whose true declaration's range is not narrowed yet — narrowing a true
+      declaration cannot change a decided settlement, so it waits until something re-settles;
+    - ``_challenged``: whether the seat to play has challenged this turn (R8.8).
     """
 
     __slots__ = (
+        "_active",
+        "_cards_in_hands",
+        "_chain_cards",
+        "_chain_count",
+        "_chain_rank",
+        "_chain_side",
+        "_challenged",
+        "_combos",
+        "_deal",
+        "_deal_start",
+        "_dealer",
+        "_dealt",
+        "_debts",
+        "_decided",
+        "_deck",
+        "_declared",
+        "_events",
+        "_exposed",
+        "_given",
+        "_hands",
+        "_last_capture_side",
+        "_last_drop",
+        "_last_drop_seat",
+        "_log",
+        "_n",
+        "_opening_table",
         "_pending_decks",
+        "_phase",
+        "_piles",
+        "_plays",
+        "_ranges",
         "_rng",
-        "active",
-        "cards_in_hands",
-        "chain_cards",
-        "chain_count",
-        "chain_rank",
-        "chain_side",
-        "challenged",
-        "combos",
-        "deal",
-        "deal_start",
-        "dealer",
-        "dealt",
-        "debts",
-        "decided",
-        "deck",
-        "declared",
-        "events",
-        "exposed",
-        "given",
-        "hands",
-        "last_capture_side",
-        "last_drop",
-        "last_drop_seat",
-        "log",
-        "n",
-        "opening_table",
-        "phase",
-        "piles",
-        "plays",
-        "ranges",
-        "round",
-        "round_actions",
-        "rules",
-        "scores",
-        "shown",
-        "side_of",
-        "size",
-        "sizes",
-        "stale",
-        "stock_pos",
-        "table",
-        "table_ranks",
-        "truth",
-        "turn",
-        "undeclared",
-        "winner",
+        "_round",
+        "_round_actions",
+        "_rules",
+        "_scores",
+        "_shown",
+        "_side_of",
+        "_size",
+        "_sizes",
+        "_stale",
+        "_stock_pos",
+        "_table",
+        "_table_ranks",
+        "_truth",
+        "_turn",
+        "_undeclared",
+        "_winner",
     )
 
     def __init__(
@@ -176,7 +267,7 @@ class Game:
         *,
         seed: int | None = None,
         rng: random.Random | None = None,
-        decks: list[list[int]] | None = None,
+        decks: Sequence[Sequence[Card]] | None = None,
         dealer: int | None = None,
     ) -> None:
         if not isinstance(rules, Rules):
@@ -189,319 +280,504 @@ class Game:
             dealer = n - 1
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
             raise RondaError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
-        self.rules = rules
-        self.n = n
-        self.sizes = rules.deal_sizes()
-        self.size = 0
-        self.combos = hand_combinations_memo(rules.ace_high)
-        self.side_of = tuple(rules.side_of(s) for s in range(n))
-        self._rng = random.Random(seed) if seed is not None else rng
-        self._pending_decks = [list(d) for d in decks] if decks is not None else []
-        self.dealer = dealer
-        self.round = -1
-        self.scores = [0] * rules.sides
-        self.winner: int | None = None
-        self.events: list[Event] = []
-        self.log: list[dict[str, Any]] | None = []
-        self.round_actions: list[tuple[int, Action]] | None = None
-        self.phase = WAITING
-        self._new_round_state()
-        self._new_deal_state()
+        self._setup(rules, dealer, random.Random(seed) if seed is not None else rng, decks or [])
         self._start_round()
 
-    # ------------------------------------------------------------------ state
+    def _setup(self, rules: Rules, dealer: int, rng: random.Random | None, decks: Sequence[Sequence[Card]]) -> None:
+        """Every field, as at the start of a game that has dealt nothing yet."""
+        self._rules = rules
+        self._n = rules.players
+        self._sizes = rules.deal_sizes()
+        self._size = 0
+        self._combos = hand_combinations_memo(rules.ace_high)
+        self._side_of = tuple(rules.side_of(s) for s in range(self._n))
+        self._rng = rng
+        self._pending_decks = [list(d) for d in decks]
+        self._dealer = dealer
+        self._round = -1
+        self._scores = [0] * rules.sides
+        self._winner: int | None = None
+        self._events: list[Event] = []
+        self._log: list[dict[str, Any]] | None = []
+        self._round_actions: list[tuple[int, Action]] | None = None
+        self._phase: Phase = WAITING
+        self._new_round_state()
+        self._new_deal_state()
 
     def _new_round_state(self) -> None:
-        n, sides = self.n, self.rules.sides
-        self.turn = (self.dealer + 1) % n
-        self.deal = -1
-        self.deck: list[int] = []
-        self.stock_pos = 0
-        self.hands = [0] * n
-        self.dealt = [0] * n
-        self.cards_in_hands = 0
-        self.table = [-1] * 10
-        self.table_ranks = 0
-        self.opening_table = 0
-        self.piles = [0] * sides
-        self.last_drop = -1
-        self.last_drop_seat = -1
-        self.chain_rank = -1
-        self.chain_cards = 0
-        self.chain_count = 0
-        self.chain_side = -1
-        self.last_capture_side = -1
-        self.plays: list[tuple[int, int]] = []
-        self.deal_start = 0
-        self.debts = [[0] * sides for _ in range(sides)]
+        n, sides = self._n, self._rules.sides
+        self._turn = (self._dealer + 1) % n
+        self._deal = -1
+        self._deck: list[Card] = []
+        self._stock_pos = 0
+        self._hands = [0] * n
+        self._dealt = [0] * n
+        self._cards_in_hands = 0
+        self._table = [-1] * 10
+        self._table_ranks = 0
+        self._opening_table = 0
+        self._piles = [0] * sides
+        self._chain_cards = 0
+        self._chain_count = 0
+        self._chain_side = -1
+        self._last_capture_side = -1
+        self._plays: list[tuple[int, Card]] = []
+        self._deal_start = 0
+        self._debts = [[0] * sides for _ in range(sides)]
 
     def _new_deal_state(self) -> None:
-        n, sides = self.n, self.rules.sides
-        self.declared: list[str | None] = [None] * n
-        self.exposed = [False] * n
-        self.ranges: list[tuple[int, int] | None] = [None] * n
-        self.truth: list[tuple[str, int] | None] = [None] * n
-        self.undeclared = [0] * n
-        self.given = [0] * sides
-        self.shown: list[int | None] = [None] * n
-        self.active = 0
-        self.decided = True
-        self.stale = 0
-        self.challenged = False
-        self.last_drop = -1
-        self.last_drop_seat = -1
-        self.chain_rank = -1
+        n, sides = self._n, self._rules.sides
+        self._declared: list[Kind | None] = [None] * n
+        self._exposed = [False] * n
+        self._ranges: list[tuple[int, int] | None] = [None] * n
+        self._truth: list[Combination | None] = [None] * n
+        self._undeclared = [0] * n
+        self._given = [0] * sides
+        self._shown: list[Mask | None] = [None] * n
+        self._active = 0
+        self._decided = True
+        self._stale = 0
+        self._challenged = False
+        self._last_drop = -1
+        self._last_drop_seat = -1
+        self._chain_rank = -1
 
     def copy(self, history: bool = True) -> Game:
-        """An independent copy of the game.
+        """An independent copy of the game, which plays on exactly as this one would.
 
         ``history=False`` makes a light copy for search: no event log, no record,
         and no shuffler, so it stops at the end of the round (phase ``waiting``)
-        unless given the next deck with :meth:`add_deck`. Bots copy thousands of
-        times a move, hence the plain attribute-by-attribute code.
+        unless given the next deck with :meth:`add_deck`.
+
+        >>> game = Game(Rules(players=2), seed=5)
+        >>> again = game.copy()
+        >>> again.apply(Declare("ronda")) == game.apply(Declare("ronda"))
+        True
+        >>> game.copy(history=False).events
+        []
         """
         o = Game.__new__(Game)
-        o.rules = self.rules
-        o.n = self.n
-        o.side_of = self.side_of
-        o.sizes = self.sizes
-        o.combos = self.combos
-        o.phase = self.phase
-        o.turn = self.turn
-        o.dealer = self.dealer
-        o.round = self.round
-        o.deal = self.deal
-        o.size = self.size
-        o.deck = self.deck
-        o.stock_pos = self.stock_pos
-        o.cards_in_hands = self.cards_in_hands
-        o.table_ranks = self.table_ranks
-        o.opening_table = self.opening_table
-        o.last_drop = self.last_drop
-        o.last_drop_seat = self.last_drop_seat
-        o.chain_rank = self.chain_rank
-        o.chain_cards = self.chain_cards
-        o.chain_count = self.chain_count
-        o.chain_side = self.chain_side
-        o.last_capture_side = self.last_capture_side
-        o.active = self.active
-        o.decided = self.decided
-        o.stale = self.stale
-        o.challenged = self.challenged
-        o.winner = self.winner
-        o.deal_start = self.deal_start
-        o.hands = self.hands[:]
-        o.dealt = self.dealt[:]
-        o.table = self.table[:]
-        o.piles = self.piles[:]
-        o.scores = self.scores[:]
-        o.declared = self.declared[:]
-        o.exposed = self.exposed[:]
-        o.ranges = self.ranges[:]
-        o.truth = self.truth[:]
-        o.undeclared = self.undeclared[:]
-        o.given = self.given[:]
-        o.shown = self.shown[:]
-        o.debts = [row[:] for row in self.debts]
+        o._rules = self._rules
+        o._n = self._n
+        o._side_of = self._side_of
+        o._sizes = self._sizes
+        o._combos = self._combos
+        o._phase = self._phase
+        o._turn = self._turn
+        o._dealer = self._dealer
+        o._round = self._round
+        o._deal = self._deal
+        o._size = self._size
+        o._deck = self._deck  # never changed once dealt
+        o._stock_pos = self._stock_pos
+        o._cards_in_hands = self._cards_in_hands
+        o._table = self._table[:]
+        o._table_ranks = self._table_ranks
+        o._opening_table = self._opening_table
+        o._last_drop = self._last_drop
+        o._last_drop_seat = self._last_drop_seat
+        o._chain_rank = self._chain_rank
+        o._chain_cards = self._chain_cards
+        o._chain_count = self._chain_count
+        o._chain_side = self._chain_side
+        o._last_capture_side = self._last_capture_side
+        o._active = self._active
+        o._decided = self._decided
+        o._stale = self._stale
+        o._challenged = self._challenged
+        o._winner = self._winner
+        o._deal_start = self._deal_start
+        o._hands = self._hands[:]
+        o._dealt = self._dealt[:]
+        o._piles = self._piles[:]
+        o._scores = self._scores[:]
+        o._declared = self._declared[:]
+        o._exposed = self._exposed[:]
+        o._ranges = self._ranges[:]
+        o._truth = self._truth[:]
+        o._undeclared = self._undeclared[:]
+        o._given = self._given[:]
+        o._shown = self._shown[:]
+        o._debts = [row[:] for row in self._debts]
         o._pending_decks = self._pending_decks[:]  # decks themselves are never changed
-        o.plays = self.plays[:]
+        o._plays = self._plays[:]
         if history:
             o._rng = None
             if self._rng is not None:
                 o._rng = random.Random()
                 o._rng.setstate(self._rng.getstate())
-            o.events = self.events[:]
-            o.log = None if self.log is None else [{"deck": r["deck"], "actions": r["actions"][:]} for r in self.log]
-            o.round_actions = o.log[-1]["actions"] if o.log else None
+            o._events = self._events[:]
+            o._log = None if self._log is None else [{"deck": r["deck"], "actions": r["actions"][:]} for r in self._log]
+            o._round_actions = o._log[-1]["actions"] if o._log else None
         else:
             o._rng = None
-            o.events = []
-            o.log = None
-            o.round_actions = None
+            o._events = []
+            o._log = None
+            o._round_actions = None
         return o
 
-    # ------------------------------------------------------------- queries
+    @classmethod
+    def from_view(
+        cls,
+        view: SeatView,
+        hands: Mapping[int, CardSet],
+        stock: Sequence[Card],
+        *,
+        rng: random.Random | None = None,
+        decks: Sequence[Sequence[Card]] = (),
+    ) -> Game:
+        """The game ``view`` sees, completed by a guess of what it cannot see: a game to search in.
+
+        ``hands`` gives the hand of every seat whose hand the view does not
+        know (not the view's own, not a shown one); ``stock`` the stock in
+        dealing order. The game behaves from here on exactly as the real one
+        would if the guess were the truth: the same legal actions, events and
+        points. After this round it deals ``decks``, then shuffles with ``rng``;
+        with neither it waits at the round's end. Raises :class:`PositionError`
+        for a guess that contradicts the view. A search that builds hundreds of
+        games from one view uses :class:`~ronda.engine.position.PositionBuilder`,
+        which does the work of the view once (and takes masks).
+
+        >>> game = Game(Rules(players=2), seed=3)
+        >>> guess = Game.from_view(game.view(0), {1: game.hand(1)}, game.stock_cards())
+        >>> guess.legal_actions() == game.legal_actions()
+        True
+        >>> guess.apply(Declare("ronda")) == game.apply(Declare("ronda"))
+        True
+        """
+        from .position import PositionBuilder
+
+        masks = {seat: cards.mask for seat, cards in hands.items()}
+        return PositionBuilder(view).build(masks, stock, rng=rng, decks=decks)
+
+    # ------------------------------------------------------------- public facts
 
     @property
-    def finished(self) -> bool:
-        """Whether the game is won (R9.3, R8.8)."""
-        return self.phase == OVER
+    def rules(self) -> Rules:
+        """The rules of this game."""
+        return self._rules
+
+    @property
+    def players(self) -> int:
+        """The number of players (R2.1)."""
+        return self._n
+
+    @property
+    def phase(self) -> Phase:
+        """``declare`` or ``play`` (a decision is due from :attr:`turn`), ``waiting`` for a deck, or ``over``."""
+        return self._phase
+
+    @property
+    def turn(self) -> int:
+        """The seat whose decision is due."""
+        return self._turn
+
+    @property
+    def dealer(self) -> int:
+        """The seat dealing this round (R3.2)."""
+        return self._dealer
+
+    @property
+    def round(self) -> int:
+        """The round being played, from 0."""
+        return self._round
+
+    @property
+    def deal(self) -> int:
+        """The deal being played in this round, from 0."""
+        return self._deal
 
     @property
     def hand_size(self) -> int:
         """Cards each hand was given in the current deal."""
-        return self.size
+        return self._size
 
     @property
     def stock(self) -> int:
         """Cards left to deal this round."""
-        return NUM_CARDS - self.stock_pos if self.deck else 0
+        return NUM_CARDS - self._stock_pos if self._deck else 0
+
+    @property
+    def scores(self) -> list[int]:
+        """Points per side (R2.2, R9.1): a copy."""
+        return self._scores[:]
+
+    @property
+    def pile_sizes(self) -> tuple[int, ...]:
+        """Cards each side has captured this round (R7.2)."""
+        return tuple(pile.bit_count() for pile in self._piles)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the game, or ``None``."""
+        return self._winner
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is won (R9.3, R8.8)."""
+        return self._phase == OVER
+
+    @property
+    def events(self) -> list[Event]:
+        """Every public event so far, in order: a copy (each :meth:`apply` returns the new ones)."""
+        return self._events[:]
+
+    @property
+    def actions_taken(self) -> int:
+        """How many decisions have been taken — the actions of the record; 0 in a copy without history."""
+        return sum(len(r["actions"]) for r in self._log) if self._log else 0
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know (R11): its own hand and the public facts, nothing else.
+
+        >>> game = Game(Rules(players=2), seed=1)
+        >>> view = game.view(1)
+        >>> view.hand == game.hand(1), view.hand_sizes, view.declarations
+        (True, (3, 3), (None, None))
+        """
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise RondaError(f"there is no seat {seat!r} in a {self._n}-player game")
+        return SeatView(seat=seat, hand=CardSet(self._hands[seat]), **self._public_facts())
+
+    def public_view(self) -> PublicView:
+        """What everyone may know (R11), no hand at all: for spectators.
+
+        >>> view = Game(Rules(players=3), seed=1).public_view()
+        >>> view.hand_sizes, len(view.table), view.turn
+        ((3, 3, 3), 4, 0)
+        """
+        return PublicView(**self._public_facts())
+
+    def _public_facts(self) -> dict[str, Any]:
+        chain = None
+        if self._chain_rank >= 0:
+            chain = Chain(self._chain_rank, CardSet(self._chain_cards), self._chain_count, self._chain_side)
+        return {
+            "rules": self._rules,
+            "phase": self._phase,
+            "turn": self._turn,
+            "dealer": self._dealer,
+            "round": self._round,
+            "deal": self._deal,
+            "deals_in_round": len(self._sizes),
+            "table": CardSet([card for card in self._table if card >= 0]),
+            "opening_table": CardSet(self._opening_table),
+            "hand_sizes": tuple(h.bit_count() for h in self._hands),
+            "pile_sizes": tuple(p.bit_count() for p in self._piles),
+            "stock": self.stock,
+            "scores": tuple(self._scores),
+            "plays": tuple(self._plays),
+            "deal_start": self._deal_start,
+            "declarations": tuple(self._declared),
+            "exposed": tuple(self._exposed),
+            "shown": tuple(None if m is None else CardSet(m) for m in self._shown),
+            "settlement_given": tuple(self._given),
+            "last_drop": None if self._last_drop < 0 else self._last_drop,
+            "chain": chain,
+            "last_capture_side": None if self._last_capture_side < 0 else self._last_capture_side,
+            "challenged_this_turn": self._challenged,
+            "winner": self._winner,
+            "debts": tuple(tuple(row) for row in self._debts),
+        }
+
+    # ------------------------------------------------------------- what only the game knows
 
     def hand(self, seat: int) -> CardSet:
-        """The cards ``seat`` holds. Only for whoever may see them: interfaces give seats a :meth:`view`."""
-        return CardSet(self.hands[seat])
+        """The cards ``seat`` holds. Not for other seats: they are given a :meth:`view`.
+
+        >>> game = Game(Rules(players=2, auto_declare=True), seed=2)
+        >>> game.hand(0), len(game.stock_cards()), game.pile(0)
+        (CardSet.parse('6o 6c 10c'), 30, CardSet.parse(''))
+        >>> _ = game.apply(Play(20))
+        >>> game.hand(0), game.dealt_hand(0)
+        (CardSet.parse('6c 10c'), CardSet.parse('6o 6c 10c'))
+        """
+        return CardSet(self._hands[seat])
+
+    def dealt_hand(self, seat: int) -> CardSet:
+        """``seat``'s hand as dealt in this deal: what it holds and what it has played of it (R8.1)."""
+        return CardSet(self._dealt[seat])
+
+    def pile(self, side: int) -> CardSet:
+        """The cards ``side`` has captured this round (only their number is public, R11)."""
+        return CardSet(self._piles[side])
+
+    def stock_cards(self) -> list[Card]:
+        """The stock in dealing order (never seen by a seat, R11)."""
+        return self._deck[self._stock_pos :]
+
+    def search_state(self) -> SearchState:
+        """The state a rollout policy reads, as masks: see :class:`SearchState`.
+
+        >>> game = Game(Rules(players=2, auto_declare=True), seed=1)
+        >>> state = game.search_state()
+        >>> state.seat, CardSet(state.hands[0]), bin(state.table), state.cards_left
+        (0, CardSet.parse('4c 6o 11b'), '0b1001000101', 6)
+        """
+        drop = self._last_drop
+        return _new(
+            SearchState,
+            (
+                self._turn,
+                tuple(self._hands),
+                self._table_ranks,
+                drop >> 2 if drop >= 0 else -1,
+                self._chain_rank,
+                self._chain_count if self._chain_rank >= 0 else 0,
+                self._cards_in_hands,
+                self._stock_pos == NUM_CARDS,
+                self._rules,
+            ),
+        )
+
+    # ------------------------------------------------------------- decisions
 
     def legal_actions(self) -> list[Action]:
-        """Every decision the seat to act may take now (R8.2, R4.1, R8.8); empty when none is due."""
-        phase = self.phase
+        """Every decision the seat to act may take now (R8.2, R4.1, R8.8); empty when none is due.
+
+        >>> game = Game(Rules(players=2), seed=1)
+        >>> game.legal_actions()
+        [Declare(declaration='none'), Declare(declaration='ronda'), Declare(declaration='tringa')]
+        """
+        phase = self._phase
         if phase == PLAY:
-            plays = _PLAYS_BY_HAND.get(self.hands[self.turn]) or _plays_for(self.hands[self.turn])
-            if self.active and not self.challenged and not self.rules.auto_declare:
-                targets = self._challenge_targets(self.turn)
+            hand = self._hands[self._turn]
+            plays = _PLAYS_BY_HAND.get(hand) or _plays_for(hand)
+            if self._active and not self._challenged and not self._rules.auto_declare:
+                targets = self._challenge_targets(self._turn)
                 if targets:
                     return plays + [CHALLENGES[t] for t in targets]
             return plays[:]
         if phase == DECLARE:
-            return list(_DECLARES_4 if self.size == 4 else _DECLARES_3)
+            return [*(_DECLARES_4 if self._size == 4 else _DECLARES_3)]
         return []
 
     def _challenge_targets(self, seat: int) -> list[int]:
-        side = self.side_of[seat]
-        declared, exposed, side_of = self.declared, self.exposed, self.side_of
-        return [s for s in range(self.n) if side_of[s] != side and declared[s] not in (None, NONE) and not exposed[s]]
-
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know (R11): its own hand and the public facts, nothing else."""
-        if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise RondaError(f"there is no seat {seat!r} in a {self.n}-player game")
-        chain = None
-        if self.chain_rank >= 0:
-            chain = Chain(self.chain_rank, CardSet(self.chain_cards), self.chain_count, self.chain_side)
-        return SeatView(
-            seat=seat,
-            rules=self.rules,
-            phase=self.phase,
-            turn=self.turn,
-            dealer=self.dealer,
-            round=self.round,
-            deal=self.deal,
-            deals_in_round=len(self.sizes),
-            hand=CardSet(self.hands[seat]),
-            table=CardSet(self._table_mask()),
-            opening_table=CardSet(self.opening_table),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            pile_sizes=tuple(p.bit_count() for p in self.piles),
-            stock=self.stock,
-            scores=tuple(self.scores),
-            plays=tuple(self.plays),
-            deal_start=self.deal_start,
-            declarations=tuple(self.declared),
-            exposed=tuple(self.exposed),
-            shown=tuple(None if m is None else CardSet(m) for m in self.shown),
-            settlement_given=tuple(self.given),
-            last_drop=None if self.last_drop < 0 else self.last_drop,
-            chain=chain,
-            last_capture_side=None if self.last_capture_side < 0 else self.last_capture_side,
-            challenged_this_turn=self.challenged,
-            winner=self.winner,
-            debts=tuple(tuple(row) for row in self.debts),
-        )
-
-    def _table_mask(self) -> int:
-        mask = 0
-        for card in self.table:
-            if card >= 0:
-                mask |= 1 << card
-        return mask
-
-    # ------------------------------------------------------------- actions
+        side = self._side_of[seat]
+        declared, exposed, shown, side_of = self._declared, self._exposed, self._shown, self._side_of
+        return [
+            s
+            for s in range(self._n)
+            if side_of[s] != side and declared[s] not in (None, NONE) and not exposed[s] and shown[s] is None
+        ]
 
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """Take one decision for the seat to act and return the events it caused.
 
-        ``seat``, when given, must be the seat to act. Raises
-        :class:`IllegalActionError` (or :class:`NotYourTurnError`) and changes
-        nothing when the action is not legal now.
+        The action is verified first: one that is not legal now raises
+        :class:`IllegalActionError` (:class:`NotYourTurnError` when ``seat`` is
+        given and is not the seat to act), naming why, and changes nothing.
+
+        >>> game = Game(Rules(players=2), seed=1)
+        >>> [e.to_json() for e in game.apply(Declare("none"))]
+        [{'type': 'declare', 'seat': 0, 'declaration': 'none'}]
+        >>> game.apply(Play(0))
+        Traceback (most recent call last):
+        ...
+        ronda.engine.errors.IllegalActionError: cannot play now: seat 1 must declare first (R8.2)
         """
-        if seat is not None and seat != self.turn:
-            if self.phase in (OVER, WAITING):
+        if seat is not None and seat != self._turn:
+            if self._phase in (OVER, WAITING):
                 raise NotYourTurnError(
-                    f"no decision is due: the game is {'over' if self.phase == OVER else 'between rounds'}"
+                    f"no decision is due: the game is {'over' if self._phase == OVER else 'between rounds'}"
                 )
-            raise NotYourTurnError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        events = self.events
+            raise NotYourTurnError(f"it is seat {self._turn}'s turn, not seat {seat}'s")
+        events = self._events
         start = len(events)
-        actor = self.turn
-        kind = type(action)
-        if kind is Play:
-            card = action.card  # type: ignore[union-attr]
+        actor = self._turn
+        if type(action) is Play:
+            card = action.card
             if (
-                self.phase != PLAY
+                self._phase != PLAY
                 or type(card) is not int
                 or not 0 <= card < NUM_CARDS
-                or not self.hands[actor] >> card & 1
+                or not self._hands[actor] >> card & 1
             ):
                 self._check_play(card)  # raises with the reason
-            if self.round_actions is not None:
-                self.round_actions.append((actor, action))
+            if self._round_actions is not None:
+                self._round_actions.append((actor, action))
             self._play(card)
             return events[start:]
-        if kind is Declare:
-            self._check_declare(action.declaration)  # type: ignore[union-attr]
-            self._log(actor, action)
-            self._declare(action.declaration)  # type: ignore[union-attr]
-        elif kind is Challenge:
-            self._check_challenge(action.target)  # type: ignore[union-attr]
-            self._log(actor, action)
-            self._challenge(action.target)  # type: ignore[union-attr]
+        if type(action) is Declare:
+            self._check_declare(action.declaration)
+            self._log_action(actor, action)
+            self._declare(action.declaration)
+        elif type(action) is Challenge:
+            self._check_challenge(action.target)
+            self._log_action(actor, action)
+            self._challenge(action.target)
         else:
             raise IllegalActionError(f"not an action: {action!r}")
-        return self.events[start:]
+        return events[start:]
 
-    def _log(self, seat: int, action: Action) -> None:
-        if self.round_actions is not None:
-            self.round_actions.append((seat, action))
+    def _log_action(self, seat: int, action: Action) -> None:
+        if self._round_actions is not None:
+            self._round_actions.append((seat, action))
 
-    def _check_phase(self, wanted: str, what: str) -> None:
-        if self.phase != wanted:
-            if self.phase == OVER:
+    def _check_phase(self, wanted: Phase, what: str) -> None:
+        if self._phase != wanted:
+            if self._phase == OVER:
                 raise IllegalActionError(f"cannot {what}: the game is over")
-            if self.phase == WAITING:
+            if self._phase == WAITING:
                 raise IllegalActionError(f"cannot {what}: the round is over and the next deck has not been given")
             raise IllegalActionError(
-                f"cannot {what} now: seat {self.turn} must "
-                + ("declare first (R8.2)" if self.phase == DECLARE else "play a card (R4.1)")
+                f"cannot {what} now: seat {self._turn} must "
+                + ("declare first (R8.2)" if self._phase == DECLARE else "play a card (R4.1)")
             )
 
     def _check_play(self, card: object) -> None:
         self._check_phase(PLAY, "play")
         if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
             raise IllegalActionError(f"not a card: {card!r}")
-        if not self.hands[self.turn] >> card & 1:
-            raise IllegalActionError(f"seat {self.turn} does not hold {card_name(card)}")
+        if not self._hands[self._turn] >> card & 1:
+            raise IllegalActionError(f"seat {self._turn} does not hold {card_name(card)}")
 
     def _check_declare(self, declaration: object) -> None:
         self._check_phase(DECLARE, "declare")
-        allowed: tuple[Action, ...] = _DECLARES_4 if self.size == 4 else _DECLARES_3
-        if declaration not in [a.declaration for a in allowed]:  # type: ignore[union-attr]
+        allowed = _DECLARES_4 if self._size == 4 else _DECLARES_3
+        if declaration not in [a.declaration for a in allowed]:
             if declaration == DOUBLE_RONDA:
                 raise IllegalActionError("a double ronda can only be declared with four-card hands (R8.1)")
             raise IllegalActionError(f"unknown declaration {declaration!r}")
 
     def _check_challenge(self, target: object) -> None:
         self._check_phase(PLAY, "challenge")
-        seat = self.turn
-        if self.rules.auto_declare:
+        seat = self._turn
+        if self._rules.auto_declare:
             raise IllegalActionError("there are no challenges with auto_declare (R8.2)")
-        if self.challenged:
+        if self._challenged:
             raise IllegalActionError(f"seat {seat} has already challenged this turn and must play (R8.8)")
-        if not isinstance(target, int) or not 0 <= target < self.n:
+        if not isinstance(target, int) or not 0 <= target < self._n:
             raise IllegalActionError(f"there is no seat {target!r} to challenge")
-        if self.side_of[target] == self.side_of[seat]:
+        if self._side_of[target] == self._side_of[seat]:
             raise IllegalActionError(
                 f"seat {seat} cannot challenge seat {target}: only an opponent's declaration (R8.8)"
             )
-        if self.declared[target] in (None, NONE):
+        if self._declared[target] in (None, NONE):
             raise IllegalActionError(f"seat {target} declared nothing this deal to challenge")
-        if self.exposed[target]:
+        if self._exposed[target]:
             raise IllegalActionError(f"seat {target}'s declaration is already exposed")
+        if self._shown[target] is not None:
+            raise IllegalActionError(
+                f"seat {target}'s hand has been shown: its {self._declared[target]} can no longer be challenged (R9.5)"
+            )
 
-    def playout(self, rng: random.Random, rounds: int = 1) -> None:
-        """Play uniformly random legal plays and declarations until ``rounds`` rounds have ended.
+    def playout(
+        self,
+        rng: random.Random,
+        rounds: int = 1,
+        *,
+        deals: int = 0,
+        policy: Policy | None = None,
+        truthful: bool = False,
+    ) -> None:
+        """Play on by itself until ``rounds`` rounds have ended (or ``deals`` deals of this one, if given).
 
-        The rollout of simulation and search: the same rules code as
+        The rollout of simulations and searches: the same rules code as
         :meth:`apply` (every play goes through the same turn), without building
-        action lists or event slices for each decision. It never challenges.
+        action lists or event slices for each decision, and never a challenge.
+        Plays are uniformly random, or ``policy``'s choice; declarations
+        are uniformly random, or the hand's true combination if ``truthful``.
         Stops early when the game is won or waits for a deck; decisions are
         recorded like any others, so a played-out game can still be saved.
 
@@ -509,43 +785,71 @@ class Game:
         >>> game.playout(random.Random(1))
         >>> game.round, game.phase
         (1, 'declare')
+        >>> lowest: Policy = lambda state, rand: (state.hands[state.seat] & -state.hands[state.seat]).bit_length() - 1
+        >>> game.playout(random.Random(1), deals=1, policy=lowest, truthful=True)
+        >>> game.round, game.deal, game.phase
+        (1, 1, 'declare')
         """
-        target_round = self.round + rounds
+        start_round = self._round
+        target_round = start_round + rounds
+        stop_deal = self._deal + deals
         draw = rng.random
-        while self.round < target_round:
-            phase = self.phase
+        while self._round < target_round:
+            phase = self._phase
             if phase == PLAY:
-                hand = self.hands[self.turn]
-                pick = int(draw() * hand.bit_count())
-                while pick:
-                    hand &= hand - 1
-                    pick -= 1
-                card = (hand & -hand).bit_length() - 1
-                if self.round_actions is not None:
-                    self.round_actions.append((self.turn, PLAYS[card]))
+                seat = self._turn
+                hand = self._hands[seat]
+                if policy is None:
+                    pick = int(draw() * hand.bit_count())
+                    while pick:
+                        hand &= hand - 1
+                        pick -= 1
+                    card = (hand & -hand).bit_length() - 1
+                else:
+                    card = policy(self.search_state(), draw)
+                    if not 0 <= card < NUM_CARDS or not hand >> card & 1:
+                        raise IllegalActionError(f"the playout policy chose {card!r}, not in seat {seat}'s hand")
+                if self._round_actions is not None:
+                    self._round_actions.append((seat, PLAYS[card]))
                 self._play(card)
+                if deals and (self._deal >= stop_deal or self._round != start_round):
+                    return  # a deal ends only with a play
             elif phase == DECLARE:
-                options = _DECLARES_4 if self.size == 4 else _DECLARES_3
-                action = options[int(draw() * len(options))]
-                if self.round_actions is not None:
-                    self.round_actions.append((self.turn, action))
+                if truthful:
+                    truth = self._truth[self._turn]
+                    action = DECLARES[NONE if truth is None else truth.kind]
+                else:
+                    options = _DECLARES_4 if self._size == 4 else _DECLARES_3
+                    action = options[int(draw() * len(options))]
+                if self._round_actions is not None:
+                    self._round_actions.append((self._turn, action))
                 self._declare(action.declaration)
             else:
                 return
 
     # --------------------------------------------------------------- rounds
 
-    def add_deck(self, deck: list[int]) -> list[Event]:
-        """Give the deck of the next round to a game that is waiting for one; returns the events."""
-        if self.phase != WAITING:
+    def add_deck(self, deck: Sequence[Card]) -> list[Event]:
+        """Give the deck of the next round to a game that is waiting for one; returns the events.
+
+        >>> import random
+        >>> rules = Rules(players=2)
+        >>> game = Game(rules, decks=[shuffled_deck(rules, random.Random(1))])
+        >>> game.playout(random.Random(2))
+        >>> game.phase
+        'waiting'
+        >>> [event.TYPE for event in game.add_deck(shuffled_deck(rules, random.Random(3)))]
+        ['round_start', 'deal']
+        """
+        if self._phase != WAITING:
             raise RondaError("the game is not waiting for a deck")
         self._pending_decks.append(list(deck))
-        start = len(self.events)
+        start = len(self._events)
         self._start_round()
-        return self.events[start:]
+        return self._events[start:]
 
     def _start_round(self) -> None:
-        rules = self.rules
+        rules = self._rules
         if self._pending_decks:
             deck = self._pending_decks[0]
             check_deck(deck, rules)
@@ -553,30 +857,30 @@ class Game:
         elif self._rng is not None:
             deck = shuffled_deck(rules, self._rng)
         else:
-            self.phase = WAITING
+            self._phase = WAITING
             return
-        self.round += 1
+        self._round += 1
         self._new_round_state()
-        self.deck = deck
-        if self.log is not None:
-            self.round_actions = []
-            self.log.append({"deck": deck, "actions": self.round_actions})
-        self.events.append(RoundStart(self.round, self.dealer))
+        self._deck = deck
+        if self._log is not None:
+            self._round_actions = []
+            self._log.append({"deck": deck, "actions": self._round_actions})
+        self._events.append(RoundStart(self._round, self._dealer))
         self._start_deal()
 
     def _start_deal(self) -> None:
         """Deal a batch to every hand (R3.3, R3.5), turn up the opening table on the first deal (R3.4)."""
-        rules, n = self.rules, self.n
+        rules, n = self._rules, self._n
         self._new_deal_state()
-        nones, truth, undeclared = self.declared, self.truth, self.undeclared
-        deal = self.deal = self.deal + 1
-        size = self.size = self.sizes[deal]
-        pos = self.stock_pos
-        deck = self.deck
+        declared, truth, undeclared = self._declared, self._truth, self._undeclared
+        deal = self._deal = self._deal + 1
+        size = self._size = self._sizes[deal]
+        pos = self._stock_pos
+        deck = self._deck
         ace_high = rules.ace_high
-        combos = self.combos
-        hands, dealt = self.hands, self.dealt
-        first = (self.dealer + 1) % n
+        combos = self._combos
+        hands, dealt = self._hands, self._dealt
+        first = (self._dealer + 1) % n
         for i in range(n):
             seat = (first + i) % n
             mask = 0
@@ -584,240 +888,256 @@ class Game:
                 mask |= 1 << card
             pos += size
             hands[seat] = dealt[seat] = mask
-            combo = combos.get(mask, _UNKNOWN_HAND)
-            if combo is _UNKNOWN_HAND:
+            combo = combos.get(mask, _MISS)
+            if combo is _MISS:
                 combo = hand_combination(mask, ace_high)
             if combo is not None:
-                truth[seat] = (combo[0], combo[1])
-                undeclared[seat] = combo[2]  # cleared in _finish_declarations if declared exactly
-        table: tuple[int, ...] = ()
+                truth[seat] = combo
+                undeclared[seat] = combo[2]  # its cards; cleared in _finish_declarations if declared exactly
+        table: tuple[Card, ...] = ()
         if deal == 0 and rules.opening_table_size:
             table = tuple(deck[pos : pos + rules.opening_table_size])
             pos += len(table)
             for card in table:
-                self.table[card >> 2] = card
-                self.table_ranks |= 1 << (card >> 2)
-                self.opening_table |= 1 << card
-        self.stock_pos = pos
-        self.cards_in_hands = size * n
-        self.deal_start = len(self.plays)
-        self.events.append(_new(Deal, (self.round, deal, size, table, NUM_CARDS - pos, pos == NUM_CARDS)))
-        self.turn = first
-        self.phase = DECLARE
+                self._table[card >> 2] = card
+                self._table_ranks |= 1 << (card >> 2)
+                self._opening_table |= 1 << card
+        self._stock_pos = pos
+        self._cards_in_hands = size * n
+        self._deal_start = len(self._plays)
+        self._events.append(_new(Deal, (self._round, deal, size, table, NUM_CARDS - pos, pos == NUM_CARDS)))
+        self._turn = first
+        self._phase = DECLARE
         if rules.auto_declare:
             # R8.2 auto_declare: every seat declares its true combination, so
             # nothing is undeclared; the settlement is checked at once (R8.5).
-            events, ranges = self.events, self.ranges
+            events, ranges = self._events, self._ranges
             active = 0
             for i in range(n):
                 seat = (first + i) % n
-                combo_truth = truth[seat]
-                if combo_truth is None:
-                    nones[seat] = NONE
-                    events.append(_new(Declaration, (seat, NONE)))
+                held = truth[seat]
+                if held is None:
+                    declared[seat] = NONE
+                    events.append(_DECLARATION_EVENTS[seat][NONE])
                 else:
-                    kind = combo_truth[0]
-                    nones[seat] = kind
-                    events.append(_new(Declaration, (seat, kind)))
+                    kind = held[0]  # the kind, by index: this runs at every deal of every simulation
+                    declared[seat] = kind
+                    events.append(_DECLARATION_EVENTS[seat][kind])
                     ranges[seat] = candidate_range(kind, (), size, ace_high)
                     active += 1
-            self.undeclared = [0] * n
-            self.active = active
-            self.phase = PLAY
+            self._undeclared = [0] * n
+            self._active = active
+            self._phase = PLAY
             if active:
                 self._settle()
 
-    def _declare(self, declaration: str) -> None:
-        seat = self.turn
-        self._record_declaration(seat, declaration)
-        if seat == self.dealer:
+    def _declare(self, declaration: Kind) -> None:
+        seat = self._turn
+        self._declared[seat] = declaration
+        self._events.append(_DECLARATION_EVENTS[seat][declaration])
+        if declaration != NONE:
+            self._ranges[seat] = candidate_range(declaration, (), self._size, self._rules.ace_high)
+            self._active += 1
+        if seat == self._dealer:
             self._finish_declarations()
         else:
-            self.turn = (seat + 1) % self.n
-
-    def _record_declaration(self, seat: int, declaration: str) -> None:
-        self.declared[seat] = declaration
-        self.events.append(_new(Declaration, (seat, declaration)))
-        if declaration != NONE:
-            self.ranges[seat] = candidate_range(declaration, (), self.size, self.rules.ace_high)
-            self.active += 1
+            self._turn = (seat + 1) % self._n
 
     def _finish_declarations(self) -> None:
         """After the declaration phase: note undeclared combinations (R8.7), then settle (R8.5)."""
-        for seat, truth in enumerate(self.truth):
-            if truth is not None and truth[0] == self.declared[seat]:
-                self.undeclared[seat] = 0
-        self.phase = PLAY
-        self.turn = (self.dealer + 1) % self.n
-        if self.active:
+        for seat, truth in enumerate(self._truth):
+            if truth is not None and truth.kind == self._declared[seat]:
+                self._undeclared[seat] = 0
+        self._phase = PLAY
+        self._turn = (self._dealer + 1) % self._n
+        if self._active:
             self._settle()
 
     # ---------------------------------------------------------------- plays
 
-    def _play(self, card: int) -> None:
-        """One turn (R4): capture, raise or drop, then the scoring steps in R9.2 order."""
-        seat = self.turn
+    def _play(self, card: Card) -> None:
+        """One turn (R4): capture, raise or drop (:func:`~ronda.engine.table.play_step`), then R9.2's steps.
+
+        Every play of every rollout comes here: the common path (a drop) reads and writes as little as it can.
+        """
+        seat = self._turn
         bit = 1 << card
-        hands = self.hands
+        hands = self._hands
         hand = hands[seat] ^ bit
         hands[seat] = hand
-        left = self.cards_in_hands = self.cards_in_hands - 1
-        self.challenged = False
-        self.plays.append((seat, card))
-        side = self.side_of[seat]
-        rank = card >> 2
-        last_turn = not left and self.stock_pos == NUM_CARDS
-        table_ranks = self.table_ranks
-        events = self.events
-        if rank == self.chain_rank:
-            captured = True
-            # R5.3: a raise on the open chain takes the whole open capture.
-            taken = self.chain_cards
-            loser = self.chain_side
-            piles = self.piles
-            for s in range(len(piles)):  # transfer_scoring may have paid part of it away
-                piles[s] &= ~taken
-            piles[side] |= taken | bit
-            self.chain_cards = taken | bit
-            self.chain_count += 1
-            self.chain_side = side
-            self.last_capture_side = side
-            self.last_drop = -1
-            events.append(Raise(seat, card, tuple(cards_of(taken))))
-            if self.rules.transfer_scoring:
-                self._pay_debts(side)
-            if self._award(side, self.rules.chain_points[self.chain_count - 2], "chain", seat, (loser,)):
-                return
-        elif table_ranks >> rank & 1:
-            captured = True
-            last_drop = self.last_drop
-            caida = last_drop >= 0 and last_drop >> 2 == rank
-            table = self.table
-            mask = bit
-            r = rank
-            taken_list = []
-            while r < 10 and table_ranks >> r & 1:
-                c = table[r]
-                table[r] = -1
-                taken_list.append(c)
-                mask |= 1 << c
-                r += 1
-            table_ranks &= ~((1 << r) - (1 << rank))
-            self.table_ranks = table_ranks
-            self.piles[side] |= mask
-            self.last_capture_side = side
-            self.last_drop = -1
-            if caida and self.n > 2:
-                self.chain_rank = rank
-                self.chain_cards = mask
-                self.chain_count = 2
-                self.chain_side = side
+        left = self._cards_in_hands = self._cards_in_hands - 1
+        self._challenged = False
+        self._plays.append((seat, card))
+        taken, caida, raised, table_after, _, chain_after, count_after = play_step(
+            self._table_ranks, self._last_drop >> 2, self._chain_rank, self._chain_count, card >> 2, self._n > 2
+        )
+        if taken or raised:
+            side = self._side_of[seat]
+            rules = self._rules
+            if raised:
+                # R5.3: a raise on the open chain takes the whole open capture.
+                cards = self._chain_cards
+                loser = self._chain_side
+                piles = self._piles
+                for s in range(len(piles)):  # transfer_scoring may have paid part of it away
+                    piles[s] &= ~cards
+                piles[side] |= cards | bit
+                self._chain_cards = cards | bit
+                self._chain_count = count_after
+                self._chain_side = side
+                self._last_capture_side = side
+                self._last_drop = -1
+                self._events.append(_new(Raise, (seat, card, tuple(cards_of(cards)))))
+                if rules.transfer_scoring:
+                    self._pay_debts(side)
+                if self._award(side, rules.chain_points[count_after - 2], "chain", seat, (loser,)):
+                    return
             else:
-                self.chain_rank = -1
-            events.append(_new(Capture, (seat, card, tuple(taken_list), caida)))
-            if self.rules.transfer_scoring:
-                self._pay_debts(side)
-            if caida and self._award(
-                side, self.rules.chain_points[0], "caida", seat, (self.side_of[self.last_drop_seat],)
-            ):
+                table = self._table
+                cards = bit
+                taken_cards = []
+                r = card >> 2
+                while taken >> r & 1:
+                    c = table[r]
+                    table[r] = -1
+                    taken_cards.append(c)
+                    cards |= 1 << c
+                    r += 1
+                self._table_ranks = table_after
+                self._piles[side] |= cards
+                self._last_capture_side = side
+                self._last_drop = -1
+                self._chain_rank = chain_after
+                if chain_after >= 0:
+                    self._chain_cards = cards
+                    self._chain_count = count_after
+                    self._chain_side = side
+                self._events.append(_new(Capture, (seat, card, tuple(taken_cards), caida)))
+                if rules.transfer_scoring:
+                    self._pay_debts(side)
+                if caida and self._award(
+                    side, rules.chain_points[0], "caida", seat, (self._side_of[self._last_drop_seat],)
+                ):
+                    return
+            last_turn = not left and self._stock_pos == NUM_CARDS
+            # R6: missa, except on the last turn of the round (R6.2).
+            if not self._table_ranks and not last_turn and self._award(side, 1, "missa", seat, None):
+                return
+            if last_turn and rules.dealer_duty and self._dealer_duty(seat, card >> 2, True):
                 return
         else:
-            captured = False
-            self.table[rank] = card
-            self.table_ranks = table_ranks | 1 << rank
-            self.last_drop = card
-            self.last_drop_seat = seat
-            self.chain_rank = -1
-            events.append(_new(Drop, (seat, card)))
-        # R6: missa, except on the last turn of the round (R6.2).
-        if captured and not self.table_ranks and not last_turn and self._award(side, 1, "missa", seat, None):
-            return
-        if last_turn and self.rules.dealer_duty and self._dealer_duty(seat, rank, captured):
-            return
+            self._table[card >> 2] = card
+            self._table_ranks = table_after
+            self._last_drop = card
+            self._last_drop_seat = seat
+            self._chain_rank = -1
+            self._events.append(_DROP_EVENTS[seat][card])
+            if (
+                not left
+                and self._stock_pos == NUM_CARDS
+                and self._rules.dealer_duty
+                and self._dealer_duty(seat, card >> 2, False)
+            ):
+                return
         # R9.2: the player's exposure, the settlement, the player's undeclared penalty.
-        if self.ranges[seat] is not None:
-            truth = self.truth[seat]
-            if self.decided and truth is not None and truth[0] == self.declared[seat]:
+        if self._ranges[seat] is not None:
+            truth = self._truth[seat]
+            if self._decided and truth is not None and truth[0] == self._declared[seat]:  # [0]: the kind
                 # A true declaration always keeps its own combination as a candidate, and
                 # narrowing cannot undo a decided settlement: nothing public changes now.
                 # Its range is brought up to date only if another exposure re-settles.
-                self.stale |= 1 << seat
+                self._stale |= 1 << seat
             elif self._narrow_declaration(seat, hand):
                 return
-        pending = self.undeclared[seat]
+        pending = self._undeclared[seat]
         if pending and not pending & hand and self._undeclared_penalty(seat):
             return
         if left:
-            self.turn = (seat + 1) % self.n
-        elif self.stock_pos < NUM_CARDS:
+            self._turn = (seat + 1) % self._n
+        elif self._stock_pos < NUM_CARDS:
             self._start_deal()
         else:
             self._end_round()
 
-    def _narrow_declaration(self, seat: int, hand: int) -> bool:
+    def _narrow_declaration(self, seat: int, hand: Mask) -> bool:
         """R8.5 after the declarer plays: its candidates narrow; none left exposes it (R8.6)."""
         new_range = self._candidate_range(seat, hand)
         if new_range is None:
             return self._expose(seat)
-        if new_range != self.ranges[seat]:
-            self.ranges[seat] = new_range
+        if new_range != self._ranges[seat]:
+            self._ranges[seat] = new_range
             return self._settle()
         return False
 
-    def _candidate_range(self, seat: int, hand: int) -> tuple[int, int] | None:
-        declared = self.declared[seat]
+    def _candidate_range(self, seat: int, hand: Mask) -> tuple[int, int] | None:
+        declared = self._declared[seat]
         assert declared is not None
-        played = tuple(sorted(c >> 2 for c in cards_of(self.dealt[seat] & ~hand)))
-        return candidate_range(declared, played, self.size, self.rules.ace_high)
+        played = []  # ranks of the cards played, ascending as card ids are
+        m = self._dealt[seat] & ~hand
+        while m:
+            low = m & -m
+            played.append((low.bit_length() - 1) >> 2)
+            m ^= low
+        return candidate_range(declared, tuple(played), self._size, self._rules.ace_high)
 
     def _undeclared_penalty(self, seat: int) -> bool:
-        """R8.7: the last card of an undeclared combination is played; each opposing side scores it."""
-        self.undeclared[seat] = 0
-        truth = self.truth[seat]
+        """R8.7: the last card of an undeclared combination is played; each opposing side scores it.
+
+        The hand held another combination than the one declared, so a declaration
+        of ``seat`` not yet exposed is false: it is exposed (R8.6) in the same
+        step, right after the penalty. The two penalties are one step of R9.3: the
+        win is checked once, after both, then the settlement is recomputed (R8.6)
+        and the win checked again.
+        """
+        self._undeclared[seat] = 0
+        truth = self._truth[seat]
         assert truth is not None
-        value = self.rules.undeclared_ronda_penalty if truth[0] == RONDA else KIND_VALUE[truth[0]]
-        return self._award_each_opponent(seat, value, "undeclared")
+        value = self._rules.undeclared_ronda_penalty if truth.kind == RONDA else KIND_VALUE[truth.kind]
+        self._score_each_opponent(seat, value, "undeclared")
+        if self._ranges[seat] is not None:
+            return self._expose(seat)
+        return self._check_win()
 
     def _dealer_duty(self, seat: int, rank: int, captured: bool) -> bool:
         """R10 dealer_duty on the last turn: a 12 that captures scores 5; a drop or a 1 costs 5 to each opponent."""
         if captured and rank == 9:
-            return self._award(self.side_of[seat], 5, "dealer_duty", seat, None)
+            return self._award(self._side_of[seat], 5, "dealer_duty", seat, None)
         if not captured or rank == 0:
             return self._award_each_opponent(seat, 5, "dealer_duty")
         return False
 
     def _end_round(self) -> None:
         """R7: the table goes to the last capturer, then the card count, then the next round."""
-        if self.table_ranks and self.last_capture_side >= 0:
-            side = self.last_capture_side
-            cards = tuple([c for c in self.table if c >= 0])
+        if self._table_ranks and self._last_capture_side >= 0:
+            side = self._last_capture_side
+            cards = tuple([c for c in self._table if c >= 0])
             for card in cards:
-                self.piles[side] |= 1 << card
-            self.table = [-1] * 10
-            self.table_ranks = 0
-            self.events.append(TableTaken(side, cards))
-        counts = [p.bit_count() for p in self.piles]
-        self.events.append(RoundEnd(self.round, tuple(counts)))
-        for side, points in enumerate(card_count_points(counts, self.n)):
+                self._piles[side] |= 1 << card
+            self._table = [-1] * 10
+            self._table_ranks = 0
+            self._events.append(TableTaken(side, cards))
+        counts = [p.bit_count() for p in self._piles]
+        self._events.append(RoundEnd(self._round, tuple(counts)))
+        for side, points in enumerate(card_count_points(counts, self._n)):
             if points:
-                self.scores[side] += points
-                self.events.append(Score(side, points, "cards", None))
+                self._scores[side] += points
+                self._events.append(Score(side, points, "cards", None))
         if self._check_win():
             return
-        self.dealer = (self.dealer + 1) % self.n
+        self._dealer = (self._dealer + 1) % self._n
         self._start_round()
 
     # ---------------------------------------------------------- challenges
 
     def _challenge(self, target: int) -> None:
-        seat = self.turn
-        truth = self.truth[target]
-        truthful = truth is not None and truth[0] == self.declared[target]
-        self.challenged = True
-        self.shown[target] = self.dealt[target]
-        self.events.append(ChallengeMade(seat, target, tuple(cards_of(self.dealt[target])), truthful))
+        seat = self._turn
+        truth = self._truth[target]
+        truthful = truth is not None and truth.kind == self._declared[target]
+        self._challenged = True
+        self._shown[target] = self._dealt[target]
+        self._events.append(ChallengeMade(seat, target, tuple(cards_of(self._dealt[target])), truthful))
         if truthful:
-            self._win(self.side_of[target], "failed_challenge")
+            self._win(self._side_of[target], "failed_challenge")
             return
         self._expose(target)
 
@@ -825,48 +1145,60 @@ class Game:
 
     def _expose(self, seat: int) -> bool:
         """R8.6: penalty to each opposing side, then the settlement without this declaration."""
-        declared = self.declared[seat]
+        declared = self._declared[seat]
         assert declared is not None
-        self.exposed[seat] = True
-        self.ranges[seat] = None
-        self.active -= 1
-        self.events.append(Exposure(seat, declared))
+        self._exposed[seat] = True
+        self._ranges[seat] = None
+        self._active -= 1
+        self._events.append(Exposure(seat, declared))
         if self._award_each_opponent(seat, KIND_VALUE[declared], "false_announcement"):
             return True
         return self._settle()
 
     def _settle(self) -> bool:
-        """R8.5/R8.6: give each side the difference between the decided points and what it has had."""
-        ranges, declared, side_of = self.ranges, self.declared, self.side_of
-        if self.stale:
-            for seat in range(self.n):
-                if self.stale >> seat & 1 and ranges[seat] is not None:
-                    ranges[seat] = self._candidate_range(seat, self.hands[seat])
-            self.stale = 0
+        """R8.5/R8.6: give each side the difference between the decided points and what it has had (R9.5 first)."""
+        ranges, declared, side_of = self._ranges, self._declared, self._side_of
+        if self._stale:
+            for seat in range(self._n):
+                if self._stale >> seat & 1 and ranges[seat] is not None:
+                    ranges[seat] = self._candidate_range(seat, self._hands[seat])
+            self._stale = 0
         declaring_sides = 0
         total = 0
-        for seat in range(self.n):
-            if ranges[seat] is not None:
+        for seat in range(self._n):
+            kind = declared[seat]
+            if ranges[seat] is not None and kind is not None:
                 declaring_sides |= 1 << side_of[seat]
-                total += KIND_VALUE[declared[seat]]  # type: ignore[index]
-        sides = len(self.given)
-        decided: list[int] | tuple[int, ...] | None
+                total += KIND_VALUE[kind]
+        sides = len(self._given)
+        decided: Sequence[int] | None
         if declaring_sides & (declaring_sides - 1) == 0:
             # R8.5: declarations of one side only (or none) are decided at once.
             decided = [0] * sides
             if declaring_sides:
                 decided[declaring_sides.bit_length() - 1] = total
         else:
-            decided = settle(
-                [
-                    _new(Active, (side_of[seat], declared[seat], rng[0], rng[1]))
-                    for seat, rng in enumerate(ranges)
-                    if rng is not None
-                ],
-                sides,
-            )
-        self.decided = decided is not None
-        given = self.given
+            live = []
+            for seat, rng in enumerate(ranges):
+                kind = declared[seat]
+                if rng is not None and kind is not None:
+                    live.append(_new(Active, (side_of[seat], kind, rng[0], rng[1])))
+            decided = settle(live, sides)
+        self._decided = decided is not None
+        given = self._given
+        rules = self._rules
+        if decided is not None and max(self._scores) + total >= rules.target and not rules.transfer_scoring:
+            # R9.5: no win on an unseen declaration (an award is at most the live declarations' total).
+            scores, target = self._scores, rules.target
+            reaching = 0
+            for side in range(sides):
+                diff = decided[side] - given[side]
+                if diff > 0 and scores[side] + diff >= target:
+                    reaching |= 1 << side
+            if reaching:
+                false_seat = self._show_declarations(reaching)
+                if false_seat >= 0:
+                    return self._expose(false_seat)
         changed = False
         for side in range(sides):
             diff = (decided[side] if decided is not None else 0) - given[side]
@@ -876,54 +1208,82 @@ class Game:
                 changed = True
         return changed and self._check_win()
 
+    def _show_declarations(self, sides: int) -> int:
+        """R9.5: show the hands of the live declarations of ``sides`` (a mask) in seat order; return the first false.
+
+        A hand shown before stays shown and is not shown again; -1 when all are
+        true. The caller exposes the first false one and the award waits for
+        the new settlement, to which the rule applies again. As R9.5 is
+        written, only the *first* false one is exposed: with two false
+        declarations on one side (four players), the second is exposed too only
+        if the new settlement still brings the side to the target; otherwise it
+        stays live, shown, and is exposed by R8.5 when its cards are played.
+        """
+        first_false = -1
+        for seat in range(self._n):
+            declared = self._declared[seat]
+            if declared is None or self._ranges[seat] is None or not sides >> self._side_of[seat] & 1:
+                continue
+            if self._shown[seat] is None:
+                dealt = self._dealt[seat]
+                self._shown[seat] = dealt
+                self._events.append(Show(seat, tuple(cards_of(dealt)), declared))
+            held = self._truth[seat]
+            if first_false < 0 and (held is None or held.kind != declared):
+                first_false = seat
+        return first_false
+
     # -------------------------------------------------------------- scoring
 
-    def _award(self, side: int, points: int, reason: str, seat: int, payers: tuple[int, ...] | None) -> bool:
+    def _award(self, side: int, points: int, reason: Reason, seat: int, payers: tuple[int, ...] | None) -> bool:
         """One scoring step for one side; ``True`` when it wins the game (R9.3)."""
         self._score(side, points, reason, seat, payers)
         return self._check_win()
 
-    def _award_each_opponent(self, offender: int, points: int, reason: str) -> bool:
+    def _award_each_opponent(self, offender: int, points: int, reason: Reason) -> bool:
         """One step in which each side opposing ``offender`` scores ``points``, in side order (R8.6, R8.7)."""
-        offender_side = self.side_of[offender]
-        for side in range(self.rules.sides):
-            if side != offender_side:
-                self._score(side, points, reason, offender, (offender_side,))
+        self._score_each_opponent(offender, points, reason)
         return self._check_win()
 
-    def _score(self, side: int, points: int, reason: str, seat: int | None, payers: tuple[int, ...] | None) -> None:
-        if not self.rules.transfer_scoring:
-            self.scores[side] += points
-            self.events.append(_new(Score, (side, points, reason, seat)))
+    def _score_each_opponent(self, offender: int, points: int, reason: Reason) -> None:
+        offender_side = self._side_of[offender]
+        for side in range(self._rules.sides):
+            if side != offender_side:
+                self._score(side, points, reason, offender, (offender_side,))
+
+    def _score(self, side: int, points: int, reason: Reason, seat: int | None, payers: tuple[int, ...] | None) -> None:
+        if not self._rules.transfer_scoring:
+            self._scores[side] += points
+            self._events.append(_new(Score, (side, points, reason, seat)))
             return
         # R10 transfer_scoring: points move captured cards instead of adding to the score.
-        if self.n != 3 or payers is None:
-            payers = tuple(s for s in range(self.rules.sides) if s != side)
+        if self._n != 3 or payers is None:
+            payers = tuple(s for s in range(self._rules.sides) if s != side)
         for payer in payers:
             if points > 0:
                 self._transfer(payer, side, points, reason)
             else:
                 self._transfer(side, payer, -points, reason)
 
-    def _transfer(self, payer: int, payee: int, cards: int, reason: str) -> None:
+    def _transfer(self, payer: int, payee: int, cards: int, reason: TransferReason) -> None:
         """Move ``cards`` cards from ``payer``'s pile to ``payee``'s; what is short becomes a debt."""
-        back = min(cards, self.debts[payee][payer])
-        self.debts[payee][payer] -= back
+        back = min(cards, self._debts[payee][payer])
+        self._debts[payee][payer] -= back
         cards -= back
-        pile = self.piles[payer]
+        pile = self._piles[payer]
         moved = 0
         while moved < cards and pile:
             low = pile & -pile
             pile ^= low
-            self.piles[payee] |= low
+            self._piles[payee] |= low
             moved += 1
-        self.piles[payer] = pile
-        self.debts[payer][payee] += cards - moved
-        self.events.append(Transfer(payer, payee, moved, cards - moved, reason))
+        self._piles[payer] = pile
+        self._debts[payer][payee] += cards - moved
+        self._events.append(Transfer(payer, payee, moved, cards - moved, reason))
 
     def _pay_debts(self, side: int) -> None:
         """A side that captures pays what it owes at once (R10 transfer_scoring)."""
-        row = self.debts[side]
+        row = self._debts[side]
         for payee, owed in enumerate(row):
             if owed:
                 row[payee] = 0
@@ -931,48 +1291,148 @@ class Game:
 
     def _check_win(self) -> bool:
         """R9.3: a single highest side at or above the target wins at once."""
-        scores = self.scores
+        scores = self._scores
         best = max(scores)
-        if best >= self.rules.target and scores.count(best) == 1:
+        if best >= self._rules.target and scores.count(best) == 1:
             self._win(scores.index(best), "target")
             return True
         return False
 
-    def _win(self, side: int, reason: str) -> None:
-        self.winner = side
-        self.phase = OVER
-        self.events.append(GameOver(side, reason))
+    def _win(self, side: int, reason: Ending) -> None:
+        self._winner = side
+        self._phase = OVER
+        self._events.append(GameOver(side, reason))
+
+    # -------------------------------------------------------------- positions
+
+    @classmethod
+    def _public_position(cls, view: PublicView, piles: Sequence[Mask]) -> Game:
+        """The public part of the game ``view`` sees, hands and stock empty (for :mod:`.position`).
+
+        Every field is first made by the same code as a new game's, then set
+        from the view; ``piles`` are the captured cards, rebuilt from the plays.
+        """
+        game = cls.__new__(cls)
+        game._setup(view.rules, view.dealer, None, [])
+        game._round = view.round
+        game._deal = view.deal
+        game._size = game._sizes[view.deal]
+        game._phase = view.phase
+        game._turn = view.turn
+        game._stock_pos = NUM_CARDS - view.stock
+        game._cards_in_hands = sum(view.hand_sizes)
+        for card in view.table:
+            game._table[card >> 2] = card
+            game._table_ranks |= 1 << (card >> 2)
+        game._opening_table = view.opening_table.mask
+        game._piles = list(piles)
+        game._scores = list(view.scores)
+        game._winner = view.winner
+        game._log = None
+        game._last_drop = -1 if view.last_drop is None else view.last_drop
+        game._last_drop_seat = view.plays[-1][0] if view.last_drop is not None else -1
+        chain = view.chain
+        if chain is not None:
+            game._chain_rank, game._chain_cards = chain.rank, chain.cards.mask
+            game._chain_count, game._chain_side = chain.count, chain.side
+        game._last_capture_side = -1 if view.last_capture_side is None else view.last_capture_side
+        game._plays = list(view.plays)
+        game._deal_start = view.deal_start
+        game._debts = [list(row) for row in view.debts]
+        game._declared = list(view.declarations)
+        game._exposed = list(view.exposed)
+        game._given = list(view.settlement_given)
+        game._shown = [None if m is None else m.mask for m in view.shown]
+        game._challenged = view.challenged_this_turn
+        # With fresh candidate ranges nothing is stale; "not decided" only makes the
+        # engine recheck a true declaration's range, which cannot change a decided settlement.
+        game._decided = view.phase == DECLARE
+        game._active = sum(
+            1 for seat, d in enumerate(view.declarations) if d is not None and d != NONE and not view.exposed[seat]
+        )
+        return game
+
+    def _with_hidden(
+        self,
+        hands: Sequence[Mask],
+        played: Sequence[Mask],
+        stock: Sequence[Card],
+        rng: random.Random | None,
+        decks: Sequence[Sequence[Card]],
+    ) -> Game:
+        """A copy of a public position with the hands (masks, seat order) and the stock placed (for :mod:`.position`).
+
+        What depends on hidden cards is derived as the engine derives it at a
+        deal: the hands as dealt (the hand and the cards ``played`` this deal),
+        their combinations, the undeclared ones still pending (R8.7), the
+        candidates of each live declaration (R8.5).
+        """
+        game = self.copy(history=False)
+        game._rng = rng
+        game._pending_decks = [list(d) for d in decks]
+        stock_mask = 0
+        for card in stock:
+            stock_mask |= 1 << card
+        game._deck = cards_of(ALL_CARDS & ~stock_mask) + list(stock)
+        ace_high = self._rules.ace_high
+        declaring = self._phase == DECLARE
+        for seat in range(self._n):
+            hand = hands[seat]
+            dealt = hand | played[seat]
+            game._hands[seat] = hand
+            game._dealt[seat] = dealt
+            combo = hand_combination(dealt, ace_high)
+            declared = self._declared[seat]
+            if combo is not None:
+                game._truth[seat] = combo
+                # R8.7: pending until all of the combination's cards are played; once
+                # declared exactly, never (the engine clears it when declarations end).
+                if declaring or (combo.kind != declared and combo.cards & hand):
+                    game._undeclared[seat] = combo.cards
+            if declared is not None and declared != NONE and not self._exposed[seat]:
+                kept = game._candidate_range(seat, hand)
+                if kept is None:
+                    raise PositionError(f"seat {seat}'s live {declared} has no candidate left: not a real view")
+                game._ranges[seat] = kept
+        return game
 
     # -------------------------------------------------------------- records
 
     def to_record(self) -> dict[str, Any]:
-        """The game as a RECORD.md record, replayable to the identical event stream."""
-        if self.log is None:
+        """The game as a RECORD.md record, replayable to the identical event stream.
+
+        >>> game = Game(Rules(players=2), seed=1)
+        >>> _ = game.apply(Declare("none"))
+        >>> record = game.to_record()
+        >>> record["rules"], record["rounds"][0]["actions"]
+        ({'players': 2}, [{'seat': 0, 'declare': 'none'}])
+        """
+        if self._log is None:
             raise RondaError("this copy was made without history and cannot be saved")
-        record: dict[str, Any] = {"format": "ronda/1", "rules": self.rules.to_dict()}
+        record: dict[str, Any] = {"format": "ronda/1", "rules": self._rules.to_dict()}
         first_dealer = self._first_dealer()
-        if first_dealer != self.n - 1:
+        if first_dealer != self._n - 1:
             record["dealer"] = first_dealer
         record["rounds"] = [
             {
                 "deck": [card_name(c) for c in r["deck"]],
                 "actions": [action_to_record(seat, action) for seat, action in r["actions"]],
             }
-            for r in self.log
+            for r in self._log
         ]
         return record
 
     def _first_dealer(self) -> int:
-        for event in self.events:
+        for event in self._events:
             if type(event) is RoundStart:
                 return event.dealer
-        return self.dealer
+        return self._dealer
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self.n} players, round {self.round}, deal {self.deal}, {self.phase}, "
-            f"turn {self.turn}, scores {self.scores}>"
+            f"<Game {self._n} players, round {self._round}, deal {self._deal}, {self._phase}, "
+            f"turn {self._turn}, scores {self._scores}>"
         )
 
 
-__all__ = ["Game", "DeckError", "DECLARE", "PLAY", "WAITING", "OVER", "Kind"]
+__all__ = ["DECLARE", "OVER", "PLAY", "WAITING", "Game", "Policy", "SearchState", "card_count_points"]

@@ -22,7 +22,6 @@ from typing import Any
 from .actions import action_from_record
 from .cards import parse_card
 from .errors import CardError, RecordError, RondaError
-from .events import Score
 from .game import OVER, WAITING, Game
 from .rules import Rules
 
@@ -162,8 +161,3 @@ def replay_result(game: Game) -> dict[str, Any]:
         "finished": game.finished,
         "events": [event.to_json() for event in game.events],
     }
-
-
-def score_events(game: Game) -> list[Score]:
-    """The score events of a game, in order."""
-    return [e for e in game.events if type(e) is Score]

@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .combinations import KIND_ORDER, KIND_VALUE
+from .combinations import KIND_ORDER, KIND_VALUE, Kind
 
 
 class Active(NamedTuple):
     """A declaration not yet exposed: its side, kind and candidate strength range."""
 
     side: int
-    kind: str
+    kind: Kind
     weakest: int
     strongest: int
 

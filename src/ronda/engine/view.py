@@ -1,8 +1,11 @@
-"""What one seat may know (R11), as an immutable value.
+"""What a seat may know (R11), and what a spectator may know, as immutable values.
 
-A :class:`SeatView` is all a bot or a client is ever given. It is built from
-the game, copying only public facts and the seat's own hand, so nothing that
-holds a view can reach the game or another seat's hidden cards.
+A :class:`SeatView` is all a bot or a client is ever given; a
+:class:`PublicView` is what anyone watching may know, no hand at all. Both are
+built by the game (:meth:`~ronda.engine.game.Game.view`,
+:meth:`~ronda.engine.game.Game.public_view`), copying only public facts and
+the seat's own hand, so nothing that holds a view can reach the game or a
+hidden card.
 """
 
 from __future__ import annotations
@@ -10,15 +13,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
+from typing import Final, Literal
 
-from .cards import ALL_CARDS, CardSet, Mask
-from .combinations import NONE, combination_of
+from .cards import ALL_CARDS, Card, CardSet, Mask
+from .combinations import NONE, Kind, combination_of
 from .rules import Rules
+
+Phase = Literal["declare", "play", "waiting", "over"]
+"""Where a game stands: a seat must declare (R8.2) or play (R4.1, with a challenge first, R8.8);
+the game waits for the next round's deck (given decks only); or it is won."""
+
+DECLARE: Final = "declare"
+"""The phase in which each seat declares, from the seat after the dealer (R8.2)."""
+PLAY: Final = "play"
+"""The phase in which the seat to act plays a card, after a challenge if it makes one (R4.1, R8.8)."""
+WAITING: Final = "waiting"
+"""Between rounds, for a game given its decks: it waits for the next one (``Game.add_deck``)."""
+OVER: Final = "over"
+"""The game is won (R9.3, R8.8)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Chain:
-    """An open chain (R5.3): the rank played, the cards of the open capture, how many of the rank are in it."""
+    """An open chain (R5.3): its rank, the cards of the open capture, how many of the rank it holds, its side.
+
+    ``rank`` is a rank index (0 for 1 … 9 for 12), as in :mod:`ronda.engine.cards`.
+    """
 
     rank: int
     cards: CardSet
@@ -27,37 +47,39 @@ class Chain:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
-    """Exactly what R11 lets ``seat`` see.
+class PublicView:
+    """Every public fact of the game (R11): what a spectator may know.
 
     ``plays`` lists every card played this round with its seat, oldest first;
     ``deal_start`` is where this deal's plays begin in it. ``declarations`` holds
     each seat's declared kind this deal (``None`` before it has declared);
-    ``shown`` the hands shown by challenges this deal.
+    ``shown`` the hands shown this deal, by challenges (R8.8) and before a win
+    (R9.5). ``settlement_given`` is what each side has been given so far for
+    this deal's settlement (R8.5); ``debts[a][b]`` the cards side ``a`` owes
+    side ``b`` with transfer_scoring (R10). ``last_drop`` is the card dropped on
+    the turn before in this deal (a caida may take it, R5.1).
     """
 
-    seat: int
     rules: Rules
-    phase: str
+    phase: Phase
     turn: int
     dealer: int
     round: int
     deal: int
     deals_in_round: int
-    hand: CardSet
     table: CardSet
     opening_table: CardSet
     hand_sizes: tuple[int, ...]
     pile_sizes: tuple[int, ...]
     stock: int
     scores: tuple[int, ...]
-    plays: tuple[tuple[int, int], ...]
+    plays: tuple[tuple[int, Card], ...]
     deal_start: int
-    declarations: tuple[str | None, ...]
+    declarations: tuple[Kind | None, ...]
     exposed: tuple[bool, ...]
     shown: tuple[CardSet | None, ...]
     settlement_given: tuple[int, ...]
-    last_drop: int | None
+    last_drop: Card | None
     chain: Chain | None
     last_capture_side: int | None
     challenged_this_turn: bool
@@ -65,17 +87,8 @@ class SeatView:
     debts: tuple[tuple[int, ...], ...]
 
     @property
-    def side(self) -> int:
-        """This seat's side (R2.2)."""
-        return self.rules.side_of(self.seat)
-
-    @property
     def players(self) -> int:
         return self.rules.players
-
-    def is_opponent(self, seat: int) -> bool:
-        """Whether ``seat`` is on another side (R2.3)."""
-        return self.rules.side_of(seat) != self.side
 
     def played_mask(self) -> Mask:
         """Every card played from a hand this round."""
@@ -84,15 +97,36 @@ class SeatView:
             mask |= 1 << card
         return mask
 
-    def deal_plays_of(self, seat: int) -> list[int]:
-        """The cards ``seat`` has played in this deal, in order."""
-        return [card for s, card in self.plays[self.deal_start :] if s == seat]
+    def played_this_deal(self, seat: int) -> Mask:
+        """The cards ``seat`` has played in this deal: with its hand, they make its hand as dealt."""
+        mask = 0
+        for s, card in self.plays[self.deal_start :]:
+            if s == seat:
+                mask |= 1 << card
+        return mask
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(PublicView):
+    """Exactly what R11 lets ``seat`` see: the public facts of :class:`PublicView` and its own ``hand``."""
+
+    seat: int
+    hand: CardSet
+
+    @property
+    def side(self) -> int:
+        """This seat's side (R2.2)."""
+        return self.rules.side_of(self.seat)
+
+    def is_opponent(self, seat: int) -> bool:
+        """Whether ``seat`` is on another side (R2.3)."""
+        return self.rules.side_of(seat) != self.side
 
     def unseen(self) -> CardSet:
         """Cards this seat cannot place: the other hands and the stock together.
 
-        Cards shown by a challenge and not yet played are not unseen: everyone
-        knows which hand holds them.
+        Cards of a shown hand (R8.8, R9.5) not yet played are not unseen:
+        everyone knows which hand holds them.
         """
         known = self.hand.mask | self.table.mask | self.opening_table.mask | self.played_mask()
         for shown in self.shown:
@@ -100,7 +134,7 @@ class SeatView:
                 known |= shown.mask
         return CardSet(ALL_CARDS & ~known)
 
-    def possible_kinds(self, seat: int) -> frozenset[str]:
+    def possible_kinds(self, seat: int) -> frozenset[Kind]:
         """What ``seat``'s hand as dealt this deal may hold, as far as this seat can tell (R8.1, R11).
 
         The hand is the cards ``seat`` has played this deal plus as many cards
@@ -120,11 +154,7 @@ class SeatView:
         """
         shown = self.shown[seat]
         if seat == self.seat or shown is not None:
-            dealt = self.hand.mask if shown is None else shown.mask
-            if shown is None:
-                for s, card in self.plays[self.deal_start :]:
-                    if s == seat:
-                        dealt |= 1 << card
+            dealt = self.hand.mask | self.played_this_deal(seat) if shown is None else shown.mask
             combo = combination_of((c >> 2 for c in CardSet(dealt)), dealt.bit_count() == 4, False)
             return frozenset((NONE if combo is None else combo[0],))
         played = tuple(sorted(card >> 2 for s, card in self.plays[self.deal_start :] if s == seat))
@@ -134,13 +164,16 @@ class SeatView:
 
 
 @cache
-def _possible_kinds(played: tuple[int, ...], held: int, available: tuple[int, ...]) -> frozenset[str]:
+def _possible_kinds(played: tuple[int, ...], held: int, available: tuple[int, ...]) -> frozenset[Kind]:
     """The kinds a hand of ``played`` ranks plus ``held`` more cards, drawn from ``available`` per rank, may be."""
     four_card = len(played) + held == 4
-    kinds = set()
+    kinds: set[Kind] = set()
     for rest in combinations_with_replacement(range(10), held):
         if any(rest.count(r) > available[r] for r in set(rest)):
             continue
         combo = combination_of(played + rest, four_card, False)
         kinds.add(NONE if combo is None else combo[0])
     return frozenset(kinds)
+
+
+__all__ = ["DECLARE", "OVER", "PLAY", "WAITING", "Chain", "Phase", "PublicView", "SeatView"]

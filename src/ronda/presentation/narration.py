@@ -29,6 +29,7 @@ from ..engine.events import (
     RoundEnd,
     RoundStart,
     Score,
+    Show,
     TableTaken,
     Transfer,
 )
@@ -130,6 +131,8 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
         verdict = "true" if event.truthful else "false"
         verb = "challenge" if who == "you" else "challenges"
         return f"{who} {verb} {target}: hand {_cards(event.hand)} — the declaration is {verdict}"
+    if isinstance(event, Show):
+        return f"{who} {'show' if who == 'you' else 'shows'} {_cards(event.hand)}: {_held(event)}"
     if isinstance(event, TableTaken):
         taker = side_name(event.side, players, me)
         return f"{taker} {_verb(taker, 'take')} the table: {_cards(event.cards)}"
@@ -141,6 +144,21 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
         winner = side_name(event.winner, players, me)
         return f"game over: {winner} {_verb(winner, 'win')}, {how}"
     return str(event)
+
+
+def _held(event: Show) -> str:
+    """What a hand shown by R9.5 holds, told against its declaration: 'a tringa of 5s', or 'no tringa'.
+
+    >>> _held(Show(1, (16, 17, 18), "tringa")), _held(Show(1, (8, 17, 26), "ronda"))
+    ('a tringa of 5s', 'no ronda')
+    """
+    kind = event.declaration.replace("_", " ")
+    combo = hand_combination(sum(1 << card for card in event.hand), False)
+    if combo is None or combo[0] != event.declaration:
+        return f"no {kind}"
+    ranks = sorted({card >> 2 for card in event.hand if combo[2] >> card & 1}, reverse=True)
+    printed = " and ".join(f"{card_name(4 * rank)[:-1]}s" for rank in ranks)
+    return f"a {kind} of {'four ' if len(ranks) == 1 and kind == 'double ronda' else ''}{printed}"
 
 
 def narrate(events: Iterable[Event], players: int = 2, me: int | None = None) -> list[str]:
@@ -260,11 +278,11 @@ class Narrator:
             self.played[event.seat].append(event.card >> 2)
         elif isinstance(event, Exposure):
             self.exposed[event.seat] = True
-        elif isinstance(event, ChallengeMade):
+        elif isinstance(event, (ChallengeMade, Show)):
             mask = 0
             for card in event.hand:
                 mask |= 1 << card
-            self.shown[event.target] = mask
+            self.shown[event.target if isinstance(event, ChallengeMade) else event.seat] = mask
 
     def _side_of(self, seat: int) -> int:
         return seat % 2 if self.players == 4 else seat

@@ -27,7 +27,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from ...bots import make_bot
 from ...bots.base import Bot
@@ -224,7 +224,7 @@ class Session:
     def true_declaration(self) -> Kind:
         """What the human's hand as dealt holds (R8.1): the declaration that is true."""
         combo = hand_combination(self.view.hand.mask, self.rules.ace_high) if self.game.phase == DECLARE else None
-        return NONE if combo is None else cast(Kind, combo[0])
+        return NONE if combo is None else combo.kind
 
     def hand_holds(self) -> str:
         """The human's combination in words, for the declaration prompt."""

@@ -25,7 +25,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 import anyio
 
@@ -33,7 +33,7 @@ from ...bots import make_bot
 from ...bots.base import Bot
 from ...engine.actions import DECLARES, Action, action_to_record
 from ...engine.cards import card_name
-from ...engine.combinations import NONE, Kind, hand_combination
+from ...engine.combinations import NONE, hand_combination
 from ...engine.deck import shuffled_deck
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
@@ -580,7 +580,7 @@ class Table:
         view, legal = game.view(seat), game.legal_actions()
         if bot is None:
             combo = hand_combination(view.hand.mask, self.rules.ace_high)
-            return DECLARES[NONE] if combo is None else DECLARES[cast(Kind, combo[0])]
+            return DECLARES[NONE] if combo is None else DECLARES[combo.kind]
         choose: Callable[[], Action] = lambda: bot.choose(view, legal)  # noqa: E731
         try:
             return await anyio.to_thread.run_sync(choose)
@@ -592,9 +592,7 @@ class Table:
 
 
 def _count_actions(game: Game) -> int:
-    if game.log is None:
-        return 0
-    return sum(len(r["actions"]) for r in game.log)
+    return game.actions_taken
 
 
 def now() -> str:
