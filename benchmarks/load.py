@@ -62,6 +62,7 @@ def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "ronda", "serve",
         "--port", str(port), "--data", data, "--bot-delay", "0", "--flood-rate", "100000", "--log-level", "warning",
+        "--create-rate", "100000", "--join-rate", "100000", "--tables-per-client", "100000", "--max-tables", "100000",
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
@@ -120,13 +121,13 @@ async def act(ws: ClientConnection, legal: list[dict[str, Any]], rng: random.Ran
 
 
 async def new_game(http: httpx.AsyncClient, base: str, players: int, target: int) -> tuple[str, list[str]]:
-    seats = [{"kind": "human", "name": f"Seat {s}"} for s in range(players)]
+    seats = [{"kind": "human", "name": f"Load {s}"} for s in range(players)]
     created = await http.post(f"{base}/api/tables", json={"players": players, "seats": seats, "target": target})
     created.raise_for_status()
     table_id = created.json()["table_id"]
     tokens = [created.json()["token"]]
     for s in range(1, players):
-        joined = await http.post(f"{base}/api/tables/{table_id}/join", json={"name": f"Seat {s}"})
+        joined = await http.post(f"{base}/api/tables/{table_id}/join", json={"name": f"Load {s}"})
         joined.raise_for_status()
         tokens.append(joined.json()["token"])
     return table_id, tokens
