@@ -209,8 +209,11 @@ class Guard:
     another site and pass.
     """
 
-    def __init__(self, app: ASGIApp, origins: Origins) -> None:
-        self.app, self.origins = app, origins
+    def __init__(self, app: Any, origins: Origins) -> None:
+        self.app: ASGIApp = app
+        self.origins = origins
+        self.state = app.state
+        """The application's state (its lobby and bot pool), for tests and tools."""
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
