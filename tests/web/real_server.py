@@ -1,7 +1,8 @@
-"""A real `python -m ronda serve` in a subprocess, and blocking websocket clients for it (tests that kill the server)."""
+"""A real `python -m ronda serve` in a subprocess, and blocking websocket clients for it (to kill the server)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -123,7 +124,5 @@ class SeatSocket:
         return self.view is not None and self.view["phase"] == "game_over"
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self.ws.close()
-        except Exception:
-            pass
