@@ -20,6 +20,7 @@ strict Content-Security-Policy (no inline script, no framing).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -290,11 +291,13 @@ class Connection:
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(maxsize=OUTBOX)
+        self.outbox: asyncio.Queue[str | int | None] = asyncio.Queue(maxsize=OUTBOX)
         self.overflowed = False
+        self.closing: int | None = None
+        """The close code asked for by :meth:`close_soon`, once asked."""
 
     def send(self, text: str) -> None:
-        if self.overflowed:
+        if self.overflowed or self.closing is not None:
             return
         try:
             self.outbox.put_nowait(text)
@@ -304,31 +307,31 @@ class Connection:
             asyncio.get_running_loop().create_task(self._close(1013))
 
     def close_soon(self, code: int) -> None:
-        """Close after what is queued is sent (a table no longer lets this connection watch)."""
-        self.overflowed = True
-        asyncio.get_running_loop().create_task(self._close_after_queue(code))
-
-    async def _close_after_queue(self, code: int) -> None:
-        deadline = time.monotonic() + 2
-        while not self.outbox.empty() and time.monotonic() < deadline:
-            await asyncio.sleep(0.02)
-        await self._close(code)
+        """Close with ``code`` once what is queued is sent (the client is told why first)."""
+        if self.closing is None and not self.overflowed:
+            self.closing = code
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(code)
 
     async def pump(self) -> None:
-        while (text := await self.outbox.get()) is not None:
-            await self.websocket.send_text(text)
+        while (item := await self.outbox.get()) is not None:
+            if isinstance(item, int):
+                await self._close(item)
+                return
+            await self.websocket.send_text(item)
 
     async def finish(self, pump: asyncio.Task[None], code: int = 1000) -> None:
         """Send what is queued, then close."""
         if not self.overflowed:
-            self.outbox.put_nowait(None)
+            with contextlib.suppress(asyncio.QueueFull):
+                self.outbox.put_nowait(None)
             try:
                 await asyncio.wait_for(pump, timeout=5)
             except Exception:
                 pump.cancel()
         else:
             pump.cancel()
-        await self._close(code)
+        await self._close(self.closing or code)
 
     async def _close(self, code: int) -> None:
         try:
