@@ -28,8 +28,8 @@ def free_port() -> int:
 class RealServer:
     """``ronda serve`` on a free loopback port with its data in ``data``; fast bots, limits raised for scripts."""
 
-    def __init__(self, data: Path, *options: str) -> None:
-        self.port = free_port()
+    def __init__(self, data: Path, *options: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
         env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
