@@ -109,6 +109,7 @@ def test_finished_tables_leave_memory_and_stay_listed_and_replayable(tmp_path: P
         play_out([me], random_chooser(random.Random(1)))
         final = me.view
         me.close()
+        slow = Client(http, created["table_id"], created["token"])  # connected, but says hello only later
         deadline = time.monotonic() + 10
         while created["table_id"] in http.app.state.lobby.tables:
             assert time.monotonic() < deadline, "the finished table stayed in memory"
@@ -119,6 +120,9 @@ def test_finished_tables_leave_memory_and_stay_listed_and_replayable(tmp_path: P
         assert replayed["steps"][-1]["state"]["scores"] == final["scores"]
         again = Client(http, created["table_id"], created["token"])  # opened again: rebuilt from the store
         assert again.hello()["view"] == final
+        assert slow.hello()["view"] == final  # its table left memory meanwhile: it gets the rebuilt one
+        again.send({"type": "rematch"})
+        assert slow.expect("state")["table"]["game"] == 1  # and both are at the same, live table
 
 
 def test_deep_or_huge_input_is_a_clear_error_never_a_crash(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:

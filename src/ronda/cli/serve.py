@@ -99,10 +99,10 @@ def register(commands: Any) -> None:
     p.add_argument(
         "--store-timeout",
         type=float,
-        default=5.0,
+        default=3.0,
         metavar="SECONDS",
         help="how long a move may wait for the database; past it the move is refused and the player asked to "
-        "send it again (default 5)",
+        "send it again (default 3)",
     )
     p.add_argument(
         "--max-tables", type=int, default=1000, metavar="N", help="games going at once on the server (default 1000)"

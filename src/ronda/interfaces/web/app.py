@@ -59,7 +59,7 @@ from .protocol import (
 )
 from .replays import replay_steps
 from .store import STORE_TIMEOUT, Journal, Store, StoreUnavailable
-from .tables import FINISHED, ServerSettings, Table
+from .tables import FINISHED, ServerSettings, Table, TableMoved
 from .workers import BotPool, default_workers
 
 log = logging.getLogger("ronda.web")
@@ -505,7 +505,11 @@ def create_app(
             raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", joining.wait(client))
         spec = read_join(await json_body(request))
         table = await lobby_of(request).open(table_id)
-        seat, token = await table.join(spec.name, spec.seat, levels())
+        try:
+            seat, token = await table.join(spec.name, spec.seat, levels())
+        except TableMoved:
+            table = await lobby_of(request).open(table_id)
+            seat, token = await table.join(spec.name, spec.seat, levels())
         return {"seat": seat, "token": token}
 
     @app.api_route("/api/tables/{table_id}/replay", methods=["GET", "HEAD"])
@@ -540,9 +544,19 @@ def create_app(
             await connection.finish(pump, {"closed": 4410, "store_unavailable": 4503}.get(why, 4404))
             return
         code = 1000
+        held = [table]
+
+        async def reopen() -> Table:
+            """The table left memory meanwhile: the lobby rebuilds it (a raise here reaches the client as an error)."""
+            try:
+                held[0] = await lobby_of(websocket).open(table_id)
+            except HttpError as error:
+                raise ProtocolError("not_found", error.message) from None
+            return held[0]
+
         try:
             await serve_connection(
-                table, connection, FloodGate(flood_rate, 2 * flood_rate), invite_of(websocket, table_id)
+                held, reopen, connection, FloodGate(flood_rate, 2 * flood_rate), invite_of(websocket, table_id)
             )
         except WebSocketDisconnect:
             pass
@@ -551,7 +565,7 @@ def create_app(
             log.error("table %s: a connection failed (%s); it is closed", table.id, type(error).__name__)
             code = 1011
         finally:
-            table.leave(connection)
+            held[0].leave(connection)
             await connection.finish(pump, code)
 
     return Guard(app, origins)
@@ -594,8 +608,18 @@ async def json_body(request: Request) -> Any:
         raise HttpError(400, "bad_json", "the body must be JSON") from None
 
 
-async def serve_connection(table: Table, connection: Connection, gate: FloodGate, invite: dict[str, Any]) -> None:
-    """Read one client's messages until it goes: each is checked, and an error goes back to that client only."""
+async def serve_connection(
+    held: list[Table],
+    reopen: Callable[[], Awaitable[Table]],
+    connection: Connection,
+    gate: FloodGate,
+    invite: dict[str, Any],
+) -> None:
+    """Read one client's messages until it goes: each is checked, and an error goes back to that client only.
+
+    ``held[0]`` is the table the connection is at; a table that left memory
+    since (:class:`~.tables.TableMoved`) is opened again with ``reopen``.
+    """
     websocket = connection.websocket
     said_hello = False
     while True:
@@ -610,8 +634,13 @@ async def serve_connection(table: Table, connection: Connection, gate: FloodGate
         try:
             text = frame.get("text")
             message = read_client_message(text if text is not None else frame.get("bytes"))
+            table = held[0]
             if isinstance(message, Hello):
-                await table.hello(connection, message.token, message.since, invite)
+                try:
+                    await table.hello(connection, message.token, message.since, invite)
+                except TableMoved:
+                    table.leave(connection)
+                    await (await reopen()).hello(connection, message.token, message.since, invite)
                 said_hello = True
             elif not said_hello:
                 raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')

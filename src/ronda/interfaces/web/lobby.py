@@ -314,6 +314,10 @@ class Lobby:
                     continue  # tried again at the next sweep
 
     async def _evict(self, table: Table, status: str | None = None) -> None:
+        async with table._lock:  # no hello or join is half done
+            if table.clients:
+                return
+            table.evicted = True
         await table.close(status)
         self.tables.pop(table.id, None)
         self.listings[table.id] = Listing(table.summary(), table.public, table.spectators, table.status)

@@ -62,7 +62,7 @@ from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
 
-STORE_TIMEOUT = 5.0
+STORE_TIMEOUT = 3.0
 """Seconds a write may wait for the database (a lock, a connection) before it is refused as unavailable."""
 
 metadata = MetaData()

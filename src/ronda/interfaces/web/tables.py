@@ -69,6 +69,10 @@ BOT_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
 """Pauses of a bot (or stand-in) whose decision the store refused, before it tries again."""
 
 
+class TableMoved(Exception):
+    """The table left memory (it is stored): open it again through the lobby to get the live one."""
+
+
 class Client(Protocol):
     """A connection as a table sees it: something that queues text to send, in order, without blocking."""
 
@@ -167,6 +171,8 @@ class Table:
     quiet_since: float = field(default_factory=time.monotonic)
     """When the last connection left (or the table was made): tables nobody visits leave memory."""
     on_finished: Callable[[Table], None] | None = None
+    evicted: bool = False
+    """The table left memory: this object is no longer the table; the lobby rebuilds it when it is opened."""
     _actions: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -273,6 +279,8 @@ class Table:
         a note when friends elsewhere could not use it) goes in the welcome.
         """
         async with self._lock:
+            if self.evicted:
+                raise TableMoved(self.id)
             if self.status == CLOSED:
                 raise ProtocolError("closed", "this table was closed: nobody came to play")
             seat = None
@@ -377,6 +385,8 @@ class Table:
     async def join(self, name: str, seat: int | None, levels: list[str]) -> tuple[int, str]:
         """A person takes a free seat; the game starts when every person's seat is taken."""
         async with self._lock:
+            if self.evicted:
+                raise TableMoved(self.id)
             if self.status == CLOSED:
                 raise HttpError(410, "closed", "this table was closed: nobody came to play")
             if seat is None:
