@@ -292,20 +292,19 @@ def report(args: argparse.Namespace, totals: Totals, seconds: float, checked: tu
     }
 
 
+def add_people_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the scripted people, shared with the soak."""
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds a person thinks per decision (default 1)")
+    parser.add_argument("--jitter", type=float, default=0.3, help="think time varies by this fraction (default 0.3)")
+    parser.add_argument("--hard-bots", type=float, default=0.5, help="fraction of tables against a hard bot (0.5)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("--games", type=int, default=100, help="concurrent two-player games (default 100)")
-    parser.add_argument(
-        "--pace", type=float, default=1.0, help="seconds a person thinks before each decision (default 1; 0: at once)"
-    )
-    parser.add_argument(
-        "--jitter", type=float, default=0.3, help="think time varies by this fraction, either way (default 0.3)"
-    )
-    parser.add_argument(
-        "--hard-bots", type=float, default=0.5, help="fraction of tables with a hard bot opponent (default 0.5)"
-    )
+    add_people_options(parser)
     parser.add_argument(
         "--duration", type=float, default=60, help="seconds measured (default 60); games still going are stopped"
     )

@@ -36,7 +36,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from load import SRC, Seat, Table, Totals, act, free_port, new_table, start_server, take, think_time, wait_until_up
+from load import (
+    SRC,
+    Seat,
+    Table,
+    Totals,
+    act,
+    add_people_options,
+    free_port,
+    new_table,
+    start_server,
+    take,
+    think_time,
+    wait_until_up,
+)
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
@@ -189,13 +202,7 @@ def main() -> int:
     )
     parser.add_argument("--minutes", type=float, default=10, help="how long the soak lasts (default 10)")
     parser.add_argument("--games", type=int, default=40, help="concurrent two-player tables (default 40)")
-    parser.add_argument(
-        "--pace", type=float, default=1.0, help="seconds a person thinks before each decision (default 1)"
-    )
-    parser.add_argument("--jitter", type=float, default=0.3, help="think time varies by this fraction (default 0.3)")
-    parser.add_argument(
-        "--hard-bots", type=float, default=0.5, help="fraction of tables against a hard bot (default 0.5)"
-    )
+    add_people_options(parser)
     parser.add_argument("--disconnect", type=float, default=0.02, help="chance to drop the connection after a message")
     parser.add_argument(
         "--bot-delay", type=float, default=0.3, help="the server's pause before each bot move (default 0.3)"
