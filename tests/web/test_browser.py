@@ -210,7 +210,15 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
         honest = page.locator("[data-action^='declare-'].honest").get_attribute("data-action")
         assert honest == f"declare-{truthful(hand_of(page))}"  # the truthful choice is marked
         page.screenshot(path=str(tmp_path / "declare.png"))
-        clicks = play_until_summary(page)
+        # Motion is short: 1.5 s after a move (and the bot's answer) nothing is still flying across the table.
+        page.click(f"[data-action='declare-{truthful(hand_of(page))}']")
+        page.wait_for_selector("#hand .hand-card.playable")
+        page.locator("#hand .hand-card.playable").first.click()
+        page.wait_for_timeout(1500)
+        moving = "a => a.playState === 'running' && a.effect.getTiming().iterations !== Infinity"
+        assert page.evaluate(f"document.getAnimations().filter({moving}).length") == 0
+        page.screenshot(path=str(tmp_path / "after-a-move.png"))
+        clicks = play_until_summary(page) + 2
         assert clicks >= 18  # 18 cards of ours over six deals, plus declarations
         summary = page.locator("#summary")
         assert summary.get_attribute("data-kind") in {"round", "game"}
@@ -436,6 +444,8 @@ def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: s
         steps = get_json(f"{base_url}/api/tables/{table_id}/replay")["steps"]
         assert f"Step 0 of {len(steps) - 1}" in page.inner_text(".replay-controls")
         assert page.locator(".seat .card.face").count() == 3  # the bot's hand, shown now the game is over
+        box = page.locator(".seat .card.face").first.bounding_box()
+        assert box is not None and box["width"] >= 44  # large enough to read
         page.click("#replay-next")
         page.click("#replay-next")
         assert f"Step 2 of {len(steps) - 1}" in page.inner_text(".replay-controls")
