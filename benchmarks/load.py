@@ -58,6 +58,8 @@ class Totals:
     retried: int = 0
     seen: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
     """Every event any client of a table was shown, by table and version."""
+    states: dict[str, set[int]] = field(default_factory=dict)
+    """The versions at which clients of a table were sent the whole picture (``state``) instead of events."""
 
 
 def free_port() -> int:
@@ -154,6 +156,8 @@ def take(seat: Seat, message: dict[str, Any], totals: Totals, bots: set[int]) ->
         totals.latencies.append(time.perf_counter() - seat.sent_at)
         seat.sent_at = None
     seen = totals.seen.setdefault(seat.table.table_id, {})
+    if kind == "state":
+        totals.states.setdefault(seat.table.table_id, set()).add(message["version"])
     for event in message.get("events", []):
         if kind == "update" and seat.seat == 0 and event.get("seat") in bots and event["type"] in BOT_KINDS:
             totals.bot_decisions += 1
