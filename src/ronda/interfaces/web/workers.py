@@ -13,6 +13,9 @@ awaits the answer), and waiting jobs are served first come, first served, so
 every table with a bot to move gets a worker in turn: a table of expert bots
 cannot keep the workers from the others, it only waits longer for its own.
 
+Workers run at a lower CPU priority than the server (:data:`WORKER_NICENESS`):
+when bots keep every core busy, a socket still never waits for a bot.
+
 A worker that dies (killed, out of memory, a crash in a bot) is replaced at
 once and its job given to another worker; a job that kills two workers in a
 row fails with :class:`BotFailed`, and the table plays a legal action for
@@ -332,8 +335,15 @@ def _stop(worker: _Worker, wait: float) -> None:
         process.stdout.close()
 
 
+WORKER_NICENESS = 10
+"""How much lower a worker's CPU priority is than the server's: when bots keep every core busy, the
+server's event loop (sockets, the engine's quick work) still runs first, and bots take what is left."""
+
+
 def main() -> None:
     """Run as a worker: the answers go to the original standard output, anything printed to standard error."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     serve(sys.stdin.buffer, answers)
