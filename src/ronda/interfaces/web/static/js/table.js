@@ -605,7 +605,7 @@ export class TableScreen {
         el("h2", { id: "waiting-title" }, t("waitingForPlayers")),
         el("p", { class: "hint" }, t("inviteHelp")),
         el("div", { class: "invite" }, input, copy, share),
-        note ? el("p", { class: "invite-warning", id: "invite-note", role: "note" }, t(`inviteNote_${note}`)) : null,
+        note ? el("p", { class: "invite-warning", id: "invite-note", role: "note" }, withCode(`inviteNote_${note}`)) : null,
         creator ? el("div", { class: "access" },
           toggle("listPublic", "public", Boolean(this.table.public)),
           toggle("letWatch", "spectators", this.table.spectators !== false)) : null,
@@ -693,6 +693,13 @@ export class TableScreen {
     s.drawn = true;
     return overlay;
   }
+}
+
+/** A sentence with a command in it, the command kept whole and left to right (also inside Arabic text). */
+function withCode(key) {
+  const mark = "\u0001";
+  const text = t(key, { command: `${mark}ronda serve --host 0.0.0.0${mark}`, option: `${mark}--public-url${mark}` });
+  return text.split(mark).map((part, i) => (i % 2 ? el("code", { class: "cmd", dir: "ltr" }, part) : part));
 }
 
 function trophy() {
