@@ -72,7 +72,6 @@ async def person(
     url = f"{base.replace('http://', 'ws://')}/ws/{seat.table.table_id}"
     bots = {1} if seat.table.bot else set()
     first = True
-    rematch_sent = False
     while time.monotonic() < deadline:
         try:
             async with connect(url, max_size=2**22, open_timeout=5) as ws:
@@ -91,13 +90,10 @@ async def person(
                             await act(ws, seat, args, totals)
                         elif seat.over:
                             await ws.send(json.dumps({"type": "rematch"}))
-                            rematch_sent = True
                         continue
                     message = json.loads(text)
-                    if rematch_sent and message["type"] == "error" and message["code"] == "illegal":
-                        continue  # the other person's rematch started the new game first: our ask came late
-                    if message["type"] in ("state", "update", "catchup"):
-                        rematch_sent = False
+                    if message["type"] == "error" and message["message"] == "a rematch comes after game over":
+                        continue  # our ask came after the other person's had started the new game: not a fault
                     take(seat, message, totals, bots)
                     if message["type"] in ("state", "update", "catchup"):
                         faults.views[(seat.table.table_id, seat.seat)] = message["view"]
