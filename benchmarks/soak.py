@@ -125,7 +125,7 @@ def check(url: str, totals: Totals, faults: Faults, tables: list[Table]) -> dict
     """Every stored game replayed and compared with what the clients saw; the counts of what did not match."""
     sys.path.insert(0, str(SRC))
     from ronda.engine.record import replay, replay_result
-    from ronda.interfaces.web.protocol import view_json
+    from ronda.interfaces.web.protocol import legal_json, view_json
     from ronda.interfaces.web.store import Store
 
     store = Store(url)
@@ -155,7 +155,8 @@ def check(url: str, totals: Totals, faults: Faults, tables: list[Table]) -> dict
             missing += len(set(events) - shown)
             assert last_game is not None
             for seat in table.tokens:
-                if faults.views.get((table.table_id, seat)) != view_json(last_game.view(seat)):
+                targets = [a["challenge"] for a in legal_json(last_game, seat) if "challenge" in a]
+                if faults.views.get((table.table_id, seat)) != view_json(last_game.view(seat), targets):
                     wrong_views += 1
     finally:
         store.close()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -330,16 +331,19 @@ def _names(cards: CardSet) -> list[str]:
     return cards.names()
 
 
-def view_json(view: SeatView) -> dict[str, Any]:
+def view_json(view: SeatView, challengeable: Iterable[int] = ()) -> dict[str, Any]:
     """The VIEW of the protocol for one seat: its own hand and the public facts (R11), nothing else.
 
     Two fields are worked out from this seat's view alone, by the engine's one
     combination detector (:meth:`~ronda.engine.view.SeatView.possible_kinds`),
-    so the page never detects combinations itself: ``combination``, what the
-    seat's own hand as dealt holds (the truthful declaration), and ``proven``,
-    for each other seat's standing declaration, ``"true"`` when this seat's
-    view proves it (a challenge could only fail, and lose the game, R8.8),
-    ``"false"`` when it proves it false, else null.
+    so the page never detects combinations itself: ``combination``, during the
+    declarations, what the seat's own hand holds (the truthful declaration);
+    and ``proven``, for each seat this seat may challenge now
+    (``challengeable``, from its legal actions), ``"true"`` when this seat's
+    view proves that declaration true (a challenge could only fail, and lose
+    the game, R8.8), ``"false"`` when it proves it false, else null. Both are
+    worked out only where the page uses them: they cost a search of the hands
+    a seat may hold.
 
     >>> game = Game(Rules(players=2), seed=2)
     >>> mine = view_json(game.view(0))
@@ -347,8 +351,9 @@ def view_json(view: SeatView) -> dict[str, Any]:
     (3, [3, 3], 'declare', 'ronda', [None, None])
     """
     out = _view(view, view.seat)
-    out["combination"] = next(iter(view.possible_kinds(view.seat)))
-    out["proven"] = [_proof(view, seat) for seat in range(view.rules.players)]
+    out["combination"] = next(iter(view.possible_kinds(view.seat))) if view.phase == DECLARE else None
+    targets = set(challengeable)
+    out["proven"] = [_proof(view, seat) if seat in targets else None for seat in range(view.rules.players)]
     return out
 
 

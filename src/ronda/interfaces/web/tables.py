@@ -250,23 +250,28 @@ class Table:
         """The current game's events after version ``since``, each with its version."""
         return self.events[since - self.base_version :]
 
-    def _view(self, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+    def _view(
+        self, seat: int | None, game: Game | None = None, legal: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The VIEW of ``seat`` (``None``: a spectator's), ``proven`` worked out for the challenges in ``legal``."""
         game = game or self._game()
-        return public_view_json(game) if seat is None else view_json(game.view(seat))
+        if seat is None:
+            return public_view_json(game)
+        targets = [a["challenge"] for a in legal or () if "challenge" in a]
+        return view_json(game.view(seat), targets)
 
     def _legal(self, seat: int | None, game: Game | None = None) -> list[dict[str, Any]]:
         if self.status != PLAYING:
             return []
         return legal_json(game or self._game(), seat)
 
+    def _picture(self, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+        """The ``view`` and ``legal`` of a message to ``seat``."""
+        legal = self._legal(seat, game)
+        return {"view": self._view(seat, game, legal), "legal": legal}
+
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        return {
-            "type": "state",
-            "version": self.version,
-            "view": self._view(seat),
-            "legal": self._legal(seat),
-            "table": self.summary(),
-        }
+        return {"type": "state", "version": self.version, **self._picture(seat), "table": self.summary()}
 
     # --------------------------------------------------------- connections
 
@@ -317,8 +322,7 @@ class Table:
                             "type": "catchup",
                             "version": version,
                             "events": self.events_json(since),
-                            "view": self._view(seat),
-                            "legal": self._legal(seat),
+                            **self._picture(seat),
                         }
                     )
                 )
@@ -503,13 +507,7 @@ class Table:
             text = texts.get(s)
             if text is None:
                 text = texts[s] = dumps(
-                    {
-                        "type": "update",
-                        "version": version,
-                        "events": events_json,
-                        "view": self._view(s, game),
-                        "legal": self._legal(s, game),
-                    }
+                    {"type": "update", "version": version, "events": events_json, **self._picture(s, game)}
                 )
             client.send(text)
         if result is not None:
