@@ -531,14 +531,13 @@ def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
         guest.click("[data-action='declare-ronda']")
         for k in range(2):
             page.click(f"#hand [data-card='{card_name(host[k])}'].playable")
-            if k == 1:
-                # Before the pair was face up, the challenge was offered (it could still have failed or won).
-                assert page.locator("[data-action='challenge-1']").count() == 0
             guest.click(f"#hand [data-card='{card_name(friend[k])}'].playable")
             if k == 0:
+                # With one card of the pair face up, the challenge is offered: it could still fail or win.
                 page.wait_for_selector("[data-action='challenge-1']")
-        page.wait_for_selector("#hand .hand-card.playable")
+                assert not page.locator(".proven-note").count()
         note = page.locator(".proven-note")
+        note.wait_for()
         assert "Youssef's ronda is proven by your cards" in note.inner_text()
         assert page.locator("[data-action='challenge-1']").count() == 0
         page.screenshot(path=str(tmp_path / "proven.png"))
