@@ -119,9 +119,15 @@ def register(commands: Any) -> None:
         type=float,
         default=20.0,
         metavar="N",
-        help="tables one address may create a minute (default 20); --join-rate: seats it may take (default 30)",
+        help="tables one address may create a minute (default 20)",
     )
-    p.add_argument("--join-rate", type=float, default=30.0, metavar="N", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--join-rate",
+        type=float,
+        default=30.0,
+        metavar="N",
+        help="seats one address may try to take a minute (default 30)",
+    )
     p.add_argument(
         "--close-after",
         type=float,
