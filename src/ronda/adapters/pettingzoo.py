@@ -54,7 +54,7 @@ from .returns import check_reward
 
 _NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
 _NO_ACTIONS.flags.writeable = False
-"""The mask of an agent that is not to act (shared, read-only)."""
+"""The mask of an agent that is not to act (shared, read-only, in infos; observations get copies)."""
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -134,7 +134,7 @@ class raw_env(AECEnv[str, Any, int | None]):
         for agent in self.agents:
             self.infos[agent]["action_mask"] = _NO_ACTIONS
         if not self.episode.over:
-            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions())
+            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions()).copy()
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, int | None]:
         if self.episode is None:
@@ -149,7 +149,8 @@ class raw_env(AECEnv[str, Any, int | None]):
         vector = self._encoder.observe(self.episode.game.view(seat))
         if self.flat:
             return vector
-        return {"observation": vector, "action_mask": self.infos[agent]["action_mask"]}
+        mask = self.infos[agent]["action_mask"]
+        return {"observation": vector, "action_mask": mask if mask is not _NO_ACTIONS else mask.copy()}
 
     def state(self) -> np.ndarray:
         """The whole game for a centralized critic: every hand, the stock, the public facts (never for an agent)."""
