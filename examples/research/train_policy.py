@@ -35,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
@@ -73,18 +72,22 @@ def evaluate(policy: Policy, opponent: str, episodes: int, seed: int) -> float:
     return total / episodes
 
 
-def main() -> None:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=3_000_000, help="agent decisions to train on")
+    parser.add_argument("--steps", type=int, default=1_600_000, help="agent decisions to train on")
     parser.add_argument("--opponents", default="random,easy,medium,medium", help="one per environment, in turn")
     parser.add_argument("--envs", type=int, default=8, help="environments stepped together")
     parser.add_argument("--reward", default="round", choices=["round", "game", "outcome"])
     parser.add_argument("--hidden", default="256,256", help="widths of the hidden layers")
+    parser.add_argument("--n-steps", type=int, default=1024, help="steps per environment between updates")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="ronda-2p.npz", help="where to save the policy (.npz)")
     parser.add_argument("--eval-episodes", type=int, default=400, help="rounds per opponent in the final check")
-    args = parser.parse_args()
+    return parser.parse_args(argv)
 
+
+def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
+    """Train, export; returns the torch model, the numpy policy and the minutes spent."""
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     opponents = args.opponents.split(",")
@@ -96,8 +99,8 @@ def main() -> None:
         "MlpPolicy",
         env,
         learning_rate=3e-4,
-        n_steps=1024,
-        batch_size=1024,
+        n_steps=args.n_steps,
+        batch_size=min(1024, args.n_steps * args.envs),
         n_epochs=4,
         gamma=0.995,
         gae_lambda=0.95,
@@ -118,15 +121,37 @@ def main() -> None:
         "trainer": "sb3-contrib MaskablePPO",
         "minutes": round(minutes, 1),
     }
-    policy = export(model, meta)
+    return model, export(model, meta), minutes
+
+
+def agreement(model: MaskablePPO, policy: Policy, decisions: int = 200, seed: int = 0) -> tuple[int, int]:
+    """On which of ``decisions`` real decisions the numpy policy picks what the torch model picks (deterministic)."""
+    env = RondaEnv(players=2, opponents="medium", reward="round", observation="flat")
+    observation, _ = env.reset(seed=seed)
+    same = 0
+    for step in range(decisions):
+        mask = env.action_masks()
+        wanted, _ = model.predict(observation, action_masks=mask, deterministic=True)
+        chosen = policy.act(observation, mask)
+        same += int(wanted) == chosen
+        observation, _, done, _, _ = env.step(chosen)
+        if done:
+            observation, _ = env.reset(seed=seed + step + 1)
+    return same, decisions
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    model, policy, minutes = train(args)
     policy.save(args.out)
     print(f"trained {args.steps} steps in {minutes:.1f} min; saved {args.out} ({Path(args.out).stat().st_size} bytes)")
+    same, total = agreement(model, Policy.load(args.out))
+    print(f"the numpy policy chooses what the torch model chooses on {same}/{total} decisions")
     for opponent in ("random", "easy", "medium"):
         margin = evaluate(Policy.load(args.out), opponent, args.eval_episodes, seed=10_000)
         print(f"mean round margin against {opponent} over {args.eval_episodes} rounds: {margin:+.2f}")
-    print(json.dumps(meta))
+    print(json.dumps(policy.meta))
 
 
 if __name__ == "__main__":
-    np.set_printoptions(precision=3)
     main()

@@ -124,7 +124,7 @@ STATE_SIZE = 4 * 40 + 40 + OBSERVATION_SIZE
 """The full state (PettingZoo ``state()``): every hand by absolute seat, the stock, then seat 0's observation."""
 
 _O = OFFSETS
-_DECLARATION_BIT = {None: 0, **{kind: 1 + i for i, kind in enumerate(DECLARATIONS)}}
+_DECLARATION_BIT: dict[str | None, int] = {None: 0, **{kind: 1 + i for i, kind in enumerate(DECLARATIONS)}}
 _PHASE_BIT = {phase: i for i, phase in enumerate(PHASES)}
 
 
@@ -151,7 +151,8 @@ def id_action(number: object) -> Action:
     return CHALLENGES[number - 44]
 
 
-_ID_OF = {id(action): action_id(action) for action in (*PLAYS, *DECLARES.values(), *CHALLENGES)}
+_ALL_ACTIONS: tuple[Action, ...] = (*PLAYS, *DECLARES.values(), *CHALLENGES)
+_ID_OF = {id(action): action_id(action) for action in _ALL_ACTIONS}
 """Action ids by object identity: the engine keeps one instance of every action, so its legal lists hold only those."""
 _MASKS: dict[int, np.ndarray] = {}
 

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -81,7 +81,7 @@ def observation_space(flat: bool) -> spaces.Space[Any]:
 class RondaEnv(gymnasium.Env[Observation, int]):
     """One seat of a Ronda game against opponents (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it an instance field
 
     def __init__(
         self,
@@ -122,7 +122,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         self.dealer = dealer
         self.render_mode = render_mode
         self.observation_space = observation_space(self.flat)
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
         self.episode: Episode | None = None
         self._rng = random.Random()
         self._choosers: dict[int, Chooser] = {}

@@ -64,7 +64,7 @@ def make_opponent(spec: object, seed: int) -> Chooser:
 def make_level(level: str, settings: dict[str, Any], seed: int) -> Bot:
     """A bot of ``level`` seeded with ``seed``, its class built with ``settings``; search on a fixed budget."""
     bot = make_bot(level, seed=seed)  # an unknown level fails here, naming the known ones
-    kind = type(bot)
+    kind: Callable[..., Bot] = type(bot)
     parameters = inspect.signature(kind).parameters
     if "time_limit" in parameters and "time_limit" not in settings:
         settings = {**settings, "time_limit": None}
@@ -74,8 +74,7 @@ def make_level(level: str, settings: dict[str, Any], seed: int) -> Bot:
     if unknown:
         known = ", ".join(p for p in parameters if p != "seed")
         raise ValueError(f"the {level} level has no setting {unknown[0]!r} (settings: {known})")
-    built: Bot = kind(seed, **settings)
-    return built
+    return kind(seed, **settings)
 
 
 def _policy_chooser(policy: PolicyFunction) -> Chooser:

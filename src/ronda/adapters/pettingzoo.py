@@ -69,7 +69,7 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-class raw_env(AECEnv[str, Any, int | None]):
+class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
     """The bare AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -123,7 +123,7 @@ class raw_env(AECEnv[str, Any, int | None]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = f"player_{self.episode.game.turn}"
         self._events = list(self.episode.events)
         self._update_mask()

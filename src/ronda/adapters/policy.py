@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, PIECES, action_mask, id_act
 SHIPPED = Path(__file__).parent / "policies"
 """Where the package's trained policies lie: ``policy:NAME`` finds ``NAME.npz`` here."""
 
-ACTIVATIONS = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
 
 
 def encoding_signature() -> str:
