@@ -1,6 +1,6 @@
 """Decisions per second through the bare engine and through each research adapter, in one run.
 
-    python benchmarks/adapters.py --rounds 200 --repeat 3
+    python benchmarks/adapters.py --rounds 200 --chunks 10
 
 Every path plays uniformly random legal actions for single rounds of 2-player
 Ronda (``reward="round"``: an episode is one round); the adapters' cost is
@@ -11,8 +11,10 @@ a view like any bot). RLCard's ``uno`` and ``leduc-holdem`` with random
 actions are measured in the same run for reference when RLCard is installed
 (``pip install rlcard``); they are skipped, saying so, when it is not.
 
-Each path runs ``--repeat`` times, interleaved with the others, and its best
-run is kept: on a shared machine the best run is the one least disturbed.
+The paths take turns: each plays ``--rounds / --chunks`` rounds, then the
+next path does, ``--chunks`` times over, and a path's rate is all its
+decisions over all its time. On a shared machine every path then meets the
+same mix of quiet and busy moments.
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ from ronda.engine.game import OVER, WAITING, Game
 from ronda.engine.rules import Rules
 
 
-def bare_engine(rounds: int) -> int:
-    rng = random.Random(0)
+def bare_engine(rounds: int, first: int = 0) -> int:
+    rng = random.Random(first)
     rules = Rules(players=2)
     decisions = 0
-    for seed in range(rounds):
+    for seed in range(first, first + rounds):
         game = Game(rules, seed=seed)
         while game.round == 0 and game.phase not in (WAITING, OVER):
             legal = game.legal_actions()
@@ -52,11 +54,11 @@ def _pick(mask: np.ndarray, rng: random.Random) -> int:
     return int(legal[rng.randrange(len(legal))])
 
 
-def pettingzoo(rounds: int) -> int:
-    rng = random.Random(0)
+def pettingzoo(rounds: int, first: int = 0) -> int:
+    rng = random.Random(first)
     environment = env(players=2, reward="round")
     decisions = 0
-    for seed in range(rounds):
+    for seed in range(first, first + rounds):
         environment.reset(seed=seed)
         for _agent in environment.agent_iter():
             observation, _, terminated, truncated, _ = environment.last()
@@ -68,11 +70,11 @@ def pettingzoo(rounds: int) -> int:
     return decisions
 
 
-def gymnasium(rounds: int) -> int:
-    rng = random.Random(0)
+def gymnasium(rounds: int, first: int = 0) -> int:
+    rng = random.Random(first)
     environment = RondaEnv(players=2, opponents="random", reward="round")
     decisions = 0
-    for seed in range(rounds):
+    for seed in range(first, first + rounds):
         observation, _ = environment.reset(seed=seed)
         done = False
         while not done:
@@ -82,8 +84,8 @@ def gymnasium(rounds: int) -> int:
     return decisions
 
 
-def openspiel(rounds: int) -> int:
-    rng = random.Random(0)
+def openspiel(rounds: int, first: int = 0) -> int:
+    rng = random.Random(first)
     game = pyspiel.load_game("python_ronda", {"players": 2})
     decisions = 0
     for _ in range(rounds):
@@ -99,12 +101,12 @@ def openspiel(rounds: int) -> int:
     return decisions
 
 
-def rlcard_game(name: str) -> Callable[[int], int]:
-    def run(episodes: int) -> int:
+def rlcard_game(name: str) -> Callable[[int, int], int]:
+    def run(episodes: int, first: int = 0) -> int:
         import rlcard
 
-        environment = rlcard.make(name, config={"seed": 0})
-        rng = random.Random(0)
+        environment = rlcard.make(name, config={"seed": first})
+        rng = random.Random(first)
         decisions = 0
         for _ in range(episodes):
             state, _player = environment.reset()
@@ -119,10 +121,10 @@ def rlcard_game(name: str) -> Callable[[int], int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=200, help="single rounds (episodes) per path and run")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per path, interleaved; the best is kept")
+    parser.add_argument("--rounds", type=int, default=200, help="single rounds (episodes) per path")
+    parser.add_argument("--chunks", type=int, default=10, help="turns each path takes (the rounds shared out)")
     args = parser.parse_args()
-    paths: list[tuple[str, Callable[[int], int]]] = [
+    paths: list[tuple[str, Callable[[int, int], int]]] = [
         ("bare engine", bare_engine),
         ("PettingZoo", pettingzoo),
         ("Gymnasium", gymnasium),
@@ -132,19 +134,21 @@ def main() -> None:
         paths += [("RLCard uno", rlcard_game("uno")), ("RLCard leduc", rlcard_game("leduc-holdem"))]
     else:
         print("RLCard is not installed (pip install rlcard): its games are not measured")
-    best: dict[str, float] = {}
-    for _ in range(args.repeat):
+    decisions = dict.fromkeys((name for name, _ in paths), 0)
+    seconds = dict.fromkeys(decisions, 0.0)
+    chunk = max(1, args.rounds // args.chunks)
+    for turn in range(args.chunks):
         for name, run in paths:
             start = time.perf_counter()
-            decisions = run(args.rounds)
-            rate = decisions / (time.perf_counter() - start)
-            best[name] = max(best.get(name, 0.0), rate)
-    base = best["bare engine"]
+            decisions[name] += run(chunk, turn * chunk)
+            seconds[name] += time.perf_counter() - start
+    rate = {name: decisions[name] / seconds[name] for name in decisions}
+    base = rate["bare engine"]
     print(f"{'path':<14}{'decisions/s':>13}{'vs engine':>11}")
     for name, _ in paths:
-        print(f"{name:<14}{best[name]:>13,.0f}{best[name] / base:>10.2f}x")
+        print(f"{name:<14}{rate[name]:>13,.0f}{rate[name] / base:>10.2f}x")
     print(
-        f"(python benchmarks/adapters.py --rounds {args.rounds} --repeat {args.repeat}: 2 players, "
+        f"(python benchmarks/adapters.py --rounds {args.rounds} --chunks {args.chunks}: 2 players, "
         "single rounds, random legal actions; RLCard: the same number of its episodes)"
     )
 

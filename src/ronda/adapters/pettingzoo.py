@@ -123,16 +123,15 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = f"player_{self.episode.game.turn}"
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": _NO_ACTIONS} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.episode.game.turn]
         self._events = list(self.episode.events)
-        self._update_mask()
+        self._update_mask(self.agent_selection)
 
-    def _update_mask(self) -> None:
-        """The acting agent's mask in its info (the flat observation's only mask); empty ones elsewhere."""
+    def _update_mask(self, previous: str) -> None:
+        """The acting agent's mask in its info (the flat observation's only mask); the one who acted has none now."""
         assert self.episode is not None
-        for agent in self.agents:
-            self.infos[agent]["action_mask"] = _NO_ACTIONS
+        self.infos[previous]["action_mask"] = _NO_ACTIONS
         if not self.episode.over:
             self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions()).copy()
 
@@ -176,17 +175,17 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
             return
         assert self.episode is not None
         episode = self.episode
-        events = episode.apply(id_action(action))
-        self._events.extend(events)
-        self._clear_rewards()
+        acting = self.agent_selection
+        self._events.extend(episode.apply(id_action(action)))
         if episode.over:
-            for seat, value in enumerate(episode.returns()):
-                self.rewards[f"player_{seat}"] = value
+            # Rewards come only at the end: until then every reward is 0 and nothing accumulates.
+            for agent, value in zip(self.possible_agents, episode.returns(), strict=True):
+                self.rewards[agent] = value
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
-            self.agent_selection = f"player_{episode.game.turn}"
-        self._update_mask()
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[episode.game.turn]
+        self._update_mask(acting)
 
     def render(self) -> str | None:
         if self.episode is None:
