@@ -35,9 +35,11 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium
+import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.policy import Policy
@@ -49,6 +51,24 @@ def make_env(opponent: str, reward: str, scale: float) -> Any:
         return gymnasium.wrappers.TransformReward(env, lambda r: r / scale)
 
     return build
+
+
+class Budget(BaseCallback):  # type: ignore[misc]
+    """Stops training when the wall-clock budget is spent, and prints progress now and then."""
+
+    def __init__(self, minutes: float, every: int = 100_000) -> None:
+        super().__init__()
+        self.deadline = time.perf_counter() + 60 * minutes
+        self.every = every
+        self.next_report = every
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_report:
+            self.next_report += self.every
+            episodes = self.model.ep_info_buffer
+            mean = np.mean([e["r"] for e in episodes]) if episodes else float("nan")
+            print(f"{self.num_timesteps} steps, recent mean reward {mean:+.3f}", flush=True)
+        return time.perf_counter() < self.deadline
 
 
 def export(model: MaskablePPO, meta: dict[str, Any]) -> Policy:
@@ -74,11 +94,12 @@ def evaluate(policy: Policy, opponent: str, episodes: int, seed: int) -> float:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=1_600_000, help="agent decisions to train on")
+    parser.add_argument("--steps", type=int, default=1_600_000, help="agent decisions to train on (at most)")
+    parser.add_argument("--minutes", type=float, default=None, help="stop earlier when this wall-clock budget is spent")
     parser.add_argument("--opponents", default="random,easy,medium,medium", help="one per environment, in turn")
     parser.add_argument("--envs", type=int, default=8, help="environments stepped together")
     parser.add_argument("--reward", default="round", choices=["round", "game", "outcome"])
-    parser.add_argument("--hidden", default="256,256", help="widths of the hidden layers")
+    parser.add_argument("--hidden", default="128,128", help="widths of the hidden layers")
     parser.add_argument("--n-steps", type=int, default=1024, help="steps per environment between updates")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default="ronda-2p.npz", help="where to save the policy (.npz)")
@@ -92,7 +113,9 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
     torch.manual_seed(args.seed)
     opponents = args.opponents.split(",")
     scale = 10.0 if args.reward != "outcome" else 1.0
-    env = DummyVecEnv([make_env(opponents[i % len(opponents)], args.reward, scale) for i in range(args.envs)])
+    env = VecMonitor(
+        DummyVecEnv([make_env(opponents[i % len(opponents)], args.reward, scale) for i in range(args.envs)])
+    )
     env.seed(args.seed)
     hidden = [int(width) for width in args.hidden.split(",")]
     model = MaskablePPO(
@@ -111,8 +134,10 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         verbose=0,
     )
     start = time.perf_counter()
-    model.learn(total_timesteps=args.steps, progress_bar=False)
+    budget = Budget(args.minutes if args.minutes is not None else float("inf"))
+    model.learn(total_timesteps=args.steps, callback=budget, progress_bar=False)
     minutes = (time.perf_counter() - start) / 60
+    args.steps = model.num_timesteps  # what was trained: --steps with this number reproduces it
     meta = {
         "activation": "relu",
         "players": 2,
@@ -120,6 +145,7 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         "arguments": vars(args),
         "trainer": "sb3-contrib MaskablePPO",
         "minutes": round(minutes, 1),
+        "cpu_minutes": round(time.process_time() / 60, 1),
     }
     return model, export(model, meta), minutes
 
