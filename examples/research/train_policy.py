@@ -150,9 +150,11 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
     return model, export(model, meta), minutes
 
 
-def agreement(model: MaskablePPO, policy: Policy, decisions: int = 200, seed: int = 0) -> tuple[int, int]:
+def agreement(
+    model: MaskablePPO, policy: Policy, decisions: int = 200, seed: int = 0, opponent: str = "medium"
+) -> tuple[int, int]:
     """On which of ``decisions`` real decisions the numpy policy picks what the torch model picks (deterministic)."""
-    env = RondaEnv(players=2, opponents="medium", reward="round", observation="flat")
+    env = RondaEnv(players=2, opponents=opponent, reward="round", observation="flat")
     observation, _ = env.reset(seed=seed)
     same = 0
     for step in range(decisions):

@@ -101,10 +101,10 @@ def _training_script():  # type: ignore[no-untyped-def]
 
 def test_a_tiny_training_run_exports_a_numpy_policy_that_plays_what_the_torch_model_plays(tmp_path: Path) -> None:
     script = _training_script()
-    args = script.parse(["--steps", "256", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--out", ""])
+    args = script.parse(["--steps", "128", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--opponents", "random"])
     model, policy, _ = script.train(args)
     policy.save(tmp_path / "tiny.npz")
-    same, total = script.agreement(model, Policy.load(tmp_path / "tiny.npz"), decisions=60)
+    same, total = script.agreement(model, Policy.load(tmp_path / "tiny.npz"), decisions=60, opponent="random")
     assert same == total
 
 

@@ -7,7 +7,7 @@
 >>> observation.shape, env.unwrapped.action_masks().shape
 ((825,), (48,))
 
-``RondaEnv(players=2, seat=0, opponents="medium", reward="game", observation="dict", illegal="end", dealer=None,
+``RondaEnv(players=2, seat=0, opponents="medium", reward="outcome", observation="dict", illegal="end", dealer=None,
 **variants)``; ``gymnasium.make("ronda.adapters.gymnasium:Ronda-v0", ...)`` also works without the import.
 
 ==================  ===========================================================
@@ -22,9 +22,9 @@ Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (825,)),
                     Built from the agent's seat view only (R11), seats relative
                     to the agent.
 Rewards             at the end of the episode only, from
-                    :mod:`ronda.adapters.returns`: ``round`` (one round, in
-                    points), ``game`` (a whole game, points with the result on
-                    top) or ``outcome`` (a whole game, +1 / -1/(k-1))
+                    :mod:`ronda.adapters.returns`: ``outcome`` (default: a
+                    whole game, +1 / -1/(k-1)), ``game`` (a whole game, points
+                    with the result on top) or ``round`` (one round, in points)
 Opponents           every other seat, in seat order, or one for all of them
                     (with 4 players the partner too): level names, ``(level,
                     settings)``, any bot, or ``policy(observation, mask) -> id``
@@ -88,7 +88,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         players: int = 2,
         seat: int = 0,
         opponents: OpponentSpec | Sequence[OpponentSpec] = "medium",
-        reward: str = "game",
+        reward: str = "outcome",
         observation: str = "dict",
         illegal: str = "end",
         illegal_reward: float | None = None,

@@ -1,7 +1,8 @@
 """Ronda as a PettingZoo AEC environment: ``ronda_v0``.
 
-``env(players=2, reward="game", observation="dict", dealer=None, **variants)`` is the wrapped
-environment, ``raw_env`` the bare one. Agents are ``player_0`` … ``player_{n-1}``
+``env(players=2, reward="outcome", observation="dict", dealer=None, **variants)`` is the
+environment (``raw_env`` is the same class: the checks of PettingZoo's usual
+wrappers are built in, see :func:`env`). Agents are ``player_0`` … ``player_{n-1}``
 (seat numbers); with 4 players ``player_0``/``player_2`` and
 ``player_1``/``player_3`` are partners and share every reward.
 
@@ -17,11 +18,12 @@ State               ``state()``: every hand, the stock's cards and the public
                     facts, ``Box(0, 1, (1025,))`` (``state_space``), for
                     centralized critics; never an agent's observation
 Rewards             at the end of the episode, zero-sum, from
-                    :mod:`ronda.adapters.returns`: ``reward="round"`` (one round
-                    of a new game, in points; a game decided inside the round
-                    pays the most and the least there is), ``"game"`` (a whole
-                    game, points with the result on top) or ``"outcome"`` (a
-                    whole game, +1 to the winners, -1/(k-1) to the others)
+                    :mod:`ronda.adapters.returns`: ``reward="outcome"``
+                    (default: a whole game, +1 to the winners, -1/(k-1) to the
+                    others), ``"game"`` (a whole game, points with the result on
+                    top) or ``"round"`` (one round of a new game, in points; a
+                    game decided inside the round pays the most and the least
+                    there is)
 Variants            any R10 variant by name: ``env(players=4, dealer_duty=True)``
 ==================  ===========================================================
 
@@ -81,7 +83,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
     def __init__(
         self,
         players: int = 2,
-        reward: str = "game",
+        reward: str = "outcome",
         observation: str = "dict",
         dealer: int | None = None,
         render_mode: str | None = None,
