@@ -119,11 +119,53 @@ def rlcard_game(name: str) -> Callable[[int, int], int]:
     return run
 
 
+def breakdown(positions: int = 2000) -> None:
+    """Microseconds per call of what an environment step adds to the engine's, on positions of random rounds."""
+    import dataclasses
+
+    from ronda.adapters.encoding import action_mask, observe
+    from ronda.engine.view import SeatView
+
+    rng = random.Random(0)
+    games: list[Game] = []
+    seed = 0
+    while len(games) < positions:
+        game = Game(Rules(players=2), seed=seed)
+        seed += 1
+        while game.round == 0 and game.phase not in (WAITING, OVER):
+            games.append(game.copy())
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    views = [g.view(g.turn) for g in games]
+    legals = [g.legal_actions() for g in games]
+    fields = [{f.name: getattr(v, f.name) for f in dataclasses.fields(SeatView)} for v in views]
+    parts: list[tuple[str, Callable[[], object]]] = [
+        ("legal_actions()", lambda: [g.legal_actions() for g in games]),
+        ("view(seat)", lambda: [g.view(g.turn) for g in games]),
+        ("  of which SeatView(...) itself", lambda: [SeatView(**f) for f in fields]),
+        ("observe(view)", lambda: [observe(v) for v in views]),
+        ("action_mask(legal)", lambda: [action_mask(legal) for legal in legals]),
+    ]
+    best = dict.fromkeys((name for name, _ in parts), float("inf"))
+    for _ in range(5):
+        for name, run in parts:
+            start = time.perf_counter()
+            run()
+            best[name] = min(best[name], (time.perf_counter() - start) / len(games) * 1e6)
+    for name, _ in parts:
+        print(f"{name:<32}{best[name]:>8.1f} us")
+    print(f"(python benchmarks/adapters.py --breakdown: {len(games)} positions of random 2-player rounds, best of 5)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=200, help="single rounds (episodes) per path")
     parser.add_argument("--chunks", type=int, default=10, help="turns each path takes (the rounds shared out)")
+    parser.add_argument("--breakdown", action="store_true", help="time the parts of a step instead, per call")
     args = parser.parse_args()
+    if args.breakdown:
+        breakdown()
+        return
     paths: list[tuple[str, Callable[[int, int], int]]] = [
         ("bare engine", bare_engine),
         ("PettingZoo", pettingzoo),

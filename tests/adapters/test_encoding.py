@@ -82,7 +82,7 @@ def test_an_observation_read_back_piece_by_piece_is_the_seats_view() -> None:
     }
     assert declared == {0: "ronda", 1: "tringa", 2: "none"}
     assert piece["exposed"].tolist() == [1, 0, 0, 0]
-    assert piece["seat"].tolist() == [0, 1, 0, 0]
+    assert piece["my_combination"].tolist() == [1, 0, 0, 0]  # 2o 3c 7e: no combination, whatever it declared
     assert piece["turn"].tolist() == [1, 0, 0, 0]
     assert piece["dealer"].tolist() == [0, 1, 0, 0]  # seat 2 deals: one seat after seat 1
     assert piece["players"].tolist() == [0, 1, 0]
@@ -107,6 +107,12 @@ def test_an_observation_read_back_piece_by_piece_is_the_seats_view() -> None:
     assert piece["stock"][0] == pytest.approx(view.stock / 40) and view.stock == 40 - 4 - 9
     assert piece["target"][0] == pytest.approx(0.41)
     assert not piece["debts"].any() and piece["round"][0] == 0.0
+    ranks = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12]
+    assert piece["hand_ranks"].tolist() == [0.25 if r in (3, 7) else 0.0 for r in ranks]
+    assert piece["table_ranks"].tolist() == [1.0 if r in (1, 4, 5, 7, 11) else 0.0 for r in ranks]
+    unseen = view.unseen()
+    assert piece["unseen_ranks"].tolist() == [sum(1 for c in unseen if c >> 2 == i) / 4 for i in range(10)]
+    assert decode(observe(game.view(0)))["my_combination"].tolist() == [0, 1, 0, 0]  # 5o 5c 2e, the 2e played
 
 
 def test_the_variant_flags_and_debts_tell_rule_sets_apart() -> None:

@@ -192,7 +192,7 @@ def test_gymnasium_opponents_as_levels_with_settings_bots_and_policy_functions()
         RondaEnv(opponents="grandmaster")
 
     def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
-        assert observation.shape == (825,)
+        assert observation.shape == (855,)
         return int(np.flatnonzero(mask)[0])
 
     environment = RondaEnv(opponents=first_legal, reward="round")

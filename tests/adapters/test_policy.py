@@ -65,13 +65,13 @@ def test_a_wrong_missing_or_foreign_policy_file_is_refused_by_name(tmp_path: Pat
     np.savez(tmp_path / "foreign.npz", **arrays)
     with pytest.raises(PolicyError, match="trained on another observation encoding"):
         Policy.load(tmp_path / "foreign.npz")
-    with pytest.raises(PolicyError, match="maps 825 observation values to 48 action logits"):
+    with pytest.raises(PolicyError, match="maps 855 observation values to 48 action logits"):
         Policy([(np.zeros((10, 48)), np.zeros(48))], {})
 
 
 def _random_policy(seed: int = 0) -> Policy:
     rng = np.random.default_rng(seed)
-    widths = [825, 32, 48]
+    widths = [855, 32, 48]
     layers = [
         (rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
         for a, b in itertools.pairwise(widths)
@@ -81,7 +81,7 @@ def _random_policy(seed: int = 0) -> Policy:
 
 def test_a_policy_never_chooses_an_illegal_action_even_when_its_best_logit_is_one() -> None:
     """The mask decides: a network whose favourite is 'challenge 3' still plays only legal actions."""
-    weights = np.zeros((825, 48), dtype=np.float32)
+    weights = np.zeros((855, 48), dtype=np.float32)
     bias = np.zeros(48, dtype=np.float32)
     bias[47] = 100.0
     policy = Policy([(weights, bias)], {"activation": "relu"})

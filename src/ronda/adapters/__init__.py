@@ -6,7 +6,7 @@ through ``Game.legal_actions``/``apply`` and every observation is built from
 ``Game.view(seat)`` only (R11).
 
 =============================  ===================================================
-:mod:`.encoding`               the 48 action ids, the observation (825 values in
+:mod:`.encoding`               the 48 action ids, the observation (855 values in
                                [0, 1], named pieces, seats relative to the
                                observer) and the full state
 :mod:`.returns`                the one returns helper: ``round``, ``game``,

@@ -30,7 +30,7 @@ the view itself.
 >>> id_action(43)
 Declare(declaration='double_ronda')
 >>> OBSERVATION_SIZE, STATE_SIZE
-(825, 1025)
+(855, 1055)
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
-from ..engine.cards import ALL_CARDS, NUM_CARDS
-from ..engine.combinations import DECLARATIONS
+from ..engine.cards import ALL_CARDS, NUM_CARDS, cards_of
+from ..engine.combinations import DECLARATIONS, NONE, combination_of
 from ..engine.errors import IllegalActionError
 from ..engine.rules import Rules
 from ..engine.view import SeatView
@@ -73,7 +73,7 @@ _BIT_PIECES: list[tuple[str, int, str]] = [
     ("shown", 4 * 40, "per seat slot, its hand as dealt when shown this deal (R8.8, R9.5)"),
     ("declarations", 4 * 5, "per seat slot: not yet declared, none, ronda, tringa, double_ronda"),
     ("exposed", 4, "per seat slot, its declaration exposed as false (R8.6)"),
-    ("seat", 4, "the observer's own seat number (absolute: seat 0 plays first in the first round)"),
+    ("my_combination", 4, "what the observer's hand as dealt this deal holds (R8.1): none, ronda, tringa, double_ronda"),
     ("turn", 4, "the seat slot to act"),
     ("dealer", 4, "the dealer's seat slot"),
     ("players", 3, "2, 3 or 4 players"),
@@ -97,6 +97,10 @@ _COUNT_PIECES: list[tuple[str, int, str]] = [
     ("settlement_given", 3, "per side slot, announcement points given this deal / 20 (R8.5)"),
     ("debts", 9, "transfer_scoring: cards side slot i owes side slot j, at 3*i+j, / 40"),
     ("round", 1, "rounds played before this one / 20 (at most 1)"),
+    # the same cards by rank, where captures, runs and combinations are decided (R4.2, R8.1)
+    ("hand_ranks", 10, "per rank, the observer's cards of it / 4"),
+    ("table_ranks", 10, "per rank, 1 if it is on the table"),
+    ("unseen_ranks", 10, "per rank, the cards of it the observer cannot place / 4"),
 ]
 PIECES = _BIT_PIECES + _COUNT_PIECES
 """(name, size, meaning) of every piece, in order: yes/no pieces (one bit each), then counts scaled into [0, 1]."""
@@ -104,7 +108,7 @@ PIECES = _BIT_PIECES + _COUNT_PIECES
 OBSERVATION_SIZE = sum(size for _, size, _ in PIECES)
 _BITS = sum(size for _, size, _ in _BIT_PIECES)
 _BYTES = _BITS // 8
-_COUNTS = OBSERVATION_SIZE - _BITS
+_COUNTS = OBSERVATION_SIZE - _BITS - 30
 assert _BITS % 8 == 0 and _COUNTS == 25
 
 
@@ -237,7 +241,7 @@ def _make_frame(rules: Rules, me: int) -> _Frame:
         rules.four_card_hands,
         rules.transfer_scoring,
     )
-    constant = 1 << (_O["seat"] + me) | 1 << (_O["players"] + n - 2)
+    constant = 1 << (_O["players"] + n - 2)
     for i, flag in enumerate(flags):
         if flag:
             constant |= 1 << (_O["variants"] + i)
@@ -313,6 +317,22 @@ class Encoder:
 
 
 _CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
+_RANKS = _O["hand_ranks"]
+_RANK_PIECES = ((_O["hand_ranks"], _O["hand"]), (_O["table_ranks"], _O["table"]), (_O["unseen_ranks"], _O["unseen"]))
+_KIND_BIT = {None: 0, **{kind: 1 << (_O["my_combination"] + i) for i, kind in enumerate(DECLARATIONS)}}
+_MY_COMBINATION: dict[tuple[int, bool], int] = {}
+
+
+def _my_combination_bit(dealt: int, rules: Rules) -> int:
+    """The bit of the kind a hand as dealt holds (R8.1), by the engine's own detector, memoised by hand."""
+    key = (dealt, rules.ace_high)
+    bit = _MY_COMBINATION.get(key)
+    if bit is None:
+        combo = combination_of((c >> 2 for c in cards_of(dealt)), dealt.bit_count() == 4, rules.ace_high)
+        bit = _KIND_BIT[NONE if combo is None else combo[0]]
+        if len(_MY_COMBINATION) < 200_000:
+            _MY_COMBINATION[key] = bit
+    return bit
 
 
 def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np.ndarray:
@@ -349,6 +369,7 @@ def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np
             known |= shown.mask
             bits |= shown.mask << frame.shown_shift[seat]
     bits |= (ALL_CARDS & ~known) << _O["unseen"]
+    bits |= _my_combination_bit(hand | this_deal[view.seat], view.rules)
     if view.last_drop is not None:
         bits |= 1 << (_O["last_drop"] + view.last_drop)
     chain = view.chain
@@ -403,7 +424,11 @@ def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np
     if out is None:
         out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
     out[:_BITS] = np.unpackbits(np.frombuffer(bits.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little")
-    out[_BITS:] = counts
+    out[_BITS:_RANKS] = counts
+    for piece, at in _RANK_PIECES:
+        np.sum(out[at : at + 40].reshape(10, 4), axis=1, out=out[piece : piece + 10])
+    out[_O["hand_ranks"] : _O["hand_ranks"] + 10] *= 0.25
+    out[_O["unseen_ranks"] : _O["unseen_ranks"] + 10] *= 0.25
     return out
 
 

@@ -5,7 +5,7 @@
 >>> env = gymnasium.make("Ronda-v0", opponents="easy", reward="outcome", observation="flat")
 >>> observation, info = env.reset(seed=7)
 >>> observation.shape, env.unwrapped.action_masks().shape
-((825,), (48,))
+((855,), (48,))
 
 ``RondaEnv(players=2, seat=0, opponents="medium", reward="outcome", observation="dict", illegal="end", dealer=None,
 **variants)``; ``gymnasium.make("ronda.adapters.gymnasium:Ronda-v0", ...)`` also works without the import.
@@ -14,9 +14,9 @@
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
                     ronda / tringa / double_ronda, 44-47 challenge seat 0-3
                     (:mod:`ronda.adapters.encoding`)
-Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (825,)),
+Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (855,)),
                     "action_mask": Box(0, 1, (48,), int8)}``;
-                    ``observation="flat"``: the ``Box(0, 1, (825,))`` alone.
+                    ``observation="flat"``: the ``Box(0, 1, (855,))`` alone.
                     Either way :meth:`RondaEnv.action_masks` (what sb3-contrib's
                     MaskablePPO calls) and ``info["action_mask"]`` give the mask.
                     Built from the agent's seat view only (R11), seats relative

@@ -10,12 +10,12 @@ wrappers are built in, see :func:`env`). Agents are ``player_0`` … ``player_{n
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
                     ronda / tringa / double_ronda, 44-47 challenge seat 0-3
                     (:mod:`ronda.adapters.encoding`)
-Observations        ``{"observation": Box(0, 1, (825,)), "action_mask": (48,)}``,
+Observations        ``{"observation": Box(0, 1, (855,)), "action_mask": (48,)}``,
                     or with ``observation="flat"`` the Box alone and the mask in
                     ``infos[agent]["action_mask"]``; built from the agent's seat
                     view only (R11), seats relative to the agent
 State               ``state()``: every hand, the stock's cards and the public
-                    facts, ``Box(0, 1, (1025,))`` (``state_space``), for
+                    facts, ``Box(0, 1, (1055,))`` (``state_space``), for
                     centralized critics; never an agent's observation
 Rewards             at the end of the episode, zero-sum, from
                     :mod:`ronda.adapters.returns`: ``reward="outcome"``
