@@ -90,6 +90,18 @@ def test_a_policy_never_chooses_an_illegal_action_even_when_its_best_logit_is_on
     assert PolicyBot(policy).choose(game.view(game.turn), legal) in legal and Challenge(3) not in legal
 
 
+def test_a_policy_challenges_by_seat_relative_to_it_so_a_seat_0_network_plays_every_seat() -> None:
+    """Its favourite 'challenge the next seat' (45 in its frame) challenges seat 0 when it sits at seat 1."""
+    from decks import run, start
+
+    bias = np.zeros(48, dtype=np.float32)
+    bias[45] = 100.0
+    bot = PolicyBot(Policy([(np.zeros((855, 48), dtype=np.float32), bias)], {"activation": "relu"}))
+    game = start(Rules(players=2), [{0: "5o 5c 1e", 1: "7o 2c 3e"}], table="2b 4o 10o 11c", dealer=0)
+    run(game, "declare ronda; declare ronda")  # seat 1 plays first and may challenge seat 0
+    assert game.turn == 1 and bot.choose(game.view(1), game.legal_actions()) == Challenge(0)
+
+
 def _training_script():  # type: ignore[no-untyped-def]
     require("train")
     spec = importlib.util.spec_from_file_location("train_policy", ROOT / "examples" / "research" / "train_policy.py")

@@ -73,7 +73,11 @@ _BIT_PIECES: list[tuple[str, int, str]] = [
     ("shown", 4 * 40, "per seat slot, its hand as dealt when shown this deal (R8.8, R9.5)"),
     ("declarations", 4 * 5, "per seat slot: not yet declared, none, ronda, tringa, double_ronda"),
     ("exposed", 4, "per seat slot, its declaration exposed as false (R8.6)"),
-    ("my_combination", 4, "what the observer's hand as dealt this deal holds (R8.1): none, ronda, tringa, double_ronda"),
+    (
+        "my_combination",
+        4,
+        "what the observer's hand as dealt this deal holds (R8.1): none, ronda, tringa, double_ronda",
+    ),
     ("turn", 4, "the seat slot to act"),
     ("dealer", 4, "the dealer's seat slot"),
     ("players", 3, "2, 3 or 4 players"),
@@ -178,6 +182,28 @@ def action_mask(legal: Iterable[Action]) -> np.ndarray:
         if len(_MASKS) < 100_000:
             _MASKS[bits] = mask
     return mask
+
+
+def relative_mask(mask: np.ndarray, seat: int, players: int) -> np.ndarray:
+    """``mask`` in ``seat``'s own frame: challenge id 44 + k names the seat k places after it (k = 0 is itself).
+
+    Observations name seats relative to the observer; a policy that reads them
+    chooses challenges the same way, so a network trained in one seat plays
+    every seat. :func:`absolute_action` turns its choice back into the engine's id.
+
+    >>> relative_mask(action_mask([CHALLENGES[0]]), seat=1, players=2).nonzero()[0].tolist()
+    [45]
+    """
+    relative = mask.copy()
+    relative[44:] = 0
+    for k in range(players):
+        relative[44 + k] = mask[44 + (seat + k) % players]
+    return relative
+
+
+def absolute_action(number: int, seat: int, players: int) -> int:
+    """The engine's action id of a choice made in ``seat``'s own frame (see :func:`relative_mask`)."""
+    return 44 + (seat + number - 44) % players if number >= 44 else number
 
 
 def card_vector(mask: int) -> np.ndarray:
@@ -460,8 +486,10 @@ __all__ = [
     "OFFSETS",
     "PIECES",
     "STATE_SIZE",
+    "absolute_action",
     "action_id",
     "action_mask",
+    "relative_mask",
     "describe_action",
     "Encoder",
     "encode_state",

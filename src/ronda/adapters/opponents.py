@@ -7,8 +7,11 @@ An opponent is given as
   of the level's class (:mod:`ronda.bots`);
 - any :class:`~ronda.bots.Bot` (an object with ``choose(view, legal)``);
 - a callable ``policy(observation, action_mask) -> action id`` that reads
-  the same encoding as the agent (:mod:`ronda.adapters.encoding`): a frozen
-  copy of the agent's own network makes self-play.
+  the same encoding as the agent (:mod:`ronda.adapters.encoding`), in its
+  own seat's frame: seats relative to it in the observation, and challenge
+  ids too (44 + k challenges the seat k places after it,
+  :func:`~ronda.adapters.encoding.relative_mask`). An agent trained in seat 0,
+  where the frames agree, is then a self-play opponent in any seat.
 
 Whatever the kind, an opponent sees its seat's view only (R11).
 
@@ -30,7 +33,7 @@ from ..bots import Bot, make_bot
 from ..engine.actions import Action
 from ..engine.errors import IllegalActionError
 from ..engine.view import SeatView
-from .encoding import action_mask, id_action, observe
+from .encoding import absolute_action, action_mask, id_action, observe, relative_mask
 
 PolicyFunction = Callable[[np.ndarray, np.ndarray], Any]
 """``policy(observation, action_mask) -> action id``."""
@@ -79,11 +82,12 @@ def make_level(level: str, settings: dict[str, Any], seed: int) -> Bot:
 
 def _policy_chooser(policy: PolicyFunction) -> Chooser:
     def choose(view: SeatView, legal: Sequence[Action]) -> Action:
-        mask = action_mask(legal)
+        players = view.rules.players
+        mask = relative_mask(action_mask(legal), view.seat, players)
         number = policy(observe(view), mask)
-        action = id_action(number)
+        id_action(number)  # a number out of range is named here
         if not mask[int(number)]:
-            raise IllegalActionError(f"the opponent policy at seat {view.seat} chose {action}, which is not legal now")
-        return action
+            raise IllegalActionError(f"the opponent policy at seat {view.seat} chose action {number}, not legal now")
+        return id_action(absolute_action(int(number), view.seat, players))
 
     return choose

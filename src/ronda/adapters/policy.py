@@ -8,7 +8,10 @@ is refused by name), and how it was made. Playing needs numpy only, not the
 training stack (``examples/research/train_policy.py`` makes the files).
 
 The policy plays the legal action with the highest logit (deterministic, so
-arena results reproduce). It reads its seat's view only (R11), like every bot.
+arena results reproduce). It reads its seat's view only (R11), like every bot,
+in its own frame: seats relative to it in the observation, and challenges
+too (:func:`~ronda.adapters.encoding.relative_mask`), so a network trained
+in seat 0 of ``Ronda-v0``, where the two frames agree, plays every seat.
 
 ``ronda arena policy:ronda-2p medium`` plays the policy shipped with the
 package (``ronda/adapters/policies/ronda-2p.npz``); ``policy:PATH`` plays any
@@ -36,7 +39,16 @@ import numpy as np
 from ..bots import Bot, register_family
 from ..engine.actions import Action
 from ..engine.view import SeatView
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, PIECES, action_mask, id_action, observe
+from .encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    PIECES,
+    absolute_action,
+    action_mask,
+    id_action,
+    observe,
+    relative_mask,
+)
 
 SHIPPED = Path(__file__).parent / "policies"
 """Where the package's trained policies lie: ``policy:NAME`` finds ``NAME.npz`` here."""
@@ -127,7 +139,9 @@ class PolicyBot:
         self.name = name
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        return id_action(self.policy.act(observe(view), action_mask(legal)))
+        players = view.rules.players
+        chosen = self.policy.act(observe(view), relative_mask(action_mask(legal), view.seat, players))
+        return id_action(absolute_action(chosen, view.seat, players))
 
 
 def resolve(path: str) -> Path:
