@@ -343,8 +343,6 @@ class Encoder:
 
 
 _CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
-_RANKS = _O["hand_ranks"]
-_RANK_PIECES = ((_O["hand_ranks"], _O["hand"]), (_O["table_ranks"], _O["table"]), (_O["unseen_ranks"], _O["unseen"]))
 _KIND_BIT: dict[str | None, int] = {None: 0}
 _KIND_BIT.update({kind: 1 << (_O["my_combination"] + i) for i, kind in enumerate(DECLARATIONS)})
 _MY_COMBINATION: dict[tuple[int, bool], int] = {}
@@ -427,7 +425,7 @@ def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np
         bits |= frame.side_bits[2][view.winner]
 
     # ---- counts: [hand sizes 4, piles 3, stock, scores 3, target, given 3, debts 9, round]
-    counts = frame.counts_template[:]
+    counts: list[float] = frame.counts_template[:]
     for index, size in zip(frame.hand_size_index, view.hand_sizes, strict=True):
         counts[index] = size * 0.25
     scores, given, piles = view.scores, view.settlement_given, view.pile_sizes
@@ -448,15 +446,33 @@ def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np
             for payee, owed in enumerate(row):
                 if owed:
                     counts[15 + debt_index[payer][payee]] = min(owed / 40.0, 1.0)
+    # ---- the same cards by rank: two ranks (eight card bits) a table look-up
+    counts += _by_rank(hand, _QUARTERS) + _by_rank(table, _ONES) + _by_rank(ALL_CARDS & ~known, _QUARTERS)
     if out is None:
         out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
     out[:_BITS] = np.unpackbits(np.frombuffer(bits.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little")
-    out[_BITS:_RANKS] = counts
-    for piece, at in _RANK_PIECES:
-        np.sum(out[at : at + 40].reshape(10, 4), axis=1, out=out[piece : piece + 10])
-    out[_O["hand_ranks"] : _O["hand_ranks"] + 10] *= 0.25
-    out[_O["unseen_ranks"] : _O["unseen_ranks"] + 10] *= 0.25
+    out[_BITS:] = counts
     return out
+
+
+def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:
+    """For each byte of a card mask (two ranks, four suits each): how many cards of each rank, times ``scale``."""
+    return tuple(((b & 15).bit_count() * scale, (b >> 4).bit_count() * scale) for b in range(256))
+
+
+_QUARTERS = _pair_table(0.25)
+_ONES = _pair_table(1.0)
+
+
+def _by_rank(mask: int, table: tuple[tuple[float, float], ...]) -> tuple[float, ...]:
+    """The ten per-rank counts of a card mask, scaled by ``table``."""
+    return (
+        table[mask & 255]
+        + table[mask >> 8 & 255]
+        + table[mask >> 16 & 255]
+        + table[mask >> 24 & 255]
+        + table[mask >> 32 & 255]
+    )
 
 
 def encode_state(hands: Iterable[int], stock: int, seat0: SeatView) -> np.ndarray:

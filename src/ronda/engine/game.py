@@ -537,7 +537,7 @@ class Game:
         """
         if not isinstance(seat, int) or not 0 <= seat < self._n:
             raise RondaError(f"there is no seat {seat!r} in a {self._n}-player game")
-        return SeatView(seat=seat, hand=CardSet(self._hands[seat]), **self._public_facts())
+        return tuple.__new__(SeatView, (*self._public_facts(), seat, CardSet(self._hands[seat])))
 
     def public_view(self) -> PublicView:
         """What everyone may know (R11), no hand at all: for spectators.
@@ -546,39 +546,47 @@ class Game:
         >>> view.hand_sizes, len(view.table), view.turn
         ((3, 3, 3), 4, 0)
         """
-        return PublicView(**self._public_facts())
+        return tuple.__new__(PublicView, self._public_facts())
 
-    def _public_facts(self) -> dict[str, Any]:
+    def _public_facts(self) -> tuple[Any, ...]:
+        """The fields of :class:`PublicView`, in its order."""
         chain = None
         if self._chain_rank >= 0:
             chain = Chain(self._chain_rank, CardSet(self._chain_cards), self._chain_count, self._chain_side)
-        return {
-            "rules": self._rules,
-            "phase": self._phase,
-            "turn": self._turn,
-            "dealer": self._dealer,
-            "round": self._round,
-            "deal": self._deal,
-            "deals_in_round": len(self._sizes),
-            "table": CardSet([card for card in self._table if card >= 0]),
-            "opening_table": CardSet(self._opening_table),
-            "hand_sizes": tuple(h.bit_count() for h in self._hands),
-            "pile_sizes": tuple(p.bit_count() for p in self._piles),
-            "stock": self.stock,
-            "scores": tuple(self._scores),
-            "plays": tuple(self._plays),
-            "deal_start": self._deal_start,
-            "declarations": tuple(self._declared),
-            "exposed": tuple(self._exposed),
-            "shown": tuple(None if m is None else CardSet(m) for m in self._shown),
-            "settlement_given": tuple(self._given),
-            "last_drop": None if self._last_drop < 0 else self._last_drop,
-            "chain": chain,
-            "last_capture_side": None if self._last_capture_side < 0 else self._last_capture_side,
-            "challenged_this_turn": self._challenged,
-            "winner": self._winner,
-            "debts": tuple(tuple(row) for row in self._debts),
-        }
+        table = 0
+        for card in self._table:
+            if card >= 0:
+                table |= 1 << card
+        shown = self._shown
+        return (
+            self._rules,
+            self._phase,
+            self._turn,
+            self._dealer,
+            self._round,
+            self._deal,
+            len(self._sizes),
+            CardSet(table),
+            CardSet(self._opening_table),
+            tuple([h.bit_count() for h in self._hands]),
+            tuple([p.bit_count() for p in self._piles]),
+            self.stock,
+            tuple(self._scores),
+            tuple(self._plays),
+            self._deal_start,
+            tuple(self._declared),
+            tuple(self._exposed),
+            (None,) * self._n
+            if shown.count(None) == self._n
+            else tuple([None if m is None else CardSet(m) for m in shown]),
+            tuple(self._given),
+            None if self._last_drop < 0 else self._last_drop,
+            chain,
+            None if self._last_capture_side < 0 else self._last_capture_side,
+            self._challenged,
+            self._winner,
+            tuple([tuple(row) for row in self._debts]),
+        )
 
     # ------------------------------------------------------------- what only the game knows
 

@@ -6,14 +6,23 @@ built by the game (:meth:`~ronda.engine.game.Game.view`,
 :meth:`~ronda.engine.game.Game.public_view`), copying only public facts and
 the seat's own hand, so nothing that holds a view can reach the game or a
 hidden card.
+
+Views are immutable tuples whose fields are read by name. Why not frozen
+dataclasses, as they were: building a frozen dataclass of 29 fields cost more
+than a whole turn of the engine (each field is set through
+``object.__setattr__``), and the research adapters build a view at every
+step. A view is built in one ``tuple.__new__``, and each field is a read-only
+property over its place in the tuple.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
-from typing import Final, Literal
+from operator import itemgetter
+from typing import Any, Final, Literal
 
 from .cards import ALL_CARDS, Card, CardSet, Mask
 from .combinations import NONE, Kind, combination_of
@@ -46,8 +55,41 @@ class Chain:
     side: int
 
 
-@dataclass(frozen=True, slots=True)
-class PublicView:
+class _Fields(tuple[Any, ...]):
+    """A tuple with named read-only fields: the annotations of its class, in order, after its parent's.
+
+    :func:`_named_fields` turns each annotation into a property over its place.
+    Only the game builds views (``tuple.__new__`` with every value in order).
+    """
+
+    __slots__ = ()
+    _fields: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        pairs = zip(self._fields, self, strict=True)
+        return f"{type(self).__name__}(" + ", ".join(f"{name}={value!r}" for name, value in pairs) + ")"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return _rebuild, (type(self), tuple(self))
+
+
+def _rebuild(cls: type[_Fields], values: tuple[Any, ...]) -> _Fields:
+    """Unpickle a view (bots in worker processes receive views by pickle)."""
+    return tuple.__new__(cls, values)
+
+
+def _named_fields(cls: type[_Fields]) -> type[_Fields]:
+    """Give ``cls`` a read-only property for each field it declares, numbered after its parent's fields."""
+    parent = cls._fields  # inherited: the parent's, until set below
+    own = tuple(inspect.get_annotations(cls))
+    for index, name in enumerate(own, start=len(parent)):
+        setattr(cls, name, property(itemgetter(index)))
+    cls._fields = parent + own
+    return cls
+
+
+@_named_fields
+class PublicView(_Fields):
     """Every public fact of the game (R11): what a spectator may know.
 
     ``plays`` lists every card played this round with its seat, oldest first;
@@ -58,8 +100,19 @@ class PublicView:
     this deal's settlement (R8.5); ``debts[a][b]`` the cards side ``a`` owes
     side ``b`` with transfer_scoring (R10). ``last_drop`` is the card dropped on
     the turn before in this deal (a caida may take it, R5.1).
+
+    A view cannot be changed:
+
+    >>> from ronda.engine.game import Game
+    >>> view = Game(Rules(players=2), seed=1).public_view()
+    >>> view.phase, view.hand_sizes, view.stock
+    ('declare', (3, 3), 30)
+    >>> view.stock = 0  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    AttributeError: property 'stock' of 'PublicView' object has no setter
     """
 
+    __slots__ = ()
     rules: Rules
     phase: Phase
     turn: int
@@ -106,10 +159,11 @@ class PublicView:
         return mask
 
 
-@dataclass(frozen=True, slots=True)
+@_named_fields
 class SeatView(PublicView):
     """Exactly what R11 lets ``seat`` see: the public facts of :class:`PublicView` and its own ``hand``."""
 
+    __slots__ = ()
     seat: int
     hand: CardSet
 
