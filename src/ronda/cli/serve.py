@@ -213,6 +213,7 @@ def run(args: argparse.Namespace) -> int:
         close_after=args.close_after,
         public_url=args.public_url,
         allow_origins=tuple(args.allow_origin),
+        paced_collector=True,
         forwarded=args.forwarded,
         listen_host=args.host,
     )

@@ -42,6 +42,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ...bots import levels
 from ...engine.presets import PRESETS
 from ...engine.rules import Rules
+from .collector import Collector
 from .forms import MAX_BODY_BYTES, HttpError, read_join, read_table_spec
 from .lobby import Limits, Lobby
 from .protocol import (
@@ -360,12 +361,15 @@ def create_app(
     allow_origins: tuple[str, ...] = (),
     forwarded: bool = False,
     listen_host: str | None = None,
+    paced_collector: bool = False,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
     ``flood_rate`` is the messages a second one connection may send on average (bursts of twice that);
     tests and the load benchmark, whose scripted players are faster than any person, raise it and the
     limits on creating tables. ``bot_workers`` processes think for the bots (default: one per core).
+    ``paced_collector`` runs full garbage collections on a schedule while the app runs (``ronda serve``
+    does; see :mod:`.collector`): it changes the whole process, so tests that build apps in-process leave it off.
     """
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
@@ -392,11 +396,16 @@ def create_app(
         lobby = Lobby(journal, settings, pool, limits)
         await asyncio.to_thread(lobby.load)
         await lobby.start()
+        collector = Collector() if paced_collector else None
+        if collector is not None:
+            await collector.start()
         app.state.lobby = lobby
         app.state.pool = pool
         try:
             yield
         finally:
+            if collector is not None:
+                await collector.stop()
             await lobby.stop()
             await pool.close()
             journal.close()

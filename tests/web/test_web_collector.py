@@ -1,0 +1,81 @@
+"""The server's schedule of full garbage collections (interfaces/web/collector.py): no long pause of the
+event loop at a heap's whim, yet no cycle kept for ever, and Python's own settings given back."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import weakref
+
+import pytest
+
+from extras import require
+
+require("web")
+
+from ronda.interfaces.web.collector import Collector  # noqa: E402
+
+
+class Node:
+    """An object in a reference cycle: only the cyclic collector can free it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_cycle_that_outlives_the_young_collections_is_freed_at_the_next_scheduled_full_collection() -> None:
+    before = gc.get_threshold()
+
+    async def scenario() -> tuple[bool, bool]:
+        collector = Collector(full=0.2)
+        await collector.start()
+        node = Node()
+        gone = weakref.ref(node)
+        gc.collect(1)  # the node survives the young collections: it is now in the old generation
+        del node
+        for _ in range(50):  # young collections by themselves leave it there
+            gc.collect(1)
+        kept_by_young = gone() is not None
+        await asyncio.sleep(0.5)  # the scheduled full collection comes
+        freed = gone() is None
+        await collector.stop()
+        return kept_by_young, freed
+
+    kept_by_young, freed = asyncio.run(scenario())
+    assert kept_by_young
+    assert freed
+    assert gc.get_threshold() == before
+
+
+def test_python_starts_no_full_collection_while_the_collector_runs_and_does_again_after() -> None:
+    full_collections: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and info["generation"] == 2:
+            full_collections.append(1)
+
+    async def scenario() -> int:
+        collector = Collector(full=3600)
+        await collector.start()
+        gc.callbacks.append(count)
+        try:
+            garbage = [[[] for _ in range(10)] for _ in range(20_000)]  # enough young collections for several full ones
+            del garbage
+            return len(full_collections)
+        finally:
+            gc.callbacks.remove(count)
+            await collector.stop()
+
+    assert asyncio.run(scenario()) == 0
+    gc.callbacks.append(count)
+    try:
+        garbage = [[[] for _ in range(10)] for _ in range(200_000)]
+        del garbage
+    finally:
+        gc.callbacks.remove(count)
+    assert full_collections, "after stop Python collects in full by itself again"
+
+
+def test_a_schedule_of_no_time_is_refused() -> None:
+    with pytest.raises(ValueError, match="above zero"):
+        Collector(full=0)
