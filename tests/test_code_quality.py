@@ -29,9 +29,18 @@ def test_ruff_format_leaves_every_file_as_it_is() -> None:
     assert result.returncode == 0, "run 'ruff format': " + result.stdout + result.stderr
 
 
-def test_the_engine_bots_and_arena_are_mypy_strict_clean() -> None:
+def test_the_engine_bots_arena_and_analysis_are_mypy_strict_clean() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "src/ronda/engine", "src/ronda/bots", "src/ronda/arena"],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "src/ronda/engine",
+            "src/ronda/bots",
+            "src/ronda/arena",
+            "src/ronda/analysis",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -61,16 +70,27 @@ LAYERS: dict[str, set[str]] = {
     "engine": set(),
     "bots": {"engine"},
     "arena": {"engine", "bots"},
-    "presentation": {"engine"},
-    "interfaces.terminal": {"engine", "bots", "presentation"},
-    "interfaces.web": {"engine", "bots", "presentation"},
+    "analysis": {"engine", "bots"},
+    "presentation": {"engine", "analysis"},
+    "interfaces.terminal": {"engine", "bots", "analysis", "presentation"},
+    "interfaces.web": {"engine", "bots", "analysis", "presentation"},
     "adapters": {"engine", "bots", "presentation"},
-    "cli": {"engine", "bots", "arena", "presentation", "interfaces.terminal", "interfaces.web", "adapters"},
+    "cli": {
+        "engine",
+        "bots",
+        "arena",
+        "analysis",
+        "presentation",
+        "interfaces.terminal",
+        "interfaces.web",
+        "adapters",
+    },
 }
 """What each part of ``src/ronda`` may import besides itself: the layout is the architecture.
 
-The engine knows nothing else; bots see the engine; the arena runs bots;
-presentation (narration, rules text) stands on the engine; interfaces and
+The engine knows nothing else; bots see the engine; the arena runs bots; the
+analysis searches with the bots' tools; presentation (narration, rules text,
+the analysis in words) stands on the engine and the analysis; interfaces and
 adapters stand on those and never on each other; the commands are the top.
 """
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import Any
 
 from ..engine.errors import RulesError
 from ..engine.presets import preset_rules
+from .progress import progress_bar
 
 UNITS_HELP = "duplicate units to play (default 50): each is one deal sequence played once per seating"
 
@@ -33,29 +33,6 @@ def _entrants(bots: list[str], players: int | None) -> tuple[tuple[str, ...], in
             raise ValueError("a 3-player game needs three bots")
         return tuple(bots), players or 2
     raise ValueError("give two, three or four bots")
-
-
-def _progress(total: int, enabled: bool) -> tuple[Any, Any]:
-    """A progress bar with the time left (rich when installed, else a plain line on stderr)."""
-    if not enabled:
-        return (lambda done, tally: None), (lambda: None)
-    try:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        bar = Progress(
-            TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
-        )
-        task = bar.add_task("units", total=total)
-        bar.start()
-        return (lambda done, tally: bar.update(task, completed=done)), bar.stop
-    except ImportError:
-        start = time.perf_counter()
-
-        def update(done: int, tally: object) -> None:
-            left = (time.perf_counter() - start) / done * (total - done)
-            print(f"\rarena: {done}/{total} units, about {left:.0f} s left ", end="", file=sys.stderr, flush=True)
-
-        return update, (lambda: print(file=sys.stderr))
 
 
 def _print_table(result: dict[str, Any]) -> None:
@@ -118,9 +95,11 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     spec = MatchSpec(entrants, rules, rounds_only=args.rounds, seed=args.seed, records=args.records)
     show = args.progress or (sys.stderr.isatty() and not args.no_progress)
-    update, stop = _progress(args.units, show)
+    update, stop = progress_bar("arena", args.units, "units", show)
     try:
-        outcome = run_match(spec, args.units, jobs=args.jobs, backend=args.backend, sprt=sprt, on_unit=update)
+        outcome = run_match(
+            spec, args.units, jobs=args.jobs, backend=args.backend, sprt=sprt, on_unit=lambda done, tally: update(done)
+        )
     except RuntimeError as error:
         stop()
         print(f"ronda arena: {error}", file=sys.stderr)
