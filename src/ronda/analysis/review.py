@@ -24,6 +24,7 @@ hidden cards were.
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -273,7 +274,9 @@ def _run(
             if progress is not None:
                 progress(len(results), total)
         return results
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # Spawned, not forked: an interface that asks for an analysis has threads running (the terminal app's
+    # screen writer), and a fork copies their locks in whatever state they are.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         tasks = [(moment, method, seed) for moment in todo]
         for evaluation in pool.map(_evaluate_task, tasks, chunksize=1):
             results.append(evaluation)

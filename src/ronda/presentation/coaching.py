@@ -56,11 +56,14 @@ def option_name(action: Action, me: int | None = None) -> str:
     return str(action)
 
 
-def option_reason(option: Option, me: int | None = None, outcome: bool = True) -> str:
-    """Why an option is worth what it is, in a few words of the game (``outcome``: and its chance to end the game)."""
+def option_reason(option: Option, me: int | None = None, outcome: bool = True, risks: bool = True) -> str:
+    """Why an option is worth what it is, in a few words of the game.
+
+    ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game.
+    """
     facts = option.facts
     if isinstance(facts, PlayFacts):
-        text = _play_reason(facts, me)
+        text = _play_reason(facts, me, risks)
     elif isinstance(facts, DeclareFacts):
         text = _declare_reason(facts)
     else:
@@ -74,7 +77,7 @@ def option_reason(option: Option, me: int | None = None, outcome: bool = True) -
     return text
 
 
-def _play_reason(facts: PlayFacts, me: int | None) -> str:
+def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True) -> str:
     if facts.raised:
         text = f"raises the chain, takes {_cards(facts.taken)}"
     elif facts.taken:
@@ -86,7 +89,7 @@ def _play_reason(facts: PlayFacts, me: int | None) -> str:
         text = "drops it"
     if facts.raised and facts.missa:
         text += " — missa"
-    return text + _risk(facts, me)
+    return text + _risk(facts, me) if risks else text
 
 
 def _risk(facts: PlayFacts, me: int | None) -> str:
@@ -133,8 +136,8 @@ def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
 def hint_lines(evaluation: Evaluation, shown: int = 3, me: int | None = None) -> list[str]:
     """A hint: the best ``shown`` options (one card of a rank), each with its expected points and a reason."""
     lines = [
-        f"Hint — from what you can see ({_guesses(evaluation)}), the expected points of each option "
-        "(yours minus the others', the next two deals):"
+        f"Hint — expected points from what you can see ({_guesses(evaluation)}; "
+        "your side's minus the others', this deal and the next):"
     ]
     ranks: set[int] = set()
     for option in evaluation.options:
@@ -181,9 +184,11 @@ def _did(action: Action, option: Option, me: int | None) -> str:
     return f"challenged {possessive(seat_name(action.target, me))} {_kind(facts.declared)}"
 
 
-def _consequence(option: Option, me: int | None) -> str:
+def _consequence(option: Option, best: Option, me: int | None) -> str:
     """What made a costly option costly, when a few words can say it."""
     facts = option.facts
+    if option.lost >= best.lost + WORTH_SAYING and not isinstance(facts, ChallengeFacts):
+        return f", after which the game is lost in {_share(option.lost)} of the guesses"
     if isinstance(facts, PlayFacts) and facts.next_seat is not None:
         who = seat_name(facts.next_seat, me)
         if facts.reply_caida >= LIKELY:
@@ -218,10 +223,12 @@ def costly_text(decision: Decision, me: int | None = None) -> str:
     taken = evaluation.option(moment.taken)
     who = seat_name(moment.seat, me)
     best = evaluation.best
+    why = option_reason(best, me, outcome=False, risks=False)
+    if best.won >= taken.won + WORTH_SAYING:
+        why += f"; wins the game in {_share(best.won)} of the guesses"
     return (
         f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me)}"
-        f"{_consequence(taken, me)}; {_instead(best, me)} would have kept {decision.loss:+.1f}"
-        f" ({option_reason(best, me, outcome=False)})"
+        f"{_consequence(taken, best, me)}; {_instead(best, me)} would have kept {decision.loss:+.1f} ({why})"
     )
 
 
@@ -254,6 +261,18 @@ def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
             lines.append(f"  {number}. {costly_text(decision, me)}")
     elif summary.decisions:
         lines.append("  No decision was worth noticeably less than the best option.")
+    return lines
+
+
+def slips_lines(review: Review, seat: int) -> list[str]:
+    """Every decision of ``seat`` that was not the best, by round and deal, told to ``seat`` itself ("you")."""
+    lines = []
+    for decision in review.decisions:
+        if decision.seat == seat and decision.grade != "best":
+            moment = decision.moment
+            lines.append(f"round {moment.round + 1}, deal {moment.deal + 1}: {decision_line(decision, me=seat)}")
+    if lines:
+        lines.insert(0, "Every decision that lost points:")
     return lines
 
 
@@ -301,5 +320,6 @@ __all__ = [
     "points",
     "review_json",
     "review_lines",
+    "slips_lines",
     "summary_lines",
 ]
