@@ -6,6 +6,9 @@
   extra to install.
 - In CI (``RONDA_CI``, set by ``.ci/run``, which installs every extra and
   Debian's chromium and PostgreSQL) nothing may skip: a skip is a failure.
+- In CI, hypothesis runs the same examples every time (``derandomize``), so a
+  run's verdict depends only on the code; elsewhere it explores new random
+  examples on each run and keeps the failures it finds in ``.hypothesis/``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -25,6 +29,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from extras import EXTRA_OF_MODULE, install_hint  # noqa: E402
 
 SRC = ROOT / "src"
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("RONDA_CI"):
+    settings.load_profile("ci")
 PACKAGE_EXTRA = {
     "ronda.interfaces.terminal": "tui",
     "ronda.interfaces.web": "web",

@@ -1,24 +1,24 @@
-"""Load on a real `ronda serve`: many games at once over real websockets on loopback.
+"""Load on a real `ronda serve`: many two-player games at once over real websockets on loopback.
 
-    python benchmarks/load.py                 # 100 concurrent two-player games
-    python benchmarks/load.py --games 20 --players 4 --json
+    python benchmarks/load.py --games 100 --pace 1      # people's pace: a decision a second per game
+    python benchmarks/load.py --games 500 --pace 1 --hard-bots 0.5 --duration 60
+    python benchmarks/load.py --games 100 --pace 0       # as fast as the clients can (the old throughput test)
 
-The script starts `python -m ronda serve` in a subprocess (uvicorn, SQLite in a
-temporary folder, bots off, flood limit raised: scripted players are faster
-than people), creates the tables over HTTP, takes every seat with a scripted
-client, and lets each client answer every decision with a random legal action
-from its `legal` list (challenges only with --challenges). It reports the
-moves per second over the whole run and the latency from sending a move to
-receiving its `update`, p50 and p99. Every move is stored before its update
-is sent, so the numbers include the database.
+The script starts `python -m ronda serve` in a subprocess (SQLite in a
+temporary folder, limits raised for one client that makes every table), creates
+the tables over HTTP and takes every human seat with a scripted client. With
+``--hard-bots F`` a fraction F of the tables are a person against a ``hard``
+bot (thinking in the server's worker processes); the others are two people.
 
-Measured on an idle 2-core machine, the clients and the server sharing both
-cores: 100 two-player games, 3,900-4,200 moves/s with p50 20-22 ms and p99
-35-40 ms (the server is saturated: that is queueing); 100 four-player games
-2,400 moves/s, p50 35 ms, p99 100 ms; a single game alone p50 0.8 ms. On
-PostgreSQL (`--url` to a `ronda serve` started with DATABASE_URL) 100
-two-player games ran at 3,150-3,680 moves/s, p50 23-27 ms, p99 34-54 ms.
-With another process busy on one core the figures roughly halve.
+A scripted person answers each decision with a random legal action after
+``--pace`` seconds, give or take ``--jitter`` of it (think time), so a game
+moves at about one decision per ``pace`` seconds per person. Measured: the
+latency from a person's move to the ``update`` that answers it (p50, p99), the
+bots' decisions per second, the people's moves per second, errors, and the
+decisions lost: every event a client was shown is looked for in the stored
+game, replayed through the engine after the run (must be 0). The clients run in
+this process, on the same machine as the server: the figures include them.
+The load average at the start is printed: on a shared machine the figures are noisy.
 """
 
 from __future__ import annotations
@@ -36,10 +36,14 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+BOT_KINDS = ("declare", "drop", "capture", "raise", "challenge")
 
 
 @dataclass
@@ -48,8 +52,14 @@ class Totals:
 
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
+    bot_decisions: int = 0
     games_over: int = 0
     errors: list[str] = field(default_factory=list)
+    retried: int = 0
+    seen: dict[str, dict[int, dict[str, Any]]] = field(default_factory=dict)
+    """Every event any client of a table was shown, by table and version."""
+    states: dict[str, set[int]] = field(default_factory=dict)
+    """The versions at which clients of a table were sent the whole picture (``state``) instead of events."""
 
 
 def free_port() -> int:
@@ -58,20 +68,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, data: str) -> subprocess.Popen[bytes]:
+def start_server(port: int, data: str, *extra: str) -> subprocess.Popen[bytes]:
     command = [
         sys.executable, "-m", "ronda", "serve",
-        "--port", str(port), "--data", data, "--bot-delay", "0", "--flood-rate", "100000", "--log-level", "warning",
+        "--port", str(port), "--data", data, "--flood-rate", "100000", "--log-level", "warning",
+        "--create-rate", "100000", "--join-rate", "100000", "--tables-per-client", "100000", "--max-tables", "100000",
+        *extra,
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(SRC), env.get("PYTHONPATH", "")) if p)
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
 
 
-async def wait_until_up(base: str, server: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+async def wait_until_up(base: str, server: subprocess.Popen[bytes] | None, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     async with httpx.AsyncClient() as http:
         while True:
-            if server.poll() is not None:
+            if server is not None and server.poll() is not None:
                 raise SystemExit(f"the server stopped at once (exit {server.returncode})")
             try:
                 if (await http.get(f"{base}/api/meta")).status_code == 200:
@@ -83,74 +96,107 @@ async def wait_until_up(base: str, server: subprocess.Popen[bytes], timeout: flo
             await asyncio.sleep(0.05)
 
 
-async def seat_player(
-    ws_url: str, token: str, rng: random.Random, totals: Totals, challenges: bool, start: asyncio.Event
-) -> None:
-    """One seat: hello, then a random legal action whenever the seat has a decision, until game over."""
-    async with connect(ws_url, max_size=2**22) as ws:
-        await start.wait()
-        await ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
-        sent_at: float | None = None
-        acted_at = -1
-        while True:
-            message = json.loads(await ws.recv())
-            kind = message["type"]
-            if kind == "error":
-                totals.errors.append(f"{message['code']}: {message['message']}")
-                continue
-            if kind not in ("state", "update", "catchup"):
-                continue
-            if kind == "update" and sent_at is not None:
-                totals.latencies.append(time.perf_counter() - sent_at)
-                sent_at = None
-            if message["view"]["phase"] == "game_over":
-                totals.games_over += 1
-                return
-            legal = message["legal"]
-            if legal and acted_at != message["version"]:
-                acted_at = message["version"]
-                await act(ws, legal, rng, challenges)
-                sent_at = time.perf_counter()
-                totals.moves += 1
+@dataclass
+class Table:
+    """One table of the run: its id, the tokens of its people, and whether a bot sits at seat 1."""
+
+    table_id: str
+    tokens: dict[int, str]
+    bot: bool
 
 
-async def act(ws: ClientConnection, legal: list[dict[str, Any]], rng: random.Random, challenges: bool) -> None:
-    options = legal if challenges else [a for a in legal if "challenge" not in a] or legal
-    await ws.send(json.dumps({"type": "act", "action": rng.choice(options)}))
-
-
-async def new_game(http: httpx.AsyncClient, base: str, players: int, target: int) -> tuple[str, list[str]]:
-    seats = [{"kind": "human", "name": f"Seat {s}"} for s in range(players)]
-    created = await http.post(f"{base}/api/tables", json={"players": players, "seats": seats, "target": target})
+async def new_table(http: httpx.AsyncClient, base: str, target: int, bot: bool) -> Table:
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": "Load 0"}]
+    seats.append({"kind": "bot", "level": "hard"} if bot else {"kind": "human"})
+    created = await http.post(f"{base}/api/tables", json={"players": 2, "seats": seats, "target": target})
     created.raise_for_status()
     table_id = created.json()["table_id"]
-    tokens = [created.json()["token"]]
-    for s in range(1, players):
-        joined = await http.post(f"{base}/api/tables/{table_id}/join", json={"name": f"Seat {s}"})
+    tokens = {0: created.json()["token"]}
+    if not bot:
+        joined = await http.post(f"{base}/api/tables/{table_id}/join", json={"name": "Load 1"})
         joined.raise_for_status()
-        tokens.append(joined.json()["token"])
-    return table_id, tokens
+        tokens[1] = joined.json()["token"]
+    return Table(table_id, tokens, bot)
 
 
-async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
-    totals = Totals()
-    rng = random.Random(args.seed)
-    async with httpx.AsyncClient(timeout=60) as http:
-        tables = [await new_game(http, base, args.players, args.target) for _ in range(args.games)]
-    start = asyncio.Event()
-    ws_base = base.replace("http://", "ws://")
-    tasks = [
-        asyncio.create_task(
-            seat_player(f"{ws_base}/ws/{table_id}", token, random.Random(rng.random()), totals, args.challenges, start)
-        )
-        for table_id, tokens in tables
-        for token in tokens
-    ]
-    await asyncio.sleep(0.5)  # every connection open before the clock starts
-    began = time.perf_counter()
-    start.set()
-    await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout)
-    return totals, time.perf_counter() - began
+def think_time(args: argparse.Namespace, rng: random.Random) -> float:
+    if args.pace <= 0:
+        return 0.0
+    return max(0.0, args.pace * (1 + rng.uniform(-args.jitter, args.jitter)))
+
+
+@dataclass
+class Seat:
+    """A scripted person at one seat: what it holds of the game, as the page would."""
+
+    table: Table
+    seat: int
+    rng: random.Random
+    version: int = 0
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
+    acted_at: int = -1
+    sent: dict[str, Any] | None = None
+    sent_at: float | None = None
+
+
+def take(seat: Seat, message: dict[str, Any], totals: Totals, bots: set[int]) -> None:
+    """Read one server message into what the seat holds, counting what the run measures."""
+    kind = message["type"]
+    if kind == "error":
+        if message.get("retry"):
+            totals.retried += 1
+            seat.acted_at = -1  # refused, nothing changed: the move will be sent again
+        else:
+            totals.errors.append(f"{message['code']}: {message['message']}")
+        return
+    if kind not in ("state", "update", "catchup"):
+        return
+    if kind == "update" and seat.sent_at is not None:
+        totals.latencies.append(time.perf_counter() - seat.sent_at)
+        seat.sent_at = None
+    seen = totals.seen.setdefault(seat.table.table_id, {})
+    if kind == "state":
+        totals.states.setdefault(seat.table.table_id, set()).add(message["version"])
+    for event in message.get("events", []):
+        if kind == "update" and seat.seat == 0 and event.get("seat") in bots and event["type"] in BOT_KINDS:
+            totals.bot_decisions += 1
+        seen[event["version"]] = event
+    seat.version, seat.legal = message["version"], message["legal"]
+    if message["view"]["phase"] == "game_over" and not seat.over:
+        seat.over = True
+        totals.games_over += seat.seat == 0
+
+
+async def act(ws: ClientConnection, seat: Seat, args: argparse.Namespace, totals: Totals) -> None:
+    options = [a for a in seat.legal if "challenge" not in a] or seat.legal
+    seat.acted_at = seat.version
+    seat.sent = seat.rng.choice(options)
+    await ws.send(json.dumps({"type": "act", "action": seat.sent}))
+    seat.sent_at = time.perf_counter()
+    totals.moves += 1
+
+
+async def play_seat(
+    ws_url: str, seat: Seat, args: argparse.Namespace, totals: Totals, start: asyncio.Event, stop: asyncio.Event
+) -> None:
+    """One person: hello, then after a think time a random legal action whenever it is their turn, until stopped."""
+    bots = {1} if seat.table.bot else set()
+    async with connect(ws_url, max_size=2**22, open_timeout=60) as ws:
+        await start.wait()
+        await ws.send(json.dumps({"type": "hello", "token": seat.table.tokens[seat.seat], "since": 0}))
+        while not stop.is_set() and not seat.over:
+            due = seat.legal and seat.acted_at != seat.version
+            timeout = think_time(args, seat.rng) if due else 1.0
+            try:
+                text = await asyncio.wait_for(ws.recv(), timeout=timeout)
+            except TimeoutError:
+                if due and not stop.is_set():
+                    await act(ws, seat, args, totals)
+                continue
+            take(seat, json.loads(text), totals, bots)
+            if args.pace <= 0 and seat.legal and seat.acted_at != seat.version:
+                await act(ws, seat, args, totals)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -161,74 +207,149 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
 
-def measure_own_server(args: argparse.Namespace) -> tuple[Totals, float]:
-    """Start `ronda serve` on a free port with a temporary database, measure, stop it."""
+def lost_decisions(url: str, seen: dict[str, dict[int, dict[str, Any]]]) -> tuple[int, int]:
+    """Events shown to clients that the stored games do not hold, and the tables checked (replayed by the engine)."""
+    sys.path.insert(0, str(SRC))
+    from ronda.engine.record import replay, replay_result
+    from ronda.interfaces.web.store import Store
+
+    store = Store(url)
+    lost = 0
+    try:
+        for table_id, events in seen.items():
+            stored = replay_result(replay(store.load_record(table_id, 0)))["events"]
+            for version, event in events.items():
+                shown = {k: v for k, v in event.items() if k != "version"}
+                if version > len(stored) or stored[version - 1] != shown:
+                    lost += 1
+    finally:
+        store.close()
+    return lost, len(seen)
+
+
+async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
+    totals = Totals()
+    rng = random.Random(args.seed)
+    async with httpx.AsyncClient(timeout=60) as http:
+        tables = [
+            await new_table(http, base, args.target, bot=index < round(args.games * args.hard_bots))
+            for index in range(args.games)
+        ]
+    start, stop = asyncio.Event(), asyncio.Event()
+    ws_base = base.replace("http://", "ws://")
+    seats = [Seat(t, s, random.Random(rng.random())) for t in tables for s in t.tokens]
+    tasks = [
+        asyncio.create_task(play_seat(f"{ws_base}/ws/{s.table.table_id}", s, args, totals, start, stop)) for s in seats
+    ]
+    await asyncio.sleep(1.0)  # every connection open before the clock starts
+    began = time.perf_counter()
+    start.set()
+    await asyncio.wait(tasks, timeout=args.duration)
+    stop.set()
+    seconds = time.perf_counter() - began
+    await asyncio.wait(tasks, timeout=10)
+    for task in tasks:
+        if task.done() and task.exception() is not None:
+            totals.errors.append(f"client: {type(task.exception()).__name__}")
+    return totals, seconds
+
+
+def measure_own_server(args: argparse.Namespace) -> tuple[Totals, float, tuple[int, int] | None]:
+    """Start `ronda serve` on a free port with a temporary database, measure, stop it, check the store."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    extra = ["--bot-delay", str(args.bot_delay)]
+    if args.bot_workers:
+        extra += ["--bot-workers", str(args.bot_workers)]
     with tempfile.TemporaryDirectory(prefix="ronda-load-") as data:
-        server = start_server(port, data)
+        server = start_server(port, data, *extra)
         try:
             asyncio.run(wait_until_up(base, server))
-            return asyncio.run(run(args, base))
+            totals, seconds = asyncio.run(run(args, base))
         finally:
             server.terminate()
             try:
-                server.wait(timeout=10)
+                server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+        checked = lost_decisions(f"sqlite:///{data}/ronda.sqlite3", totals.seen)
+    return totals, seconds, checked
+
+
+def report(args: argparse.Namespace, totals: Totals, seconds: float, checked: tuple[int, int] | None) -> dict[str, Any]:
+    latencies_ms = [1000 * s for s in totals.latencies]
+    return {
+        "games": args.games,
+        "hard_bot_tables": round(args.games * args.hard_bots),
+        "pace_s": args.pace,
+        "seconds": round(seconds, 1),
+        "moves": totals.moves,
+        "moves_per_second": round(totals.moves / seconds, 1),
+        "latency_ms_p50": round(percentile(latencies_ms, 50), 2),
+        "latency_ms_p99": round(percentile(latencies_ms, 99), 2),
+        "bot_decisions_per_second": round(totals.bot_decisions / seconds, 1),
+        "games_over": totals.games_over,
+        "errors": len(totals.errors),
+        "refused_and_sent_again": totals.retried,
+        "decisions_lost": None if checked is None else checked[0],
+        "tables_checked": None if checked is None else checked[1],
+    }
+
+
+def add_people_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the scripted people, shared with the soak."""
+    parser.add_argument("--pace", type=float, default=1.0, help="seconds a person thinks per decision (default 1)")
+    parser.add_argument("--jitter", type=float, default=0.3, help="think time varies by this fraction (default 0.3)")
+    parser.add_argument("--hard-bots", type=float, default=0.5, help="fraction of tables against a hard bot (0.5)")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=100, help="concurrent games (default 100)")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players per game (default 2)")
-    parser.add_argument("--target", type=int, default=41, help="points to win (default 41)")
-    parser.add_argument("--challenges", action="store_true", help="let the random players challenge too")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the players' choices (decks are secure-random)")
-    parser.add_argument("--timeout", type=float, default=600, help="give up after this many seconds (default 600)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--games", type=int, default=100, help="concurrent two-player games (default 100)")
+    add_people_options(parser)
     parser.add_argument(
-        "--url", help="measure a server that is already running (started with a high --flood-rate and --bot-delay 0)"
+        "--duration", type=float, default=60, help="seconds measured (default 60); games still going are stopped"
     )
+    parser.add_argument("--target", type=int, default=41, help="points to win (default 41)")
+    parser.add_argument(
+        "--bot-delay", type=float, default=0.0, help="the server's pause before each bot move (default 0)"
+    )
+    parser.add_argument("--bot-workers", type=int, default=0, help="the server's bot processes (default: one per core)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the people's choices (decks are secure-random)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--url", help="measure a server already running (started with high limits; no store check)")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     if args.url:
         totals, seconds = asyncio.run(run(args, args.url.rstrip("/")))
+        checked = None
     else:
-        totals, seconds = measure_own_server(args)
-    latencies_ms = [1000 * s for s in totals.latencies]
-    result = {
-        "games": args.games,
-        "players": args.players,
-        "games_over": totals.games_over // args.players,
-        "moves": totals.moves,
-        "seconds": round(seconds, 3),
-        "moves_per_second": round(totals.moves / seconds, 1),
-        "latency_ms_p50": round(percentile(latencies_ms, 50), 2),
-        "latency_ms_p99": round(percentile(latencies_ms, 99), 2),
-        "errors": len(totals.errors),
-    }
-    flags = f"--games {args.games}"
-    flags += f" --players {args.players}" if args.players != 2 else ""
+        totals, seconds, checked = measure_own_server(args)
+    result = report(args, totals, seconds, checked)
+    flags = f"--games {args.games} --pace {args.pace:g} --hard-bots {args.hard_bots:g} --duration {args.duration:g}"
     flags += f" --target {args.target}" if args.target != 41 else ""
-    flags += " --challenges" if args.challenges else ""
+    flags += f" --jitter {args.jitter:g}" if args.jitter != 0.3 else ""
+    flags += f" --bot-workers {args.bot_workers}" if args.bot_workers else ""
     flags += f" --url {args.url}" if args.url else ""
     command = f"python benchmarks/load.py {flags}"
-    served = f"the server at {args.url}" if args.url else "python -m ronda serve, SQLite, one process"
+    machine = {"cores": os.cpu_count(), "load_average_at_start": round(load, 2)}
     if args.json:
-        print(json.dumps({**result, "command": command}))
+        print(json.dumps({**result, **machine, "command": command}))
     else:
         print(
-            f"{result['games_over']}/{args.games} games of {args.players} to game over: {totals.moves} moves "
-            f"in {seconds:.2f} s = {result['moves_per_second']:,.0f} moves/s; move→update latency "
-            f"p50 {result['latency_ms_p50']:.1f} ms, p99 {result['latency_ms_p99']:.1f} ms; "
-            f"{len(totals.errors)} errors"
+            f"{args.games} games ({result['hard_bot_tables']} against a hard bot), a person's pace {args.pace:g} s: "
+            f"{totals.moves} moves in {seconds:.0f} s; move→update p50 {result['latency_ms_p50']:.1f} ms, "
+            f"p99 {result['latency_ms_p99']:.1f} ms; bots {result['bot_decisions_per_second']:.1f} decisions/s; "
+            f"{len(totals.errors)} errors; {result['decisions_lost']} decisions lost "
+            f"({result['tables_checked']} stored games replayed and compared)"
         )
-        print(f"(reproduce: {command}; server: {served}; {os.cpu_count()} cores)")
+        print(f"(reproduce: {command}; {machine['cores']} cores, load average {load:.2f} at the start)")
     for error in totals.errors[:5]:
         print("error:", shlex.quote(error), file=sys.stderr)
-    return 1 if totals.errors or totals.games_over // args.players != args.games else 0
+    bad = totals.errors or (checked is not None and checked[0])
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

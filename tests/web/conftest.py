@@ -58,30 +58,68 @@ def _run(command: list[str], log: Path | None = None) -> None:
         raise RuntimeError(f"{Path(command[0]).name} failed ({done.returncode}): {done.stderr}{done.stdout}{told}")
 
 
+class Cluster:
+    """A throwaway PostgreSQL cluster in a temporary folder, on loopback: started, stopped, started again."""
+
+    def __init__(self) -> None:
+        bin_dir = _postgres_bin()
+        if bin_dir is None:
+            if os.environ.get("RONDA_CI"):
+                pytest.fail("RONDA_CI is set but PostgreSQL's pg_ctl is not installed")
+            pytest.skip("PostgreSQL's binaries are not installed (Debian: apt-get install postgresql)")
+        self.bin = bin_dir
+        self.folder = Path(tempfile.mkdtemp(prefix="ronda-pg-"))
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres", "postgres")
+        self.data, self.log = self.folder / "data", self.folder / "log"
+        self.port = _free_port()
+        _run([str(bin_dir / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "ronda", "--no-sync"])
+        self.start()
+
+    @property
+    def url(self) -> str:
+        """The base URL (no database name)."""
+        return f"postgresql://ronda@127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        command = [str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "start"]
+        _run(command, self.log)
+
+    def stop(self) -> None:
+        """Stop at once, as a crash would (``-m immediate``): open connections are cut."""
+        _run([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"], self.log)
+
+    def database(self) -> str:
+        """The URL of a new, empty database on this cluster."""
+        return _fresh_postgres_database(self.url)
+
+    def remove(self) -> None:
+        subprocess.run(
+            _as_cluster_owner([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]),
+            capture_output=True,
+        )
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[str]:
     """The base URL (no database name) of a PostgreSQL server that lives as long as the test session."""
-    bin_dir = _postgres_bin()
-    if bin_dir is None:
-        if os.environ.get("RONDA_CI"):
-            pytest.fail("RONDA_CI is set but PostgreSQL's pg_ctl is not installed")
-        pytest.skip("PostgreSQL's binaries are not installed (Debian: apt-get install postgresql)")
-    folder = Path(tempfile.mkdtemp(prefix="ronda-pg-"))
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres", "postgres")
-    data, log = folder / "data", folder / "log"
-    port = _free_port()
-    _run([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "ronda", "--no-sync"])
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-    _run([str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start"], log)
+    cluster = Cluster()
     try:
-        yield f"postgresql://ronda@127.0.0.1:{port}"
+        yield cluster.url
     finally:
-        subprocess.run(
-            _as_cluster_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-            capture_output=True,
-        )
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.remove()
+
+
+@pytest.fixture
+def postgres_cluster() -> Iterator[Cluster]:
+    """A PostgreSQL cluster of the test's own, which the test may stop and start again."""
+    cluster = Cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
 
 
 def _fresh_postgres_database(base: str) -> str:

@@ -61,7 +61,14 @@ def free_port() -> int:
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on loopback, bots playing without pause, on a fresh SQLite file."""
     folder = tmp_path_factory.mktemp("web")
-    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0)
+    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """A uvicorn server for ``app`` on a free loopback port, in a thread, for as long as the block lasts."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -71,9 +78,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("the test server did not start")
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -87,8 +96,14 @@ def browser() -> Iterator[Any]:
 
 
 def console_error(message: Any) -> bool:
-    """An error the page logged; the browser's own note of a refused HTTP call (a 409 the page handles) is not one."""
-    return bool(message.type == "error" and not message.text.startswith("Failed to load resource"))
+    """An error the page logged; the browser's own notes of a refused call (a 409 the page handles, a server that is
+    down while the page reconnects) are not one."""
+    text = message.text
+    return bool(
+        message.type == "error"
+        and not text.startswith("Failed to load resource")
+        and not (text.startswith("WebSocket connection to") and "failed" in text)
+    )
 
 
 @contextlib.contextmanager
@@ -137,6 +152,9 @@ def create_table_for_a_friend(page: Any, base_url: str) -> str:
     page.click("#create")
     invite = page.locator("#invite-link")
     invite.wait_for()
+    # The test servers are on loopback: the waiting dialog says friends elsewhere cannot use the link, and why.
+    note = page.inner_text("#invite-note")
+    assert "Only this computer can open this link" in note or "This link names this computer" in note
     return str(invite.input_value())
 
 
@@ -192,7 +210,15 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
         honest = page.locator("[data-action^='declare-'].honest").get_attribute("data-action")
         assert honest == f"declare-{truthful(hand_of(page))}"  # the truthful choice is marked
         page.screenshot(path=str(tmp_path / "declare.png"))
-        clicks = play_until_summary(page)
+        # Motion is short: 1.5 s after a move (and the bot's answer) nothing is still flying across the table.
+        page.click(f"[data-action='declare-{truthful(hand_of(page))}']")
+        page.wait_for_selector("#hand .hand-card.playable")
+        page.locator("#hand .hand-card.playable").first.click()
+        page.wait_for_timeout(1500)
+        moving = "a => a.playState === 'running' && a.effect.getTiming().iterations !== Infinity"
+        assert page.evaluate(f"document.getAnimations().filter({moving}).length") == 0
+        page.screenshot(path=str(tmp_path / "after-a-move.png"))
+        clicks = play_until_summary(page) + 2
         assert clicks >= 18  # 18 cards of ours over six deals, plus declarations
         summary = page.locator("#summary")
         assert summary.get_attribute("data-kind") in {"round", "game"}
@@ -322,6 +348,9 @@ def test_an_invite_link_seats_a_friend_and_each_sees_only_their_own_hand(browser
             # R11: neither page holds the other's cards anywhere, not even hidden in the markup.
             assert not any(f'data-card="{card}"' in host.content() for card in theirs)
             assert "Youssef" in host.inner_text(".seats, .ring")
+            # The play-by-play names the friend now, from its very first line ("Youssef deals", not "Seat 2 deals").
+            host.wait_for_function("document.querySelector('#log').innerText.includes('Youssef deals')")
+            assert "Seat 2" not in host.inner_text("#log")
             # The seat is gone: a polite notice, and the late guest watches instead.
             late.fill("#join-name", "Karim")
             late.click("#join-button")
@@ -365,10 +394,15 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
                     friend.locator("#hand .hand-card.playable").first.click(timeout=2_000)
             host.wait_for_timeout(60)
         assert "Youssef" in challenge.inner_text() and "ronda" in challenge.inner_text().lower()
-        challenge.click()  # a wrong challenge loses the game: the first click only asks
-        assert "Sure?" in challenge.inner_text()
+        challenge.click()  # a wrong challenge loses the game: the click only asks, in the game's words
+        confirm = host.locator("#challenge-confirm")
+        confirm.wait_for()
+        assert "If Youssef really holds a ronda, you lose the game" in confirm.inner_text()
+        host.click("[data-action='cancel-challenge']")  # Cancel changes nothing
+        assert not host.locator("#challenge-confirm").count() and challenge.count()
         assert not host.locator(".seat[data-seat='1'] .shown").count()
         challenge.click()
+        host.click("[data-action='confirm-challenge']")
         shown = host.locator(".seat[data-seat='1'] .shown .chip")
         shown.first.wait_for()
         assert sorted(chip.get_attribute("aria-label") for chip in shown.all()) == dealt_labels
@@ -410,6 +444,8 @@ def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: s
         steps = get_json(f"{base_url}/api/tables/{table_id}/replay")["steps"]
         assert f"Step 0 of {len(steps) - 1}" in page.inner_text(".replay-controls")
         assert page.locator(".seat .card.face").count() == 3  # the bot's hand, shown now the game is over
+        box = page.locator(".seat .card.face").first.bounding_box()
+        assert box is not None and box["width"] >= 44  # large enough to read
         page.click("#replay-next")
         page.click("#replay-next")
         assert f"Step 2 of {len(steps) - 1}" in page.inner_text(".replay-controls")
@@ -426,3 +462,82 @@ def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: s
         page.wait_for_function("[...document.querySelectorAll('#scores .points')].every(p => p.textContent === '0')")
         assert get_json(f"{base_url}/api/tables/{table_id}")["status"] == "playing"
         page.wait_for_selector("#hand .hand-card")
+
+
+def test_while_the_connection_is_down_no_turn_is_offered(browser: Any, tmp_path: Path) -> None:
+    """A real `ronda serve`, SIGKILLed mid-game and started again: the page offers nothing until it is back."""
+    from real_server import RealServer
+
+    data = tmp_path / "data"
+    first = RealServer(data)
+    try:
+        with open_page(browser, **DESKTOP) as page:
+            create_table(page, first.base)
+            page.wait_for_selector("[data-action^='declare-']")
+            assert "Your turn" in page.title() or page.locator("#turn").count()
+            first.kill()
+            page.wait_for_selector(".connection.off")
+            assert "Connection lost" in page.inner_text("#turn")
+            assert not page.locator("[data-action^='declare-']").count()
+            assert not page.locator("#hand .hand-card.playable").count()
+            assert not page.title().startswith("●")
+            page.screenshot(path=str(tmp_path / "offline.png"))
+            page.keyboard.press("n")  # the keyboard cannot act either
+            second = RealServer(data, port=first.port)
+            try:
+                page.wait_for_selector("[data-action^='declare-']", timeout=20_000)
+                assert not page.locator(".connection.off").count()
+            finally:
+                second.stop()
+    finally:
+        first.stop()
+
+
+def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12's trap: the friend's pair is face up and the host holds what rules out a tringa: no challenge button."""
+    import random as random_module
+
+    import ronda.interfaces.web.lobby as lobby_module
+    from ronda import Game, Rules
+    from ronda.engine.actions import Challenge, Declare, Play
+    from ronda.engine.cards import card_name
+    from ronda.engine.deck import shuffled_deck
+
+    rules = Rules(players=2)
+    for seed in range(100_000):  # a deal where that happens, found by playing it through the engine
+        deck = shuffled_deck(rules, random_module.Random(seed))
+        game = Game(rules, decks=[deck], dealer=1)
+        if game.view(0).possible_kinds(0) != {"none"} or game.view(1).possible_kinds(1) != {"ronda"}:
+            continue
+        held = list(game.view(1).hand)
+        host = sorted(game.view(0).hand)
+        friend = sorted(held, key=lambda c: (sum(c >> 2 == d >> 2 for d in held) < 2, c))  # the pair first
+        game.apply(Declare("none"), seat=0)
+        game.apply(Declare("ronda"), seat=1)
+        for k in range(2):
+            game.apply(Play(host[k]), seat=0)
+            game.apply(Play(friend[k]), seat=1)
+        if game.view(0).possible_kinds(1) == {"ronda"} and Challenge(1) in game.legal_actions():
+            break
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1)
+    with serving(app) as url, open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as guest:
+        guest.goto(create_table_for_a_friend(page, url))
+        guest.fill("#join-name", "Youssef")
+        guest.click("#join-button")
+        page.click("[data-action='declare-none']")
+        guest.click("[data-action='declare-ronda']")
+        for k in range(2):
+            page.click(f"#hand [data-card='{card_name(host[k])}'].playable")
+            guest.click(f"#hand [data-card='{card_name(friend[k])}'].playable")
+            if k == 0:
+                # With one card of the pair face up, the challenge is offered: it could still fail or win.
+                page.wait_for_selector("[data-action='challenge-1']")
+                assert not page.locator(".proven-note").count()
+        note = page.locator(".proven-note")
+        note.wait_for()
+        assert "Youssef's ronda is proven by your cards" in note.inner_text()
+        assert page.locator("[data-action='challenge-1']").count() == 0
+        page.screenshot(path=str(tmp_path / "proven.png"))

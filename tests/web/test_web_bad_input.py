@@ -275,6 +275,7 @@ def error_of(response: Any, status: int, code: str | None = None) -> str:
     return str(body["error"]["message"])
 
 
+JSON = {"Content-Type": "application/json"}
 GOOD = {"players": 2, "seats": [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}]}
 
 
@@ -312,8 +313,9 @@ def test_creating_a_table_with_bad_fields(tmp_path: Path, body: Any, words: str)
 
 def test_http_errors_name_the_problem(tmp_path: Path) -> None:
     with server(tmp_path) as http:
-        error_of(http.post("/api/tables", content=b"{nope"), 400, "bad_json")
-        error_of(http.post("/api/tables", content=b'{"players": 2, "x": "' + b"y" * 20000 + b'"}'), 413, "too_large")
+        error_of(http.post("/api/tables", content=b"{nope", headers=JSON), 400, "bad_json")
+        huge = b'{"players": 2, "x": "' + b"y" * 20000 + b'"}'
+        error_of(http.post("/api/tables", content=huge, headers=JSON), 413, "too_large")
         error_of(http.get("/api/tables/nothing"), 404, "not_found")
         error_of(http.post("/api/tables/nothing/join", json={"name": "A"}), 404, "not_found")
         error_of(http.get("/api/tables/nothing/replay"), 404, "not_found")
@@ -329,7 +331,7 @@ def test_http_errors_name_the_problem(tmp_path: Path) -> None:
         assert "seats 0 to 2" in error_of(http.post(join, json={"name": "B", "seat": 7}), 400, "bad_request")
         assert "taken" in error_of(http.post(join, json={"name": "B", "seat": 0}), 409, "seat_taken")
         assert "bot" in error_of(http.post(join, json={"name": "B", "seat": 2}), 409, "seat_taken")
-        error_of(http.post(join, content=b"[]"), 400, "bad_request")
+        error_of(http.post(join, content=b"[]", headers=JSON), 400, "bad_request")
         error_of(http.post(join, json={"name": "B", "hat": 1}), 400, "bad_request")
         assert http.get(f"/api/tables/{table_id}").json()["status"] == "waiting"
         assert "over" in error_of(http.get(f"/api/tables/{table_id}/replay"), 403, "not_finished")

@@ -175,10 +175,11 @@ def test_the_check_catches_a_server_that_leaks(tmp_path: Path, monkeypatch: pyte
     """A server that let one seat see the next seat's hand fails the check above."""
     honest = Table._view
 
-    def leaky(self: Table, seat: int | None) -> dict[str, Any]:
-        view = honest(self, seat)
+    def leaky(self: Table, seat: int | None, game: Any = None, legal: Any = None) -> dict[str, Any]:
+        game = game or self.game
+        view = honest(self, seat, game, legal)
         if seat is not None:
-            view["next_hand"] = self.game.hand((seat + 1) % self.rules.players).names()
+            view["next_hand"] = game.view((seat + 1) % self.rules.players).hand.names()
         return view
 
     monkeypatch.setattr(Table, "_view", leaky)

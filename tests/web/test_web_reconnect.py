@@ -106,8 +106,8 @@ def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path, dat
             client.close()
     # A new server on the same database.
     with server(tmp_path, database_url) as http:
-        listed = {t["table_id"]: t for t in http.get("/api/tables").json()["tables"]}
-        assert listed[table_id]["status"] == "playing" and listed[waiting["table_id"]]["status"] == "waiting"
+        assert http.get(f"/api/tables/{table_id}").json()["status"] == "playing"
+        assert http.get(f"/api/tables/{waiting['table_id']}").json()["status"] == "waiting"
         clients = {}
         for seat, token in tokens.items():
             client = Client(http, table_id, token)
@@ -129,7 +129,9 @@ def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path, dat
             client.close()
 
 
-def test_a_table_whose_record_breaks_the_rules_is_left_out_and_the_others_served(tmp_path: Path) -> None:
+def test_a_table_whose_record_breaks_the_rules_is_refused_and_the_others_served(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     import sqlalchemy
 
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "random"}]
@@ -148,6 +150,11 @@ def test_a_table_whose_record_breaks_the_rules_is_left_out_and_the_others_served
         )
     engine.dispose()
     with server(tmp_path) as http:
-        listed = [t["table_id"] for t in http.get("/api/tables").json()["tables"]]
-        assert listed == [fine["table_id"]]
+        refused = Client(http, broken["table_id"], broken["token"])
+        error = refused.recv()
+        assert error["type"] == "error" and "cannot be rebuilt" in error["message"]
+        assert refused.recv()["type"] == "closed"
+        assert "round 0, action 0" in caplog.text and "1o" not in caplog.text  # where, never a card
+        joined = http.post(f"/api/tables/{broken['table_id']}/join", json={"name": "Omar"})
+        assert joined.status_code == 500 and joined.json()["error"]["code"] == "damaged"
         assert Client(http, fine["table_id"], fine["token"]).hello()["type"] == "state"

@@ -158,7 +158,7 @@ def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: P
 def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_path: Path, database_url: str) -> None:
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "medium"}]
     with server(tmp_path, database_url) as http:
-        created = new_table(http, 2, seats, preset="short")
+        created = new_table(http, 2, seats, preset="short", public=True)
         table_id = created["table_id"]
         amina = Client(http, table_id, created["token"])
         amina.hello(since=0)

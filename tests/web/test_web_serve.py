@@ -20,7 +20,22 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         main(["serve", "--help"])
     assert exit_.value.code == 0
     text = capsys.readouterr().out
-    for option in ("--host", "--port", "--data", "--grace", "--stand-in", "--bot-delay", "DATABASE_URL"):
+    for option in (
+        "--host",
+        "--port",
+        "--data",
+        "--grace",
+        "--stand-in",
+        "--bot-delay",
+        "DATABASE_URL",
+        "--bot-workers",
+        "--public-url",
+        "--allow-origin",
+        "--forwarded",
+        "--store-timeout",
+        "--max-tables",
+        "--close-after",
+    ):
         assert option in text
 
 
@@ -41,6 +56,9 @@ def test_without_the_web_extra_one_line_and_exit_2(
         (["serve", "--grace", "-1"], "--grace"),
         (["serve", "--flood-rate", "0"], "--flood-rate"),
         (["serve", "--port", "70000"], "--port"),
+        (["serve", "--bot-workers", "0"], "--bot-workers"),
+        (["serve", "--public-url", "ronda.example"], "--public-url"),
+        (["serve", "--max-tables", "0"], "--max-tables"),
     ],
 )
 def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,10 +81,11 @@ def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(
 
 
 def test_a_real_server_plays_two_games_over_real_websockets() -> None:
-    """The load benchmark in miniature: `python -m ronda serve` (uvicorn), two games to game over."""
+    """The load benchmark in miniature: `python -m ronda serve` (uvicorn), two games to game over, one with a bot."""
     pytest.importorskip("websockets")
+    command = ["--games", "2", "--target", "5", "--pace", "0", "--hard-bots", "0.5", "--duration", "40", "--json"]
     done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "load.py"), "--games", "2", "--target", "5", "--json"],
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), *command],
         capture_output=True,
         text=True,
         timeout=60,
@@ -76,3 +95,4 @@ def test_a_real_server_plays_two_games_over_real_websockets() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     result = json.loads(done.stdout)
     assert result["games_over"] == 2 and result["moves"] > 0 and result["errors"] == 0
+    assert result["decisions_lost"] == 0 and result["tables_checked"] == 2 and result["bot_decisions_per_second"] > 0

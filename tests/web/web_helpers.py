@@ -51,6 +51,9 @@ def server(tmp_path: Path, database_url: str | None = None, **options: Any) -> S
     """A TestClient around a fresh app on the test's own SQLite file (or ``database_url``); bots play at once."""
     options.setdefault("bot_delay", 0)
     options.setdefault("flood_rate", 10_000.0)  # scripted players are faster than people
+    options.setdefault("create_rate", 10_000.0)  # and make tables faster than people
+    options.setdefault("tables_per_client", 1_000)
+    options.setdefault("bot_workers", 1)
     return Server(create_app(database_url or database(tmp_path), **options))
 
 

@@ -30,6 +30,7 @@ def register(commands: Any) -> None:
         "players, any seat a bot), and send the invite link to friends. Games are stored as they are played "
         "and survive a restart.",
         epilog="Examples: ronda serve · ronda serve --host 0.0.0.0 --port 8080 (friends on your network) · "
+        "ronda serve --host 0.0.0.0 --public-url https://ronda.example (behind a proxy, with --forwarded) · "
         "DATABASE_URL=postgresql://user:pw@host/ronda ronda serve · ronda serve --bot-delay 0 (fast bots)",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
@@ -69,8 +70,80 @@ def register(commands: Any) -> None:
         help="messages a second one connection may send on average, bursts of twice that; "
         "more are answered by one 'flood' error and ignored (default 20)",
     )
+    p.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="the address friends open, e.g. http://192.168.1.20:8000 or https://ronda.example: invite links use it "
+        "(default: the address the page was opened with)",
+    )
+    p.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin whose pages may play here (a proxy set up so); may be repeated. Pages of other sites "
+        "are refused",
+    )
+    p.add_argument(
+        "--forwarded",
+        action="store_true",
+        help="behind a reverse proxy: trust its X-Forwarded-For, -Proto and -Host headers",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"processes that think for the bots, shared fairly by every table (default: one per core, {cores()})",
+    )
+    p.add_argument(
+        "--store-timeout",
+        type=float,
+        default=3.0,
+        metavar="SECONDS",
+        help="how long a move may wait for the database; past it the move is refused and the player asked to "
+        "send it again (default 3)",
+    )
+    p.add_argument(
+        "--max-tables", type=int, default=1000, metavar="N", help="games going at once on the server (default 1000)"
+    )
+    p.add_argument(
+        "--tables-per-client",
+        type=int,
+        default=10,
+        metavar="N",
+        help="games going at once that one address may have created (default 10)",
+    )
+    p.add_argument(
+        "--create-rate",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="tables one address may create a minute (default 20)",
+    )
+    p.add_argument(
+        "--join-rate",
+        type=float,
+        default=30.0,
+        metavar="N",
+        help="seats one address may try to take a minute (default 30)",
+    )
+    p.add_argument(
+        "--close-after",
+        type=float,
+        default=900.0,
+        metavar="SECONDS",
+        help="a table nobody has been connected to for this long leaves memory (still stored); one whose people "
+        "never came is closed (default 900)",
+    )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(run=run)
+
+
+def cores() -> int:
+    from ..interfaces.web.workers import default_workers
+
+    return default_workers()
 
 
 def database_url(data: str) -> str:
@@ -98,8 +171,23 @@ def run(args: argparse.Namespace) -> int:
             f"ronda serve: unknown --stand-in level {args.stand_in!r} (known: {', '.join(levels())})", file=sys.stderr
         )
         return EXIT_BAD_INPUT
-    if args.grace < 0 or args.bot_delay < 0 or args.flood_rate <= 0:
-        print("ronda serve: --grace and --bot-delay are zero or more, --flood-rate above zero", file=sys.stderr)
+    if args.grace < 0 or args.bot_delay < 0 or args.flood_rate <= 0 or args.store_timeout <= 0:
+        print(
+            "ronda serve: --grace and --bot-delay are zero or more, --flood-rate and --store-timeout above zero",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if args.bot_workers is not None and args.bot_workers < 1:
+        print(f"ronda serve: --bot-workers is 1 or more, not {args.bot_workers}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if min(args.max_tables, args.tables_per_client) < 1 or min(args.create_rate, args.join_rate) <= 0:
+        print("ronda serve: --max-tables, --tables-per-client and the rates are above zero", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.close_after < 0:
+        print("ronda serve: --close-after is zero or more seconds", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
+        print(f"ronda serve: --public-url starts with http:// or https://, not {args.public_url!r}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if not 0 < args.port < 65536:
         print(f"ronda serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
@@ -111,11 +199,30 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     app = create_app(
-        url, grace=args.grace, stand_in=args.stand_in, bot_delay=args.bot_delay, flood_rate=args.flood_rate
+        url,
+        grace=args.grace,
+        stand_in=args.stand_in,
+        bot_delay=args.bot_delay,
+        flood_rate=args.flood_rate,
+        bot_workers=args.bot_workers,
+        store_timeout=args.store_timeout,
+        max_tables=args.max_tables,
+        tables_per_client=args.tables_per_client,
+        create_rate=args.create_rate,
+        join_rate=args.join_rate,
+        close_after=args.close_after,
+        public_url=args.public_url,
+        allow_origins=tuple(args.allow_origin),
+        forwarded=args.forwarded,
+        listen_host=args.host,
     )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Ronda is served at http://{host}:{args.port}/  (database {shown}; Ctrl+C stops)", flush=True)
+    if args.public_url:
+        print(f"Invite links use {args.public_url.rstrip('/')}/", flush=True)
+    elif args.host in ("127.0.0.1", "::1", "localhost"):
+        print("Only this computer can open it: friends on other machines need --host 0.0.0.0", flush=True)
     try:
         uvicorn.run(
             app,
@@ -124,6 +231,8 @@ def run(args: argparse.Namespace) -> int:
             log_level=args.log_level,
             ws_max_size=WS_MAX_BYTES,
             ws_per_message_deflate=False,
+            proxy_headers=args.forwarded,
+            forwarded_allow_ips="*" if args.forwarded else None,
         )
     except OSError as error:
         print(f"ronda serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)

@@ -16,6 +16,7 @@ ronda.interfaces.web.forms.HttpError: a player's name is 1 to 24 letters, not ' 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -29,14 +30,49 @@ MAX_NAME = 24
 MAX_BODY_BYTES = 16 * 1024
 
 
+_RESERVED = re.compile(
+    r"^(?:bots?|robots?|computers?|ordinateurs?|cpu|ai|ia|seat|place|player|joueur|joueuse|"
+    r"you|vous|toi|moi|me|us|them|nous|eux|server|serveur|admin|"
+    r"الحاسوب|حاسوب|المقعد|مقعد|اللاعب|أنت|انت|نحن|هم)"
+    r"(?:\s*#?\s*\d{0,3})$"
+)
+_BOT_WORD = re.compile(r"(?:^|[^\w])(?:bot|robot|الحاسوب)(?:$|[^\w])")
+
+
+def name_key(name: str) -> str:
+    """A name as compared with others: compatibility-normalised, case-folded, spaces collapsed.
+
+    >>> name_key("  \uff22ot   2 ") == name_key("bot 2")  # a full-width B
+    True
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return " ".join(folded.split())
+
+
+def impersonates(name: str, levels: list[str]) -> bool:
+    """Whether a person's name could pass for a bot, a seat's label or the reader ("Bot 2", "Seat 3", "You").
+
+    The page names bot seats "Bot 2" ("Robot 2", "الحاسوب 2") and free seats
+    "Seat 2", and calls the reader "You": a person may take none of these.
+
+    >>> [impersonates(n, ["easy", "medium"]) for n in ("Bot 2", "medium bot", "Seat 3", "You", "Robotnik", "Amina")]
+    [True, True, True, True, False, False]
+    """
+    key = name_key(name)
+    if _RESERVED.match(key) or _BOT_WORD.search(key):
+        return True
+    return key in {name_key(level) for level in levels}
+
+
 class HttpError(Exception):
     """An HTTP answer other than success: ``status`` 4xx, a protocol error ``code`` and a plain-words message."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"code": self.code, "message": self.message}}
@@ -63,13 +99,15 @@ class TableSpec:
     preset: str
     seats: tuple[SeatSpec, ...]
     me: int
+    public: bool = False
+    spectators: bool = True
 
 
 def read_table_spec(body: object) -> TableSpec:
     """The body of ``POST /api/tables``, checked; raises :class:`HttpError` (400) naming the first problem."""
     if not isinstance(body, dict):
         raise bad("the body must be a JSON object")
-    known = {"players", "preset", "variants", "target", "seats", "me"}
+    known = {"players", "preset", "variants", "target", "seats", "me", "public", "spectators"}
     extra = sorted(set(body) - known)
     if extra:
         raise bad(f"unknown field {extra[0]!r} (fields: {', '.join(sorted(known))})")
@@ -105,9 +143,18 @@ def read_table_spec(body: object) -> TableSpec:
         raise bad(f"me is your seat, from 0 to {players - 1}, not {me!r}")
     if seats[me].kind != "human":
         raise bad(f"me is the seat you take, and seat {me} is a bot")
-    creator = SeatSpec("human", read_name(seats[me].name) if seats[me].name is not None else f"Player {me + 1}")
+    name = read_name(seats[me].name) if seats[me].name is not None else f"Player {me + 1}"
+    if seats[me].name is not None and impersonates(name, levels()):
+        raise bad(f"{name!r} could be taken for a bot or a seat: choose another name")
+    creator = SeatSpec("human", name)
     seats = (*seats[:me], creator, *seats[me + 1 :])
-    return TableSpec(rules, preset, seats, me)
+    access = {}
+    for flag, default in (("public", False), ("spectators", True)):
+        value = body.get(flag, default)
+        if not isinstance(value, bool):
+            raise bad(f"{flag} is true or false, not {value!r}")
+        access[flag] = value
+    return TableSpec(rules, preset, seats, me, **access)
 
 
 def _read_seats(raw: object, players: int) -> tuple[SeatSpec, ...]:

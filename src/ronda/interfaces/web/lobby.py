@@ -1,14 +1,26 @@
-"""The lobby: every table of the server — creating them, finding them, rebuilding them after a restart.
+"""The lobby: every table of the server — creating them, finding them, rebuilding them, letting them go.
 
-On startup :meth:`Lobby.load` reads every table from the store and rebuilds
-each unfinished game by replaying its record through the engine; finished
-games are rebuilt only when someone looks at them. Nothing is kept only in
-memory that a restart would need.
+Only tables in use are held in memory. At startup the lobby reads a listing
+of every stored table (one query, no replay) and rebuilds a table — by
+replaying its record through the engine, off the event loop — when someone
+opens it. A table leaves memory when nobody has been connected to it for a
+while (``linger`` once finished, ``close_after`` otherwise) and is then
+still stored, listed and replayable; a table whose people never came (no
+one with a seat ever connected, or a seat never taken) is *closed* instead:
+stored as closed, it takes no seat and no connection any more.
+
+Limits: at most ``max_tables`` tables not yet finished in memory, and
+``tables_per_client`` of them created by one client; beyond that a new table
+is refused with a clear error (the page shows it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
+import time
+from dataclasses import dataclass
 from typing import Any
 
 from ...engine.deck import shuffled_deck
@@ -16,8 +28,11 @@ from ...engine.errors import RecordError, RondaError
 from ...engine.game import Game
 from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
-from .store import Journal, StoredSeat, StoredTable
+from .protocol import changed_from_preset, rules_json
+from .replays import dealt_events, rebuild
+from .store import Journal, StoredSeat, StoredTable, StoreUnavailable
 from .tables import (
+    CLOSED,
     FINISHED,
     PLAYING,
     SECURE_RNG,
@@ -25,45 +40,177 @@ from .tables import (
     Seat,
     ServerSettings,
     Table,
+    adopt,
     deck_names,
     log,
     new_token,
     now,
 )
+from .workers import BotPool
+
+TABLE_ID_BYTES = 12
+"""Random bytes of a table id (96 bits): the invite link is the key to a private table, so it cannot be guessed."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one server takes on (``ronda serve`` options)."""
+
+    max_tables: int = 1000
+    """Tables not yet finished held at once, over every client."""
+    tables_per_client: int = 10
+    """Tables not yet finished that one client (an address) may have created and still hold."""
+
+
+@dataclass
+class Listing:
+    """A stored table that is not in memory: what the lobby shows of it without rebuilding it."""
+
+    summary: dict[str, Any]
+    public: bool
+    spectators: bool
+    status: str
+
+
+def stored_summary(stored: StoredTable) -> dict[str, Any]:
+    """The protocol's table summary of a stored table, from its stored facts alone (nobody is connected)."""
+    rules = Rules.from_dict(stored.rules)
+    last = stored.games[-1] if stored.games else None
+    return {
+        "table_id": stored.id,
+        "players": rules.players,
+        "rules": rules_json(rules),
+        "preset": stored.preset,
+        "changed": changed_from_preset(rules, stored.preset),
+        "status": stored.status,
+        "game": last.game if last else 0,
+        "public": stored.public,
+        "spectators": stored.spectators,
+        "creator": stored.creator,
+        "seats": [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "connected": s.kind != "human",
+                "taken": s.kind != "human" or s.token_hash is not None,
+                "stand_in": False,
+                "rematch": False,
+            }
+            for s in stored.seats
+        ],
+        "scores": (last.scores if last and last.scores else [0] * rules.sides),
+        "winner": last.winner if last and last.finished else None,
+        "created": stored.created,
+    }
 
 
 class Lobby:
-    """All tables by id, with the server settings they share."""
+    """All tables by id — in memory or only listed — with the server settings and bot workers they share."""
 
-    def __init__(self, journal: Journal, settings: ServerSettings) -> None:
+    def __init__(self, journal: Journal, settings: ServerSettings, pool: BotPool, limits: Limits | None = None) -> None:
         self.journal = journal
         self.settings = settings
+        self.pool = pool
+        self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
+        self.listings: dict[str, Listing] = {}
+        self._opening: dict[str, asyncio.Future[Table]] = {}
+        self._janitor: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------ startup
 
     def load(self) -> None:
-        """Rebuild every stored table (call before serving; synchronous, the loop is not serving yet).
-
-        A table whose record the engine refuses (a database edited by hand, a
-        write lost to a failing disk) is left out and logged, and the others
-        are served: one bad table must not keep the server down.
-        """
+        """List every stored table (call before serving; one read, no replay: tables are rebuilt when opened)."""
         for stored in self.journal.store.load_tables():
             try:
-                table = self._table_from_store(stored)
+                summary = stored_summary(stored)
             except RondaError as error:
-                # Where, not what: the engine's message could name a card of a hand.
-                where = (
-                    f"round {error.round_index}, action {error.action_index}" if isinstance(error, RecordError) else ""
-                )
-                log.error("table %s cannot be rebuilt (%s %s); it is left out", stored.id, type(error).__name__, where)
+                log.error("table %s cannot be listed (%s); it is left out", stored.id, type(error).__name__)
                 continue
-            self.tables[table.id] = table
+            self.listings[stored.id] = Listing(summary, stored.public, stored.spectators, stored.status)
+
+    async def start(self) -> None:
+        self._janitor = asyncio.get_running_loop().create_task(self._sweep(), name="ronda-janitor")
+
+    async def stop(self) -> None:
+        if self._janitor is not None:
+            self._janitor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._janitor
+        for table in self.tables.values():
+            await table.stop()
+
+    # ------------------------------------------------------------ finding
+
+    def known(self, table_id: str) -> Table | Listing:
+        """The table in memory, or its listing; 404 when there is no such table."""
+        table = self.tables.get(table_id) or self.listings.get(table_id)
+        if table is None:
+            raise HttpError(404, "not_found", f"there is no table {table_id[:40]!r}")
+        return table
+
+    def summary(self, table_id: str) -> dict[str, Any]:
+        found = self.known(table_id)
+        return found.summary() if isinstance(found, Table) else found.summary
+
+    async def open(self, table_id: str) -> Table:
+        """The table, rebuilt from the store if it is not in memory; 404 for none, 410 for a closed one."""
+        found = self.known(table_id)
+        if isinstance(found, Table):
+            return found
+        if found.status == CLOSED:
+            raise HttpError(410, "closed", "this table was closed: nobody came to play")
+        pending = self._opening.get(table_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._opening[table_id] = pending
+            try:
+                table = await self._rebuild(table_id)
+            except BaseException as error:
+                pending.set_exception(error)
+                pending.exception()  # read: nobody else may be waiting
+                raise
+            finally:
+                self._opening.pop(table_id, None)
+            pending.set_result(table)
+            return table
+        return await asyncio.shield(pending)
+
+    async def _rebuild(self, table_id: str) -> Table:
+        try:
+            (stored,) = await self.journal.read(self.journal.store.load_tables, table_id)
+            table = self._table_from_store(stored)
+            record = await self.journal.read(self.journal.store.load_record, table.id, table.number)
+            game, events, decisions = await asyncio.to_thread(rebuild, record)
+        except StoreUnavailable:
+            raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
+        except RondaError as error:
+            # Where, not what: the engine's message could name a card of a hand.
+            where = f"round {error.round_index}, action {error.action_index}" if isinstance(error, RecordError) else ""
+            log.error("table %s cannot be rebuilt (%s %s)", table_id, type(error).__name__, where)
+            raise HttpError(
+                500, "damaged", "this table's stored game cannot be rebuilt (the server's log says where)"
+            ) from None
+        adopt(table, game, events, decisions)
+        if table_id in self.tables:  # rebuilt meanwhile by another path
+            return self.tables[table_id]
+        if table.status != FINISHED:
+            with contextlib.suppress(StoreUnavailable):
+                await table.deal_if_between_rounds()
+        table.ever_connected = True  # a stored table's people came once: idle, it leaves memory, it is not closed
+        self.tables[table_id] = table
+        self.listings.pop(table_id, None)
+        table.start()
+        return table
 
     def _table_from_store(self, stored: StoredTable) -> Table:
         rules = Rules.from_dict(stored.rules)
         seats = [Seat(s.seat, s.kind, s.name, s.level, s.token_hash, s.auto_declare) for s in stored.seats]
-        table = Table(stored.id, stored.created, rules, stored.preset, seats, self.journal, self.settings)
+        table = Table(stored.id, stored.created, rules, stored.preset, seats, self.journal, self.settings, self.pool)
         table.status = stored.status
+        table.public, table.spectators, table.creator = stored.public, stored.spectators, stored.creator
         for g in stored.games:
             table.bases[g.game] = g.base_version
             if g.finished:
@@ -71,37 +218,32 @@ class Lobby:
         if stored.games:
             current = stored.games[-1]
             table.number, table.base_version = current.game, current.base_version
-            if not current.finished:
-                table.game  # noqa: B018 - replays the record now, so a broken one shows at startup
-        return table
-
-    async def start(self) -> None:
-        """Start every table's bot driver and the grace periods of everyone absent (nobody is connected yet)."""
-        for table in self.tables.values():
-            if table.status != FINISHED:
-                await table.deal_if_between_rounds()
-                table.start()
-
-    async def stop(self) -> None:
-        for table in self.tables.values():
-            await table.stop()
-
-    def get(self, table_id: str) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise HttpError(404, "not_found", f"there is no table {table_id[:40]!r}")
+        table.on_finished = self._finished
         return table
 
     def summaries(self, limit: int) -> list[dict[str, Any]]:
-        """Table summaries, newest first."""
-        newest = sorted(self.tables.values(), key=lambda t: t.created, reverse=True)
-        return [t.summary() for t in newest[:limit]]
+        """The public tables' summaries, newest first: a private table is found only through its invite."""
+        shown = [t.summary() for t in self.tables.values() if t.public]
+        shown += [listing.summary for listing in self.listings.values() if listing.public]
+        shown.sort(key=lambda s: s["created"], reverse=True)
+        return shown[:limit]
 
-    async def create(self, spec: TableSpec) -> tuple[Table, str]:
+    # ----------------------------------------------------------- creating
+
+    async def create(self, spec: TableSpec, owner: str | None = None) -> tuple[Table, str]:
         """A new table from a creator's choices; the creator takes seat ``spec.me``. Returns the table and the token."""
-        table_id = secrets.token_urlsafe(8)
-        while table_id in self.tables:
-            table_id = secrets.token_urlsafe(8)
+        live = [t for t in self.tables.values() if t.live]
+        if len(live) >= self.limits.max_tables:
+            raise HttpError(503, "server_full", "the server has as many games going as it can take: try again later")
+        if owner is not None and sum(t.owner == owner for t in live) >= self.limits.tables_per_client:
+            raise HttpError(
+                429,
+                "too_many_tables",
+                f"you already have {self.limits.tables_per_client} tables going: finish or leave one first",
+            )
+        table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
+        while table_id in self.tables or table_id in self.listings:
+            table_id = secrets.token_urlsafe(TABLE_ID_BYTES)
         token, digest = new_token()
         seats = []
         for index, s in enumerate(spec.seats):
@@ -115,6 +257,9 @@ class Lobby:
         rules = spec.rules
         dealer = rules.players - 1
         deck = shuffled_deck(rules, SECURE_RNG)
+        game = Game(rules, decks=[deck], dealer=dealer)
+        view = game.view(0)
+        over = view.winner is not None  # won by its very first events (automatic declarations, a tiny target)
         stored = StoredTable(
             table_id,
             now(),
@@ -122,20 +267,66 @@ class Lobby:
             spec.preset,
             status,
             [StoredSeat(s.index, s.kind, s.name, s.level, s.token_hash) for s in seats],
+            public=spec.public,
+            spectators=spec.spectators,
+            creator=spec.me,
         )
-        await self.journal.write(self.journal.store.add_table, stored)
-        await self.journal.write(
-            self.journal.store.start_game,
-            table_id,
-            0,
-            dealer=dealer,
-            base_version=0,
-            deck=deck_names(deck),
-            status=status,
+        try:
+            await self.journal.write(self.journal.store.new_table, stored, dealer=dealer, deck=deck_names(deck))
+            if over:
+                await self.journal.write(self.journal.store.finish_game, table_id, 0, view.winner, list(view.scores))
+        except StoreUnavailable:
+            raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
+        table = Table(
+            table_id, stored.created, rules, spec.preset, seats, self.journal, self.settings, self.pool, status=status
         )
-        table = Table(table_id, stored.created, rules, spec.preset, seats, self.journal, self.settings, status=status)
-        table.current = Game(rules, decks=[deck], dealer=dealer)
-        await table.settle_start()
+        table.public, table.spectators, table.creator, table.owner = spec.public, spec.spectators, spec.me, owner
+        table.on_finished = self._finished
+        adopt(table, game, dealt_events(game), 0)
+        if over:
+            table.status = FINISHED
+            table.results[0] = (view.winner, list(view.scores))
         self.tables[table_id] = table
         table.start()
         return table, token
+
+    # ------------------------------------------------------------ letting go
+
+    def _finished(self, table: Table) -> None:
+        """A game ended: the table leaves memory once nobody has been connected for ``linger`` seconds."""
+        if not table.clients:
+            table.quiet_since = time.monotonic()
+
+    async def sweep(self) -> None:
+        """Let go of the tables nobody uses: finished ones after ``linger``, others after ``close_after``."""
+        clock = time.monotonic()
+        for table in list(self.tables.values()):
+            if table.clients or table._lock.locked():
+                continue
+            quiet = clock - table.quiet_since
+            if table.status == FINISHED and quiet >= self.settings.linger:
+                await self._evict(table)
+            elif quiet >= self.settings.close_after:
+                never_came = not table.ever_connected or table.status == WAITING_STATUS
+                try:
+                    await self._evict(table, CLOSED if never_came else None)
+                except StoreUnavailable:
+                    continue  # tried again at the next sweep
+
+    async def _evict(self, table: Table, status: str | None = None) -> None:
+        async with table._lock:  # no hello or join is half done
+            if table.clients:
+                return
+            table.evicted = True
+        await table.close(status)
+        self.tables.pop(table.id, None)
+        self.listings[table.id] = Listing(table.summary(), table.public, table.spectators, table.status)
+
+    async def _sweep(self) -> None:
+        pause = max(0.05, min(30.0, self.settings.linger / 2, self.settings.close_after / 2))
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self.sweep()
+            except Exception as error:
+                log.error("the lobby's sweep failed (%s); it runs again later", type(error).__name__)

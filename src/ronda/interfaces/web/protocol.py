@@ -13,16 +13,18 @@ the only places where game state becomes JSON, which keeps R11 checkable.
 
 >>> read_client_message('{"type": "act", "action": {"play": "5o"}}')
 Act(action=Play(card=16))
->>> read_client_message('{"type": "dance"}')
+>>> read_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ronda.interfaces.web.protocol.ProtocolError: unknown message type 'dance' (hello, act, auto_declare, rematch, ping)
+ronda.interfaces.web.protocol.ProtocolError: unknown message type 'dance' (hello, act, auto_declare, rematch, ...)
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -36,6 +38,8 @@ from ...engine.view import SeatView
 
 MAX_MESSAGE_BYTES = 4096
 """Largest client message read (the doc's limit): nothing legitimate comes near it."""
+MAX_MESSAGE_DEPTH = 6
+"""Deepest nesting of arrays and objects read in a client message (an act is 2 deep)."""
 
 PHASES = {DECLARE: "declare", PLAY: "play", WAITING: "round_over", OVER: "game_over"}
 """Engine phases in the protocol's words."""
@@ -53,7 +57,13 @@ ERROR_CODES = (
     "game_over",
     "flood",
     "not_found",
+    "store_unavailable",
+    "no_spectators",
+    "not_creator",
+    "closed",
 )
+RETRYABLE = frozenset({"store_unavailable"})
+"""Codes that refuse a message only for now: sent again a little later, it may be taken."""
 
 
 class ProtocolError(ValueError):
@@ -71,7 +81,41 @@ class ProtocolError(ValueError):
 
 
 def error_json(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+    """An ``error`` message; a retryable refusal says so (``"retry": true``), so clients know to send again."""
+    out: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if code in RETRYABLE:
+        out["retry"] = True
+    return out
+
+
+_JSON_TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
+
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in a JSON text, counted without parsing it (brackets in strings aside).
+
+    Run before :func:`json.loads`, which recurses once per level: a few
+    kilobytes of ``[[[[...`` would otherwise exhaust Python's recursion limit.
+    It is linear in the text, and a malformed text gives some number; the
+    parser then refuses it.
+
+    >>> json_depth('{"type": "act", "action": {"play": "5o"}}'), json_depth('["[[[", "\\"]]"]'), json_depth("[" * 900)
+    (2, 1, 900)
+    """
+    depth = deepest = 0
+    in_string = False
+    for match in _JSON_TOKENS.finditer(text):
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or token[0] == "\\":
+            continue
+        elif token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 # --------------------------------------------------------------- client messages
@@ -109,7 +153,15 @@ class Ping:
     """Keep-alive; answered by ``pong``."""
 
 
-ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The table's creator lists the table (``public``) or not, and lets people without a seat watch or not."""
+
+    public: bool | None
+    spectators: bool | None
+
+
+ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings
 
 _FIELDS: dict[str, frozenset[str]] = {
     "hello": frozenset({"token", "since"}),
@@ -117,7 +169,9 @@ _FIELDS: dict[str, frozenset[str]] = {
     "auto_declare": frozenset({"on"}),
     "rematch": frozenset(),
     "ping": frozenset(),
+    "settings": frozenset({"public", "spectators"}),
 }
+_KINDS = "hello, act, auto_declare, rematch, ping, settings"
 
 
 def read_client_message(frame: str | bytes | None) -> ClientMessage:
@@ -130,6 +184,8 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
         raise ProtocolError("bad_message", "messages are JSON text frames, not binary")
     if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
+    if json_depth(frame) > MAX_MESSAGE_DEPTH:
+        raise ProtocolError("bad_message", f"a message nests arrays and objects at most {MAX_MESSAGE_DEPTH} deep")
     try:
         data = json.loads(frame)
     except ValueError:
@@ -138,11 +194,11 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
         raise ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
     kind = data.get("type")
     if not isinstance(kind, str):
-        raise ProtocolError("bad_message", 'a message needs a "type" (hello, act, auto_declare, rematch, ping)')
+        raise ProtocolError("bad_message", f'a message needs a "type" ({_KINDS})')
     allowed = _FIELDS.get(kind)
     if allowed is None:
         shown = kind if len(kind) <= 40 else kind[:40] + "…"
-        raise ProtocolError("unknown_type", f"unknown message type {shown!r} (hello, act, auto_declare, rematch, ping)")
+        raise ProtocolError("unknown_type", f"unknown message type {shown!r} ({_KINDS})")
     extra = sorted(set(data) - allowed - {"type"})
     if extra:
         raise ProtocolError("bad_message", f"a {kind} message has no field {_short(extra[0])}")
@@ -159,6 +215,14 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
         return AutoDeclare(on)
     if kind == "rematch":
         return Rematch()
+    if kind == "settings":
+        public, spectators = data.get("public"), data.get("spectators")
+        if public is None and spectators is None:
+            raise ProtocolError("bad_message", 'settings needs "public" or "spectators": true or false')
+        for name, value in (("public", public), ("spectators", spectators)):
+            if value is not None and not isinstance(value, bool):
+                raise ProtocolError("bad_message", f'settings: "{name}" is true or false, not {_short(value)}')
+        return Settings(public, spectators)
     return Ping()
 
 
@@ -267,24 +331,55 @@ def _names(cards: CardSet) -> list[str]:
     return cards.names()
 
 
-def view_json(view: SeatView) -> dict[str, Any]:
+def view_json(view: SeatView, challengeable: Iterable[int] = ()) -> dict[str, Any]:
     """The VIEW of the protocol for one seat: its own hand and the public facts (R11), nothing else.
 
-    >>> game = Game(Rules(players=2), seed=1)
+    Two fields are worked out from this seat's view alone, by the engine's one
+    combination detector (:meth:`~ronda.engine.view.SeatView.possible_kinds`),
+    so the page never detects combinations itself: ``combination``, during the
+    declarations, what the seat's own hand holds (the truthful declaration);
+    and ``proven``, for each seat this seat may challenge now
+    (``challengeable``, from its legal actions), ``"true"`` when this seat's
+    view proves that declaration true (a challenge could only fail, and lose
+    the game, R8.8), ``"false"`` when it proves it false, else null. Both are
+    worked out only where the page uses them: they cost a search of the hands
+    a seat may hold.
+
+    >>> game = Game(Rules(players=2), seed=2)
     >>> mine = view_json(game.view(0))
-    >>> len(mine["hand"]), mine["hand_sizes"], mine["phase"]
-    (3, [3, 3], 'declare')
+    >>> len(mine["hand"]), mine["hand_sizes"], mine["phase"], mine["combination"], mine["proven"]
+    (3, [3, 3], 'declare', 'ronda', [None, None])
     """
-    return _view(view, view.seat)
+    out = _view(view, view.seat)
+    out["combination"] = next(iter(view.possible_kinds(view.seat))) if view.phase == DECLARE else None
+    targets = set(challengeable)
+    out["proven"] = [_proof(view, seat) if seat in targets else None for seat in range(view.rules.players)]
+    return out
+
+
+def _proof(view: SeatView, seat: int) -> str | None:
+    declared = view.declarations[seat]
+    if seat == view.seat or declared is None or declared == "none" or view.exposed[seat]:
+        return None
+    kinds = view.possible_kinds(seat)
+    if kinds == {declared}:
+        return "true"
+    return "false" if declared not in kinds else None
 
 
 def public_view_json(game: Game) -> dict[str, Any]:
     """The spectator's VIEW: every public fact, ``seat``/``side`` null and no hand at all.
 
-    >>> public_view_json(Game(Rules(players=2), seed=1))["hand"]
-    []
+    ``combination`` and ``proven`` are null: a spectator's view holds no hand to reason from.
+
+    >>> spectator = public_view_json(Game(Rules(players=2), seed=1))
+    >>> spectator["hand"], spectator["combination"], spectator["proven"]
+    ([], None, [None, None])
     """
-    return _view(game.view(0), None)
+    out = _view(game.view(0), None)
+    out["combination"] = None
+    out["proven"] = [None] * out["players"]
+    return out
 
 
 def _view(view: SeatView, seat: int | None) -> dict[str, Any]:
@@ -323,7 +418,10 @@ def _view(view: SeatView, seat: int | None) -> dict[str, Any]:
 
 def legal_json(game: Game, seat: int | None) -> list[dict[str, Any]]:
     """The legal actions of ``seat`` now; empty when the decision is not this seat's (or for a spectator)."""
-    if seat is None or game.phase not in (DECLARE, PLAY) or game.turn != seat:
+    if seat is None:
+        return []
+    view = game.view(seat)
+    if view.phase not in (DECLARE, PLAY) or view.turn != seat:
         return []
     return [action_json(action) for action in game.legal_actions()]
 

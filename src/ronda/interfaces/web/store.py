@@ -11,7 +11,9 @@ the token). SQLite is the default (a file in the data folder); any database
 SQLAlchemy reaches works through ``DATABASE_URL``. Every method is
 synchronous; write methods take the transaction's connection first. The
 server runs them through :class:`Journal`, on one thread, in order, off the
-event loop.
+event loop, and every write is bounded in time: a database that is locked,
+stopped or unreachable makes the write fail with :class:`StoreUnavailable`
+within about ``timeout`` seconds, never hang.
 
 >>> store = Store("sqlite://")
 >>> store.write(store.add_table, StoredTable("t1", "2025-01-01T00:00:00+00:00", {"players": 2}, "classic",
@@ -31,6 +33,7 @@ import contextlib
 import json
 import queue
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -49,12 +52,18 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 T = TypeVar("T")
+
+STORE_TIMEOUT = 3.0
+"""Seconds a write may wait for the database (a lock, a connection) before it is refused as unavailable."""
 
 metadata = MetaData()
 
@@ -67,6 +76,9 @@ tables_table = Table(
     Column("preset", String(40), nullable=True),
     Column("status", String(16), nullable=False),
     Column("game", Integer, nullable=False, default=0),
+    Column("public", Boolean, nullable=False, default=False),
+    Column("spectators", Boolean, nullable=False, default=True),
+    Column("creator", Integer, nullable=False, default=0),
 )
 
 seats_table = Table(
@@ -112,6 +124,21 @@ actions_table = Table(
     Column("action", Text, nullable=False),
 )
 
+_ADDED_COLUMNS = {
+    "ronda_tables": [
+        ("public", "BOOLEAN NOT NULL DEFAULT FALSE"),
+        ("spectators", "BOOLEAN NOT NULL DEFAULT TRUE"),
+        ("creator", "INTEGER NOT NULL DEFAULT 0"),
+    ]
+}
+"""Columns added since the first stored tables: a database of an older server gains them on start.
+
+Tables made before tables became private by default stay private (``public`` false)."""
+
+
+class StoreUnavailable(Exception):
+    """The database did not take a write in time (locked, stopped, unreachable): nothing of it was stored."""
+
 
 @dataclass
 class StoredSeat:
@@ -127,7 +154,11 @@ class StoredSeat:
 
 @dataclass
 class StoredGame:
-    """One game of a table; ``base_version`` is the table's version before its first event."""
+    """One game of a table; ``base_version`` is the table's version before its first event.
+
+    ``scores`` are the game's scores as last stored (kept up to date with every
+    decision that scores), so a table can be listed without replaying it.
+    """
 
     game: int
     dealer: int
@@ -148,14 +179,18 @@ class StoredTable:
     status: str
     seats: list[StoredSeat]
     games: list[StoredGame] = field(default_factory=list)
+    public: bool = False
+    spectators: bool = True
+    creator: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass
 class Decision:
-    """One decision to store: the record's action (with its seat), its number in the game and its round.
+    """One decision to store: its table, game, number in the game and round, and the action in RECORD.md form.
 
     ``next_deck`` is the deck of the round this decision's end of round started
-    (``round + 1``); ``result`` the winner and scores when it ended the game.
+    (``round + 1``); ``scores`` the game's scores after it when it scored;
+    ``result`` the winner and scores when it ended the game.
     """
 
     table_id: str
@@ -165,6 +200,7 @@ class Decision:
     action: dict[str, Any]
     next_deck: list[str] | None = None
     result: tuple[int, list[int]] | None = None
+    scores: list[int] | None = None
 
 
 def sqlalchemy_url(url: str) -> str:
@@ -188,24 +224,46 @@ def sqlalchemy_url(url: str) -> str:
 class Store:
     """The database: one SQLAlchemy engine, the schema created on first use.
 
-    ``hide_parameters`` keeps decks (hidden cards) out of database error messages and logs.
+    ``timeout`` bounds every wait on the database: SQLite's busy timeout (a
+    lock held by another process), and on PostgreSQL the connection, lock and
+    statement timeouts and the pool's wait. ``hide_parameters`` keeps decks
+    (hidden cards) out of database error messages and logs.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = STORE_TIMEOUT) -> None:
         url = sqlalchemy_url(url)
         self.url = url
+        self.timeout = timeout
         if url.startswith("sqlite"):
             memory = url in ("sqlite://", "sqlite:///:memory:")
             self.engine: Engine = create_engine(
                 url,
-                connect_args={"check_same_thread": False},
+                connect_args={"check_same_thread": False, "timeout": timeout},
                 poolclass=StaticPool if memory else None,
                 hide_parameters=True,
             )
             event.listen(self.engine, "connect", _sqlite_pragmas)
         else:
-            self.engine = create_engine(url, pool_pre_ping=True, hide_parameters=True)
+            milliseconds = max(1, int(timeout * 1000))
+            connect_args: dict[str, Any] = {}
+            if url.startswith("postgresql+psycopg"):
+                connect_args = {
+                    "connect_timeout": max(1, round(timeout)),
+                    "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}",
+                }
+            self.engine = create_engine(
+                url, pool_pre_ping=True, pool_timeout=timeout, hide_parameters=True, connect_args=connect_args
+            )
         metadata.create_all(self.engine)
+        self._add_new_columns()
+
+    def _add_new_columns(self) -> None:
+        names = {name: {c["name"] for c in inspect(self.engine).get_columns(name)} for name in _ADDED_COLUMNS}
+        with self.engine.begin() as db:
+            for table, columns in _ADDED_COLUMNS.items():
+                for column, kind in columns:
+                    if column not in names[table]:
+                        db.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
 
     def close(self) -> None:
         self.engine.dispose()
@@ -226,6 +284,9 @@ class Store:
                 preset=table.preset,
                 status=table.status,
                 game=0,
+                public=table.public,
+                spectators=table.spectators,
+                creator=table.creator,
             )
         )
         db.execute(
@@ -244,12 +305,22 @@ class Store:
             ],
         )
 
-    def take_seat(self, db: Connection, table_id: str, seat: int, name: str, token_hash: str) -> None:
+    def new_table(self, db: Connection, table: StoredTable, *, dealer: int, deck: list[str]) -> None:
+        """A table and its first game, in one transaction: a table is never stored without its deal."""
+        self.add_table(db, table)
+        self.start_game(db, table.id, 0, dealer=dealer, base_version=0, deck=deck, status=table.status)
+
+    def take_seat(
+        self, db: Connection, table_id: str, seat: int, name: str, token_hash: str, status: str | None = None
+    ) -> None:
+        """A person takes a seat; ``status`` is the table's new status when this seat starts the game."""
         db.execute(
             update(seats_table)
             .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
             .values(name=name, token_hash=token_hash)
         )
+        if status is not None:
+            self.set_status(db, table_id, status)
 
     def set_auto_declare(self, db: Connection, table_id: str, seat: int, on: bool) -> None:
         db.execute(
@@ -260,6 +331,12 @@ class Store:
 
     def set_status(self, db: Connection, table_id: str, status: str) -> None:
         db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
+
+    def set_access(self, db: Connection, table_id: str, public: bool, spectators: bool) -> None:
+        """Whether the table is listed (public) and whether people without a seat may watch it."""
+        db.execute(
+            update(tables_table).where(tables_table.c.id == table_id).values(public=public, spectators=spectators)
+        )
 
     def start_game(
         self,
@@ -282,7 +359,7 @@ class Store:
         db.execute(update(tables_table).where(tables_table.c.id == table_id).values(game=game, status=status))
 
     def record_decisions(self, db: Connection, decisions: list[Decision]) -> None:
-        """Decisions with what they brought about (a next round's deck, a game's end), many in one go.
+        """Decisions with what they brought about (a next round's deck, new scores, a game's end), many in one go.
 
         Rows are written with one statement per table of the schema, whatever the
         number of decisions: under load the journal hands over every decision
@@ -311,6 +388,12 @@ class Store:
         for d in decisions:
             if d.result is not None:
                 self.finish_game(db, d.table_id, d.game, *d.result)
+            elif d.scores is not None:
+                db.execute(
+                    update(games_table)
+                    .where(games_table.c.table_id == d.table_id, games_table.c.game == d.game)
+                    .values(scores=json.dumps(d.scores))
+                )
 
     def add_round(self, db: Connection, table_id: str, game: int, round_index: int, deck: list[str]) -> None:
         """The deck of a round dealt on its own (a rebuilt game that stopped between rounds)."""
@@ -327,17 +410,24 @@ class Store:
 
     # -------------------------------------------------------------- reads
 
-    def load_tables(self) -> list[StoredTable]:
-        """Every table, oldest first, with its seats and games."""
+    def load_tables(self, table_id: str | None = None) -> list[StoredTable]:
+        """Every table (or the one ``table_id``), oldest first, with its seats and games."""
         with self.engine.connect() as db:
-            rows = db.execute(select(tables_table).order_by(tables_table.c.created, tables_table.c.id)).all()
+            rows_query = select(tables_table).order_by(tables_table.c.created, tables_table.c.id)
+            seats_query = select(seats_table).order_by(seats_table.c.table_id, seats_table.c.seat)
+            games_query = select(games_table).order_by(games_table.c.table_id, games_table.c.game)
+            if table_id is not None:
+                rows_query = rows_query.where(tables_table.c.id == table_id)
+                seats_query = seats_query.where(seats_table.c.table_id == table_id)
+                games_query = games_query.where(games_table.c.table_id == table_id)
+            rows = db.execute(rows_query).all()
             seats: dict[str, list[StoredSeat]] = {}
-            for s in db.execute(select(seats_table).order_by(seats_table.c.table_id, seats_table.c.seat)):
+            for s in db.execute(seats_query):
                 seats.setdefault(s.table_id, []).append(
                     StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.auto_declare))
                 )
             games: dict[str, list[StoredGame]] = {}
-            for g in db.execute(select(games_table).order_by(games_table.c.table_id, games_table.c.game)):
+            for g in db.execute(games_query):
                 games.setdefault(g.table_id, []).append(
                     StoredGame(
                         g.game,
@@ -350,7 +440,16 @@ class Store:
                 )
         return [
             StoredTable(
-                r.id, r.created, json.loads(r.rules), r.preset, r.status, seats.get(r.id, []), games.get(r.id, [])
+                r.id,
+                r.created,
+                json.loads(r.rules),
+                r.preset,
+                r.status,
+                seats.get(r.id, []),
+                games.get(r.id, []),
+                bool(r.public),
+                bool(r.spectators),
+                int(r.creator),
             )
             for r in rows
         ]
@@ -377,14 +476,37 @@ class Store:
             rounds[a.round]["actions"].append(json.loads(a.action))
         return {"format": "ronda/1", "rules": json.loads(rules), "dealer": dealer, "rounds": rounds}
 
+    def action_numbers(self, table_id: str, game: int) -> list[int]:
+        """The numbers of a game's stored decisions, in order (a test of contiguity: 0, 1, 2, ...)."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(actions_table.c.number)
+                .where(actions_table.c.table_id == table_id, actions_table.c.game == game)
+                .order_by(actions_table.c.number)
+            ).all()
+        return [r.number for r in rows]
+
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """WAL and normal sync: a commit per move stays cheap, and a crash loses at most the last moves, never the file."""
+    """WAL, and a full sync on commit: a decision acknowledged to the players survives a crash of the machine too.
+
+    Group commit (:class:`Journal`) shares one sync among every decision that
+    arrived meanwhile, so the cost stays small under load.
+    """
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _unavailable(error: BaseException) -> bool:
+    """Whether a failed write failed because of the database's state (locked, down) rather than its own rows."""
+    return (
+        isinstance(error, StoreUnavailable)
+        or (isinstance(error, SQLAlchemyError) and not isinstance(error, IntegrityError))
+        or (isinstance(error, DBAPIError) and error.connection_invalidated)
+    )
 
 
 class Journal:
@@ -397,10 +519,17 @@ class Journal:
     moves (group commit), with no delay when the server is quiet. The caller's
     await returns once its write is committed, so an update is only ever sent
     about a decision that a restart would keep.
+
+    Every write has a deadline (the store's ``timeout`` from when it was
+    asked): one still waiting past it is refused without being tried, and the
+    database's own timeouts bound a write being tried, so every caller gets an
+    answer — committed, or :class:`StoreUnavailable` with nothing written —
+    within about twice the timeout, even while the database is locked or down.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.timeout = store.timeout
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="ronda-store", daemon=True)
         self._thread.start()
@@ -410,7 +539,7 @@ class Journal:
         await self._submit(_Job("write", fn, args, kwargs))
 
     async def record(self, decision: Decision) -> None:
-        """Store one decision, committed before this returns."""
+        """Store one decision, committed before this returns; :class:`StoreUnavailable` when it could not be."""
         await self._submit(_Job("decision", None, (decision,), {}))
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
@@ -421,6 +550,7 @@ class Journal:
     def _submit(self, job: _Job) -> asyncio.Future[Any]:
         loop = asyncio.get_running_loop()
         job.loop, job.future = loop, loop.create_future()
+        job.deadline = time.monotonic() + self.timeout
         self._jobs.put(job)
         return job.future
 
@@ -452,21 +582,31 @@ class Journal:
                 return
 
     def _run_batch(self, batch: list[_Job]) -> None:
+        now = time.monotonic()
+        late = [j for j in batch if j.deadline < now]
+        for job in late:
+            job.fail(StoreUnavailable("the database did not answer in time"))
+        batch = [j for j in batch if j.deadline >= now]
         writes = [j for j in batch if j.kind != "read"]
         if writes:
             try:
                 with self.store.engine.begin() as db:
                     self._write_all(db, writes)
-            except Exception:
-                # One bad write must not lose the others: write them one by one, each failing alone.
-                for job in writes:
-                    try:
-                        with self.store.engine.begin() as db:
-                            self._write_all(db, [job])
-                    except Exception as error:
-                        job.fail(error)
-                    else:
-                        job.done(None)
+            except Exception as error:
+                if _unavailable(error):
+                    # The database itself is locked or down: every write of the batch fails alike, at once.
+                    for job in writes:
+                        job.fail(StoreUnavailable(type(error).__name__))
+                else:
+                    # One bad write must not lose the others: write them one by one, each failing alone.
+                    for job in writes:
+                        try:
+                            with self.store.engine.begin() as db:
+                                self._write_all(db, [job])
+                        except Exception as one:
+                            job.fail(StoreUnavailable(type(one).__name__) if _unavailable(one) else one)
+                        else:
+                            job.done(None)
             else:
                 for job in writes:
                     job.done(None)
@@ -476,7 +616,7 @@ class Journal:
                     assert job.fn is not None
                     job.done(job.fn(*job.args))
                 except Exception as error:
-                    job.fail(error)
+                    job.fail(StoreUnavailable(type(error).__name__) if _unavailable(error) else error)
 
     def _write_all(self, db: Connection, jobs: list[_Job]) -> None:
         decisions: list[Decision] = []
@@ -501,6 +641,7 @@ class _Job:
     kwargs: dict[str, Any]
     loop: asyncio.AbstractEventLoop | None = None
     future: asyncio.Future[Any] | None = None
+    deadline: float = float("inf")
 
     def done(self, value: Any) -> None:
         self._tell(lambda future: future.set_result(value))

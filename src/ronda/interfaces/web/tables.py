@@ -2,15 +2,22 @@
 
 A :class:`Table` is where the server is authoritative. Every decision — a
 person's over a websocket, a bot's, a stand-in's, an automatic declaration —
-goes through :meth:`Table.decide`: checked against the engine, applied, stored,
-then sent out as one ``update`` per connection, each with that connection's
-own view (R11). Events carry consecutive per-table versions so a client that
-reconnects can ask for exactly what it missed.
+goes through :meth:`Table.decide`: checked against the engine, applied to a
+*copy* of the game, stored (committed), and only then made the table's game
+and sent out as one ``update`` per connection, each with that connection's
+own view (R11). A decision the store cannot take in time is refused to its
+sender with the retryable ``store_unavailable`` error and leaves the table
+exactly as it was (game, version, events), so stored decisions are always
+contiguous and every update a player saw is in the store. Events carry
+consecutive per-table versions so a client that reconnects can ask for
+exactly what it missed.
 
-Bots run with the arena's code (:func:`ronda.bots.make_bot`) on worker
-threads, one driving task per table, so the event loop never waits for a bot.
-A person who disconnects keeps the seat for a grace period; then the
-stand-in bot plays for the seat until the person says hello again.
+Bots think in worker processes (:mod:`.workers`), one decision at a time per
+table; the table only waits for the answer. The server makes its automatic
+decisions (bots, stand-ins, automatic declarations) only while someone is
+connected to the table: a table nobody looks at costs no work. A person who
+disconnects keeps the seat for a grace period; then the stand-in bot plays
+for the seat until the person says hello again.
 """
 
 from __future__ import annotations
@@ -22,24 +29,21 @@ import hmac
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-import anyio
-
-from ...bots import make_bot
-from ...bots.base import Bot
-from ...engine.actions import DECLARES, Action, action_to_record
+from ...engine.actions import Action, Declare, action_to_record
 from ...engine.cards import card_name
-from ...engine.combinations import NONE, hand_combination
 from ...engine.deck import shuffled_deck
 from ...engine.errors import RondaError
+from ...engine.events import Event
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
-from ...engine.record import replay
 from ...engine.rules import Rules
-from .forms import HttpError
+from ...engine.view import SeatView
+from .forms import HttpError, impersonates, name_key
 from .protocol import (
     ProtocolError,
     changed_from_preset,
@@ -49,14 +53,24 @@ from .protocol import (
     rules_json,
     view_json,
 )
-from .store import Decision, Journal
+from .replays import dealt_events
+from .store import Decision, Journal, StoreUnavailable
+from .workers import BotFailed, BotPool
 
 log = logging.getLogger("ronda.web")
 
 SECURE_RNG = random.SystemRandom()
 """Every deck the server deals is shuffled from the operating system's secure source: nobody can predict a deal."""
 
-WAITING_STATUS, PLAYING, FINISHED = "waiting", "playing", "finished"
+WAITING_STATUS, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
+
+STORE_RETRY = "the game could not be saved just now, so this move was not taken: send it again in a moment"
+BOT_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
+"""Pauses of a bot (or stand-in) whose decision the store refused, before it tries again."""
+
+
+class TableMoved(Exception):
+    """The table left memory (it is stored): open it again through the lobby to get the live one."""
 
 
 class Client(Protocol):
@@ -93,7 +107,6 @@ class Seat:
     stand_in: bool = False
     """The person is away past the grace period and the stand-in bot plays for the seat."""
     rematch: bool = False
-    bot: Bot | None = None
     absence: asyncio.TimerHandle | None = None
 
     @property
@@ -112,6 +125,12 @@ class ServerSettings:
     grace: float = 60.0
     stand_in: str = "medium"
     bot_delay: float = 0.6
+    close_after: float = 900.0
+    """Seconds a table may stay with nobody connected: then it leaves memory (closed, if its people never came)."""
+    linger: float = 30.0
+    """Seconds a finished table with nobody connected stays in memory (for a quick rematch) before it leaves."""
+    max_connections: int = 64
+    """Connections one table takes at once (players and spectators together)."""
 
 
 @dataclass
@@ -125,6 +144,7 @@ class Table:
     seats: list[Seat]
     journal: Journal
     settings: ServerSettings
+    pool: BotPool
     status: str = WAITING_STATUS
     number: int = 0
     base_version: int = 0
@@ -134,8 +154,25 @@ class Table:
     bases: dict[int, int] = field(default_factory=lambda: {0: 0})
     """The base version of each of this table's games, by game number (replays number their events with it)."""
     clients: dict[Client, int | None] = field(default_factory=dict)
-    current: Game | None = None
-    """The current game once dealt or rebuilt; read it through :attr:`game`, which rebuilds it from the store."""
+    game: Game | None = None
+    """The current game as stored: only ever replaced by a game whose last decision is committed."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """The current game's events as sent (with their versions)."""
+    public: bool = False
+    """Listed in the lobby for anyone to join or watch; otherwise reachable only through the invite link."""
+    spectators: bool = True
+    """Whether people without a seat may watch (with the invite link, or from the list when public)."""
+    creator: int = 0
+    """The seat of the person who made the table: only they change who may find and watch it."""
+    owner: str | None = None
+    """Who created the table, as the server's limits count clients (not stored)."""
+    ever_connected: bool = False
+    """Someone with a seat has said hello at least once: the table's people came."""
+    quiet_since: float = field(default_factory=time.monotonic)
+    """When the last connection left (or the table was made): tables nobody visits leave memory."""
+    on_finished: Callable[[Table], None] | None = None
+    evicted: bool = False
+    """The table left memory: this object is no longer the table; the lobby rebuilds it when it is opened."""
     _actions: int = 0
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -143,34 +180,32 @@ class Table:
 
     # ------------------------------------------------------------ queries
 
-    @property
-    def game(self) -> Game:
-        if self.current is None:
-            self.current = replay(self.journal.store.load_record(self.id, self.number))
-            self._actions = _count_actions(self.current)
-        return self.current
+    def _game(self) -> Game:
+        assert self.game is not None, "a table in memory always holds its game"
+        return self.game
 
-    async def load(self) -> Game:
-        """The current game, rebuilt off the event loop if it is not in memory (a finished table after a restart)."""
-        if self.current is None:
-            record = await self.journal.read(self.journal.store.load_record, self.id, self.number)
-            game = await anyio.to_thread.run_sync(replay, record)
-            if self.current is None:
-                self.current, self._actions = game, _count_actions(game)
-        return self.current
+    def _public(self) -> SeatView:
+        """The public facts of the game (phase, turn, scores, winner), from seat 0's view; never sent as is."""
+        return self._game().view(0)
 
     @property
     def version(self) -> int:
         """The number of the table's latest event (0 before any)."""
-        return self.base_version + len(self.game.events)
+        return self.base_version + len(self.events)
+
+    @property
+    def live(self) -> bool:
+        """Whether the table holds a game that is not over (it counts toward the server's limit)."""
+        return self.status in (WAITING_STATUS, PLAYING)
 
     def connected(self, seat: int) -> bool:
         return any(s == seat for s in self.clients.values())
 
     def summary(self) -> dict[str, Any]:
-        """The table summary of the protocol: what anyone may know about the table."""
-        if self.current is not None:
-            scores, winner = list(self.current.scores), self.current.winner
+        """The table summary of the protocol: what anyone who knows the table may know about it."""
+        if self.game is not None:
+            view = self._public()
+            scores, winner = list(view.scores), view.winner
         else:
             winner, scores = self.results.get(self.number, (None, [0] * self.rules.sides))
         return {
@@ -181,6 +216,9 @@ class Table:
             "changed": changed_from_preset(self.rules, self.preset),
             "status": self.status,
             "game": self.number,
+            "public": self.public,
+            "spectators": self.spectators,
+            "creator": self.creator,
             "seats": [
                 {
                     "seat": s.index,
@@ -210,41 +248,60 @@ class Table:
 
     def events_json(self, since: int) -> list[dict[str, Any]]:
         """The current game's events after version ``since``, each with its version."""
-        start = since - self.base_version
-        events = self.game.events
-        return [{**events[i].to_json(), "version": self.base_version + i + 1} for i in range(start, len(events))]
+        return self.events[since - self.base_version :]
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
-        return public_view_json(self.game) if seat is None else view_json(self.game.view(seat))
+    def _view(
+        self, seat: int | None, game: Game | None = None, legal: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        """The VIEW of ``seat`` (``None``: a spectator's), ``proven`` worked out for the challenges in ``legal``."""
+        game = game or self._game()
+        if seat is None:
+            return public_view_json(game)
+        targets = [a["challenge"] for a in legal or () if "challenge" in a]
+        return view_json(game.view(seat), targets)
 
-    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
+    def _legal(self, seat: int | None, game: Game | None = None) -> list[dict[str, Any]]:
         if self.status != PLAYING:
             return []
-        return legal_json(self.game, seat)
+        return legal_json(game or self._game(), seat)
+
+    def _picture(self, seat: int | None, game: Game | None = None) -> dict[str, Any]:
+        """The ``view`` and ``legal`` of a message to ``seat``."""
+        legal = self._legal(seat, game)
+        return {"view": self._view(seat, game, legal), "legal": legal}
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        return {
-            "type": "state",
-            "version": self.version,
-            "view": self._view(seat),
-            "legal": self._legal(seat),
-            "table": self.summary(),
-        }
+        return {"type": "state", "version": self.version, **self._picture(seat), "table": self.summary()}
 
     # --------------------------------------------------------- connections
 
-    async def hello(self, client: Client, token: str | None, since: int | None) -> None:
-        """A connection says who it is: ``welcome``, then ``catchup`` with what it missed or the whole ``state``."""
+    async def hello(
+        self, client: Client, token: str | None, since: int | None, invite: dict[str, Any] | None = None
+    ) -> None:
+        """A connection says who it is: ``welcome``, then ``catchup`` with what it missed or the whole ``state``.
+
+        ``invite`` (the table's link as this connection reached the server, and
+        a note when friends elsewhere could not use it) goes in the welcome.
+        """
         async with self._lock:
-            await self.load()
+            if self.evicted:
+                raise TableMoved(self.id)
+            if self.status == CLOSED:
+                raise ProtocolError("closed", "this table was closed: nobody came to play")
             seat = None
             if token is not None:
                 seat = self.seat_of_token(token)
                 if seat is None:
                     raise ProtocolError("bad_token", "this token opens no seat at this table")
+            elif not self.spectators:
+                raise ProtocolError("no_spectators", "the table's creator lets only its players watch")
             was = self.clients.get(client, -1)
+            if was == -1 and len(self.clients) >= self.settings.max_connections:
+                raise ProtocolError("bad_message", f"this table takes {self.settings.max_connections} connections")
             newly_here = seat is not None and not self.connected(seat)
             self.clients[client] = seat
+            if seat is not None:
+                self.ever_connected = True
             if was not in (-1, None, seat) and not self.connected(was):
                 self._absent(was)
             changed = newly_here or was not in (-1, None, seat)
@@ -252,7 +309,8 @@ class Table:
                 changed |= self._present(seat)
             version = self.version
             auto = None if seat is None else self.seats[seat].auto_declare
-            client.send(dumps({"type": "welcome", "seat": seat, "table": self.summary(), "auto_declare": auto}))
+            welcome = {"type": "welcome", "seat": seat, "table": self.summary(), "auto_declare": auto, **(invite or {})}
+            client.send(dumps(welcome))
             if since == 0:
                 # A client that holds nothing (a page just opened) gets the current game's play-by-play,
                 # also after a rematch, when version 0 lies before this game.
@@ -264,8 +322,7 @@ class Table:
                             "type": "catchup",
                             "version": version,
                             "events": self.events_json(since),
-                            "view": self._view(seat),
-                            "legal": self._legal(seat),
+                            **self._picture(seat),
                         }
                     )
                 )
@@ -273,10 +330,15 @@ class Table:
                 client.send(dumps(self.state_message(seat)))
             if changed:
                 self._broadcast_seats()
+            self._wake.set()  # someone is here: the server's own decisions may go on
 
     def leave(self, client: Client) -> None:
         """A connection closed; a person's seat stays theirs for the grace period."""
-        seat = self.clients.pop(client, None)
+        if client not in self.clients:
+            return
+        seat = self.clients.pop(client)
+        if not self.clients:
+            self.quiet_since = time.monotonic()
         if seat is not None and not self.connected(seat):
             self._absent(seat)
             self._broadcast_seats()
@@ -303,7 +365,7 @@ class Table:
     def _grace_over(self, seat: int) -> None:
         s = self.seats[seat]
         s.absence = None
-        if self.connected(seat) or self.status == WAITING_STATUS:
+        if self.connected(seat) or self.status != PLAYING:
             return
         s.stand_in = True
         log.info("table %s: the stand-in bot plays for seat %d", self.id, seat)
@@ -324,9 +386,13 @@ class Table:
 
     # ------------------------------------------------------------- seats
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, levels: list[str]) -> tuple[int, str]:
         """A person takes a free seat; the game starts when every person's seat is taken."""
         async with self._lock:
+            if self.evicted:
+                raise TableMoved(self.id)
+            if self.status == CLOSED:
+                raise HttpError(410, "closed", "this table was closed: nobody came to play")
             if seat is None:
                 free = [s.index for s in self.seats if not s.taken]
                 if not free:
@@ -339,18 +405,27 @@ class Table:
                 raise HttpError(409, "seat_taken", f"seat {seat} is a bot's")
             if target.taken:
                 raise HttpError(409, "seat_taken", f"seat {seat} is taken")
+            if impersonates(name, levels):
+                raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
+            if any(s.name is not None and name_key(s.name) == name_key(name) for s in self.seats if s.human):
+                raise HttpError(409, "name_taken", f"someone at this table is already called {name!r}")
             token, digest = new_token()
-            await self.journal.write(self.journal.store.take_seat, self.id, seat, name, digest)
+            starts = all(s.taken for s in self.seats if s.index != seat)
+            try:
+                await self.journal.write(
+                    self.journal.store.take_seat, self.id, seat, name, digest, PLAYING if starts else None
+                )
+            except StoreUnavailable:
+                raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
             target.name, target.token_hash = name, digest
-            if all(s.taken for s in self.seats):
-                await self._begin()
+            if starts:
+                self._begin()
             else:
                 self._broadcast_seats()
             return seat, token
 
-    async def _begin(self) -> None:
-        """Every person is seated: the game is on."""
-        await self.journal.write(self.journal.store.set_status, self.id, PLAYING)
+    def _begin(self) -> None:
+        """Every person is seated (and it is stored): the game is on."""
         self.status = PLAYING
         for s in self.seats:
             self._absent(s.index)
@@ -373,11 +448,14 @@ class Table:
         """Raise :class:`ProtocolError` unless ``seat`` may take ``action`` now; changes nothing."""
         if self.status == WAITING_STATUS:
             raise ProtocolError("not_your_turn", "the game starts when every seat is taken")
-        game = self.game
-        if self.status == FINISHED or game.phase == OVER:
+        if self.status == CLOSED:
+            raise ProtocolError("closed", "this table was closed")
+        game = self._game()
+        view = game.view(seat)
+        if self.status == FINISHED or view.phase == OVER:
             raise ProtocolError("game_over", "the game is over")
-        if game.phase not in (DECLARE, PLAY) or game.turn != seat:
-            raise ProtocolError("not_your_turn", f"it is seat {game.turn}'s turn, not yours")
+        if view.phase not in (DECLARE, PLAY) or view.turn != seat:
+            raise ProtocolError("not_your_turn", f"it is seat {view.turn}'s turn, not yours")
         if action in game.legal_actions():
             return
         try:
@@ -388,46 +466,54 @@ class Table:
         raise ProtocolError("illegal", f"{action} is not legal now")
 
     async def decide(self, seat: int, action: Action) -> None:
-        """Apply a checked decision, store it, and send every connection its update. Call with the lock held."""
-        game = self.game
-        before = self.version
-        round_index = game.round
-        events = game.apply(action, seat=seat)
+        """Apply a checked decision to a copy, store it, then make it the table's and send the updates.
+
+        Call with the lock held. When the store refuses or times out, raises
+        ``ProtocolError("store_unavailable")`` and nothing has changed.
+        """
+        game = self._game().copy()
+        round_index = game.view(seat).round
+        scores_before = game.view(seat).scores
+        events: list[Event] = game.apply(action, seat=seat)
         next_deck = None
-        if game.phase == WAITING:
+        view = game.view(seat)
+        if view.phase == WAITING:
             deck = shuffled_deck(self.rules, SECURE_RNG)
             events = events + game.add_deck(deck)
             next_deck = deck_names(deck)
-        result = (game.winner, list(game.scores)) if game.phase == OVER and game.winner is not None else None
-        number = self._actions
-        self._actions += 1
+            view = game.view(seat)
+        result = (view.winner, list(view.scores)) if view.phase == OVER and view.winner is not None else None
+        scores = list(view.scores) if view.scores != scores_before else None
+        decision = Decision(
+            self.id, self.number, self._actions, round_index, action_to_record(seat, action), next_deck, result, scores
+        )
         try:
-            await self.journal.record(
-                Decision(self.id, self.number, number, round_index, action_to_record(seat, action), next_deck, result)
-            )
-        except Exception as error:
-            log.error("table %s: could not store decision %d (%s)", self.id, number, type(error).__name__)
+            await self.journal.record(decision)
+        except StoreUnavailable as error:
+            log.warning("table %s: decision %d not stored (%s); refused", self.id, self._actions, error)
+            raise ProtocolError("store_unavailable", STORE_RETRY) from None
+        # Committed: from here on the decision is part of the game.
+        self.game = game
+        self._actions += 1
+        before = self.version
+        events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(events)]
+        self.events.extend(events_json)
         if result is not None:
             self.status = FINISHED
             self.results[self.number] = result
-        events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(events)]
-        version = before + len(events)
-        views: dict[int | None, str] = {}
+        version = self.version
+        texts: dict[int | None, str] = {}
         for client, s in list(self.clients.items()):
-            text = views.get(s)
+            text = texts.get(s)
             if text is None:
-                text = views[s] = dumps(
-                    {
-                        "type": "update",
-                        "version": version,
-                        "events": events_json,
-                        "view": self._view(s),
-                        "legal": self._legal(s),
-                    }
+                text = texts[s] = dumps(
+                    {"type": "update", "version": version, "events": events_json, **self._picture(s, game)}
                 )
             client.send(text)
         if result is not None:
             self._broadcast_seats()
+            if self.on_finished is not None:
+                self.on_finished(self)
         self._wake.set()
 
     async def set_auto_declare(self, client: Client, on: bool) -> None:
@@ -435,13 +521,39 @@ class Table:
         if seat is None:
             raise ProtocolError("spectator", "spectators do not declare")
         async with self._lock:
-            await self.journal.write(self.journal.store.set_auto_declare, self.id, seat, on)
+            try:
+                await self.journal.write(self.journal.store.set_auto_declare, self.id, seat, on)
+            except StoreUnavailable:
+                raise ProtocolError("store_unavailable", "the choice could not be saved just now: try again") from None
             self.seats[seat].auto_declare = on
             text = dumps({"type": "auto_declare", "on": on})
             for c, s in list(self.clients.items()):
                 if s == seat:
                     c.send(text)
             self._wake.set()
+
+    async def set_access(self, client: Client, public: bool | None, spectators: bool | None) -> None:
+        """The creator lists the table or not, and lets people without a seat watch or not."""
+        seat = self.clients.get(client)
+        if seat != self.creator:
+            raise ProtocolError("not_creator", "only the person who made the table chooses who may find and watch it")
+        async with self._lock:
+            public = self.public if public is None else public
+            spectators = self.spectators if spectators is None else spectators
+            try:
+                await self.journal.write(self.journal.store.set_access, self.id, public, spectators)
+            except StoreUnavailable:
+                raise ProtocolError("store_unavailable", "the choice could not be saved just now: try again") from None
+            self.public, self.spectators = public, spectators
+            if not spectators:
+                for c, s in list(self.clients.items()):
+                    if s is None:
+                        c.send(dumps({"type": "error", "code": "no_spectators", "message": "the table is now private"}))
+                        self.clients.pop(c, None)
+                        close = getattr(c, "close_soon", None)
+                        if close is not None:
+                            close(4403)
+            self._broadcast_seats()
 
     async def rematch(self, client: Client) -> None:
         """A player asks for another game; it starts when every person present has asked."""
@@ -456,7 +568,13 @@ class Table:
             if waiting_for:
                 self._broadcast_seats()
                 return
-            await self._new_game()
+            try:
+                await self._new_game()
+            except StoreUnavailable:
+                self.seats[seat].rematch = False
+                raise ProtocolError(
+                    "store_unavailable", "the new game could not be saved just now: ask again"
+                ) from None
 
     async def _new_game(self) -> None:
         base = self.version
@@ -464,43 +582,41 @@ class Table:
         n = self.rules.players
         dealer = (n - 1 + number) % n
         deck = shuffled_deck(self.rules, SECURE_RNG)
+        game = Game(self.rules, decks=[deck], dealer=dealer)
+        view = game.view(0)
+        over = view.phase == OVER and view.winner is not None
         await self.journal.write(
             self.journal.store.start_game, self.id, number, dealer=dealer, base_version=base, deck=deck_names(deck)
         )
+        if over:  # a game won by its very first events (automatic declarations and a tiny target)
+            await self.journal.write(self.journal.store.finish_game, self.id, number, view.winner, list(view.scores))
         self.number, self.base_version = number, base
         self.bases[number] = base
-        self.current = Game(self.rules, decks=[deck], dealer=dealer)
-        self._actions = 0
-        self.status = PLAYING
+        self.game, self._actions = game, 0
+        self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
+        self.status = FINISHED if over else PLAYING
+        if over:
+            self.results[number] = (view.winner, list(view.scores))
         for s in self.seats:
             s.rematch = False
             self._absent(s.index)
-        await self.settle_start()
         self._broadcast_seats()
         self._send_states()
         self._wake.set()
-
-    async def settle_start(self) -> None:
-        """A game can be won by its very first events (auto_declare and a tiny target): record that."""
-        game = self.game
-        if game.phase == OVER and game.winner is not None:
-            self.status = FINISHED
-            self.results[self.number] = (game.winner, list(game.scores))
-            await self.journal.write(
-                self.journal.store.finish_game, self.id, self.number, game.winner, list(game.scores)
-            )
 
     # ---------------------------------------------------------------- bots
 
     async def deal_if_between_rounds(self) -> None:
         """A rebuilt game stopped between rounds gets its next deck (normally stored with the last card of a round)."""
-        game = self.game
-        if game.phase == WAITING:
+        game = self._game()
+        view = game.view(0)
+        if view.phase == WAITING:
             deck = shuffled_deck(self.rules, SECURE_RNG)
             await self.journal.write(
-                self.journal.store.add_round, self.id, self.number, game.round + 1, deck_names(deck)
+                self.journal.store.add_round, self.id, self.number, view.round + 1, deck_names(deck)
             )
-            game.add_deck(deck)
+            before = self.version
+            self.events.extend({**e.to_json(), "version": before + i + 1} for i, e in enumerate(game.add_deck(deck)))
 
     def start(self) -> None:
         """Start the table's bot driver (and the grace periods of absent people in a game being played)."""
@@ -521,50 +637,54 @@ class Table:
                 await self._driver
             self._driver = None
 
-    def _automatic(self) -> tuple[int, Bot | None] | None:
-        """The decision the server takes now, if any: a bot's, a stand-in's, or an automatic declaration (no bot)."""
-        if self.status != PLAYING or self.current is None:
+    def _automatic(self) -> tuple[int, str | None] | None:
+        """The decision the server takes now, if any: a bot's or stand-in's level, or ``None`` to declare truly.
+
+        Nothing is automatic while nobody is connected to the table: bots do not play to an empty room.
+        """
+        if self.status != PLAYING or self.game is None or not self.clients:
             return None
-        game = self.current
-        if game.phase not in (DECLARE, PLAY):
+        view = self._public()
+        if view.phase not in (DECLARE, PLAY):
             return None
-        seat = self.seats[game.turn]
+        seat = self.seats[view.turn]
         if not seat.human:
-            return seat.index, self._bot(seat, seat.level or "medium")
+            return seat.index, seat.level or "medium"
         if seat.stand_in:
-            return seat.index, self._bot(seat, self.settings.stand_in)
-        if seat.auto_declare and game.phase == DECLARE:
+            return seat.index, self.settings.stand_in
+        if seat.auto_declare and view.phase == DECLARE:
             return seat.index, None
         return None
 
-    @staticmethod
-    def _bot(seat: Seat, level: str) -> Bot:
-        """The seat's bot (a bot seat's own, or a person's stand-in), made on first use."""
-        if seat.bot is None:
-            seat.bot = make_bot(level, seed=SECURE_RNG.randrange(2**32))
-        return seat.bot
-
     async def _drive(self) -> None:
         """The table's one bot task: whenever a decision is the server's, pause for the pace, think, apply."""
+        refused = 0
         while True:
             await self._wake.wait()
             self._wake.clear()
             while (step := self._automatic()) is not None:
                 try:
                     await self._automatic_step(step)
+                    refused = 0
+                except ProtocolError as error:
+                    if error.code != "store_unavailable":
+                        raise
+                    # The store refused: wait a little longer each time, then try again (nothing was changed).
+                    await asyncio.sleep(BOT_BACKOFF[min(refused, len(BOT_BACKOFF) - 1)])
+                    refused += 1
                 except Exception as error:
                     # Only the kind of failure is logged: a message or traceback might name hidden cards.
                     log.error("table %s: the bot driver failed (%s); it tries again", self.id, type(error).__name__)
                     await asyncio.sleep(1.0)
 
-    async def _automatic_step(self, step: tuple[int, Bot | None]) -> None:
+    async def _automatic_step(self, step: tuple[int, str | None]) -> None:
         """One decision of the server's, unless a person's decision or a return overtakes it meanwhile."""
         version = self.version
         await asyncio.sleep(self.settings.bot_delay)
         if self.version != version or self._automatic() != step:
             return
-        seat, bot = step
-        action = await self._think(seat, bot)
+        seat, level = step
+        action = await self._think(seat, level)
         async with self._lock:
             if self.version != version or self._automatic() != step:
                 return
@@ -572,27 +692,36 @@ class Table:
                 self.check(seat, action)
             except ProtocolError as error:
                 log.error("table %s: seat %d's bot chose an illegal action (%s)", self.id, seat, error.code)
-                action = self.game.legal_actions()[0]
+                action = self._game().legal_actions()[0]
             await self.decide(seat, action)
 
-    async def _think(self, seat: int, bot: Bot | None) -> Action:
-        game = self.game
+    async def _think(self, seat: int, level: str | None) -> Action:
+        game = self._game()
         view, legal = game.view(seat), game.legal_actions()
-        if bot is None:
-            combo = hand_combination(view.hand.mask, self.rules.ace_high)
-            return DECLARES[NONE] if combo is None else DECLARES[combo.kind]
-        choose: Callable[[], Action] = lambda: bot.choose(view, legal)  # noqa: E731
+        if level is None:
+            # A truthful declaration: the engine's own reading of the hand as dealt.
+            (kind,) = view.possible_kinds(seat)
+            return next(a for a in legal if isinstance(a, Declare) and a.declaration == kind)
         try:
-            return await anyio.to_thread.run_sync(choose)
-        except Exception as error:
-            log.error(
-                "table %s: seat %d's bot failed (%s); it plays a legal action", self.id, seat, type(error).__name__
-            )
+            return await self.pool.choose(level, SECURE_RNG.randrange(2**32), view, legal)
+        except BotFailed as error:
+            log.error("table %s: seat %d's bot failed (%s); it plays a legal action", self.id, seat, error)
             return legal[0]
 
+    # -------------------------------------------------------------- leaving
 
-def _count_actions(game: Game) -> int:
-    return game.actions_taken
+    async def close(self, status: str | None = None) -> None:
+        """Stop the table's work; ``status`` ``closed`` also stores it (a table whose people never came)."""
+        await self.stop()
+        if status is not None:
+            await self.journal.write(self.journal.store.set_status, self.id, status)
+            self.status = status
+
+
+def adopt(table: Table, game: Game, events: list[Event], decisions: int) -> None:
+    """Give ``table`` its current game as stored: the game, its events so far, and its number of decisions."""
+    table.game, table._actions = game, decisions
+    table.events = [{**e.to_json(), "version": table.base_version + i + 1} for i, e in enumerate(events)]
 
 
 def now() -> str:

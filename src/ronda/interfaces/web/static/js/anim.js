@@ -9,8 +9,9 @@
 
 import { reducedMotion } from "./dom.js";
 
-const SLIDE = 260;
-const FLY = 420;
+// Short on purpose: a table that is still moving a second after a play is hard to read (and to screenshot).
+const SLIDE = 180;
+const FLY = 280;
 
 /** Where every keyed element (cards, by name) is now, and what it looks like. */
 export function snapshot(root) {
@@ -79,7 +80,7 @@ export function animate(root, before, plays, { sideOf, faceOf, me }) {
     if (card && dropped.has(card) && dropped.get(card) !== me) from = seatRect(dropped.get(card));
     else if (stock) from = stock;
     if (!from) continue;
-    const delay = from === stock ? Math.min(dealt++, 8) * 55 : 0;
+    const delay = from === stock ? Math.min(dealt++, 6) * 30 : 0;
     node.animate([
       { transform: towards(now, from, 0.6), opacity: 0.2 },
       { transform: "none", opacity: 1 },
@@ -119,7 +120,7 @@ function fly(node, from, via, to, hold) {
   const run = node.animate(frames, { duration: FLY, easing: "ease-in-out", fill: "forwards" });
   run.onfinish = () => node.remove();
   run.oncancel = () => node.remove();
-  setTimeout(() => node.remove(), FLY + 300);
+  setTimeout(() => node.remove(), FLY + 100);
 }
 
 /** A big call on the felt: "Caida! +1". */
@@ -132,7 +133,7 @@ export function callout(anchor, text, tone = "neutral") {
   node.style.left = `${rect.left + rect.width / 2}px`;
   node.style.top = `${rect.top + rect.height / 2}px`;
   layer().append(node);
-  const stay = reducedMotion() ? 1400 : 1300;
+  const stay = reducedMotion() ? 1200 : 900;
   if (!reducedMotion()) {
     node.animate([
       { transform: "translate(-50%, -50%) scale(.6)", opacity: 0 },

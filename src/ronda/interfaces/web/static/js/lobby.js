@@ -113,6 +113,12 @@ export async function showLobby(app, { go, fail, meta }) {
     SWITCHES.map((name) => el("label", { class: "check" }, variantControls[name], el("span", {}, t(`v_${name}`)))),
     Object.keys(CHOICES).map((name) => el("label", { class: "field inline" }, el("span", {}, t(`v_${name}`)), variantControls[name])));
   const seats = el("fieldset", { id: "seat-choices", class: "seat-choices" });
+  // A new table is private: only its invite link leads to it. Listing it, or forbidding spectators, is a choice.
+  const listed = el("input", { type: "checkbox", id: "create-public", name: "public" });
+  const watchable = el("input", { type: "checkbox", id: "create-watch", name: "spectators", checked: true });
+  const access = el("div", { class: "access" },
+    el("label", { class: "check" }, listed, el("span", {}, t("listPublic"))),
+    el("label", { class: "check" }, watchable, el("span", {}, t("letWatch"))));
   const name = el("input", { id: "name", name: "name", maxlength: 24, required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   form.append(
     el("h2", {}, t("newTable")),
@@ -124,6 +130,7 @@ export async function showLobby(app, { go, fail, meta }) {
     presetHelp,
     variants,
     seats,
+    access,
     el("button", { class: "btn primary big", id: "create", type: "submit" }, t("create")));
 
   const count = () => Number(form.querySelector("input[name=players]:checked").value);
@@ -220,6 +227,7 @@ export async function showLobby(app, { go, fail, meta }) {
     try {
       const made = await api("/api/tables", {
         players: n, preset: preset.value, variants: changedVariants(), target: Number(target.value) || 41, seats: chosen, me: 0,
+        public: listed.checked, spectators: watchable.checked,
       });
       tokens.set(made.table_id, made.seat, made.token);
       localStorage.setItem(LAST, made.table_id);
@@ -258,8 +266,15 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   const refresh = async () => {
     try {
-      const { tables } = await api("/api/tables?limit=30");
-      if (!stopped) drawTables(tables);
+      // Private tables are not listed: the ones this browser holds a seat at are asked for one by one.
+      const held = tokens.list().slice(0, 12);
+      const [listed, ...mine] = await Promise.all([
+        api("/api/tables?limit=30"),
+        ...held.map(({ tableId }) => api(`/api/tables/${encodeURIComponent(tableId)}`).catch(() => null)),
+      ]);
+      const own = mine.filter(Boolean);
+      const ids = new Set(own.map((table) => table.table_id));
+      if (!stopped) drawTables([...own, ...listed.tables.filter((table) => !ids.has(table.table_id))]);
     } catch (error) {
       if (!stopped && !list.childElementCount) list.replaceChildren(el("li", { class: "empty" }, t("offline")));
     }

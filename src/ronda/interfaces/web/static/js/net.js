@@ -98,11 +98,12 @@ export class ApiError extends Error {
   }
 }
 
-/** JSON over HTTP: GET without a body, POST with one. */
-export async function api(path, body) {
-  const options = body === undefined ? {} : {
+/** JSON over HTTP: GET without a body, POST with one; `token` (a seat's) opens what only players may see. */
+export async function api(path, body, token = null) {
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  const options = body === undefined ? { headers } : {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { ...headers, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
   let response;
@@ -130,7 +131,19 @@ export const tokens = {
     }
   },
   set(tableId, seat, token) {
-    localStorage.setItem(this.key(tableId), JSON.stringify({ seat, token }));
+    localStorage.setItem(this.key(tableId), JSON.stringify({ seat, token, at: Date.now() }));
+  },
+  /** The tables this browser holds a seat at, the most recently taken first. */
+  list() {
+    const held = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (!key?.startsWith("ronda.seat.")) continue;
+      const tableId = key.slice("ronda.seat.".length);
+      const seat = this.get(tableId);
+      if (seat) held.push({ tableId, at: seat.at || 0 });
+    }
+    return held.sort((a, b) => b.at - a.at);
   },
   forget(tableId) {
     localStorage.removeItem(this.key(tableId));

@@ -6,7 +6,7 @@ import { cardLabel } from "./cards.js";
 import { el } from "./dom.js";
 import { kindWord, t } from "./i18n.js";
 import { Narrator, namer } from "./narrate.js";
-import { api } from "./net.js";
+import { api, tokens } from "./net.js";
 import { TableScreen } from "./table.js";
 
 const PACE = 900;
@@ -29,7 +29,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
   const which = game === null || game === "" ? "" : `?game=${encodeURIComponent(game)}`;
   try {
     [data, summary] = await Promise.all([
-      api(`/api/tables/${encodeURIComponent(tableId)}/replay${which}`),
+      api(`/api/tables/${encodeURIComponent(tableId)}/replay${which}`, undefined, tokens.get(tableId)?.token),
       api(`/api/tables/${encodeURIComponent(tableId)}`),
     ]);
   } catch (error) {

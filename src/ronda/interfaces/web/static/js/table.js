@@ -4,8 +4,11 @@
 // Everything drawn comes from the last VIEW and `legal` list the server sent to
 // this connection (R11): the page never guesses at hidden cards — another
 // seat's hand is drawn as backs from its size — and the buttons offered are
-// exactly the legal actions, nothing more. Replays reuse the same drawing with
-// every hand face up (`hands`), which the server only sends once a game is over.
+// exactly the legal actions, nothing more (less, for a challenge the seat's own
+// view proves would fail: the server marks those `proven`). While the
+// connection is down nothing can be played, and the page says so. Replays
+// reuse the same drawing with every hand face up (`hands`), which the server
+// only sends once a game is over.
 
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
@@ -25,20 +28,6 @@ export function placeOf(seat, bottom, players) {
 }
 
 export const sideOf = (seat, players) => (players === 4 ? seat % 2 : seat);
-
-/** The combination a hand holds, for the hint on the truthful declaration button (own hand only). */
-export function combinationOf(hand) {
-  const counts = new Map();
-  for (const name of hand) {
-    const [rank] = parseCard(name);
-    counts.set(rank, (counts.get(rank) || 0) + 1);
-  }
-  const sizes = [...counts.values()].sort((a, b) => b - a);
-  if (sizes[0] === 4 || (sizes[0] === 2 && sizes[1] === 2)) return "double_ronda";
-  if (sizes[0] === 3) return "tringa";
-  if (sizes[0] === 2) return "ronda";
-  return "none";
-}
 
 /** A card as a small inline chip (narration, shown hands, the chain): its rank and suit symbol. */
 export function chip(name) {
@@ -80,7 +69,11 @@ export class TableScreen {
     this.connected = false;
     this.synced = false;
     this.pending = false;
-    this.confirming = null;
+    this.confirming = null; // the seat whose declaration we are asked to confirm a challenge of
+    this.lastAction = null; // the last decision sent, kept to send again if the server could not save it
+    this.retries = 0;
+    this.invite = null; // {invite, invite_note} from the welcome
+    this.nameKey = "";
     this.rematchAsked = false;
     this.hands = null; // replays: every seat's hand, face up
     this.controls = null; // replays: the step controls, drawn instead of the decisions
@@ -91,13 +84,18 @@ export class TableScreen {
 
   /** The page's language changed: tell the play-by-play again in it, and redraw. */
   relanguage() {
+    this.retell();
+    this.render();
+  }
+
+  /** Tell every event so far again, in the current language and with the seats' current names. */
+  retell() {
     const narrator = new Narrator(namer(this.table, this.seat));
     for (const event of this.events) {
       if (event.type === "new_game") narrator.lines.push({ id: ++narrator.serial, type: "new_game", tone: "head", parts: [t("newGame")] });
       else narrator.push(event);
     }
     this.narrator = narrator;
-    this.render();
   }
 
   // ------------------------------------------------------------ messages
@@ -110,6 +108,7 @@ export class TableScreen {
         this.table = msg.table;
         this.seat = msg.seat ?? null;
         this.autoDeclare = Boolean(msg.auto_declare);
+        if (msg.invite) this.invite = { link: msg.invite, note: msg.invite_note ?? null };
         this.rename();
         return; // a state or catchup follows at once
       case "state": {
@@ -147,16 +146,40 @@ export class TableScreen {
         this.render();
         return;
       case "error":
+        if (msg.retry && this.lastAction && this.retries < 6) {
+          // The server could not save the move, and said nothing changed: send the same move again shortly.
+          const action = this.lastAction;
+          const pause = Math.min(500 * 2 ** this.retries, 8000);
+          this.retries += 1;
+          setTimeout(() => {
+            if (this.lastAction === action && this.legal.some((a) => JSON.stringify(a) === JSON.stringify(action))) {
+              this.pending = false;
+              this.act(action, true);
+            }
+          }, pause);
+          return; // still pending: the move is on its way again
+        }
         break;
       default:
         return;
+    }
+    if (msg.type !== "error") {
+      this.lastAction = null;
+      this.retries = 0;
     }
     this.pending = false; // the answer to our last action (or news that makes it moot) has come
     this.render();
   }
 
+  /** Names may have changed (a friend took a seat): the play-by-play is told again with them. */
   rename() {
     this.narrator.names = namer(this.table, this.seat);
+    const key = JSON.stringify((this.table?.seats || []).map((s) => [s.kind, s.name, s.level]).concat([this.seat]));
+    if (key !== this.nameKey) {
+      const told = this.nameKey !== "" && this.events.length;
+      this.nameKey = key;
+      if (told) this.retell();
+    }
   }
 
   newGame() {
@@ -215,23 +238,27 @@ export class TableScreen {
   }
 
   setConnected(on) {
+    const changed = this.connected !== on;
     this.connected = on;
-    const badge = this.root.querySelector("#connection");
-    if (badge) {
-      badge.classList.toggle("off", !on);
-      badge.title = on ? t("connected") : t("reconnecting");
-      badge.querySelector(".label").textContent = on ? t("connected") : t("reconnecting");
+    if (!on) this.confirming = null;
+    if (changed && this.view) {
+      this.still = true; // nothing moved on the table: no animation
+      this.render();
+      this.still = false;
     }
   }
 
   // ------------------------------------------------------------ actions
 
-  act(action) {
-    if (this.pending) return;
+  act(action, again = false) {
+    if (this.pending || !this.connected) return;
     this.pending = true;
     this.confirming = null;
+    this.lastAction = action;
+    if (!again) this.retries = 0;
     if (!this.hooks.act(action)) {
       this.pending = false;
+      this.lastAction = null;
       this.hooks.offline?.();
     }
     this.render();
@@ -245,7 +272,12 @@ export class TableScreen {
       this.render();
       return true;
     }
-    if (this.seat === null || this.summary || this.help) return false;
+    if (this.confirming !== null && event.key === "Escape") {
+      this.confirming = null;
+      this.render();
+      return true;
+    }
+    if (this.seat === null || this.summary || this.help || this.confirming !== null || !this.connected) return false;
     const digit = Number(event.key);
     if (digit >= 1 && digit <= 9) {
       const name = this.view.hand[digit - 1];
@@ -286,6 +318,7 @@ export class TableScreen {
     if (this.table.status === "waiting") this.root.append(this.waitingPanel());
     if (this.summary) this.root.append(this.summaryDialog(view, names));
     else if (this.help) this.root.append(this.helpDialog(view));
+    else if (this.confirming !== null) this.root.append(this.challengeDialog(view, names, this.confirming));
 
     const log = this.root.querySelector(".log-lines");
     if (log && !scrolledUp) log.scrollTop = log.scrollHeight;
@@ -298,14 +331,14 @@ export class TableScreen {
       faceOf: (name) => cardSvg(name, { decorative: true }),
       me: this.seat,
     });
-    this.shouts.slice(-3).forEach((call, i) => setTimeout(() => callout(this.root.querySelector("#felt"), call.text, call.tone), i * 420));
+    this.shouts.slice(-3).forEach((call, i) => setTimeout(() => callout(this.root.querySelector("#felt"), call.text, call.tone), i * 300));
     this.shouts = [];
     this.plays = [];
   }
 
   myTurn() {
     const view = this.view;
-    return Boolean(view && this.seat !== null && view.turn === this.seat && this.legal.length);
+    return Boolean(view && this.connected && this.seat !== null && view.turn === this.seat && this.legal.length);
   }
 
   header(view, names) {
@@ -440,7 +473,7 @@ export class TableScreen {
     const playable = new Set(this.legal.filter((a) => "play" in a).map((a) => a.play));
     const turn = this.myTurn();
     const hand = (this.hands ? this.hands[seat] : view.hand).map((name, i) => {
-      const can = !this.hands && playable.has(name) && !this.pending;
+      const can = !this.hands && this.connected && playable.has(name) && !this.pending;
       return el("button", {
         type: "button",
         class: `card hand-card${can ? " playable" : ""}`,
@@ -485,8 +518,13 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted" }, t("waitingForPlayers")));
       return box;
     }
+    if (!this.connected && !this.hands) {
+      // Nothing sent now would arrive: no turn is offered until the connection is back.
+      box.append(el("span", { class: "prompt muted", id: "turn" }, t("offlinePrompt")));
+      return box;
+    }
     if (declares.length) {
-      const truth = combinationOf(view.hand);
+      const truth = view.combination; // the server's reading of the hand as dealt: the page detects nothing itself
       box.append(el("span", { class: "prompt", id: "turn" }, t("declarePrompt")));
       for (const kind of declares) {
         const honest = kind === truth;
@@ -505,22 +543,38 @@ export class TableScreen {
     }
     for (const target of challenges) {
       const kind = kindWord(view.declarations[target] || "ronda");
-      const sure = this.confirming === target;
+      const name = names.seatName(target);
+      if (view.proven?.[target] === "true") {
+        // The seat's own cards prove the declaration true: a challenge could only fail and lose the game (R8.8).
+        box.append(el("span", { class: "proven-note", "data-proven": target }, t("challengeProven", { name, kind })));
+        continue;
+      }
       box.append(el("button", {
-        type: "button", class: `btn danger${sure ? " confirm" : ""}`, "data-action": `challenge-${target}`, "data-focus": `challenge-${target}`,
+        type: "button", class: "btn danger", "data-action": `challenge-${target}`, "data-focus": `challenge-${target}`,
         title: t("challengeHint"), disabled: this.pending,
-        onclick: () => {
-          if (sure) this.act({ challenge: target });
-          else {
-            // A wrong challenge loses the game: a second click confirms, and the question lapses after a while.
-            this.confirming = target;
-            this.render();
-            setTimeout(() => { if (this.confirming === target) { this.confirming = null; this.render(); } }, 5000);
-          }
-        },
-      }, sure ? t("challengeSure") : t("challenge", { name: names.seatName(target), kind })));
+        onclick: () => { this.confirming = target; this.render(); }, // a wrong challenge loses the game: ask first
+      }, t("challenge", { name, kind })));
     }
     return box;
+  }
+
+  /** Are you sure? A challenge of a true declaration loses the game at once (R8.8): said in the game's words. */
+  challengeDialog(view, names, target) {
+    const name = names.seatName(target);
+    const kind = kindWord(view.declarations[target] || "ronda");
+    const cancel = () => { this.confirming = null; this.render(); };
+    const proven = view.proven?.[target] === "false";
+    const overlay = el("div", { class: "overlay appear", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text", id: "challenge-confirm", onclick: (e) => { if (e.target === overlay) cancel(); } },
+      el("div", { class: "dialog confirm" },
+        el("h2", { id: "confirm-title" }, t("challengeAsk", { name, kind })),
+        el("p", { id: "confirm-text" }, t("challengeRisk", { name, kind })),
+        proven ? el("p", { class: "hint" }, t("challengeSafe", { name, kind })) : null,
+        el("div", { class: "dialog-buttons" },
+          el("button", { type: "button", class: "btn", "data-action": "cancel-challenge", "data-focus": "cancel-challenge", onclick: cancel }, t("cancel")),
+          el("button", { type: "button", class: "btn danger", "data-action": "confirm-challenge", onclick: () => this.act({ challenge: target }) }, t("challengeYes", { name, kind })))));
+    overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") cancel(); });
+    setTimeout(() => overlay.querySelector("[data-action='cancel-challenge']")?.focus({ preventScroll: true }), 0);
+    return overlay;
   }
 
   narration() {
@@ -531,7 +585,10 @@ export class TableScreen {
   }
 
   waitingPanel() {
-    const link = `${location.origin}/t/${this.table.table_id}`;
+    // The server says which address friends should use (its --public-url, or the address this page came from),
+    // and when that address cannot work for friends on other machines.
+    const link = this.invite?.link || `${location.origin}/t/${this.table.table_id}`;
+    const note = this.invite?.note;
     const names = this.narrator.names;
     const input = el("input", { readonly: true, value: link, id: "invite-link", "aria-label": t("inviteLink"), onfocus: (e) => e.target.select() });
     const copy = el("button", { type: "button", class: "btn primary", id: "copy-invite" }, t("copy"));
@@ -539,11 +596,19 @@ export class TableScreen {
     const share = navigator.share
       ? el("button", { type: "button", class: "btn", onclick: () => navigator.share({ title: t("title"), text: t("shareText"), url: link }).catch(() => {}) }, t("share"))
       : null;
+    const creator = this.seat !== null && this.seat === this.table.creator;
+    const toggle = (id, key, checked) => el("label", { class: "check" },
+      el("input", { type: "checkbox", id, checked, "data-focus": id, onchange: (e) => this.hooks.send({ type: "settings", [key]: e.target.checked }) }),
+      el("span", {}, t(id)));
     return el("div", { class: "overlay soft", id: "waiting", role: "dialog", "aria-modal": "false", "aria-labelledby": "waiting-title" },
       el("div", { class: "dialog waiting" },
         el("h2", { id: "waiting-title" }, t("waitingForPlayers")),
         el("p", { class: "hint" }, t("inviteHelp")),
         el("div", { class: "invite" }, input, copy, share),
+        note ? el("p", { class: "invite-warning", id: "invite-note", role: "note" }, withCode(`inviteNote_${note}`)) : null,
+        creator ? el("div", { class: "access" },
+          toggle("listPublic", "public", Boolean(this.table.public)),
+          toggle("letWatch", "spectators", this.table.spectators !== false)) : null,
         el("ul", { class: "seat-list" }, this.table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
           el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1),
           el("span", { class: "grow" }, s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : (s.taken ? names.seatName(s.seat) : t("freeSeat"))),
@@ -628,6 +693,13 @@ export class TableScreen {
     s.drawn = true;
     return overlay;
   }
+}
+
+/** A sentence with a command in it, the command kept whole and left to right (also inside Arabic text). */
+function withCode(key) {
+  const mark = "\u0001";
+  const text = t(key, { command: `${mark}ronda serve --host 0.0.0.0${mark}`, option: `${mark}--public-url${mark}` });
+  return text.split(mark).map((part, i) => (i % 2 ? el("code", { class: "cmd", dir: "ltr" }, part) : part));
 }
 
 function trophy() {

@@ -1,0 +1,251 @@
+"""Stored before seen, under real faults: a locked SQLite file, a PostgreSQL server stopped mid-game, a killed server.
+
+Each test plays part of a game between two people, breaks the database for
+real (another process holding ``BEGIN EXCLUSIVE``, ``pg_ctl stop -m
+immediate``), and checks what the issue promises: the decision is refused to
+its sender with a retryable error, nobody else hears of it, the table's
+version and view are unchanged; once the database is back the game goes on;
+and at the end the stored decisions are numbered without a gap and replay
+through the engine to exactly the events and views the clients were shown.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from web_helpers import Client, new_table, play_out, random_chooser, server
+
+from ronda.engine.record import replay, replay_result
+from ronda.interfaces.web.protocol import view_json
+from ronda.interfaces.web.store import Store
+
+TIMEOUT = 0.3
+"""The store timeout of these tests: a locked or stopped database refuses a move within about twice this."""
+
+
+def two_people(http: Any, **body: Any) -> tuple[str, dict[int, Client]]:
+    created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], **body)
+    table_id = created["table_id"]
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+    clients = {0: Client(http, table_id, created["token"]), 1: Client(http, table_id, joined["token"])}
+    for client in clients.values():
+        client.hello(since=0)
+    return table_id, clients
+
+
+def some_moves(clients: dict[int, Client], count: int, seed: int) -> None:
+    moves = [0]
+    choose = random_chooser(random.Random(seed), challenge=0)
+
+    def counted(client: Client) -> dict[str, Any]:
+        moves[0] += 1
+        return choose(client)
+
+    play_out(clients.values(), counted, until=lambda: moves[0] >= count and any(c.legal for c in clients.values()))
+    for client in clients.values():
+        client.sync()
+
+
+def to_act(clients: dict[int, Client]) -> tuple[Client, Client]:
+    mover = next(c for c in clients.values() if c.legal)
+    other = next(c for c in clients.values() if c is not mover)
+    return mover, other
+
+
+def assert_refused_and_unchanged(mover: Client, other: Client, action: dict[str, Any]) -> None:
+    """The move gets one retryable error back, within a few timeouts; nothing reaches anyone; nothing changed."""
+    version, view, legal = mover.version, mover.view, list(mover.legal)
+    started = time.monotonic()
+    mover.act(action)
+    error = mover.recv(timeout=10)
+    assert time.monotonic() - started < 6 * TIMEOUT + 1.0
+    assert error["type"] == "error" and error["code"] == "store_unavailable" and error["retry"] is True, error
+    assert "send it again" in error["message"]
+    assert other.sync() == []
+    catchup = mover.hello(since=version)
+    assert catchup["type"] == "catchup" and catchup["events"] == [] and catchup["version"] == version
+    assert catchup["view"] == view and catchup["legal"] == legal
+    mover.legal = legal
+
+
+def assert_store_is_what_clients_saw(url: str, table_id: str, clients: dict[int, Client]) -> None:
+    """Stored decisions are numbered 0, 1, 2... and the record replays to every event and view the clients got."""
+    store = Store(url)
+    try:
+        numbers = store.action_numbers(table_id, 0)
+        record = store.load_record(table_id, 0)
+    finally:
+        store.close()
+    assert numbers == list(range(len(numbers))) and numbers
+    game = replay(record)
+    events = replay_result(game)["events"]
+    for seat, client in clients.items():
+        client.sync()
+        seen = [{k: v for k, v in client.events[n].items() if k != "version"} for n in sorted(client.events)]
+        assert sorted(client.events) == list(range(1, len(events) + 1))
+        assert seen == events
+        assert client.view == view_json(game.view(seat))
+
+
+# ------------------------------------------------------------------ SQLite
+
+
+LOCKER = textwrap.dedent(
+    """
+    import sqlite3, sys
+    db = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+    db.execute("BEGIN EXCLUSIVE")
+    print("locked", flush=True)
+    sys.stdin.read()  # held until the test closes our input
+    db.execute("ROLLBACK")
+    """
+)
+
+
+class Locker:
+    """Another process that holds ``BEGIN EXCLUSIVE`` on an SQLite file until released."""
+
+    def __init__(self, path: Path) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", LOCKER, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        assert self.process.stdout is not None
+        assert self.process.stdout.readline().strip() == "locked"
+
+    def release(self) -> None:
+        if self.process.poll() is None:
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def locker_factory() -> Iterator[Any]:
+    made: list[Locker] = []
+
+    def make(path: Path) -> Locker:
+        made.append(Locker(path))
+        return made[-1]
+
+    yield make
+    for locker in made:
+        locker.release()
+
+
+def test_a_locked_sqlite_file_refuses_moves_and_the_game_goes_on_after(tmp_path: Path, locker_factory: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'ronda.sqlite3'}"
+    with server(tmp_path, url, store_timeout=TIMEOUT) as http:
+        table_id, clients = two_people(http, target=12)
+        some_moves(clients, 7, seed=3)
+        locker = locker_factory(tmp_path / "ronda.sqlite3")
+        mover, other = to_act(clients)
+        action = mover.legal[0]
+        assert_refused_and_unchanged(mover, other, action)
+        # The event loop is free while the database is locked: a ping comes back at once.
+        started = time.monotonic()
+        other.send({"type": "ping"})
+        assert other.recv()["type"] == "pong" and time.monotonic() - started < 0.5
+        assert_refused_and_unchanged(mover, other, action)  # again: still refused, still nothing changed
+        locker.release()
+        mover.act(action)  # the same move, sent again, is taken now
+        update = mover.expect("update")
+        assert update["version"] > other.version
+        play_out(clients.values(), random_chooser(random.Random(4)))
+        assert_store_is_what_clients_saw(url, table_id, clients)
+    # And a restart rebuilds the game exactly as the players last saw it.
+    with server(tmp_path, url) as http:
+        again = Client(http, table_id, mover.token)
+        state = again.hello()
+        assert state["view"] == mover.view and state["version"] == mover.version
+
+
+# -------------------------------------------------------------- PostgreSQL
+
+
+def test_postgresql_stopped_mid_game_refuses_moves_then_the_game_goes_on(tmp_path: Path, postgres_cluster: Any) -> None:
+    url = postgres_cluster.database()
+    with server(tmp_path, url, store_timeout=TIMEOUT) as http:
+        table_id, clients = two_people(http, target=12)
+        some_moves(clients, 6, seed=5)
+        postgres_cluster.stop()
+        mover, other = to_act(clients)
+        action = mover.legal[0]
+        assert_refused_and_unchanged(mover, other, action)
+        assert_refused_and_unchanged(mover, other, action)
+        postgres_cluster.start()
+        deadline = time.monotonic() + 20
+        while True:  # the pool reconnects on the next try
+            mover.act(action)
+            reply = mover.expect("update", "error")
+            if reply["type"] == "update":
+                break
+            assert reply["code"] == "store_unavailable" and time.monotonic() < deadline
+            time.sleep(0.2)
+        play_out(clients.values(), random_chooser(random.Random(6)))
+        assert_store_is_what_clients_saw(url, table_id, clients)
+
+
+# ------------------------------------------------------- a killed server
+
+
+def test_a_server_killed_right_after_a_refused_move_loses_nothing(tmp_path: Path, locker_factory: Any) -> None:
+    """A real `ronda serve` (SQLite): a move refused while the file is locked, then SIGKILL, then a restart."""
+    from real_server import RealServer, SeatSocket
+
+    data = tmp_path / "data"
+    with RealServer(data, "--store-timeout", str(TIMEOUT)) as first:
+        table_id, tokens = first.two_people()
+        sockets = {seat: SeatSocket(first, table_id, token) for seat, token in tokens.items()}
+        for sock in sockets.values():
+            sock.hello(0)
+        rng = random.Random(8)
+        for _ in range(9):
+            mover = next(s for s in sockets.values() if s.legal)
+            mover.act(rng.choice([a for a in mover.legal if "challenge" not in a]))
+            for sock in (mover, *sockets.values()):  # the mover's first: its pong comes after the stored update
+                sock.settle()
+        locker = locker_factory(data / "ronda.sqlite3")
+        mover = next(s for s in sockets.values() if s.legal)
+        shown = {seat: (s.version, s.view) for seat, s in sockets.items()}
+        mover.act(mover.legal[0])
+        error = mover.wait_for("error")
+        assert error["code"] == "store_unavailable" and error["retry"] is True
+        first.kill()  # SIGKILL, right after the refusal
+        for sock in sockets.values():
+            sock.close()
+        locker.release()
+    with RealServer(data) as second:
+        back = {seat: SeatSocket(second, table_id, token) for seat, token in tokens.items()}
+        for seat, sock in back.items():
+            catchup = sock.hello(shown[seat][0])
+            assert catchup["type"] == "catchup" and catchup["events"] == [], "nothing was lost, nothing added"
+            assert catchup["view"] == shown[seat][1]
+        while not all(s.over for s in back.values()):
+            mover = next(s for s in back.values() if s.legal)
+            mover.act(rng.choice([a for a in mover.legal if "challenge" not in a]))
+            for sock in (mover, *back.values()):
+                sock.settle()
+        second.stop()
+    url = f"sqlite:///{data / 'ronda.sqlite3'}"
+    store = Store(url)
+    try:
+        numbers = store.action_numbers(table_id, 0)
+        events = replay_result(replay(store.load_record(table_id, 0)))["events"]
+    finally:
+        store.close()
+    assert numbers == list(range(len(numbers)))
+    for seat, sock in sockets.items():
+        seen = {**sock.events, **back[seat].events}
+        assert sorted(seen) == list(range(1, len(events) + 1))
+        assert [{k: v for k, v in seen[n].items() if k != "version"} for n in sorted(seen)] == events
