@@ -37,7 +37,7 @@ from typing import Any
 
 from ..engine.actions import Action, Play, action_from_record, action_to_record
 from ..engine.errors import RecordError, RondaError
-from .search import Evaluation
+from .search import Evaluation, Option
 
 HINT_OPTIONS = 3
 """A hint shows the best few options: enough to compare, few enough to read at a glance."""
@@ -69,9 +69,9 @@ class Hint:
         }
 
 
-def hint_of(evaluation: Evaluation, round_index: int, action_index: int, shown: int = HINT_OPTIONS) -> Hint:
-    """The hint that shows an evaluation's best ``shown`` options, one card of each rank."""
-    options: list[tuple[Action, float]] = []
+def shown_options(evaluation: Evaluation, shown: int = HINT_OPTIONS) -> list[Option]:
+    """The options a hint shows: the best ``shown``, one card of each rank (two 5s play alike, R1.1)."""
+    options: list[Option] = []
     ranks: set[int] = set()
     for option in evaluation.options:
         action = option.action
@@ -79,10 +79,16 @@ def hint_of(evaluation: Evaluation, round_index: int, action_index: int, shown: 
             if action.card >> 2 in ranks:
                 continue
             ranks.add(action.card >> 2)
-        options.append((action, option.expected))
+        options.append(option)
         if len(options) == shown:
             break
-    return Hint(round_index, action_index, evaluation.seat, evaluation.guesses, tuple(options))
+    return options
+
+
+def hint_of(evaluation: Evaluation, round_index: int, action_index: int, shown: int = HINT_OPTIONS) -> Hint:
+    """The hint that shows an evaluation's best ``shown`` options (:func:`shown_options`)."""
+    options = tuple((o.action, o.expected) for o in shown_options(evaluation, shown))
+    return Hint(round_index, action_index, evaluation.seat, evaluation.guesses, options)
 
 
 def read_hints(record: Mapping[str, Any]) -> list[Hint]:
@@ -143,4 +149,4 @@ def _read_hint(entry: object, number: int, rounds: Sequence[Any]) -> Hint:
     return Hint(round_index, action_index, seat, values["guesses"], tuple(read))
 
 
-__all__ = ["HINT_OPTIONS", "Hint", "hint_of", "read_hints"]
+__all__ = ["HINT_OPTIONS", "Hint", "hint_of", "read_hints", "shown_options"]

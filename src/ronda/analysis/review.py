@@ -31,14 +31,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.actions import Action, Challenge, Play, action_from_record, action_to_record
-from ..engine.cards import parse_card
+from ..engine.cards import card_name, parse_card
 from ..engine.game import WAITING, Game
 from ..engine.record import replay
 from ..engine.rules import Rules
 from ..engine.view import SeatView
 from .grades import GRADES, THRESHOLDS, Grade, grade
 from .hints import Hint, read_hints
-from .search import WIN_VALUE, Evaluation, Method, decision_seed, evaluate
+from .search import (
+    WIN_VALUE,
+    DeclareFacts,
+    Evaluation,
+    Facts,
+    Method,
+    Option,
+    PlayFacts,
+    decision_seed,
+    evaluate,
+)
 
 COSTLIEST = 5
 """How many of a seat's costliest decisions its summary tells."""
@@ -160,6 +170,47 @@ def action_json(seat: int, action: Action) -> dict[str, Any]:
     return entry
 
 
+def facts_json(facts: Facts) -> dict[str, Any]:
+    """An option's facts as plain data, for the words of any language (the browser's, ``--json`` readers').
+
+    >>> from ronda.analysis.search import DeclareFacts
+    >>> facts_json(DeclareFacts("ronda", "none", 1))
+    {'kind': 'declare', 'declared': 'ronda', 'held': 'none', 'penalty': 1}
+    """
+    if isinstance(facts, PlayFacts):
+        return {
+            "kind": "play",
+            "card": card_name(facts.card),
+            "taken": [card_name(c) for c in facts.taken],
+            "caida": facts.caida,
+            "missa": facts.missa,
+            "raised": facts.raised,
+            "next_seat": facts.next_seat,
+            "reply_caida": round(facts.reply_caida, 3),
+            "reply_missa": round(facts.reply_missa, 3),
+        }
+    if isinstance(facts, DeclareFacts):
+        return {"kind": "declare", "declared": facts.declared, "held": facts.held, "penalty": facts.penalty}
+    return {
+        "kind": "challenge",
+        "target": facts.target,
+        "declared": facts.declared,
+        "loses_game": round(facts.loses_game, 3),
+        "proven": facts.proven,
+    }
+
+
+def option_json(seat: int, option: Option) -> dict[str, Any]:
+    """One option with its value, its chances to end the game, and its facts."""
+    return {
+        **action_json(seat, option.action),
+        "expected": round(option.expected, 3),
+        "won": round(option.won, 3),
+        "lost": round(option.lost, 3),
+        "facts": facts_json(option.facts),
+    }
+
+
 def _decision_json(decision: Decision) -> dict[str, Any]:
     moment, evaluation = decision.moment, decision.evaluation
     return {
@@ -175,15 +226,7 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
         "exact": evaluation.exact,
         "guesses": evaluation.guesses,
         "hinted": decision.hinted,
-        "options": [
-            {
-                **action_json(moment.seat, option.action),
-                "expected": round(option.expected, 3),
-                "won": round(option.won, 3),
-                "lost": round(option.lost, 3),
-            }
-            for option in evaluation.options
-        ],
+        "options": [option_json(moment.seat, option) for option in evaluation.options],
     }
 
 
@@ -285,4 +328,15 @@ def _run(
     return results
 
 
-__all__ = ["COSTLIEST", "Decision", "Moment", "Review", "SeatSummary", "action_json", "analyse", "moments"]
+__all__ = [
+    "COSTLIEST",
+    "Decision",
+    "Moment",
+    "Review",
+    "SeatSummary",
+    "action_json",
+    "analyse",
+    "facts_json",
+    "moments",
+    "option_json",
+]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.grades import GRADES, thresholds_text
+from ..analysis.hints import HINT_OPTIONS, shown_options
 from ..analysis.review import Decision, Review, SeatSummary
 from ..analysis.search import ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts
 from ..engine.actions import Action, Challenge, Declare, Play
@@ -133,24 +134,15 @@ def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
 # ------------------------------------------------------------------ hints
 
 
-def hint_lines(evaluation: Evaluation, shown: int = 3, me: int | None = None) -> list[str]:
+def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None = None) -> list[str]:
     """A hint: the best ``shown`` options (one card of a rank), each with its expected points and a reason."""
     lines = [
         f"Hint — expected points from what you can see ({_guesses(evaluation)}; "
         "your side's minus the others', this deal and the next):"
     ]
-    ranks: set[int] = set()
-    for option in evaluation.options:
-        action = option.action
-        if isinstance(action, Play):
-            if action.card >> 2 in ranks:
-                continue
-            ranks.add(action.card >> 2)
-        lines.append(
-            f"  {len(lines)}. {option_name(action, me)} {points(option.expected)}: {option_reason(option, me)}"
-        )
-        if len(lines) > shown:
-            break
+    for number, option in enumerate(shown_options(evaluation, shown), 1):
+        name = option_name(option.action, me)
+        lines.append(f"  {number}. {name} {points(option.expected)}: {option_reason(option, me)}")
     return lines
 
 
