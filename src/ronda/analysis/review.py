@@ -287,7 +287,9 @@ def analyse(
     """Analyse every real choice of ``seats`` (default: every seat) in a record; see the module.
 
     ``jobs`` worker processes share the decisions (the results are the same
-    for any number); ``progress(done, total)`` is called after each decision.
+    for any number); they are *spawned*, so a script that asks for more than
+    one runs its work under ``if __name__ == "__main__":``, as multiprocessing
+    requires. ``progress(done, total)`` is called after each decision.
     Raises :class:`~ronda.engine.errors.RecordError` for a bad record or bad hints,
     ``ValueError`` for a seat the game does not have.
     """

@@ -20,9 +20,10 @@ with three players), up to the end of :attr:`Method.deals` deals (the current
 one first) or of the round, whichever comes first, each card captured within
 the horizon counting half a point (with two sides the card count, R7.2, pays
 one point per card above half the pack, so a card taken rather than left moves
-the margin by half a point per card on average), and a won or lost game
-:data:`WIN_VALUE` points on top. A loss — the value of the best option minus
-that of the option taken — is therefore in points.
+the margin by half a point per card on average). A game won or lost within
+the horizon is worth :data:`WIN_VALUE` points or their opposite, whatever was
+scored on the way (near the end, what counts is the game). A loss — the value
+of the best option minus that of the option taken — is therefore in points.
 
 **Declarations and challenges.** A declaration (R8.2) is an option like a card:
 after it the other seats declare what they hold and nobody challenges in the
@@ -71,7 +72,10 @@ from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
 
 WIN_VALUE = 10.0
-"""What a won game adds to an option's value, in points (a lost one takes it away): the search bots' own weight."""
+"""What a won game is worth, in points (a lost one its opposite): the search bots' own weight of a win."""
+
+_DECISIVE = 1000.0
+"""A won game's weight in the exact search: more than any margin, so winning comes first."""
 
 DEFAULT_GUESSES = 200
 """Guesses of the hidden cards per decision: the differences between options are then known to about ±0.15 point."""
@@ -323,21 +327,33 @@ class _Search:
         total[2] += outcome[2]
 
     def _finish(self, game: Game, crn: int) -> tuple[float, bool, bool]:
-        """Play ``game`` on to the horizon (or solve it exactly); its value to the seat's side, won, lost."""
+        """Play ``game`` on to the horizon (or solve it exactly); its value to the seat's side, won, lost.
+
+        A game that ends is worth :data:`WIN_VALUE` won, minus that lost, and
+        nothing else: the points scored on the way to a finished game no
+        longer matter, and counting them would favour losing sooner (fewer
+        points given away before the end) over losing later.
+        """
         side = self.view.side
         if self.exact and game.phase == PLAY:
             value, winner = self._solve(game)
-            return value, winner == side, winner is not None and winner != side
-        if game.phase != OVER:
-            rollout(game, random.Random(crn), _POLICY, self.deals)
-        winner = game.winner
-        value = utility(game, self.start, side, WIN_VALUE, self.piles)
+        else:
+            if game.phase != OVER:
+                rollout(game, random.Random(crn), _POLICY, self.deals)
+            winner = game.winner
+            value = utility(game, self.start, side, WIN_VALUE, self.piles)
+        if winner is not None:
+            value = WIN_VALUE if winner == side else -WIN_VALUE
         return value, winner == side, winner is not None and winner != side
 
     def _solve(self, game: Game) -> tuple[float, int | None]:
-        """The exact value of the rest of the round, and who wins the game along the line of best play, if anyone."""
+        """The exact value of the rest of the round, and who wins the game along the line of best play, if anyone.
+
+        Searched with a won game worth far more than any margin, so that every
+        side plays first to win (or not to lose), then for points.
+        """
         side, start = self.view.side, self.start
-        value = solve(game, side, start, WIN_VALUE)
+        value = solve(game, side, start, _DECISIVE)
         while game.phase == PLAY:
             mine = game.rules.side_of(game.turn) == side
             children = []
@@ -345,7 +361,7 @@ class _Search:
                 if type(action) is Play:
                     child = game.copy(history=False)
                     child.apply(action)
-                    children.append((solve(child, side, start, WIN_VALUE), child))
+                    children.append((solve(child, side, start, _DECISIVE), child))
             game = (max if mine else min)(children, key=lambda pair: pair[0])[1]
         return value, game.winner
 

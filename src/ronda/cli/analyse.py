@@ -26,7 +26,8 @@ DESCRIPTION = (
     "fixed budget (reproducible run to run and machine to machine), the loss of the option taken against the "
     "best, its class, and a summary per seat: the average loss per decision, the count of each class, the five "
     "costliest decisions in words. Expected points are the seat's side's points minus the others' over the rest "
-    "of this deal and the next, each captured card counted at half a point, a won game at 10. "
+    "of this deal and the next, each captured card counted at half a point; a game won or lost on the way "
+    "counts +10 or -10, whatever was scored before it ended. "
     f"Classes: {thresholds_text()}."
 )
 
