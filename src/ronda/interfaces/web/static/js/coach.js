@@ -180,7 +180,7 @@ function graph(analysis, { names, players, last, current, go }) {
 export function analysisPanel(analysis, { names, players, last, current, go, chip }) {
   const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
     el("b", {}, names.seatName(s.seat)), " ",
-    t("seatSummary", { n: s.decisions, loss: s.average_loss.toFixed(2) }), " · ",
+    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: s.average_loss.toFixed(2) }), " · ",
     GRADES.map((g) => `${gradeName(g)} ${s.classes[g]}`).join(" · ")));
   const costly = analysis.decisions.filter((d) => d.class !== "best")
     .sort((a, b) => b.loss - a.loss || a.index - b.index);
