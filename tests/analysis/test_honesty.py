@@ -29,11 +29,13 @@ QUICK = Method(guesses=6)
 
 RULES = [
     Rules(players=2),
-    Rules(players=3),
+    Rules(players=3, chain_points=(1, 6, 15)),
     Rules(players=4),
-    Rules(players=2, auto_declare=True),
+    Rules(players=2, auto_declare=True, ace_high=True),
     Rules(players=4, four_card_hands=True),
+    Rules(players=2, transfer_scoring=True, dealer_duty=True),
 ]
+"""Rules whose positions the analysis must treat honestly: every player count, chains, four-card hands, variants."""
 
 
 @settings(max_examples=30, deadline=None)
