@@ -19,6 +19,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "postgres": ("psycopg",),
     "browser": ("playwright",),
     "research": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
+    "train": ("torch", "stable_baselines3", "sb3_contrib"),
     "ray": ("ray",),
     "arena": ("rich",),
 }

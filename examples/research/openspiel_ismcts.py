@@ -1,6 +1,11 @@
-"""OpenSpiel's Python ISMCTS plays one round of Ronda against a ronda bot.
+"""OpenSpiel's own Python ISMCTS plays Ronda against a ronda bot, through OpenSpiel's evaluate_bots.
 
-python examples/research/openspiel_ismcts.py --simulations 30 --bot medium
+python examples/research/openspiel_ismcts.py --simulations 30 --bot medium --rounds 4
+
+``Stateless`` lets evaluate_bots drive OpenSpiel's ISMCTSBot (which keeps no
+state between steps but does not implement ``restart_at``); ``RondaBot``
+plays a ronda level as an OpenSpiel bot. Returns are the round rewards of
+:mod:`ronda.adapters.returns`, in points, seat 0 first.
 """
 
 from __future__ import annotations
@@ -9,14 +14,12 @@ import argparse
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
-import ronda.adapters.openspiel  # noqa: F401 - registers python_ronda
-from ronda.adapters.encoding import action_id
-from ronda.bots import make_bot
+from ronda.adapters.openspiel import RondaBot, Stateless
 
 
-def play_round(simulations: int, bot_level: str, seed: int) -> list[float]:
+def play_rounds(simulations: int, bot_level: str, rounds: int, seed: int) -> list[list[float]]:
     game = pyspiel.load_game("python_ronda", {"players": 2})
     rng = np.random.RandomState(seed)
     searcher = ismcts.ISMCTSBot(
@@ -26,29 +29,20 @@ def play_round(simulations: int, bot_level: str, seed: int) -> list[float]:
         max_simulations=simulations,
         random_state=rng,
     )
-    bot = make_bot(bot_level, seed=seed)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(rng.choice(outcomes, p=probabilities)))
-        elif state.current_player() == 0:
-            state.apply_action(searcher.step(state))
-        else:
-            engine = state.engine
-            choice = bot.choose(engine.view(engine.turn), engine.legal_actions())
-            state.apply_action(action_id(choice))
-    return state.returns()
+    bots = [Stateless(searcher), RondaBot(1, bot_level, seed=seed)]
+    return [evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng) for _ in range(rounds)]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--simulations", type=int, default=30)
     parser.add_argument("--bot", default="medium")
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    returns = play_round(args.simulations, args.bot, args.seed)
-    print(f"ISMCTS ({args.simulations} simulations) vs {args.bot}: returns {returns}")
+    results = play_rounds(args.simulations, args.bot, args.rounds, args.seed)
+    mean = np.mean([r[0] for r in results])
+    print(f"ISMCTS ({args.simulations} simulations) vs {args.bot}: returns {results}, mean for ISMCTS {mean:+.2f}")
 
 
 if __name__ == "__main__":

@@ -158,6 +158,20 @@ def create_table_for_a_friend(page: Any, base_url: str) -> str:
     return str(invite.input_value())
 
 
+def wait_until(page: Any, expression: str, timeout: float = 15.0) -> None:
+    """Poll a JavaScript expression until it is true.
+
+    Playwright's ``wait_for_function`` builds its predicate with ``eval``, which
+    the page's Content-Security-Policy (no ``unsafe-eval``) rightly refuses;
+    ``page.evaluate`` goes through the DevTools protocol and is not refused.
+    """
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 def hand_of(page: Any) -> list[str]:
     return [card.get_attribute("data-card") for card in page.locator("#hand .hand-card").all()]
 
@@ -243,7 +257,7 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
             assert not page.locator("#summary").count()
             # "Always declare truthfully for me": the server declares for us from now on.
             page.click("label.switch")
-            page.wait_for_function("document.querySelector('#auto-declare').checked")
+            wait_until(page, "document.querySelector('#auto-declare').checked")
             page.wait_for_selector("#hand .hand-card.playable")
             assert not page.locator("[data-action^='declare-']").count()
 
@@ -321,7 +335,7 @@ def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, 
         page.wait_for_selector("#hand .hand-card.playable")
         before = len(hand_of(page))
         page.locator("#hand .hand-card.playable").first.tap()
-        page.wait_for_function(f"document.querySelectorAll('#hand .hand-card').length < {before}")
+        wait_until(page, f"document.querySelectorAll('#hand .hand-card').length < {before}")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         # The reader asked for less motion: nothing on the page moves.
         assert page.evaluate("document.getAnimations().filter(a => a.playState === 'running').length") == 0
@@ -349,7 +363,7 @@ def test_an_invite_link_seats_a_friend_and_each_sees_only_their_own_hand(browser
             assert not any(f'data-card="{card}"' in host.content() for card in theirs)
             assert "Youssef" in host.inner_text(".seats, .ring")
             # The play-by-play names the friend now, from its very first line ("Youssef deals", not "Seat 2 deals").
-            host.wait_for_function("document.querySelector('#log').innerText.includes('Youssef deals')")
+            wait_until(host, "document.querySelector('#log').innerText.includes('Youssef deals')")
             assert "Seat 2" not in host.inner_text("#log")
             # The seat is gone: a polite notice, and the late guest watches instead.
             late.fill("#join-name", "Karim")
@@ -406,7 +420,7 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
         shown = host.locator(".seat[data-seat='1'] .shown .chip")
         shown.first.wait_for()
         assert sorted(chip.get_attribute("aria-label") for chip in shown.all()) == dealt_labels
-        host.wait_for_function("document.querySelector('#log').innerText.includes('You challenge Youssef')")
+        wait_until(host, "document.querySelector('#log').innerText.includes('You challenge Youssef')")
         if bluff:
             # Exposed (R8.6): marked false on both pages, and the game goes on with the host to play.
             host.wait_for_selector(".seat[data-seat='1'] .declared.exposed")
@@ -459,7 +473,7 @@ def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: s
         page.goto(f"{base_url}/t/{table_id}")
         page.click("[data-action='rematch']")
         page.wait_for_selector("#summary", state="detached")
-        page.wait_for_function("[...document.querySelectorAll('#scores .points')].every(p => p.textContent === '0')")
+        wait_until(page, "[...document.querySelectorAll('#scores .points')].every(p => p.textContent === '0')")
         assert get_json(f"{base_url}/api/tables/{table_id}")["status"] == "playing"
         page.wait_for_selector("#hand .hand-card")
 

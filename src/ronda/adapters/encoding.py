@@ -1,4 +1,4 @@
-"""One encoding of actions and observations for every research adapter.
+"""One encoding of actions, observations and the full state for every research adapter.
 
 Actions are small integers, the same in PettingZoo, Gymnasium and OpenSpiel:
 
@@ -10,69 +10,130 @@ id         action
 44 … 47    challenge the declaration of seat 0 … 3
 =========  ==========================================
 
-An observation is built only from a :class:`SeatView` (R11), as a flat
-float32 vector made of named pieces (``observation_pieces`` gives their
-names, offsets and sizes). Seats are absolute (0..3) and padded to four, so
-one network can be trained for every table size.
+An observation is built from a :class:`SeatView` only (R11): a float32
+vector in [0, 1] made of named pieces (:func:`observation_pieces` gives
+their names, offsets and sizes; :data:`PIECES` says what each holds).
+
+Seats and sides are **relative** to the observer: seat slot 0 is the
+observer, slot 1 the next seat in the order of play, and so on; side slot 0
+is the observer's side. A network trained in one seat therefore plays every
+seat, and one network serves 2, 3 and 4 players (slots of absent seats stay
+0). The variant flags and ``players`` tell rule sets apart.
+
+Why it is fast: every yes/no piece (cards, one-hots) is a bit of one Python
+integer, unpacked to floats in one numpy call; only the 25 counts are
+written one by one. Building an observation costs a few microseconds beside
+the view itself.
 
 >>> action_id(Play(39)), action_id(Declare("ronda")), action_id(Challenge(1))
 (39, 41, 45)
 >>> id_action(43)
 Declare(declaration='double_ronda')
+>>> OBSERVATION_SIZE, STATE_SIZE
+(855, 1055)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 
 from ..engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
-from ..engine.cards import CardSet
-from ..engine.combinations import DECLARATIONS
+from ..engine.cards import ALL_CARDS, NUM_CARDS, cards_of
+from ..engine.combinations import DECLARATIONS, NONE, combination_of
 from ..engine.errors import IllegalActionError
+from ..engine.rules import Rules
 from ..engine.view import SeatView
 
 NUM_ACTIONS = 48
 _DECLARATION_IDS = {kind: 40 + i for i, kind in enumerate(DECLARATIONS)}
-_PHASES = ("declare", "play", "waiting", "over")
+PHASES = ("declare", "play", "waiting", "over")
+VARIANT_FLAGS = (
+    "auto_declare",
+    "ace_high",
+    "chain_points_1_6_15",
+    "undeclared_ronda_penalty_5",
+    "dealer_duty",
+    "four_card_hands",
+    "transfer_scoring",
+)
+"""The rule switches of R10 as observation bits, in this order (``target`` is a count)."""
 
-_PIECES: list[tuple[str, int]] = [
-    ("hand", 40),
-    ("table", 40),
-    ("opening_table", 40),
-    ("played_by_seat", 4 * 40),
-    ("shown_by_seat", 4 * 40),
-    ("last_drop", 40),
-    ("chain", 40),
-    ("declarations", 4 * 5),  # per seat: not yet, none, ronda, tringa, double_ronda
-    ("exposed", 4),
-    ("hand_sizes", 4),
-    ("pile_sizes", 4),
-    ("stock", 1),
-    ("scores", 4),
-    ("settlement_given", 4),
-    ("me", 4),
-    ("turn", 4),
-    ("dealer", 4),
-    ("players", 3),
-    ("phase", 4),
-    ("challenged", 1),
-    ("deal", 1),
+_BIT_PIECES: list[tuple[str, int, str]] = [
+    ("hand", 40, "the observer's cards"),
+    ("table", 40, "the cards on the table"),
+    ("opening_table", 40, "the four cards turned up at the start of the round (R3.4)"),
+    ("unseen", 40, "cards the observer cannot place: other hands and the stock (SeatView.unseen)"),
+    ("last_drop", 40, "the card dropped on the turn before, that a caida can take (R5.1)"),
+    ("chain_cards", 40, "the cards of the open chain's capture (R5.3)"),
+    ("round_plays", 4 * 40, "per seat slot, the cards it played this round"),
+    ("deal_plays", 4 * 40, "per seat slot, the cards it played in this deal (what decides a declaration, R8.5)"),
+    ("shown", 4 * 40, "per seat slot, its hand as dealt when shown this deal (R8.8, R9.5)"),
+    ("declarations", 4 * 5, "per seat slot: not yet declared, none, ronda, tringa, double_ronda"),
+    ("exposed", 4, "per seat slot, its declaration exposed as false (R8.6)"),
+    (
+        "my_combination",
+        4,
+        "what the observer's hand as dealt this deal holds (R8.1): none, ronda, tringa, double_ronda",
+    ),
+    ("turn", 4, "the seat slot to act"),
+    ("dealer", 4, "the dealer's seat slot"),
+    ("players", 3, "2, 3 or 4 players"),
+    ("phase", 4, "declare, play, waiting, over"),
+    ("challenged", 1, "the observer has challenged this turn and must play (R8.8)"),
+    ("last_capture_side", 3, "the side slot that captured last and takes the table at the end (R7.1)"),
+    ("chain_side", 3, "the side slot holding the open chain"),
+    ("chain_rank", 10, "the open chain's rank"),
+    ("chain_count", 3, "2, 3 or 4 cards of the rank in the open chain"),
+    ("deal", 6, "the deal of the round, first to sixth"),
+    ("last_deal", 1, "this deal empties the stock (R3.6)"),
+    ("winner", 3, "the side slot that won the game"),
+    ("variants", len(VARIANT_FLAGS), "R10 switches: " + ", ".join(VARIANT_FLAGS)),
 ]
-OBSERVATION_SIZE = sum(size for _, size in _PIECES)
+_COUNT_PIECES: list[tuple[str, int, str]] = [
+    ("hand_sizes", 4, "per seat slot, cards held / 4"),
+    ("pile_sizes", 3, "per side slot, cards captured this round / 40"),
+    ("stock", 1, "cards left to deal / 40"),
+    ("scores", 3, "per side slot, score / target (at most 1)"),
+    ("target", 1, "the target / 100 (at most 1)"),
+    ("settlement_given", 3, "per side slot, announcement points given this deal / 20 (R8.5)"),
+    ("debts", 9, "transfer_scoring: cards side slot i owes side slot j, at 3*i+j, / 40"),
+    ("round", 1, "rounds played before this one / 20 (at most 1)"),
+    # the same cards by rank, where captures, runs and combinations are decided (R4.2, R8.1)
+    ("hand_ranks", 10, "per rank, the observer's cards of it / 4"),
+    ("table_ranks", 10, "per rank, 1 if it is on the table"),
+    ("unseen_ranks", 10, "per rank, the cards of it the observer cannot place / 4"),
+]
+PIECES = _BIT_PIECES + _COUNT_PIECES
+"""(name, size, meaning) of every piece, in order: yes/no pieces (one bit each), then counts scaled into [0, 1]."""
+
+OBSERVATION_SIZE = sum(size for _, size, _ in PIECES)
+_BITS = sum(size for _, size, _ in _BIT_PIECES)
+_BYTES = _BITS // 8
+_COUNTS = OBSERVATION_SIZE - _BITS - 30
+assert _BITS % 8 == 0 and _COUNTS == 25
 
 
 def observation_pieces() -> list[tuple[str, int, int]]:
     """(name, offset, size) of every piece of the observation vector."""
     pieces, offset = [], 0
-    for name, size in _PIECES:
+    for name, size, _ in PIECES:
         pieces.append((name, offset, size))
         offset += size
     return pieces
 
 
-_OFFSETS = {name: offset for name, offset, _ in observation_pieces()}
+OFFSETS = {name: offset for name, offset, _ in observation_pieces()}
+"""Where each piece starts in the observation."""
+
+STATE_SIZE = 4 * 40 + 40 + OBSERVATION_SIZE
+"""The full state (PettingZoo ``state()``): every hand by absolute seat, the stock, then seat 0's observation."""
+
+_O = OFFSETS
+_DECLARATION_BIT: dict[str | None, int] = {None: 0, **{kind: 1 + i for i, kind in enumerate(DECLARATIONS)}}
+_PHASE_BIT = {phase: i for i, phase in enumerate(PHASES)}
 
 
 def action_id(action: Action) -> int:
@@ -81,12 +142,14 @@ def action_id(action: Action) -> int:
         return action.card
     if isinstance(action, Declare):
         return _DECLARATION_IDS[action.declaration]
-    return 44 + action.target
+    if isinstance(action, Challenge):
+        return 44 + action.target
+    raise IllegalActionError(f"not an action: {action!r}")
 
 
-def id_action(number: int) -> Action:
-    """The action of an integer; raises :class:`IllegalActionError` for one out of range."""
-    if not isinstance(number, (int, np.integer)) or not 0 <= number < NUM_ACTIONS:
+def id_action(number: object) -> Action:
+    """The action of an integer; raises :class:`IllegalActionError` for anything else."""
+    if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or not 0 <= number < NUM_ACTIONS:
         raise IllegalActionError(f"actions are integers from 0 to {NUM_ACTIONS - 1}, not {number!r}")
     number = int(number)
     if number < 40:
@@ -96,70 +159,319 @@ def id_action(number: int) -> Action:
     return CHALLENGES[number - 44]
 
 
+_ALL_ACTIONS: tuple[Action, ...] = (*PLAYS, *DECLARES.values(), *CHALLENGES)
+_ID_OF = {id(action): action_id(action) for action in _ALL_ACTIONS}
+"""Action ids by object identity: the engine keeps one instance of every action, so its legal lists hold only those."""
+_MASKS: dict[int, np.ndarray] = {}
+
+
 def action_mask(legal: Iterable[Action]) -> np.ndarray:
-    """1 for each legal action id, 0 elsewhere (int8, length 48)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    """1 for each legal action id, 0 elsewhere (int8, length 48; read-only, shared between equal masks).
+
+    >>> action_mask([Play(0), Declare("none")]).nonzero()[0].tolist()
+    [0, 40]
+    """
+    bits = 0
     for action in legal:
-        mask[action_id(action)] = 1
+        number = _ID_OF.get(id(action))
+        bits |= 1 << (action_id(action) if number is None else number)
+    mask = _MASKS.get(bits)
+    if mask is None:
+        mask = np.unpackbits(np.frombuffer(bits.to_bytes(6, "little"), dtype=np.uint8), bitorder="little").view(np.int8)
+        mask.flags.writeable = False
+        if len(_MASKS) < 100_000:
+            _MASKS[bits] = mask
     return mask
 
 
-_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float32)
-"""Row b holds the 8 bits of byte b, lowest first: a 40-card mask becomes 40 floats in five lookups."""
+def relative_mask(mask: np.ndarray, seat: int, players: int) -> np.ndarray:
+    """``mask`` in ``seat``'s own frame: challenge id 44 + k names the seat k places after it (k = 0 is itself).
+
+    Observations name seats relative to the observer; a policy that reads them
+    chooses challenges the same way, so a network trained in one seat plays
+    every seat. :func:`absolute_action` turns its choice back into the engine's id.
+
+    >>> relative_mask(action_mask([CHALLENGES[0]]), seat=1, players=2).nonzero()[0].tolist()
+    [45]
+    """
+    relative = mask.copy()
+    relative[44:] = 0
+    for k in range(players):
+        relative[44 + k] = mask[44 + (seat + k) % players]
+    return relative
+
+
+def absolute_action(number: int, seat: int, players: int) -> int:
+    """The engine's action id of a choice made in ``seat``'s own frame (see :func:`relative_mask`)."""
+    return 44 + (seat + number - 44) % players if number >= 44 else number
 
 
 def card_vector(mask: int) -> np.ndarray:
     """A 40-bit card mask as 40 floats (1.0 where the card is in the set)."""
-    return _BYTE_BITS[np.frombuffer(mask.to_bytes(5, "little"), dtype=np.uint8)].reshape(40)
+    return _unpack(mask, 5)
 
 
-def _cards(vector: np.ndarray, cards: CardSet, offset: int = 0) -> None:
-    vector[offset : offset + 40] = card_vector(cards.mask)
+def _unpack(bits: int, size: int) -> np.ndarray:
+    raw = np.frombuffer(bits.to_bytes(size, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little").astype(np.float32)
 
 
-def observe(view: SeatView) -> np.ndarray:
-    """The observation vector of one seat's view (float32, length :data:`OBSERVATION_SIZE`)."""
-    v = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    at = _OFFSETS
-    target = float(view.rules.target)
-    _cards(v, view.hand, at["hand"])
-    _cards(v, view.table, at["table"])
-    _cards(v, view.opening_table, at["opening_table"])
-    played = [0] * 4
-    for seat, card in view.plays:
-        played[seat] |= 1 << card
-    for seat, mask in enumerate(played):
-        if mask:
-            v[at["played_by_seat"] + 40 * seat : at["played_by_seat"] + 40 * seat + 40] = card_vector(mask)
+class _Frame(NamedTuple):
+    """What depends only on the rules and the observer's seat, computed once (see :func:`_frame`)."""
+
+    players: int
+    sides: int
+    slot: tuple[int, ...]  # seat -> seat slot
+    side_slot: tuple[int, ...]  # side -> side slot
+    constant_bits: int  # seat, players and variant bits
+    target: float
+    declaration_bits: tuple[dict[str | None, int], ...]  # per seat: declared kind -> its bit
+    turn_bits: tuple[int, ...]
+    dealer_bits: tuple[int, ...]
+    round_play_shift: tuple[int, ...]  # per seat: where its round plays start
+    deal_play_shift: tuple[int, ...]
+    shown_shift: tuple[int, ...]
+    exposed_bits: tuple[int, ...]
+    side_bits: tuple[tuple[int, ...], ...]  # per piece (last capture, chain, winner): side -> bit
+    hand_size_index: tuple[int, ...]  # per seat: index among the counts
+    debt_index: tuple[tuple[int, ...], ...]  # payer side, payee side -> index among the counts
+    counts_template: list[float]  # the counts that never change: the target
+
+
+_FRAMES: dict[tuple[int, int], tuple[Rules, _Frame]] = {}
+
+
+def _frame(rules: Rules, me: int) -> _Frame:
+    """The frame of ``rules`` and seat ``me``, found by identity: hashing Rules costs more than an observation."""
+    entry = _FRAMES.get((id(rules), me))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    if len(_FRAMES) > 1024:
+        _FRAMES.clear()
+    frame = _make_frame(rules, me)
+    _FRAMES[id(rules), me] = (rules, frame)
+    return frame
+
+
+def _make_frame(rules: Rules, me: int) -> _Frame:
+    n, sides = rules.players, rules.sides
+    my_side = rules.side_of(me)
+    slot = tuple((seat - me) % n for seat in range(n))
+    side_slot = tuple((side - my_side) % sides for side in range(sides))
+    flags = (
+        rules.auto_declare,
+        rules.ace_high,
+        rules.chain_points != (1, 5, 10),
+        rules.undeclared_ronda_penalty != 1,
+        rules.dealer_duty,
+        rules.four_card_hands,
+        rules.transfer_scoring,
+    )
+    constant = 1 << (_O["players"] + n - 2)
+    for i, flag in enumerate(flags):
+        if flag:
+            constant |= 1 << (_O["variants"] + i)
+    declarations = tuple(
+        {kind: 1 << (_O["declarations"] + 5 * slot[seat] + bit) for kind, bit in _DECLARATION_BIT.items()}
+        for seat in range(n)
+    )
+    return _Frame(
+        players=n,
+        sides=sides,
+        slot=slot,
+        side_slot=side_slot,
+        constant_bits=constant,
+        target=float(rules.target),
+        declaration_bits=declarations,
+        turn_bits=tuple(1 << (_O["turn"] + slot[seat]) for seat in range(n)),
+        dealer_bits=tuple(1 << (_O["dealer"] + slot[seat]) for seat in range(n)),
+        round_play_shift=tuple(_O["round_plays"] + 40 * slot[seat] for seat in range(n)),
+        deal_play_shift=tuple(_O["deal_plays"] + 40 * slot[seat] for seat in range(n)),
+        shown_shift=tuple(_O["shown"] + 40 * slot[seat] for seat in range(n)),
+        exposed_bits=tuple(1 << (_O["exposed"] + slot[seat]) for seat in range(n)),
+        side_bits=tuple(
+            tuple(1 << (_O[piece] + side_slot[side]) for side in range(sides))
+            for piece in ("last_capture_side", "chain_side", "winner")
+        ),
+        hand_size_index=slot,
+        debt_index=tuple(tuple(3 * side_slot[i] + side_slot[j] for j in range(sides)) for i in range(sides)),
+        counts_template=[0.0] * 11 + [min(rules.target / 100.0, 1.0)] + [0.0] * (_COUNTS - 12),
+    )
+
+
+_PHASE_BITS = {phase: 1 << (_O["phase"] + i) for i, phase in enumerate(PHASES)}
+_DEAL_BITS = tuple(1 << (_O["deal"] + d) for d in range(6))
+_LAST_DEAL_BIT = 1 << _O["last_deal"]
+_CHALLENGED_BIT = 1 << _O["challenged"]
+
+
+def observe(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation of one seat's view (float32, length :data:`OBSERVATION_SIZE`), written into ``out`` if given.
+
+    >>> from ronda.engine.game import Game
+    >>> from ronda.engine.rules import Rules
+    >>> view = Game(Rules(players=2), seed=2).view(0)
+    >>> vector = observe(view)
+    >>> [card for card in range(40) if vector[OFFSETS["hand"] + card]] == list(view.hand)
+    True
+    """
+    return _encode(view, out, None)
+
+
+class Encoder:
+    """:func:`observe` for the views of one game, followed through one episode.
+
+    The plays of the round's earlier deals are folded into masks once per
+    deal instead of at every observation. The cache is keyed on the round,
+    the dealer and where the deal starts, which identifies a deal only
+    within one game: call :meth:`reset` whenever a new game begins.
+    """
+
+    __slots__ = ("_earlier", "_key")
+
+    def __init__(self) -> None:
+        self._key: tuple[int, int, int] | None = None
+        self._earlier: list[int] = []
+
+    def reset(self) -> None:
+        """Forget the game followed so far."""
+        self._key = None
+
+    def observe(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+        """The same vector as :func:`observe`."""
+        return _encode(view, out, self)
+
+
+_CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
+_RANKS = _O["hand_ranks"]
+_RANK_PIECES = ((_O["hand_ranks"], _O["hand"]), (_O["table_ranks"], _O["table"]), (_O["unseen_ranks"], _O["unseen"]))
+_KIND_BIT: dict[str | None, int] = {None: 0}
+_KIND_BIT.update({kind: 1 << (_O["my_combination"] + i) for i, kind in enumerate(DECLARATIONS)})
+_MY_COMBINATION: dict[tuple[int, bool], int] = {}
+
+
+def _my_combination_bit(dealt: int, rules: Rules) -> int:
+    """The bit of the kind a hand as dealt holds (R8.1), by the engine's own detector, memoised by hand."""
+    key = (dealt, rules.ace_high)
+    bit = _MY_COMBINATION.get(key)
+    if bit is None:
+        combo = combination_of((c >> 2 for c in cards_of(dealt)), dealt.bit_count() == 4, rules.ace_high)
+        bit = _KIND_BIT[NONE if combo is None else combo[0]]
+        if len(_MY_COMBINATION) < 200_000:
+            _MY_COMBINATION[key] = bit
+    return bit
+
+
+def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np.ndarray:
+    frame = _frame(view.rules, view.seat)
+    n = frame.players
+
+    # ---- bits: one integer, one unpack
+    hand = view.hand.mask
+    table = view.table.mask
+    opening = view.opening_table.mask
+    bits = hand | table << _O["table"] | opening << _O["opening_table"] | frame.constant_bits
+    known = hand | table | opening
+    plays = view.plays
+    deal_start = view.deal_start
+    key = (view.round, view.dealer, deal_start)
+    if cache is not None and cache._key == key:
+        earlier = cache._earlier
+    else:
+        earlier = [0] * n
+        for seat, card in plays[:deal_start]:
+            earlier[seat] |= _CARD_BITS[card]
+        if cache is not None:
+            cache._key, cache._earlier = key, earlier
+    this_deal = [0] * n
+    for seat, card in plays[deal_start:]:
+        this_deal[seat] |= _CARD_BITS[card]
+    for seat in range(n):
+        deal_mask = this_deal[seat]
+        round_mask = earlier[seat] | deal_mask
+        known |= round_mask
+        bits |= round_mask << frame.round_play_shift[seat] | deal_mask << frame.deal_play_shift[seat]
     for seat, shown in enumerate(view.shown):
         if shown is not None:
-            _cards(v, shown, at["shown_by_seat"] + 40 * seat)
+            known |= shown.mask
+            bits |= shown.mask << frame.shown_shift[seat]
+    bits |= (ALL_CARDS & ~known) << _O["unseen"]
+    bits |= _my_combination_bit(hand | this_deal[view.seat], view.rules)
     if view.last_drop is not None:
-        v[at["last_drop"] + view.last_drop] = 1.0
-    if view.chain is not None:
-        _cards(v, view.chain.cards, at["chain"])
+        bits |= 1 << (_O["last_drop"] + view.last_drop)
+    chain = view.chain
+    if chain is not None:
+        bits |= (
+            chain.cards.mask << _O["chain_cards"]
+            | frame.side_bits[1][chain.side]
+            | 1 << (_O["chain_rank"] + chain.rank)
+            | 1 << (_O["chain_count"] + min(max(chain.count, 2), 4) - 2)
+        )
+    declaration_bits = frame.declaration_bits
+    exposed = view.exposed
     for seat, declared in enumerate(view.declarations):
-        index = 0 if declared is None else 1 + DECLARATIONS.index(declared)
-        v[at["declarations"] + 5 * seat + index] = 1.0
-    for seat, exposed in enumerate(view.exposed):
-        v[at["exposed"] + seat] = float(exposed)
-    for seat, size in enumerate(view.hand_sizes):
-        v[at["hand_sizes"] + seat] = size / 4.0
-    for side, size in enumerate(view.pile_sizes):
-        v[at["pile_sizes"] + side] = size / 40.0
-    v[at["stock"]] = view.stock / 40.0
-    for side, score in enumerate(view.scores):
-        v[at["scores"] + side] = score / target
-    for side, given in enumerate(view.settlement_given):
-        v[at["settlement_given"] + side] = given / 10.0
-    v[at["me"] + view.seat] = 1.0
-    v[at["turn"] + view.turn] = 1.0
-    v[at["dealer"] + view.dealer] = 1.0
-    v[at["players"] + view.players - 2] = 1.0
-    v[at["phase"] + _PHASES.index(view.phase)] = 1.0
-    v[at["challenged"]] = float(view.challenged_this_turn)
-    v[at["deal"]] = view.deal / 6.0
-    return v
+        bits |= declaration_bits[seat][declared]
+        if exposed[seat]:
+            bits |= frame.exposed_bits[seat]
+    bits |= frame.turn_bits[view.turn] | frame.dealer_bits[view.dealer] | _PHASE_BITS[view.phase]
+    if view.challenged_this_turn:
+        bits |= _CHALLENGED_BIT
+    if view.last_capture_side is not None:
+        bits |= frame.side_bits[0][view.last_capture_side]
+    deal = view.deal
+    if deal >= 0:
+        bits |= _DEAL_BITS[min(deal, 5)]
+        if deal == view.deals_in_round - 1:
+            bits |= _LAST_DEAL_BIT
+    if view.winner is not None:
+        bits |= frame.side_bits[2][view.winner]
+
+    # ---- counts: [hand sizes 4, piles 3, stock, scores 3, target, given 3, debts 9, round]
+    counts = frame.counts_template[:]
+    for index, size in zip(frame.hand_size_index, view.hand_sizes, strict=True):
+        counts[index] = size * 0.25
+    scores, given, piles = view.scores, view.settlement_given, view.pile_sizes
+    target = frame.target
+    for side, s in enumerate(frame.side_slot):
+        counts[4 + s] = piles[side] * 0.025
+        score = scores[side] / target
+        counts[8 + s] = score if score < 1.0 else 1.0
+        points = given[side] * 0.05
+        counts[12 + s] = points if points < 1.0 else 1.0
+    counts[7] = view.stock * 0.025
+    round_index = view.round
+    if round_index > 0:
+        counts[24] = round_index * 0.05 if round_index < 20 else 1.0
+    if view.rules.transfer_scoring:
+        debt_index = frame.debt_index
+        for payer, row in enumerate(view.debts):
+            for payee, owed in enumerate(row):
+                if owed:
+                    counts[15 + debt_index[payer][payee]] = min(owed / 40.0, 1.0)
+    if out is None:
+        out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+    out[:_BITS] = np.unpackbits(np.frombuffer(bits.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little")
+    out[_BITS:_RANKS] = counts
+    for piece, at in _RANK_PIECES:
+        np.sum(out[at : at + 40].reshape(10, 4), axis=1, out=out[piece : piece + 10])
+    out[_O["hand_ranks"] : _O["hand_ranks"] + 10] *= 0.25
+    out[_O["unseen_ranks"] : _O["unseen_ranks"] + 10] *= 0.25
+    return out
+
+
+def encode_state(hands: Iterable[int], stock: int, seat0: SeatView) -> np.ndarray:
+    """The full state: each absolute seat's hand (padded to four), the stock's cards, then ``seat0``'s observation.
+
+    For centralized critics (PettingZoo ``state()``); never give it to a player (R11).
+    """
+    bits = 0
+    for seat, hand in enumerate(hands):
+        bits |= hand << (40 * seat)
+    bits |= stock << 160
+    out = np.empty(STATE_SIZE, dtype=np.float32)
+    out[:200] = _unpack(bits, 25)
+    observe(seat0, out[200:])
+    return out
 
 
 def describe_action(number: int) -> str:
@@ -167,14 +479,22 @@ def describe_action(number: int) -> str:
     return str(id_action(number))
 
 
+assert NUM_CARDS == 40
+
 __all__ = [
     "NUM_ACTIONS",
     "OBSERVATION_SIZE",
+    "OFFSETS",
+    "PIECES",
+    "STATE_SIZE",
+    "absolute_action",
     "action_id",
     "action_mask",
+    "relative_mask",
     "describe_action",
+    "Encoder",
+    "encode_state",
     "id_action",
-    "observe",
     "observation_pieces",
-    "Challenge",
+    "observe",
 ]

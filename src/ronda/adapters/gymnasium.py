@@ -1,140 +1,203 @@
-"""Ronda as a single-agent Gymnasium environment: the other seats are ronda bots.
+"""Ronda as a single-agent Gymnasium environment: ``Ronda-v0``, one seat against opponents.
 
-``RondaEnv(players=2, seat=0, opponents=["medium"], reward="game", **variants)``.
-Spaces, action ids and rewards are those of :mod:`ronda.adapters.pettingzoo`;
-the observation is the agent's seat view only (R11), and ``info["action_mask"]``
-(also in the observation) marks the legal actions. Bots play their turns
-between the agent's steps.
+>>> import gymnasium
+>>> import ronda.adapters.gymnasium  # registers Ronda-v0
+>>> env = gymnasium.make("Ronda-v0", opponents="easy", reward="outcome", observation="flat")
+>>> observation, info = env.reset(seed=7)
+>>> observation.shape, env.unwrapped.action_masks().shape
+((855,), (48,))
 
-``opponents`` names one bot level for every other seat, in seat order (a
-single name serves them all); with 4 players the partner is a bot too.
+``RondaEnv(players=2, seat=0, opponents="medium", reward="outcome", observation="dict", illegal="end", dealer=None,
+**variants)``; ``gymnasium.make("ronda.adapters.gymnasium:Ronda-v0", ...)`` also works without the import.
 
-An illegal action is refused: the game is unchanged, the reward is
-``illegal_penalty`` (default -1) and ``info["illegal"]`` names the problem.
-Refusing rather than raising lets generic tooling (``check_env``, random
-exploration) run; no action is ever replaced by another.
+==================  ===========================================================
+Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
+                    ronda / tringa / double_ronda, 44-47 challenge seat 0-3
+                    (:mod:`ronda.adapters.encoding`)
+Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (855,)),
+                    "action_mask": Box(0, 1, (48,), int8)}``;
+                    ``observation="flat"``: the ``Box(0, 1, (855,))`` alone.
+                    Either way :meth:`RondaEnv.action_masks` (what sb3-contrib's
+                    MaskablePPO calls) and ``info["action_mask"]`` give the mask.
+                    Built from the agent's seat view only (R11), seats relative
+                    to the agent.
+Rewards             at the end of the episode only, from
+                    :mod:`ronda.adapters.returns`: ``outcome`` (default: a
+                    whole game, +1 / -1/(k-1)), ``game`` (a whole game, points
+                    with the result on top) or ``round`` (one round, in points)
+Opponents           every other seat, in seat order, or one for all of them
+                    (with 4 players the partner too): level names, ``(level,
+                    settings)``, any bot, or ``policy(observation, mask) -> id``
+                    (:mod:`ronda.adapters.opponents`)
+Variants            any R10 variant by name: ``RondaEnv(dealer_duty=True)``
+==================  ===========================================================
+
+Episodes (:mod:`ronda.adapters.episode`): the first dealer is drawn unless
+``dealer`` names one; ``reset(seed=…)`` makes the deal, the dealer and every
+bot's choices the same each time (search bots get a fixed budget).
+
+An illegal action changes nothing in the game; what follows is ``illegal``:
+``"end"`` (default) ends the episode with ``illegal_reward`` (default the
+lowest return of the reward) and ``info["illegal"]`` naming the problem, like
+PettingZoo's ``TerminateIllegalWrapper``; ``"refuse"`` gives that reward and
+lets the agent act again; ``"raise"`` raises
+:class:`~ronda.engine.errors.IllegalActionError`. No action is ever replaced
+by another.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..bots import make_bot
 from ..engine.errors import IllegalActionError
-from ..engine.events import Score
-from ..engine.game import OVER, WAITING, Game
+from ..engine.game import Game
 from ..engine.rules import Rules
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, id_action, observe
+from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, Encoder, action_mask, id_action
+from .episode import Episode
+from .opponents import Chooser, OpponentSpec, check_opponent, make_opponent
+from .returns import check_reward
+
+Observation = dict[str, np.ndarray] | np.ndarray
+
+_ILLEGAL = ("end", "refuse", "raise")
+_OBSERVATIONS = ("dict", "flat")
 
 
-class RondaEnv(gymnasium.Env[dict[str, np.ndarray], int]):
-    """One seat of a Ronda game against bots (see the module docstring)."""
+def observation_space(flat: bool) -> spaces.Space[Any]:
+    """The observation space of the environments: the vector alone, or the vector and the mask."""
+    vector = spaces.Box(low=0.0, high=1.0, shape=(OBSERVATION_SIZE,), dtype=np.float32)
+    if flat:
+        return vector
+    mask = spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8)
+    return spaces.Dict({"observation": vector, "action_mask": mask})
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+
+class RondaEnv(gymnasium.Env[Observation, int]):
+    """One seat of a Ronda game against opponents (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 - gymnasium declares it an instance field
 
     def __init__(
         self,
         players: int = 2,
         seat: int = 0,
-        opponents: list[str] | str = "medium",
-        reward: str = "game",
-        illegal_penalty: float = -1.0,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "medium",
+        reward: str = "outcome",
+        observation: str = "dict",
+        illegal: str = "end",
+        illegal_reward: float | None = None,
+        dealer: int | None = None,
         render_mode: str | None = None,
         **variants: Any,
     ) -> None:
-        if reward not in ("game", "round"):
-            raise ValueError(f"reward must be 'game' or 'round', not {reward!r}")
-        if reward == "round":
-            variants.setdefault("target", 10_000)
+        self.reward_mode = check_reward(reward)
+        if observation not in _OBSERVATIONS:
+            raise ValueError(f"observation must be 'dict' or 'flat', not {observation!r}")
+        if illegal not in _ILLEGAL:
+            raise ValueError(f"illegal must be one of {', '.join(_ILLEGAL)}, not {illegal!r}")
         self.rules = Rules.from_dict({"players": players, **variants})
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be from 0 to {players - 1}")
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be from 0 to {players - 1}, not {seat!r}")
+        if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < players):
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1} or None, not {dealer!r}")
         others = [s for s in range(players) if s != seat]
-        names = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
-        if len(names) == 1:
-            names = names * len(others)
-        if len(names) != len(others):
-            raise ValueError(f"give one opponent level, or one for each of seats {others}")
+        specs = list(opponents) if isinstance(opponents, list) else [opponents]
+        if len(specs) == 1:
+            specs = specs * len(others)
+        if len(specs) != len(others):
+            raise ValueError(f"give one opponent, or one for each of seats {others}, not {len(specs)}")
+        for spec in specs:
+            check_opponent(spec)
         self.seat = seat
-        self.opponent_levels = dict(zip(others, names, strict=True))
-        make_bot(names[0])  # an unknown level fails here, naming the known ones
-        self.reward_mode = reward
-        self.illegal_penalty = illegal_penalty
+        self.opponents = dict(zip(others, specs, strict=True))
+        self.flat = observation == "flat"
+        self.illegal = illegal
+        self.illegal_reward = illegal_reward
+        self.dealer = dealer
         self.render_mode = render_mode
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(NUM_ACTIONS)
-        self.game: Game | None = None
+        self.observation_space = observation_space(self.flat)
+        self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
+        self.episode: Episode | None = None
         self._rng = random.Random()
+        self._choosers: dict[int, Chooser] = {}
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        self._ended = True
+        self._encoder = Encoder()
 
-    def _observation(self) -> dict[str, np.ndarray]:
-        assert self.game is not None
-        over = self._over()
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(self.game.legal_actions())
-        return {"observation": observe(self.game.view(self.seat)), "action_mask": mask}
+    @property
+    def game(self) -> Game | None:
+        """The engine's game of the current episode (``None`` before :meth:`reset`)."""
+        return None if self.episode is None else self.episode.game
 
-    def _over(self) -> bool:
-        assert self.game is not None
-        return self.game.phase == OVER or (self.reward_mode == "round" and self.game.phase == WAITING)
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as sb3-contrib's MaskablePPO asks for them (bool, length 48)."""
+        return self._mask.astype(bool)
 
-    def _bots_play(self) -> None:
-        assert self.game is not None
-        while not self._over() and self.game.turn != self.seat:
-            seat = self.game.turn
-            action = self._bots[seat].choose(self.game.view(seat), self.game.legal_actions())
-            self.game.apply(action, seat=seat)
+    def _observe(self) -> tuple[Observation, dict[str, Any]]:
+        assert self.episode is not None
+        game = self.episode.game
+        over = self.episode.over
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(game.legal_actions()).copy()
+        vector = self._encoder.observe(game.view(self.seat))
+        info = {"action_mask": self._mask}
+        if self.flat:
+            return vector, info
+        return {"observation": vector, "action_mask": self._mask}, info
+
+    def _opponents_play(self) -> None:
+        assert self.episode is not None
+        episode = self.episode
+        game = episode.game
+        while not episode.over and game.turn != self.seat:
+            seat = game.turn
+            action = self._choosers[seat](game.view(seat), game.legal_actions())
+            episode.apply(action, seat=seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
-        self.game = Game(self.rules, seed=self._rng.randrange(1 << 62))
-        self._bots = {
-            seat: make_bot(level, seed=self._rng.randrange(1 << 31)) for seat, level in self.opponent_levels.items()
-        }
-        self._bots_play()
-        observation = self._observation()
-        return observation, {"action_mask": observation["action_mask"]}
+        rng = self._rng
+        self.episode = Episode(self.rules, self.reward_mode, rng, self.dealer, options)
+        self._encoder.reset()
+        self._choosers = {seat: make_opponent(spec, rng.randrange(1 << 31)) for seat, spec in self.opponents.items()}
+        self._ended = False
+        self._opponents_play()
+        return self._observe()
 
-    def step(self, action: int) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        assert self.game is not None, "call reset() first"
+    def step(self, action: int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        episode = self.episode
+        if episode is None or self._ended:
+            raise gymnasium.error.ResetNeeded("the episode is over or not begun: call reset() before step()")
         try:
-            self.game.apply(id_action(action), seat=self.seat)
+            episode.apply(id_action(action), seat=self.seat)
         except IllegalActionError as error:
-            observation = self._observation()
-            info = {"action_mask": observation["action_mask"], "illegal": str(error)}
-            return observation, self.illegal_penalty, False, False, info
-        self._bots_play()
-        observation = self._observation()
-        terminated = self._over()
-        reward = self._final_reward() if terminated else 0.0
-        return observation, reward, terminated, False, {"action_mask": observation["action_mask"]}
-
-    def _final_reward(self) -> float:
-        assert self.game is not None
-        side = self.rules.side_of(self.seat)
-        if self.reward_mode == "game":
-            return 1.0 if self.game.winner == side else -1.0
-        points = [0] * self.rules.sides
-        for event in self.game.events:
-            if type(event) is Score:
-                points[event.side] += event.points
-        others = [p for s, p in enumerate(points) if s != side]
-        return float(points[side] - sum(others) / len(others))
+            if self.illegal == "raise":
+                raise
+            observation, info = self._observe()
+            info["illegal"] = str(error)
+            reward = episode.lowest_return() if self.illegal_reward is None else self.illegal_reward
+            self._ended = self.illegal == "end"
+            return observation, reward, self._ended, False, info
+        self._opponents_play()
+        observation, info = self._observe()
+        terminated = self._ended = episode.over
+        reward = episode.returns()[self.seat] if terminated else 0.0
+        return observation, reward, terminated, False, info
 
     def render(self) -> str | None:
-        if self.game is None:
+        if self.episode is None:
             return None
-        view = self.game.view(self.seat)
+        view = self.episode.game.view(self.seat)
         return f"hand {view.hand}  table {view.table}  scores {list(view.scores)}"
+
+
+gymnasium.register(id="Ronda-v0", entry_point="ronda.adapters.gymnasium:RondaEnv")

@@ -1,9 +1,33 @@
 """Ronda for OpenSpiel: the Python game ``python_ronda``.
 
-``pyspiel.load_game("python_ronda", {"players": 3, "rounds": 1, "dealer_duty": True})``.
-Parameters: ``players`` (2-4), ``rounds`` (rounds an episode lasts, default 1),
-``target`` (points that end it early, default 41) and every R10 variant by
-name (``chain_points`` as the string ``"1,5,10"`` or ``"1,6,15"``).
+>>> import pyspiel
+>>> game = pyspiel.load_game("python_ronda(players=3,chain_points=1_6_15)")
+>>> str(game) == str(pyspiel.load_game(str(game)))
+True
+>>> game.min_utility(), game.max_utility()
+(-41.0, 82.0)
+
+Parameters (every one survives ``str(game)`` → ``load_game``, pickling and
+``serialize_game_and_state``):
+
+==========================  ==================================================
+``players``                 2, 3 or 4
+``reward``                  ``round`` (default): an episode is one round of a
+                            new game; ``game`` or ``outcome``: a whole game
+                            (:mod:`ronda.adapters.returns` says what each pays)
+``max_rounds``              with ``game``/``outcome``, the most rounds an
+                            episode lasts (default 50; a game cut short has no
+                            winner); a game is won in about six rounds
+``target``                  R9.1, default 41
+``chain_points``            ``1_5_10`` (default) or ``1_6_15`` (R5.3); ``1,6,15``
+                            is accepted in a parameter dict and written
+                            ``1_6_15``, since a comma cannot be read back
+every other R10 variant     ``auto_declare``, ``ace_high``, ``dealer_duty``,
+                            ``four_card_hands``, ``transfer_scoring`` (bool),
+                            ``undeclared_ronda_penalty`` (1 or 5)
+==========================  ==================================================
+
+A bad parameter raises ``pyspiel.SpielError`` naming it, like any OpenSpiel game.
 
 - **Chance** deals explicitly: each chance node picks the next card of the
   round's deck in dealing order (RECORD.md), uniformly among the cards left.
@@ -11,46 +35,61 @@ name (``chain_points`` as the string ``"1,5,10"`` or ``"1,6,15"``).
   offered (a rank not yet up, not the fourth of a run). That is exactly the
   distribution of R3.4's "put it back and shuffle": a turned-up card is
   uniform over the stock, so the accepted one is uniform over the allowed.
+  The first dealer is the last seat (R3.2); the deal passes as in play.
 - **Actions** are :mod:`ronda.adapters.encoding`'s 48 ids, sorted.
-- **Returns**: each player's side's points over the episode minus the mean of
-  the other sides' (zero-sum); partners share theirs.
-- **Information state** of a player: its own hands as dealt and every public
-  event, in order (string), and its seat view (tensor). **Observation**: the
-  seat view alone.
+- **Returns** are :func:`ronda.adapters.returns.seat_returns`; the utility
+  bounds are :func:`~ronda.adapters.returns.return_bounds`, true bounds.
+  ``max_game_length`` counts decisions: per round every card is played once,
+  every seat declares once a deal, and a declaration can be challenged once.
+- **Information state** (perfect recall): the string is the player's seat,
+  then every public event of the episode in order with the player's own hand
+  written after each deal; the tensor is the round so far in full (the
+  player's hands as dealt, every card played in order, every challenge and
+  declaration) followed by the observation tensor, which carries earlier
+  rounds through the scores. **Observation**: the seat view alone
+  (:func:`ronda.adapters.encoding.observe`) and a readable line of it.
 - ``resample_from_infostate`` places the cards the player cannot see at
-  random (hand sizes and hands shown by challenges respected), for
-  OpenSpiel's Python ISMCTS.
+  random (hand sizes and shown hands respected): OpenSpiel's Python ISMCTS
+  runs on it as it is. OpenSpiel's ``evaluate_bots`` asks every bot to
+  ``restart_at`` the first state, which the Python ``ISMCTSBot`` does not
+  do: wrap it in :class:`Stateless`. :class:`RondaBot` plays a ronda bot level
+  in OpenSpiel.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..engine.cards import NUM_CARDS, card_name, cards_of, rank_of
+from ..bots import Bot, make_bot
+from ..engine.cards import NUM_CARDS, CardSet, card_name, rank_of
+from ..engine.combinations import DECLARATIONS
 from ..engine.deck import is_run_of_four
+from ..engine.errors import RondaError
+from ..engine.events import Event
 from ..engine.game import OVER, WAITING, Game
-from ..engine.position import PositionBuilder
-from ..engine.rules import Rules
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, describe_action, id_action, observe
+from ..engine.rules import CHAIN_POINTS_CHOICES, Rules
+from ..engine.view import SeatView
+from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_id, action_mask, describe_action, id_action, observe
+from .returns import REWARDS, Reward, return_bounds, seat_returns
 
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
-    "rounds": 1,
+    "reward": "round",
+    "max_rounds": 50,
     "target": 41,
     "auto_declare": False,
     "ace_high": False,
-    "chain_points": "1,5,10",
+    "chain_points": "1_5_10",
     "undeclared_ronda_penalty": 1,
     "dealer_duty": False,
     "four_card_hands": False,
     "transfer_scoring": False,
 }
-_MOVES_PER_ROUND = 40 + 36 + 36 + 16  # chance, plays, challenges, declarations (at most)
-_POINTS_PER_ROUND = 500.0
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_ronda",
@@ -69,33 +108,88 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification=_DEFAULTS,
 )
 
+# The information-state tensor's round block (see the module docstring).
+_DEALS = 6
+_PLAY_SLOTS = 40
+_DEALT = _DEALS * 40
+_PLAYS = _PLAY_SLOTS * 40
+_CHALLENGES = _PLAY_SLOTS * 4
+_DECLARED = _DEALS * 4 * len(DECLARATIONS)
+ROUND_BLOCK = _DEALT + _PLAYS + _CHALLENGES + _DECLARED
+INFORMATION_STATE_SIZE = ROUND_BLOCK + OBSERVATION_SIZE
+
+
+def chain_points_text(value: object) -> str:
+    """``chain_points`` as a game-string value: ``1_5_10`` or ``1_6_15``; ``SpielError`` for anything else.
+
+    >>> chain_points_text("1,6,15"), chain_points_text((1, 5, 10))
+    ('1_6_15', '1_5_10')
+    """
+    if isinstance(value, str):
+        parts = value.replace(",", "_").replace("-", "_").replace(" ", "_").split("_")
+    elif isinstance(value, (list, tuple)):
+        parts = [str(v) for v in value]
+    else:
+        parts = []
+    try:
+        points = tuple(int(p) for p in parts if p)
+    except ValueError:
+        points = ()
+    if points not in CHAIN_POINTS_CHOICES:
+        raise pyspiel.SpielError(f"python_ronda: chain_points must be 1_5_10 or 1_6_15, not {value!r}")
+    return "_".join(str(p) for p in points)
+
 
 def rules_from_params(params: dict[str, Any]) -> Rules:
-    """The engine's Rules for OpenSpiel parameters (validated by the engine)."""
-    values = {k: v for k, v in params.items() if k not in ("rounds",)}
-    values["chain_points"] = tuple(int(x) for x in str(values.get("chain_points", "1,5,10")).split(","))
-    return Rules.from_dict(values)
+    """The engine's Rules for OpenSpiel parameters; ``SpielError`` naming a bad one."""
+    values = {k: v for k, v in params.items() if k in Rules.__dataclass_fields__}
+    values["chain_points"] = tuple(int(p) for p in chain_points_text(values.get("chain_points", "1_5_10")).split("_"))
+    try:
+        return Rules.from_dict(values)
+    except RondaError as error:
+        raise pyspiel.SpielError(f"python_ronda: {error}") from None
+
+
+def _decisions_per_round(rules: Rules) -> int:
+    """At most: every card played once, each seat declares once a deal, each declaration challenged once (R8.8)."""
+    plays = NUM_CARDS - rules.opening_table_size
+    declarations = 0 if rules.auto_declare else rules.players * len(rules.deal_sizes())
+    return plays + 2 * declarations
 
 
 class RondaGame(pyspiel.Game):  # type: ignore[misc]
-    """The game; its GameInfo is built per instance, from the number of players and rounds."""
+    """The game; its GameInfo is built per instance, from the players, the reward and the variants."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_DEFAULTS, **(params or {})}
+        unknown = sorted(set(params) - set(_DEFAULTS))
+        if unknown:
+            raise pyspiel.SpielError(f"python_ronda: unknown parameter {unknown[0]!r} (known: {', '.join(_DEFAULTS)})")
+        params["chain_points"] = chain_points_text(params["chain_points"])
         self.rules = rules_from_params(params)
-        self.rounds = int(params["rounds"])
-        if self.rounds < 1:
-            raise ValueError("rounds must be at least 1")
+        if params["reward"] not in REWARDS:
+            raise pyspiel.SpielError(
+                f"python_ronda: reward must be one of {', '.join(REWARDS)}, not {params['reward']!r}"
+            )
+        self.reward: Reward = params["reward"]
+        max_rounds = params["max_rounds"]
+        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or not 1 <= max_rounds <= 1000:
+            raise pyspiel.SpielError(
+                f"python_ronda: max_rounds must be a whole number from 1 to 1000, not {max_rounds!r}"
+            )
+        self.rounds = 1 if self.reward == "round" else max_rounds
+        low, high = return_bounds(self.rules, self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=NUM_CARDS,
             num_players=self.rules.players,
-            min_utility=-_POINTS_PER_ROUND * self.rounds,
-            max_utility=_POINTS_PER_ROUND * self.rounds,
+            min_utility=low,
+            max_utility=high,
             utility_sum=0.0,
-            max_game_length=_MOVES_PER_ROUND * self.rounds,
+            max_game_length=_decisions_per_round(self.rules) * self.rounds,
         )
-        super().__init__(_GAME_TYPE, info, params)
+        # Only what differs from the defaults goes in the game string: python_ronda(players=3).
+        super().__init__(_GAME_TYPE, info, {k: v for k, v in params.items() if v != _DEFAULTS[k]})
 
     def new_initial_state(self) -> RondaState:
         return RondaState(self)
@@ -105,39 +199,80 @@ class RondaGame(pyspiel.Game):  # type: ignore[misc]
         return RondaObserver(perfect_recall)
 
 
-class RondaState(pyspiel.State):  # type: ignore[misc]
-    """A state: chance deals each round's deck card by card, then the engine plays it."""
+class StateData:
+    """The Python side of a state, in one object so that OpenSpiel's clone and pickle stay cheap.
 
-    def __init__(self, game: RondaGame) -> None:
-        super().__init__(game)
-        self.rules = game.rules
-        self.rounds = game.rounds
+    OpenSpiel clones a Python state by deep-copying each attribute, and
+    serializes it by pickling them: this object copies the engine the
+    engine's fast way and shares the (immutable) events, and pickles as the
+    list of actions it was built from, replayed when it is read back.
+    """
+
+    def __init__(self, rules: Rules, reward: Reward, rounds: int) -> None:
+        self.rules = rules
+        self.reward = reward
+        self.rounds = rounds
         self.deck: list[int] = []
+        """The cards dealt so far of the round being dealt (chance)."""
         self.engine: Game | None = None
-        self.public: list[str] = []
-        self.private: list[list[str]] = [[] for _ in range(self.rules.players)]
-        self.points = [0] * self.rules.sides
+        self.events: list[Event] = []
+        """Every public event of the episode, in order."""
+        self.hands: dict[int, tuple[int, ...]] = {}
+        """After the event at this index (a deal), each seat's hand as dealt."""
+        self.round_actions: list[int] = []
+        """The decisions of the round in progress (action ids), in order."""
+        self.actions: list[int] = []
+        """Every action of the episode, chance included: what a pickle holds."""
 
-    # ---------------------------------------------------------------- flow
+    def __deepcopy__(self, memo: dict[int, Any]) -> StateData:
+        other = StateData.__new__(StateData)
+        other.rules, other.reward, other.rounds = self.rules, self.reward, self.rounds
+        other.deck = self.deck[:]
+        other.engine = None if self.engine is None else self.engine.copy(history=False)
+        other.events = self.events[:]
+        other.hands = dict(self.hands)
+        other.round_actions = self.round_actions[:]
+        other.actions = self.actions[:]
+        return other
 
-    def _dealing(self) -> bool:
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_replayed, (self.rules.to_dict(), self.reward, self.rounds, self.actions))
+
+    def dealing(self) -> bool:
         return self.engine is None or self.engine.phase == WAITING
 
-    def current_player(self) -> int:
-        if self.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        if self._dealing():
-            return int(pyspiel.PlayerId.CHANCE)
-        assert self.engine is not None
-        return self.engine.turn
-
-    def is_terminal(self) -> bool:
+    def terminal(self) -> bool:
         engine = self.engine
         if engine is None:
             return False
         return engine.phase == OVER or (engine.phase == WAITING and engine.round + 1 >= self.rounds)
 
-    def _allowed_cards(self) -> list[int]:
+    def apply(self, action: int) -> None:
+        if self.dealing():
+            self.deck.append(action)
+            if len(self.deck) == NUM_CARDS:
+                if self.engine is None:
+                    self.engine = Game(self.rules, decks=[])
+                self.round_actions = []
+                self._note(self.engine.add_deck(self.deck))
+                self.deck = []
+        else:
+            assert self.engine is not None
+            self._note(self.engine.apply(id_action(action)))
+            self.round_actions.append(action)
+        self.actions.append(action)
+
+    def _note(self, events: list[Event]) -> None:
+        """Keep the public events, and each seat's hand as dealt at every deal."""
+        assert self.engine is not None
+        engine = self.engine
+        for event in events:
+            self.events.append(event)
+            if event.TYPE == "deal":
+                self.hands[len(self.events) - 1] = tuple(engine.hand(seat).mask for seat in range(self.rules.players))
+
+    def allowed_cards(self) -> list[int]:
+        """The cards chance may deal next: any card left, but the opening table stays valid (R3.4)."""
         left = sorted(set(range(NUM_CARDS)) - set(self.deck))
         start = self.rules.players * self.rules.deal_sizes()[0]
         position = len(self.deck)
@@ -150,38 +285,88 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
             allowed = [c for c in allowed if not is_run_of_four([*ranks, rank_of(c)])]
         return allowed
 
+    def round_block(self, view: SeatView, out: np.ndarray) -> None:
+        """The round so far as ``view``'s seat knows it, in full, into ``out`` (length :data:`ROUND_BLOCK`).
+
+        Play k of a round is made by seat ``dealer + 1 + k`` (every deal is a
+        whole number of turns round the table), and in a deal the seats
+        declare in that order too, so actions alone say who took them.
+        """
+        out[:] = 0.0
+        n = self.rules.players
+        me = view.seat
+        sizes = self.rules.deal_sizes()
+        first = (view.dealer + 1) % n
+        plays = deal = declared = 0
+        deal_end = sizes[0] * n
+        for action in self.round_actions:
+            if action < 40:
+                if (first + plays) % n == me:
+                    out[deal * 40 + action] = 1.0
+                out[_DEALT + plays * 40 + action] = 1.0
+                plays += 1
+                if plays == deal_end and deal + 1 < len(sizes):
+                    deal += 1
+                    deal_end += sizes[deal] * n
+                    declared = 0
+            elif action < 44:
+                slot = (first + declared - me) % n
+                out[_DEALT + _PLAYS + _CHALLENGES + (deal * 4 + slot) * len(DECLARATIONS) + action - 40] = 1.0
+                declared += 1
+            else:
+                out[_DEALT + _PLAYS + plays * 4 + (action - 44 - me) % n] = 1.0
+        for card in view.hand:
+            out[deal * 40 + card] = 1.0
+
+
+def _replayed(rules: dict[str, Any], reward: Reward, rounds: int, actions: list[int]) -> StateData:
+    episode = StateData(Rules.from_dict(rules), reward, rounds)
+    for action in actions:
+        episode.apply(action)
+    return episode
+
+
+class RondaState(pyspiel.State):  # type: ignore[misc]
+    """A state: chance deals each round's deck card by card, then the engine plays it."""
+
+    def __init__(self, game: RondaGame) -> None:
+        super().__init__(game)
+        self.episode = StateData(game.rules, game.reward, game.rounds)
+
+    @property
+    def engine(self) -> Game | None:
+        """The engine's game (``None`` while the first deck is being dealt)."""
+        return self.episode.engine
+
+    @property
+    def rules(self) -> Rules:
+        return self.episode.rules
+
+    # ---------------------------------------------------------------- flow
+
+    def current_player(self) -> int:
+        episode = self.episode
+        if episode.terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if episode.dealing():
+            return int(pyspiel.PlayerId.CHANCE)
+        assert episode.engine is not None
+        return episode.engine.turn
+
+    def is_terminal(self) -> bool:
+        return self.episode.terminal()
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        allowed = self._allowed_cards()
+        allowed = self.episode.allowed_cards()
         return [(card, 1.0 / len(allowed)) for card in allowed]
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.engine is not None and player == self.engine.turn
-        return [int(i) for i in np.flatnonzero(action_mask(self.engine.legal_actions()))]
+        engine = self.episode.engine
+        assert engine is not None and player == engine.turn
+        return [int(i) for i in np.flatnonzero(action_mask(engine.legal_actions()))]
 
     def _apply_action(self, action: int) -> None:
-        if self._dealing():
-            self.deck.append(int(action))
-            if len(self.deck) == NUM_CARDS:
-                if self.engine is None:
-                    self.engine = Game(self.rules, decks=[self.deck])
-                    self._note(self.engine.events)
-                else:
-                    self._note(self.engine.add_deck(self.deck))
-                self.deck = []
-            return
-        assert self.engine is not None
-        self._note(self.engine.apply(id_action(action)))
-
-    def _note(self, events: list[Any]) -> None:
-        """Keep the public log, each player's own dealt hands, and the points of the episode."""
-        assert self.engine is not None
-        for event in events:
-            self.public.append(str(event.to_json()))
-            if event.TYPE == "deal":
-                for seat in range(self.rules.players):
-                    self.private[seat].append(" ".join(card_name(c) for c in self.engine.dealt_hand(seat)))
-            elif event.TYPE == "score":
-                self.points[event.side] += event.points
+        self.episode.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -189,81 +374,173 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
         return describe_action(int(action))
 
     def returns(self) -> list[float]:
-        if not self.is_terminal():
-            return [0.0] * self.rules.players
-        values = []
-        for seat in range(self.rules.players):
-            side = self.rules.side_of(seat)
-            others = [p for s, p in enumerate(self.points) if s != side]
-            values.append(float(self.points[side] - sum(others) / len(others)))
-        return values
+        episode = self.episode
+        if not episode.terminal():
+            return [0.0] * episode.rules.players
+        assert episode.engine is not None
+        return list(seat_returns(episode.rules, episode.reward, episode.engine.scores, episode.engine.winner))
+
+    # ------------------------------------------------------- what a player knows
 
     def information_state_string(self, player: int | None = None) -> str:
         player = self.current_player() if player is None else player
-        own = " | ".join(self.private[player])
-        return f"seat {player}; my hands: {own}; events: " + " ".join(self.public)
+        episode = self.episode
+        lines = [f"seat {player}"]
+        hands = episode.hands
+        for index, event in enumerate(episode.events):
+            lines.append(json.dumps(event.to_json(), separators=(",", ":")))
+            dealt = hands.get(index)
+            if dealt is not None:
+                lines.append(f"my hand {CardSet(dealt[player])}")
+        if episode.deck:
+            lines.append(f"dealing: {len(episode.deck)} cards")
+        return "\n".join(lines)
 
     def observation_string(self, player: int | None = None) -> str:
         player = self.current_player() if player is None else player
-        if self.engine is None:
+        engine = self.episode.engine
+        if engine is None:
             return f"seat {player}; dealing"
-        view = self.engine.view(player)
-        return (
-            f"seat {player}; hand {view.hand}; table {view.table}; scores {list(view.scores)}; "
-            f"declarations {list(view.declarations)}; turn {view.turn}"
-        )
+        return describe_view(engine.view(player))
 
-    def __str__(self) -> str:
-        if self.engine is None:
-            return f"dealing: {len(self.deck)} cards"
-        return repr(self.engine)
+    def information_state_tensor_into(self, player: int, out: np.ndarray) -> None:
+        """The round so far in full, then the observation (see the module docstring)."""
+        engine = self.episode.engine
+        if engine is None:
+            out[:] = 0.0
+            return
+        view = engine.view(player)
+        self.episode.round_block(view, out[:ROUND_BLOCK])
+        observe(view, out[ROUND_BLOCK:])
 
     # ---------------------------------------------------------------- ISMCTS
 
     def resample_from_infostate(self, player: int, probability_sampler: Any) -> RondaState:
         """A state the player cannot tell from this one: its unseen cards placed again at random."""
-        if self.engine is None or self._dealing() or self.is_terminal():
-            return self.clone()  # nothing hidden is in play
+        other: RondaState = self.clone()
+        episode = other.episode
+        if episode.engine is None or episode.dealing() or episode.terminal():
+            return other  # nothing hidden is in play
         rng = random.Random(int(probability_sampler() * (1 << 62)))
-        view = self.engine.view(player)
-        builder = PositionBuilder(view)
-        hidden = cards_of(builder.hidden)
-        rng.shuffle(hidden)
-        hands = {}
-        for seat in builder.unknown_seats():
-            size = view.hand_sizes[seat]
-            hands[seat] = sum(1 << c for c in hidden[:size])
-            hidden = hidden[size:]
-        other = RondaState(self.get_game())
-        other.engine = builder.build(hands, hidden)
-        other.public = list(self.public)
-        # Earlier deals were played out in public; the current deal's hands of the
-        # other seats are the sampled ones, as dealt (sampled hand plus what they played).
-        other.private = [list(dealt) for dealt in self.private]
-        for seat in range(self.rules.players):
+        episode.engine = guess_game(episode.engine.view(player), rng)
+        # Earlier deals were played out in public; this deal's hands of the
+        # other seats are the guessed ones, as dealt.
+        last = max(episode.hands)
+        dealt = list(episode.hands[last])
+        for seat in range(episode.rules.players):
             if seat != player:
-                other.private[seat][-1] = " ".join(card_name(c) for c in other.engine.dealt_hand(seat))
-        other.points = list(self.points)
+                dealt[seat] = episode.engine.dealt_hand(seat).mask
+        episode.hands[last] = tuple(dealt)
         return other
+
+    def __str__(self) -> str:
+        engine = self.episode.engine
+        if engine is None:
+            return f"dealing: {len(self.episode.deck)} cards"
+        return repr(engine)
+
+
+def guess_game(view: SeatView, rng: random.Random) -> Game:
+    """A game ``view``'s seat cannot tell from the real one: the cards it cannot see placed at random."""
+    hidden = list(view.unseen())
+    rng.shuffle(hidden)
+    hands = {}
+    for seat in range(view.rules.players):
+        if seat != view.seat and view.shown[seat] is None:
+            size = view.hand_sizes[seat]
+            hands[seat] = CardSet(hidden[:size])
+            hidden = hidden[size:]
+    return Game.from_view(view, hands, hidden)
+
+
+def describe_view(view: SeatView) -> str:
+    """One readable line of what a seat knows (the observation string)."""
+    n = view.rules.players
+    deal_plays = ", ".join(f"{s} {card_name(c)}" for s, c in view.plays[view.deal_start :]) or "-"
+    declared = ", ".join(
+        f"{s} {d or '?'}{' exposed' if view.exposed[s] else ''}" for s, d in enumerate(view.declarations)
+    )
+    shown = ", ".join(f"{s} {hand}" for s, hand in enumerate(view.shown) if hand is not None) or "-"
+    chain = "-" if view.chain is None else f"{CardSet(view.chain.cards)} of side {view.chain.side}"
+    last = "-" if view.last_capture_side is None else f"side {view.last_capture_side}"
+    return (
+        f"seat {view.seat} of {n}, dealer {view.dealer}, round {view.round} "
+        f"deal {view.deal + 1}/{view.deals_in_round}, {view.phase} turn {view.turn} | "
+        f"hand {view.hand} | table {view.table} | this deal: {deal_plays} | "
+        f"declared: {declared} | shown: {shown} | chain: {chain} | last capture: {last} | "
+        f"piles {list(view.pile_sizes)} stock {view.stock} | scores {list(view.scores)}"
+    )
 
 
 class RondaObserver:
-    """Observation and information-state tensors (the seat view) and strings."""
+    """Observation and information-state tensors and strings (see the module docstring)."""
 
     def __init__(self, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        self.dict = {"observation": self.tensor}
+        size = INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"information_state" if perfect_recall else "observation": self.tensor}
 
     def set_from(self, state: RondaState, player: int) -> None:
-        self.tensor.fill(0)
-        if state.engine is not None:
-            self.tensor[:] = observe(state.engine.view(player))
+        if self.perfect_recall:
+            state.information_state_tensor_into(player, self.tensor)
+        elif state.engine is None:
+            self.tensor.fill(0.0)
+        else:
+            observe(state.engine.view(player), self.tensor)
 
     def string_from(self, state: RondaState, player: int) -> str:
         if self.perfect_recall:
             return state.information_state_string(player)
         return state.observation_string(player)
+
+
+class RondaBot(pyspiel.Bot):  # type: ignore[misc]
+    """A ronda bot (a level name or any :class:`~ronda.bots.Bot`) playing one player of ``python_ronda``.
+
+    It sees the player's seat view only (R11), and keeps nothing between steps.
+    """
+
+    def __init__(self, player: int, bot: Bot | str = "medium", seed: int | None = None) -> None:
+        pyspiel.Bot.__init__(self)
+        self.player = player
+        self.bot = make_bot(bot, seed=seed) if isinstance(bot, str) else bot
+
+    def step(self, state: RondaState) -> int:
+        engine = state.engine
+        assert engine is not None and engine.turn == self.player, "RondaBot plays only its own decisions"
+        return action_id(self.bot.choose(engine.view(self.player), engine.legal_actions()))
+
+    def restart_at(self, state: RondaState) -> None:
+        pass
+
+    def inform_action(self, state: RondaState, player: int, action: int) -> None:
+        pass
+
+
+class Stateless(pyspiel.Bot):  # type: ignore[misc]
+    """An OpenSpiel bot that keeps nothing between steps, made usable by ``evaluate_bots``.
+
+    ``evaluate_bots`` first calls ``restart_at`` on every bot, and OpenSpiel's
+    Python ``ISMCTSBot`` does not implement it (it builds a new tree at every
+    step, so there is nothing to restart). This wrapper answers ``restart_at``
+    and ``inform_action`` with nothing and passes ``step`` through::
+
+        evaluate_bots(game.new_initial_state(), [Stateless(ISMCTSBot(...)), RondaBot(1, "medium")], rng)
+    """
+
+    def __init__(self, bot: Any) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def step(self, state: Any) -> int:
+        return int(self.bot.step(state))
+
+    def restart_at(self, state: Any) -> None:
+        pass
+
+    def inform_action(self, state: Any, player: int, action: int) -> None:
+        pass
 
 
 pyspiel.register_game(_GAME_TYPE, RondaGame)
@@ -278,7 +555,7 @@ def playthrough(params: dict[str, Any] | None = None, seed: int = 0) -> str:
     game = pyspiel.load_game("python_ronda", params or {})
     rng = np.random.RandomState(seed)
     state = game.new_initial_state()
-    lines = [f"game: python_ronda {params or {}} seed {seed}"]
+    lines = [f"game: {game} seed {seed}"]
     while not state.is_terminal():
         player = state.current_player()
         if state.is_chance_node():

@@ -1,26 +1,37 @@
 """Ronda as a PettingZoo AEC environment: ``ronda_v0``.
 
-``env(players=2, reward="game", **variants)`` is the wrapped environment,
-``raw_env`` the bare one. Agents are ``player_0`` … ``player_{n-1}`` (seat
-numbers); with 4 players ``player_0``/``player_2`` and ``player_1``/``player_3``
-are partners and share every reward.
+``env(players=2, reward="outcome", observation="dict", dealer=None, **variants)`` is the
+environment (``raw_env`` is the same class: the checks of PettingZoo's usual
+wrappers are built in, see :func:`env`). Agents are ``player_0`` … ``player_{n-1}``
+(seat numbers); with 4 players ``player_0``/``player_2`` and
+``player_1``/``player_3`` are partners and share every reward.
 
 ==================  ===========================================================
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
                     ronda / tringa / double_ronda, 44-47 challenge seat 0-3
                     (:mod:`ronda.adapters.encoding`)
-Observations        ``{"observation": Box(0, ·, (816,)), "action_mask": (48,)}``
-                    built from the agent's seat view only (R11)
-Rewards             ``reward="game"`` (default): an episode is a whole game to
-                    the target; +1 to the winning side's agents, -1 to the
-                    others, at the end. ``reward="round"``: an episode is one
-                    round; each agent gets its side's points in the round minus
-                    the mean of the other sides' points (zero-sum), at the end
+Observations        ``{"observation": Box(0, 1, (855,)), "action_mask": (48,)}``,
+                    or with ``observation="flat"`` the Box alone and the mask in
+                    ``infos[agent]["action_mask"]``; built from the agent's seat
+                    view only (R11), seats relative to the agent
+State               ``state()``: every hand, the stock's cards and the public
+                    facts, ``Box(0, 1, (1055,))`` (``state_space``), for
+                    centralized critics; never an agent's observation
+Rewards             at the end of the episode, zero-sum, from
+                    :mod:`ronda.adapters.returns`: ``reward="outcome"``
+                    (default: a whole game, +1 to the winners, -1/(k-1) to the
+                    others), ``"game"`` (a whole game, points with the result on
+                    top) or ``"round"`` (one round of a new game, in points; a
+                    game decided inside the round pays the most and the least
+                    there is)
 Variants            any R10 variant by name: ``env(players=4, dealer_duty=True)``
 ==================  ===========================================================
 
-An illegal action raises ``IllegalActionError`` and changes nothing: use the
-action mask.
+Episodes are :class:`~ronda.adapters.episode.Episode`: equal seeds, equal
+episodes; the first dealer is drawn unless ``dealer`` names one.
+
+An illegal action raises :class:`~ronda.engine.errors.IllegalActionError`
+and changes nothing: use the action mask.
 """
 
 from __future__ import annotations
@@ -32,23 +43,35 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable
+from pettingzoo.utils.env_logger import EnvLogger
 
-from ..engine.events import Score
-from ..engine.game import OVER, WAITING, Game
+from ..engine.events import Event
 from ..engine.rules import Rules
 from ..presentation.narration import narrate
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_mask, id_action, observe
+from .encoding import NUM_ACTIONS, STATE_SIZE, Encoder, action_mask, encode_state, id_action
+from .episode import Episode
+from .gymnasium import observation_space
+from .returns import check_reward
+
+_NO_ACTIONS = np.zeros(NUM_ACTIONS, dtype=np.int8)
+_NO_ACTIONS.flags.writeable = False
+"""The mask of an agent that is not to act (shared, read-only, in infos; observations get copies)."""
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's usual safety wrappers."""
-    environment = raw_env(**kwargs)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+def env(**kwargs: Any) -> raw_env:
+    """The environment, with the checks PettingZoo's usual wrappers add built in.
+
+    ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper`` are not put
+    around it: the environment itself refuses a call before ``reset()`` with
+    PettingZoo's own messages and an action out of range with an error naming
+    it, and the wrappers' attribute forwarding cost a third of every step.
+    Wrap it yourself if you want them: ``wrappers.OrderEnforcingWrapper(env())``.
+    """
+    return raw_env(**kwargs)
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
     """The bare AEC environment (see the module docstring)."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -57,98 +80,123 @@ class raw_env(AECEnv):
         "is_parallelizable": False,
     }
 
-    def __init__(self, players: int = 2, reward: str = "game", render_mode: str | None = None, **variants: Any):
+    def __init__(
+        self,
+        players: int = 2,
+        reward: str = "outcome",
+        observation: str = "dict",
+        dealer: int | None = None,
+        render_mode: str | None = None,
+        **variants: Any,
+    ) -> None:
         super().__init__()
-        if reward not in ("game", "round"):
-            raise ValueError(f"reward must be 'game' or 'round', not {reward!r}")
-        if reward == "round":
-            variants.setdefault("target", 10_000)  # the round is the episode, never cut short by a win
+        self.reward_mode = check_reward(reward)
+        if observation not in ("dict", "flat"):
+            raise ValueError(f"observation must be 'dict' or 'flat', not {observation!r}")
         self.rules = Rules.from_dict({"players": players, **variants})
-        self.reward_mode = reward
+        if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < players):
+            raise ValueError(f"dealer must be a seat from 0 to {players - 1} or None, not {dealer!r}")
+        self.flat = observation == "flat"
+        self.dealer = dealer
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.state_space = spaces.Box(low=0.0, high=1.0, shape=(STATE_SIZE,), dtype=np.float32)
         self._seed_rng = random.Random()
-        self.game: Game | None = None
+        self.episode: Episode | None = None
+        self._events: list[Event] = []
+        self._encoder = Encoder()
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
-    def observation_space(self, agent: str) -> spaces.Space:
-        return spaces.Dict(
-            {
-                "observation": spaces.Box(low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE,), dtype=np.float32),
-                "action_mask": spaces.Box(low=0, high=1, shape=(NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return observation_space(self.flat)
 
     @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return spaces.Discrete(NUM_ACTIONS)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seed_rng = random.Random(seed)
-        self.game = Game(self.rules, seed=self._seed_rng.randrange(1 << 62))
+        # PettingZoo's api_test resets with options={"options": 1}: an unknown option is a warning here.
+        self.episode = Episode(self.rules, self.reward_mode, self._seed_rng, self.dealer, options, strict=False)
+        self._encoder.reset()
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = f"player_{self.game.turn}"
-        self._log: list[str] = []
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": _NO_ACTIONS} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.episode.game.turn]
+        self._events = list(self.episode.events)
+        self._update_mask(self.agent_selection)
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self.game is not None
+    def _update_mask(self, previous: str) -> None:
+        """The acting agent's mask in its info (the flat observation's only mask); the one who acted has none now."""
+        assert self.episode is not None
+        self.infos[previous]["action_mask"] = _NO_ACTIONS
+        if not self.episode.over:
+            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions()).copy()
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, int | None]:
+        if self.episode is None:
+            EnvLogger.error_agent_iter_before_reset()
+        return super().agent_iter(max_iter)
+
+    def observe(self, agent: str) -> Any:
+        if self.episode is None:
+            EnvLogger.error_observe_before_reset()
+        assert self.episode is not None
         seat = int(agent.rsplit("_", 1)[1])
-        mask = (
-            action_mask(self.game.legal_actions())
-            if seat == self.game.turn and not self._episode_over()
-            else np.zeros(NUM_ACTIONS, dtype=np.int8)
-        )
-        return {"observation": observe(self.game.view(seat)), "action_mask": mask}
+        vector = self._encoder.observe(self.episode.game.view(seat))
+        if self.flat:
+            return vector
+        mask = self.infos[agent]["action_mask"]
+        return {"observation": vector, "action_mask": mask if mask is not _NO_ACTIONS else mask.copy()}
 
-    def _episode_over(self) -> bool:
-        assert self.game is not None
-        return self.game.phase == OVER or (self.reward_mode == "round" and self.game.phase == WAITING)
+    def state(self) -> np.ndarray:
+        """The whole game for a centralized critic: every hand, the stock, the public facts (never for an agent)."""
+        if self.episode is None:
+            EnvLogger.error_state_before_reset()
+        assert self.episode is not None
+        game = self.episode.game
+        hands = [game.hand(seat).mask for seat in range(self.rules.players)]
+        view = game.view(0)
+        stock = view.unseen().mask  # the other hands and the stock
+        for hand in hands[1:]:
+            stock &= ~hand
+        return encode_state(hands, stock, view)
 
     def step(self, action: int | None) -> None:
+        if self.episode is None:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
-        assert self.game is not None
-        events = self.game.apply(id_action(action))  # type: ignore[arg-type]
-        self._log.extend(narrate(events, self.rules.players))
-        self._clear_rewards()
-        if self._episode_over():
-            for agent, reward in self._final_rewards().items():
-                self.rewards[agent] = reward
-            self.terminations = {a: True for a in self.agents}
+        assert self.episode is not None
+        episode = self.episode
+        acting = self.agent_selection
+        self._events.extend(episode.apply(id_action(action)))
+        if episode.over:
+            # Rewards come only at the end: until then every reward is 0 and nothing accumulates.
+            for agent, value in zip(self.possible_agents, episode.returns(), strict=True):
+                self.rewards[agent] = value
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
-            self.agent_selection = f"player_{self.game.turn}"
-        self._accumulate_rewards()
-
-    def _final_rewards(self) -> dict[str, float]:
-        assert self.game is not None
-        rules = self.rules
-        if self.reward_mode == "game":
-            winner = self.game.winner
-            return {f"player_{s}": 1.0 if rules.side_of(s) == winner else -1.0 for s in range(rules.players)}
-        points = [0] * rules.sides
-        for event in self.game.events:
-            if type(event) is Score:
-                points[event.side] += event.points
-        rewards = {}
-        for seat in range(rules.players):
-            side = rules.side_of(seat)
-            others = [p for s, p in enumerate(points) if s != side]
-            rewards[f"player_{seat}"] = float(points[side] - sum(others) / len(others))
-        return rewards
+            self.agent_selection = self.possible_agents[episode.game.turn]
+        self._update_mask(acting)
 
     def render(self) -> str | None:
-        text = "\n".join(self._log[-12:]) if self.game is not None else ""
+        if self.episode is None:
+            EnvLogger.error_render_before_reset()
+        text = "\n".join(narrate(self._events, self.rules.players)[-12:]) if self.episode is not None else ""
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     def close(self) -> None:
-        self.game = None
+        self.episode = None

@@ -11,6 +11,7 @@ Bots see only ``game.view(seat)`` and ``game.legal_actions()``.
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ class MatchSpec:
     rounds_only: bool = False
     seed: int = 0
     records: str | None = None
+    plugins: tuple[str, ...] = ()
+    """Modules that register bot families (``ronda.adapters.policy``), imported by every worker first."""
 
     def seatings(self) -> list[tuple[int, ...]]:
         """For each game of a unit, the entrant at each seat."""
@@ -155,6 +158,7 @@ def spec_to_dict(spec: MatchSpec) -> dict[str, Any]:
         "rounds_only": spec.rounds_only,
         "seed": spec.seed,
         "records": spec.records,
+        "plugins": list(spec.plugins),
     }
 
 
@@ -165,9 +169,13 @@ def spec_from_dict(data: dict[str, Any]) -> MatchSpec:
         rounds_only=data["rounds_only"],
         seed=data["seed"],
         records=data["records"],
+        plugins=tuple(data.get("plugins", ())),
     )
 
 
 def play_unit_from_dict(data: dict[str, Any], unit: int) -> list[GameResult]:
-    """:func:`play_unit` for workers: module-level, arguments plain data."""
-    return play_unit(spec_from_dict(data), unit)
+    """:func:`play_unit` for workers: module-level, arguments plain data; the spec's plugins imported first."""
+    spec = spec_from_dict(data)
+    for module in spec.plugins:
+        importlib.import_module(module)
+    return play_unit(spec, unit)

@@ -41,9 +41,21 @@ _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
 }
 
 
+_FAMILIES: dict[str, Callable[[str, int | None], Bot]] = {}
+
+
 def register(name: str, factory: Callable[[int | None], Bot]) -> None:
     """Make a bot level available to :func:`make_bot` by name."""
     _FACTORIES[name] = factory
+
+
+def register_family(prefix: str, factory: Callable[[str, int | None], Bot]) -> None:
+    """Make every name ``PREFIX:ARGUMENT`` a bot for :func:`make_bot`, built by ``factory(ARGUMENT, seed)``.
+
+    How parts above the bots add entrants without the bots knowing them: the
+    research adapters register ``policy`` (``policy:PATH`` plays a trained network).
+    """
+    _FAMILIES[prefix] = factory
 
 
 def levels() -> list[str]:
@@ -53,11 +65,15 @@ def levels() -> list[str]:
 
 def make_bot(level: str, seed: int | None = None) -> Bot:
     """A new bot of the named level; raises ``ValueError`` naming the known levels."""
-    try:
-        factory = _FACTORIES[level]
-    except KeyError:
-        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(_FACTORIES)})") from None
-    return factory(seed)
+    factory = _FACTORIES.get(level)
+    if factory is not None:
+        return factory(seed)
+    prefix, colon, argument = level.partition(":")
+    family = _FAMILIES.get(prefix) if colon else None
+    if family is None:
+        known = ", ".join([*_FACTORIES, *(f"{p}:..." for p in _FAMILIES)])
+        raise ValueError(f"unknown bot level {level!r} (known: {known})")
+    return family(argument, seed)
 
 
 __all__ = [
@@ -70,4 +86,5 @@ __all__ = [
     "levels",
     "make_bot",
     "register",
+    "register_family",
 ]

@@ -8,6 +8,7 @@ partnerships (the 1st and 3rd name against the 2nd and 4th); two names with
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from typing import Any
@@ -33,6 +34,23 @@ def _entrants(bots: list[str], players: int | None) -> tuple[tuple[str, ...], in
             raise ValueError("a 3-player game needs three bots")
         return tuple(bots), players or 2
     raise ValueError("give two, three or four bots")
+
+
+PLUGINS = {"policy": "ronda.adapters.policy"}
+"""Entrant families beyond the bot levels, and the module that registers each (imported in every worker)."""
+
+
+def _plugins(entrants: tuple[str, ...]) -> tuple[str, ...]:
+    """Import the modules of the families the entrants name (``policy:PATH``), and list them for the workers."""
+    modules = []
+    for entrant in entrants:
+        for name in entrant.split("+"):
+            prefix, colon, _ = name.partition(":")
+            if colon and prefix in PLUGINS and PLUGINS[prefix] not in modules:
+                modules.append(PLUGINS[prefix])
+    for module in modules:
+        importlib.import_module(module)
+    return tuple(modules)
 
 
 def _print_table(result: dict[str, Any]) -> None:
@@ -70,15 +88,18 @@ def _print_table(result: dict[str, Any]) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from ..arena import MatchSpec, parse_sprt, run_match, summary
-    from ..bots import levels
+    from ..bots import levels, make_bot
 
     try:
         entrants, players = _entrants(args.bots, args.players)
+        plugins = _plugins(entrants)
         known = levels()
         for entrant in entrants:
             for name in entrant.split("+"):
-                if name not in known:
-                    raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)})")
+                if ":" in name:
+                    make_bot(name)  # loads it now: a missing or wrong file is named before any game
+                elif name not in known:
+                    raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)}, policy:PATH)")
         overrides: dict[str, Any] = {}
         if args.target is not None:
             overrides["target"] = args.target
@@ -93,7 +114,7 @@ def _run(args: argparse.Namespace) -> int:
     except (ValueError, RulesError) as error:
         print(f"ronda arena: {error}", file=sys.stderr)
         return 2
-    spec = MatchSpec(entrants, rules, rounds_only=args.rounds, seed=args.seed, records=args.records)
+    spec = MatchSpec(entrants, rules, rounds_only=args.rounds, seed=args.seed, records=args.records, plugins=plugins)
     show = args.progress or (sys.stderr.isatty() and not args.no_progress)
     update, stop = progress_bar("arena", args.units, "units", show)
     try:
@@ -123,7 +144,12 @@ def register(commands: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("bots", nargs="+", metavar="BOT", help="bot levels: random, easy, medium, hard, expert")
+    p.add_argument(
+        "bots",
+        nargs="+",
+        metavar="BOT",
+        help="bot levels: random, easy, medium, hard, expert; policy:PATH plays a trained policy",
+    )
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="with two bots, 4 makes two partnerships")
     p.add_argument("--units", "--games", type=int, default=50, help=UNITS_HELP)
     p.add_argument("--rounds", action="store_true", help="play single rounds instead of whole games to the target")

@@ -1,0 +1,93 @@
+"""Opponents of the single-agent environment: bot levels with settings, any bot, or a policy function.
+
+An opponent is given as
+
+- a level name, ``"medium"``;
+- a level and its settings, ``("hard", {"samples": 16})``: keyword arguments
+  of the level's class (:mod:`ronda.bots`);
+- any :class:`~ronda.bots.Bot` (an object with ``choose(view, legal)``);
+- a callable ``policy(observation, action_mask) -> action id`` that reads
+  the same encoding as the agent (:mod:`ronda.adapters.encoding`), in its
+  own seat's frame: seats relative to it in the observation, and challenge
+  ids too (44 + k challenges the seat k places after it,
+  :func:`~ronda.adapters.encoding.relative_mask`). An agent trained in seat 0,
+  where the frames agree, is then a self-play opponent in any seat.
+
+Whatever the kind, an opponent sees its seat's view only (R11).
+
+Search levels (``hard``, ``expert``) stop on a clock by default, which makes
+two runs of one seed differ on a busy machine. Here they get a fixed budget
+(``time_limit=None``) unless the settings name a ``time_limit``, so an
+episode is a function of its seed.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..bots import Bot, make_bot
+from ..engine.actions import Action
+from ..engine.errors import IllegalActionError
+from ..engine.view import SeatView
+from .encoding import absolute_action, action_mask, id_action, observe, relative_mask
+
+PolicyFunction = Callable[[np.ndarray, np.ndarray], Any]
+"""``policy(observation, action_mask) -> action id``."""
+
+OpponentSpec = str | tuple[str, Mapping[str, Any]] | Bot | PolicyFunction
+"""A level name, a level with settings, a bot, or a policy function (see the module docstring)."""
+
+Chooser = Callable[[SeatView, Sequence[Action]], Action]
+
+
+def check_opponent(spec: object) -> None:
+    """Fail now, naming the problem, if ``spec`` cannot become an opponent."""
+    make_opponent(spec, seed=0)
+
+
+def make_opponent(spec: object, seed: int) -> Chooser:
+    """A function from a seat's view and the legal actions to an action, for one opponent seat."""
+    if isinstance(spec, str):
+        return make_level(spec, {}, seed).choose
+    if isinstance(spec, tuple):
+        if len(spec) != 2 or not isinstance(spec[0], str) or not isinstance(spec[1], Mapping):
+            raise ValueError(f"an opponent with settings is (level, {{setting: value}}), not {spec!r}")
+        return make_level(spec[0], dict(spec[1]), seed).choose
+    if isinstance(spec, Bot):
+        return spec.choose
+    if callable(spec):
+        return _policy_chooser(spec)
+    raise ValueError(f"an opponent is a level name, (level, settings), a bot or a policy function, not {spec!r}")
+
+
+def make_level(level: str, settings: dict[str, Any], seed: int) -> Bot:
+    """A bot of ``level`` seeded with ``seed``, its class built with ``settings``; search on a fixed budget."""
+    bot = make_bot(level, seed=seed)  # an unknown level fails here, naming the known ones
+    kind: Callable[..., Bot] = type(bot)
+    parameters = inspect.signature(kind).parameters
+    if "time_limit" in parameters and "time_limit" not in settings:
+        settings = {**settings, "time_limit": None}
+    if not settings:
+        return bot
+    unknown = sorted(set(settings) - set(parameters))
+    if unknown:
+        known = ", ".join(p for p in parameters if p != "seed")
+        raise ValueError(f"the {level} level has no setting {unknown[0]!r} (settings: {known})")
+    return kind(seed, **settings)
+
+
+def _policy_chooser(policy: PolicyFunction) -> Chooser:
+    def choose(view: SeatView, legal: Sequence[Action]) -> Action:
+        players = view.rules.players
+        mask = relative_mask(action_mask(legal), view.seat, players)
+        number = policy(observe(view), mask)
+        id_action(number)  # a number out of range is named here
+        if not mask[int(number)]:
+            raise IllegalActionError(f"the opponent policy at seat {view.seat} chose action {number}, not legal now")
+        return id_action(absolute_action(int(number), view.seat, players))
+
+    return choose

@@ -1,0 +1,160 @@
+"""A trained policy network played with numpy alone: a bot, and the ``policy:PATH`` arena entrant.
+
+A policy file is an ``.npz`` of the network's layers (``w0``, ``b0``, ``w1``,
+…, the last one giving the 48 action logits) and a ``meta`` JSON string:
+the activation, the encoding it reads (:mod:`ronda.adapters.encoding`,
+checked by the pieces' names and sizes, so a file made for another encoding
+is refused by name), and how it was made. Playing needs numpy only, not the
+training stack (``examples/research/train_policy.py`` makes the files).
+
+The policy plays the legal action with the highest logit (deterministic, so
+arena results reproduce). It reads its seat's view only (R11), like every bot,
+in its own frame: seats relative to it in the observation, and challenges
+too (:func:`~ronda.adapters.encoding.relative_mask`), so a network trained
+in seat 0 of ``Ronda-v0``, where the two frames agree, plays every seat.
+
+``ronda arena policy:ronda-2p medium`` plays the policy shipped with the
+package (``ronda/adapters/policies/ronda-2p.npz``); ``policy:PATH`` plays any
+file. Importing this module registers the ``policy`` family with
+:func:`ronda.bots.make_bot`: ``make_bot("policy:ronda-2p")``.
+
+>>> from ronda.engine.game import Game
+>>> from ronda.engine.rules import Rules
+>>> bot = load_bot("ronda-2p")
+>>> game = Game(Rules(players=2), seed=4)
+>>> bot.choose(game.view(game.turn), game.legal_actions()) in game.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..bots import Bot, register_family
+from ..engine.actions import Action
+from ..engine.view import SeatView
+from .encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    PIECES,
+    absolute_action,
+    action_mask,
+    id_action,
+    observe,
+    relative_mask,
+)
+
+SHIPPED = Path(__file__).parent / "policies"
+"""Where the package's trained policies lie: ``policy:NAME`` finds ``NAME.npz`` here."""
+
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
+
+
+def encoding_signature() -> str:
+    """A short hash of the observation's pieces (names, sizes): a policy reads only the encoding it learned on."""
+    text = ";".join(f"{name}:{size}" for name, size, _ in PIECES)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class PolicyError(ValueError):
+    """A policy file that cannot be played: missing, unreadable, or made for another encoding."""
+
+
+class Policy:
+    """A feed-forward network from an observation to 48 action logits."""
+
+    def __init__(self, layers: Sequence[tuple[np.ndarray, np.ndarray]], meta: dict[str, Any]) -> None:
+        activation = meta.get("activation", "relu")
+        if activation not in ACTIVATIONS:
+            raise PolicyError(f"unknown activation {activation!r} (known: {', '.join(ACTIVATIONS)})")
+        if not layers or layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != NUM_ACTIONS:
+            raise PolicyError(f"a policy maps {OBSERVATION_SIZE} observation values to {NUM_ACTIONS} action logits")
+        widths = [layers[0][0].shape[0]]
+        for w, b in layers:
+            if w.ndim != 2 or w.shape[0] != widths[-1] or b.shape != (w.shape[1],):
+                raise PolicyError("the policy's layers do not fit together")
+            widths.append(w.shape[1])
+        self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
+        self.meta = dict(meta)
+        self._activation = ACTIVATIONS[activation]
+
+    @classmethod
+    def load(cls, path: str | Path) -> Policy:
+        """Read a policy file; a :class:`PolicyError` says what is wrong with it."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                count = sum(1 for key in data.files if key.startswith("w"))
+                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+        except FileNotFoundError:
+            raise PolicyError(f"no policy file {str(path)!r}") from None
+        except (OSError, ValueError, KeyError) as error:
+            raise PolicyError(f"{path} is not a policy file: {error}") from None
+        if meta.get("encoding") != encoding_signature():
+            raise PolicyError(
+                f"{path} was trained on another observation encoding ({meta.get('encoding')!r}, "
+                f"this ronda reads {encoding_signature()!r}): train it again"
+            )
+        return cls(layers, meta)
+
+    def save(self, path: str | Path) -> None:
+        """Write the policy file (the encoding signature included)."""
+        meta = {**self.meta, "encoding": encoding_signature()}
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+        for i, (w, b) in enumerate(self.layers):
+            arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        np.savez_compressed(path, **arrays)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The 48 action logits of one observation."""
+        x = observation.astype(np.float32, copy=False)
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if i < last:
+                x = self._activation(x)
+        return x
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """The legal action with the highest logit."""
+        logits = np.where(mask.astype(bool), self.logits(observation), -np.inf)
+        return int(np.argmax(logits))
+
+    __call__ = act
+    """A policy is also an opponent function ``policy(observation, mask) -> id`` (:mod:`ronda.adapters.opponents`)."""
+
+
+class PolicyBot:
+    """A :class:`Policy` as a ronda bot: it sees its seat's view only."""
+
+    def __init__(self, policy: Policy, name: str = "policy") -> None:
+        self.policy = policy
+        self.name = name
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        players = view.rules.players
+        chosen = self.policy.act(observe(view), relative_mask(action_mask(legal), view.seat, players))
+        return id_action(absolute_action(chosen, view.seat, players))
+
+
+def resolve(path: str) -> Path:
+    """A policy's file: ``path`` itself, or the shipped policy of that name (``ronda-2p``)."""
+    candidate = Path(path)
+    if candidate.suffix != ".npz" and not candidate.exists() and (SHIPPED / f"{path}.npz").exists():
+        return SHIPPED / f"{path}.npz"
+    return candidate
+
+
+def load_bot(path: str, seed: int | None = None) -> Bot:
+    """The bot of ``policy:PATH``; the seed is unused: the policy is deterministic."""
+    return PolicyBot(Policy.load(resolve(path)), name=f"policy:{path}")
+
+
+register_family("policy", load_bot)

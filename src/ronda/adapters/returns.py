@@ -1,0 +1,123 @@
+"""What an episode is worth to each side: the one returns helper of every research adapter.
+
+Three rewards, chosen by name (``reward=`` in PettingZoo and Gymnasium, the
+``reward`` parameter in OpenSpiel). ``T`` is the game's target (41 by
+default), ``k`` the number of sides (2, or 3 with three players), and a side's
+*margin* is its points minus the mean of the other sides' points, each side's
+points first clipped to ``[0, T]``:
+
+===========  ================  ==========================================================
+reward       an episode is     return of each side
+===========  ================  ==========================================================
+``round``    one round of a    the round's margin, in points. When the game is decided
+             new game          inside the round (a failed challenge R8.8, or a side at the
+                               target R9.3): ``(k-1)·T`` to the winning side and ``-T`` to
+                               each other side, whatever the points.
+``game``     a whole game      the final margin, plus ``2·T`` for the winning side and
+                               ``-2·T/(k-1)`` for each other side.
+``outcome``  a whole game      ``+1`` for the winning side, ``-1/(k-1)`` for each other side.
+===========  ================  ==========================================================
+
+Why these, and what they promise (each checked by a property test):
+
+- **Zero-sum for every player count**: margins sum to zero over the sides,
+  and so do the outcome terms; partners (four players) share their side's
+  return, so the seats' returns sum to zero too.
+- **A lost game is never worth more than a won one**, however the points
+  stood: seat 0 ahead 7-0 that challenges a true declaration and loses the
+  game (R8.8) gets the lowest return there is, not +7. In ``round``, a won
+  game is worth at least any round that is not decided and a lost game at
+  most any: the margins lie in ``[-T, T]``, so ``(k-1)·T`` and ``-T`` bound
+  them. In ``game`` the result comes first and the margin second: a win is
+  worth at least ``2·T - T = T``, a loss at most ``-2·T/(k-1) + T``, which is
+  below ``T`` for 2 and 3 sides.
+- **Bounded**: :func:`return_bounds` gives the true interval, used as
+  OpenSpiel's utility bounds. Clipping the points to ``[0, T]`` is what
+  makes them true: scores go above the target only in the step that wins or
+  when sides tie at the target (R9.3), and never below zero.
+
+An episode cut short before the game is decided (OpenSpiel's ``rounds``
+limit) has no winner: ``round`` and ``game`` return the margin alone and
+``outcome`` returns 0 to everyone.
+
+>>> from ronda.engine.rules import Rules
+>>> side_returns(Rules(players=2), "round", points=[7, 0], winner=1)  # seat 0 lost the game by a challenge
+(-41.0, 41.0)
+>>> side_returns(Rules(players=3), "outcome", points=[41, 12, 3], winner=0)
+(1.0, -0.5, -0.5)
+>>> side_returns(Rules(players=2), "round", points=[5, 2], winner=None)
+(3.0, -3.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, get_args
+
+from ..engine.rules import Rules
+
+Reward = Literal["round", "game", "outcome"]
+REWARDS: tuple[str, ...] = get_args(Reward)
+
+
+def check_reward(reward: object) -> Reward:
+    """``reward`` if it names a reward; a ``ValueError`` naming the choices otherwise."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    return reward  # type: ignore[return-value]
+
+
+def margins(rules: Rules, points: Sequence[int]) -> tuple[float, ...]:
+    """Each side's points (clipped to [0, target]) minus the mean of the other sides' points.
+
+    >>> margins(Rules(players=3), [10, 4, 1])
+    (7.5, -1.5, -6.0)
+    """
+    target = rules.target
+    clipped = [min(max(p, 0), target) for p in points]
+    total, others = sum(clipped), len(clipped) - 1
+    return tuple(float(p - (total - p) / others) for p in clipped)
+
+
+def outcome(rules: Rules, winner: int | None) -> tuple[float, ...]:
+    """+1 to the winning side and -1/(k-1) to each other side; zeros when the game is not decided."""
+    sides = rules.sides
+    if winner is None:
+        return (0.0,) * sides
+    return tuple(1.0 if side == winner else -1.0 / (sides - 1) for side in range(sides))
+
+
+def side_returns(rules: Rules, reward: Reward, points: Sequence[int], winner: int | None) -> tuple[float, ...]:
+    """Each side's return for an episode that scored ``points`` per side and was won by ``winner`` (or not)."""
+    sides, target = rules.sides, float(rules.target)
+    result = outcome(rules, winner)
+    if reward == "outcome":
+        return result
+    if reward == "round":
+        if winner is not None:
+            return tuple(value * (sides - 1) * target for value in result)
+        return margins(rules, points)
+    return tuple(m + 2.0 * target * value for m, value in zip(margins(rules, points), result, strict=True))
+
+
+def seat_returns(rules: Rules, reward: Reward, points: Sequence[int], winner: int | None) -> tuple[float, ...]:
+    """:func:`side_returns` given to every seat: partners share their side's."""
+    by_side = side_returns(rules, reward, points, winner)
+    return tuple(by_side[rules.side_of(seat)] for seat in range(rules.players))
+
+
+def return_bounds(rules: Rules, reward: Reward) -> tuple[float, float]:
+    """The lowest and the highest return any side can get (OpenSpiel's min and max utility).
+
+    >>> return_bounds(Rules(players=2), "round"), return_bounds(Rules(players=3), "game")
+    ((-41.0, 41.0), (-82.0, 123.0))
+    """
+    sides, target = rules.sides, float(rules.target)
+    if reward == "outcome":
+        return (-1.0 / (sides - 1), 1.0)
+    if reward == "round":
+        return (-target, (sides - 1) * target)
+    return (-target - 2.0 * target / (sides - 1), 3.0 * target)
+
+
+__all__ = ["REWARDS", "Reward", "check_reward", "margins", "outcome", "return_bounds", "seat_returns", "side_returns"]

@@ -1,0 +1,145 @@
+"""Trained policies: the shipped one plays with numpy alone, a tiny run exports what torch plays, the arena entrant."""
+
+from __future__ import annotations
+
+from extras import require
+
+require("research")
+
+import importlib.util
+import itertools
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ronda.adapters.policy import SHIPPED, Policy, PolicyBot, PolicyError, encoding_signature, load_bot
+from ronda.bots import make_bot
+from ronda.cli.main import main as ronda_main
+from ronda.engine.actions import Challenge
+from ronda.engine.game import OVER, Game
+from ronda.engine.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED_POLICY = SHIPPED / "ronda-2p.npz"
+
+
+def test_the_shipped_policy_is_small_says_how_it_was_made_and_plays_legal_actions_with_numpy_alone() -> None:
+    assert SHIPPED_POLICY.stat().st_size < 3_000_000
+    policy = Policy.load(SHIPPED_POLICY)
+    assert policy.meta["encoding"] == encoding_signature()
+    assert policy.meta["trainer"] == "sb3-contrib MaskablePPO" and policy.meta["arguments"]["steps"] > 0
+    bot = make_bot("policy:ronda-2p")
+    assert isinstance(bot, PolicyBot)
+    for players in (2, 3, 4):
+        rng = random.Random(players)
+        game = Game(Rules(players=players), seed=players)
+        for _ in range(120):
+            if game.phase == OVER:
+                break
+            legal = game.legal_actions()
+            chosen = bot.choose(game.view(game.turn), legal) if game.turn == 0 else rng.choice(legal)
+            assert chosen in legal
+            game.apply(chosen)
+
+
+def test_a_wrong_missing_or_foreign_policy_file_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="no policy file"):
+        load_bot(str(tmp_path / "missing.npz"))
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"not a policy")
+    with pytest.raises(PolicyError, match="is not a policy file"):
+        Policy.load(garbage)
+    policy = _random_policy()
+    policy.save(tmp_path / "copy.npz")
+    with np.load(tmp_path / "copy.npz") as data:
+        arrays = dict(data)
+    meta = json.loads(str(arrays["meta"]))
+    meta["encoding"] = "0123456789abcdef"
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(tmp_path / "foreign.npz", **arrays)
+    with pytest.raises(PolicyError, match="trained on another observation encoding"):
+        Policy.load(tmp_path / "foreign.npz")
+    with pytest.raises(PolicyError, match="maps 855 observation values to 48 action logits"):
+        Policy([(np.zeros((10, 48)), np.zeros(48))], {})
+
+
+def _random_policy(seed: int = 0) -> Policy:
+    rng = np.random.default_rng(seed)
+    widths = [855, 32, 48]
+    layers = [
+        (rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
+        for a, b in itertools.pairwise(widths)
+    ]
+    return Policy(layers, {"activation": "relu"})
+
+
+def test_a_policy_never_chooses_an_illegal_action_even_when_its_best_logit_is_one() -> None:
+    """The mask decides: a network whose favourite is 'challenge 3' still plays only legal actions."""
+    weights = np.zeros((855, 48), dtype=np.float32)
+    bias = np.zeros(48, dtype=np.float32)
+    bias[47] = 100.0
+    policy = Policy([(weights, bias)], {"activation": "relu"})
+    game = Game(Rules(players=2), seed=1)
+    legal = game.legal_actions()
+    assert PolicyBot(policy).choose(game.view(game.turn), legal) in legal and Challenge(3) not in legal
+
+
+def test_a_policy_challenges_by_seat_relative_to_it_so_a_seat_0_network_plays_every_seat() -> None:
+    """Its favourite 'challenge the next seat' (45 in its frame) challenges seat 0 when it sits at seat 1."""
+    from decks import run, start
+
+    bias = np.zeros(48, dtype=np.float32)
+    bias[45] = 100.0
+    bot = PolicyBot(Policy([(np.zeros((855, 48), dtype=np.float32), bias)], {"activation": "relu"}))
+    game = start(Rules(players=2), [{0: "5o 5c 1e", 1: "7o 2c 3e"}], table="2b 4o 10o 11c", dealer=0)
+    run(game, "declare ronda; declare ronda")  # seat 1 plays first and may challenge seat 0
+    assert game.turn == 1 and bot.choose(game.view(1), game.legal_actions()) == Challenge(0)
+
+
+def _training_script():  # type: ignore[no-untyped-def]
+    require("train")
+    spec = importlib.util.spec_from_file_location("train_policy", ROOT / "examples" / "research" / "train_policy.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_tiny_training_run_exports_a_numpy_policy_that_plays_what_the_torch_model_plays(tmp_path: Path) -> None:
+    script = _training_script()
+    args = script.parse(["--steps", "128", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--opponents", "random"])
+    model, policy, _ = script.train(args)
+    policy.save(tmp_path / "tiny.npz")
+    same, total = script.agreement(model, Policy.load(tmp_path / "tiny.npz"), decisions=60, opponent="random")
+    assert same == total
+
+
+def test_ronda_arena_plays_a_policy_entrant_in_this_process_and_in_worker_processes(capsys, tmp_path: Path) -> None:
+    _random_policy().save(tmp_path / "mine.npz")
+    for jobs in ("1", "2"):
+        code = ronda_main(
+            ["arena", f"policy:{tmp_path / 'mine.npz'}", "random", "--units", "2", "--rounds", "--jobs", jobs]
+        )
+        out = capsys.readouterr().out
+        assert code == 0 and "policy:" in out and "random" in out
+    code = ronda_main(["arena", "policy:no-such-file.npz", "random", "--units", "1"])
+    assert code == 2 and "no policy file 'no-such-file.npz'" in capsys.readouterr().err
+
+
+def test_ronda_arena_finds_the_shipped_policy_by_name_in_a_fresh_process() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ronda", "arena", "policy:ronda-2p", "random", "--units", "1", "--rounds", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["entrants"][0]["name"] == "policy:ronda-2p"

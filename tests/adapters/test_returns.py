@@ -1,0 +1,88 @@
+"""The one returns helper: zero-sum for every player count, and a lost game never worth more than a won one."""
+
+from __future__ import annotations
+
+from extras import require
+
+require("research")
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from decks import run, start
+from ronda.adapters.returns import REWARDS, return_bounds, seat_returns, side_returns
+from ronda.engine.game import OVER
+from ronda.engine.rules import Rules
+
+episodes = st.builds(
+    lambda players, target, points, winner, reward: (Rules(players=players, target=target), points, winner, reward),
+    st.sampled_from([2, 3, 4]),
+    st.sampled_from([5, 25, 41, 101]),
+    st.lists(st.integers(0, 160), min_size=3, max_size=3),
+    st.sampled_from([None, 0, 1, 2]),
+    st.sampled_from(REWARDS),
+)
+
+
+@given(episodes)
+def test_returns_are_zero_sum_for_sides_and_for_seats(episode: tuple) -> None:
+    rules, points, winner, reward = episode
+    points = points[: rules.sides]
+    winner = None if winner is None else winner % rules.sides
+    assert sum(side_returns(rules, reward, points, winner)) == pytest.approx(0.0, abs=1e-9)
+    assert sum(seat_returns(rules, reward, points, winner)) == pytest.approx(0.0, abs=1e-9)
+
+
+@given(episodes, st.lists(st.integers(0, 160), min_size=3, max_size=3), st.integers(0, 2))
+def test_a_lost_game_never_returns_more_than_a_won_one_or_than_a_round_not_decided(
+    episode: tuple, other_points: list[int], side: int
+) -> None:
+    """Whatever the points: a side that lost the game gets no more than for winning it, or for any undecided one."""
+    rules, points, _, reward = episode
+    side %= rules.sides
+    loser = (side + 1) % rules.sides
+    won = side_returns(rules, reward, points[: rules.sides], side)[side]
+    lost = side_returns(rules, reward, other_points[: rules.sides], loser)[side]
+    low, high = return_bounds(rules, reward)
+    assert low <= lost < won <= high
+    if reward == "round":
+        assert lost == low and won == high  # a decided game is the best and the worst a round can be
+        undecided = side_returns(rules, reward, other_points[: rules.sides], None)[side]
+        assert lost <= undecided <= won
+
+
+@given(episodes)
+def test_every_return_lies_within_the_bounds(episode: tuple) -> None:
+    rules, points, winner, reward = episode
+    winner = None if winner is None else winner % rules.sides
+    low, high = return_bounds(rules, reward)
+    assert all(low <= value <= high for value in side_returns(rules, reward, points[: rules.sides], winner))
+
+
+def test_R8_8_ahead_6_0_a_failed_challenge_returns_the_least_there_is_in_every_reward() -> None:
+    """Seat 0 scores a true tringa (6-0 with the ronda it beats), challenges seat 1's true ronda, loses the game."""
+    rules = Rules(players=2)
+    game = start(rules, [{0: "5o 5c 5e", 1: "7o 7c 1e"}], table="2b 4o 10o 11c", dealer=1)
+    run(game, "declare tringa; declare ronda")
+    assert game.scores == [6, 0]  # R8.4: the tringa takes the points of both declarations
+    run(game, "challenge 1")
+    assert game.phase == OVER and game.winner == 1
+    assert seat_returns(rules, "round", game.scores, game.winner) == (-41.0, 41.0)
+    assert seat_returns(rules, "outcome", game.scores, game.winner) == (-1.0, 1.0)
+    game_return = seat_returns(rules, "game", game.scores, game.winner)
+    assert game_return == (6.0 - 82.0, 82.0 - 6.0)
+    assert game_return[0] < 0 < game_return[1]
+
+
+def test_three_players_outcome_and_round_pay_the_winner_what_the_others_lose() -> None:
+    rules = Rules(players=3)
+    assert side_returns(rules, "outcome", [41, 40, 0], 0) == (1.0, -0.5, -0.5)
+    assert side_returns(rules, "round", [3, 40, 0], 0) == (82.0, -41.0, -41.0)
+    assert side_returns(rules, "round", [9, 3, 0], None) == (7.5, -1.5, -6.0)
+    # a win with the others close behind is still worth more than second place far ahead of the third
+    assert side_returns(rules, "game", [41, 40, 40], 0)[0] > side_returns(rules, "game", [41, 40, 0], 0)[1]
+
+
+def test_four_players_partners_share_their_side_s_return() -> None:
+    assert seat_returns(Rules(players=4), "round", [8, 3], None) == (5.0, -5.0, 5.0, -5.0)
