@@ -18,9 +18,10 @@ from twins import twin
 
 from decks import random_position, run, start
 from ronda.analysis.review import analyse
-from ronda.analysis.search import ChallengeFacts, Method, PlayFacts, evaluate
+from ronda.analysis.search import WIN_VALUE, ChallengeFacts, Method, PlayFacts, evaluate
 from ronda.bots import make_bot
-from ronda.engine.actions import CHALLENGES, DECLARES, Play
+from ronda.engine.actions import CHALLENGES, DECLARES, Challenge, Play
+from ronda.engine.cards import parse_card
 from ronda.engine.game import DECLARE, PLAY, Game
 from ronda.engine.rules import Rules
 
@@ -160,3 +161,31 @@ def test_the_end_of_a_two_player_round_is_searched_exactly_in_the_one_placement_
     assert evaluation.exact and evaluation.guesses == 1
     again = evaluate(game.view(game.turn), game.legal_actions(), Method(guesses=50), seed=99)
     assert [o.expected for o in again.options] == [o.expected for o in evaluation.options]
+
+
+def test_R8_8_a_challenge_sure_to_fail_is_never_better_than_playing_on_behind() -> None:
+    """The last card of a round the seat loses by 13 points, the other seat's ronda proven true by the cards seen.
+
+    Losing the game at once by a failed challenge (R8.8) was once rated better
+    than the -13 of playing on, which leaves the game going: a game still going
+    must be worth more than a game lost, whatever the margin of the round.
+    """
+    order = "6o 7e 12o 11b 6e 2e 1b 3o 12b 2c 6c 4b 7o 12e 12c 2o 6b 4c 11e 10o 5b 7b 5e 3e 1o 1e 7c 11o 10b 4e"
+    deck = [parse_card(card) for card in f"{order} 1c 11c 5c 2b 3b 3c 10e 10c 5o 4o".split()]
+    game = Game(Rules(players=2), decks=[deck], dealer=0)
+    deals = [
+        "declare none; declare none; play 6o; play 6e; play 7e; play 2e; play 12o; play 11b",
+        "declare none; declare ronda; play 7o; play 12e; play 6c; play 12c; play 4b; play 2o",
+        "declare none; declare none; play 11e; play 7b; play 4c; play 5b; play 6b; play 10o",
+        "declare none; declare none; play 1o; play 11o; play 5e; play 1e; play 3e; play 7c",
+        "declare none; declare none; play 10b; play 11c; play 1c; play 5c; play 4e; play 2b",
+        "declare ronda; declare none; play 3c; play 5o; play 3b; play 10c; play 10e",
+    ]
+    run(game, "; ".join(deals))
+    assert game.turn == 0 and str(game.hand(0)) == "4o"
+    evaluation = evaluate(game.view(0), game.legal_actions(), QUICK, seed=0)
+    challenge = evaluation.option(Challenge(1))
+    assert isinstance(challenge.facts, ChallengeFacts) and challenge.facts.proven == "true"
+    assert challenge.expected == -WIN_VALUE and challenge.lost == 1.0
+    assert evaluation.best.action == Play.parse("4o")
+    assert evaluation.loss(Challenge(1)) > 0

@@ -22,7 +22,9 @@ the horizon counting half a point (with two sides the card count, R7.2, pays
 one point per card above half the pack, so a card taken rather than left moves
 the margin by half a point per card on average). A game won or lost within
 the horizon is worth :data:`WIN_VALUE` points or their opposite, whatever was
-scored on the way (near the end, what counts is the game). A loss — the value
+scored on the way (near the end, what counts is the game), and a line that
+leaves the game going counts at most :data:`OPEN_MARGIN` either way, so that
+losing the game is always worse than playing on. A loss — the value
 of the best option minus that of the option taken — is therefore in points.
 
 **Declarations and challenges.** A declaration (R8.2) is an option like a card:
@@ -73,6 +75,16 @@ from ..engine.view import SeatView
 
 WIN_VALUE = 10.0
 """What a won game is worth, in points (a lost one its opposite): the search bots' own weight of a win."""
+
+OPEN_MARGIN = WIN_VALUE - 1.0
+"""The most a line that does not end the game may be worth either way, in points.
+
+A round can swing more than :data:`WIN_VALUE` points (a missa, caidas and a
+bluff's penalty together) without ending the game; counted in full, losing
+the game at once — a challenge the view proves will fail (R8.8) — would rate
+better than playing on behind by 13. Whatever happens on the way, a game
+still going is better than a game lost and worse than a game won.
+"""
 
 _DECISIVE = 1000.0
 """A won game's weight in the exact search: more than any margin, so winning comes first."""
@@ -332,7 +344,9 @@ class _Search:
         A game that ends is worth :data:`WIN_VALUE` won, minus that lost, and
         nothing else: the points scored on the way to a finished game no
         longer matter, and counting them would favour losing sooner (fewer
-        points given away before the end) over losing later.
+        points given away before the end) over losing later. A game still going
+        is worth at most :data:`OPEN_MARGIN` either way, so never as much as one won
+        nor as little as one lost.
         """
         side = self.view.side
         if self.exact and game.phase == PLAY:
@@ -344,6 +358,8 @@ class _Search:
             value = utility(game, self.start, side, WIN_VALUE, self.piles)
         if winner is not None:
             value = WIN_VALUE if winner == side else -WIN_VALUE
+        else:
+            value = max(-OPEN_MARGIN, min(OPEN_MARGIN, value))
         return value, winner == side, winner is not None and winner != side
 
     def _solve(self, game: Game) -> tuple[float, int | None]:

@@ -27,7 +27,7 @@ DESCRIPTION = (
     "best, its class, and a summary per seat: the average loss per decision, the count of each class, the five "
     "costliest decisions in words. Expected points are the seat's side's points minus the others' over the rest "
     "of this deal and the next, each captured card counted at half a point; a game won or lost on the way "
-    "counts +10 or -10, whatever was scored before it ended. "
+    "counts +10 or -10, whatever was scored before it ended, and a game still going at most +9 or -9. "
     f"Classes: {thresholds_text()}."
 )
 
