@@ -117,6 +117,8 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
         assert graph.get_attribute("aria-labelledby") == "graph-title graph-desc"
         assert page.locator("#graph-title").text_content() == "Expected points over the game"
         assert "above the middle line" in page.locator("#graph-desc").text_content()
+        # What the screen reader hears, a sighted player reads under the graph: whose side is up.
+        assert "Above the dashed line Amina is ahead, below it Bot 2." in page.inner_text("#analysis figcaption")
         costly = [d for d in analysis["decisions"] if d["class"] not in ("best", "good")]
         marks = page.locator("#analysis-graph .graph-mark")
         assert marks.count() == len(costly)
