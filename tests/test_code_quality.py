@@ -44,10 +44,19 @@ def test_the_whole_package_is_mypy_strict_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_the_engine_bots_and_arena_are_mypy_strict_clean_with_no_extra() -> None:
+def test_the_engine_bots_arena_and_analysis_are_mypy_strict_clean_with_no_extra() -> None:
     """What ``pip install -e '.[dev]'`` checks: the parts that need nothing beyond the standard library."""
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "src/ronda/engine", "src/ronda/bots", "src/ronda/arena"],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "src/ronda/engine",
+            "src/ronda/bots",
+            "src/ronda/arena",
+            "src/ronda/analysis",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -77,16 +86,27 @@ LAYERS: dict[str, set[str]] = {
     "engine": set(),
     "bots": {"engine"},
     "arena": {"engine", "bots"},
-    "presentation": {"engine"},
-    "interfaces.terminal": {"engine", "bots", "presentation"},
-    "interfaces.web": {"engine", "bots", "presentation"},
+    "analysis": {"engine", "bots"},
+    "presentation": {"engine", "analysis"},
+    "interfaces.terminal": {"engine", "bots", "analysis", "presentation"},
+    "interfaces.web": {"engine", "bots", "analysis", "presentation"},
     "adapters": {"engine", "bots", "presentation"},
-    "cli": {"engine", "bots", "arena", "presentation", "interfaces.terminal", "interfaces.web", "adapters"},
+    "cli": {
+        "engine",
+        "bots",
+        "arena",
+        "analysis",
+        "presentation",
+        "interfaces.terminal",
+        "interfaces.web",
+        "adapters",
+    },
 }
 """What each part of ``src/ronda`` may import besides itself: the layout is the architecture.
 
-The engine knows nothing else; bots see the engine; the arena runs bots;
-presentation (narration, rules text) stands on the engine; interfaces and
+The engine knows nothing else; bots see the engine; the arena runs bots; the
+analysis searches with the bots' tools; presentation (narration, rules text,
+the analysis in words) stands on the engine and the analysis; interfaces and
 adapters stand on those and never on each other; the commands are the top.
 """
 

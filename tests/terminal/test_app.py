@@ -193,8 +193,8 @@ def test_a_failed_challenge_ends_the_game_and_another_can_start():
             text = screen_text(app)
             assert "Game over" in text
             assert "Seat 1 wins by a failed challenge!" in text
-            assert "a: play again" in text
-            await pilot.press("a")
+            assert "p: play again" in text
+            await pilot.press("p")
             await settle(pilot, app)
             session = app.session
             assert session is not None and not session.over
@@ -632,5 +632,90 @@ def test_a_key_pressed_before_a_new_deal_is_not_used_on_the_new_hand():
             await pilot.press("n")  # seat 1 declares after you: a declaration marks no card
             await settle(pilot, app)
             assert session.view.phase == "play" and "Just now" not in screen_text(app)
+
+    run(scenario)
+
+
+async def until(pilot: Any, condition: Callable[[], bool]) -> None:
+    for _ in range(3000):
+        await pilot.pause()
+        if condition():
+            return
+    raise AssertionError("the screen never showed what was awaited")
+
+
+def test_h_shows_a_hint_under_the_prompt_and_keeps_it_with_the_game(tmp_path, monkeypatch):
+    from ronda.analysis.hints import read_hints
+    from ronda.analysis.search import Method
+    from ronda.engine.record import load_record
+
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario() -> None:
+        session = Session(quick_settings(seed=3))
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session, save_path="game.json")
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — expected points" in screen_text(app))
+            text = screen_text(app)
+            assert "1. declare none" in " ".join(text.split()) and "2. declare ronda" in " ".join(text.split())
+            assert not card_names_in(text) & hidden_from(session)  # R11: the hint names no hidden card
+            await pilot.press("enter")  # declaring clears the hint
+            await settle(pilot, app)
+            assert "Hint —" not in screen_text(app)
+            await pilot.press("s")
+        assert len(read_hints(load_record(tmp_path / "game.json"))) == 1
+
+    run(scenario)
+
+
+def test_h_while_a_bot_plays_says_to_wait_and_queues_nothing():
+    async def scenario() -> None:
+        session, gate, app = held_game()
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            gate.clear()
+            await pilot.press("n")  # seat 1 declares next
+            assert session.bot_to_act() == 1
+            await pilot.press("h")
+            assert "A hint is for your own decision: wait for your turn." in screen_text(app)
+            assert app.queued == [] and session.hints == []
+            gate.set()
+            await settle(pilot, app)
+
+    run(scenario)
+
+
+def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
+    from dataclasses import replace
+
+    from ronda.analysis.search import Method
+
+    async def scenario() -> None:
+        settings = quick_settings(seed=8)
+        session = Session(replace(settings, rules=settings.rules.replace(target=3)))
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            while not isinstance(app.screen, MessageScreen) or "Game over" not in screen_text(app):
+                await settle(pilot, app)
+                if isinstance(app.screen, MessageScreen):
+                    if "Game over" not in screen_text(app):
+                        await pilot.press("enter")  # a round's summary
+                    continue
+                hand = session.view.hand
+                await pilot.press("enter" if session.view.phase == DECLARE else "1" if hand else "enter")
+            assert "a: analysis" in screen_text(app) and "p: play again" in screen_text(app)
+            await pilot.press("a")
+            await until(pilot, lambda: "average loss" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert "Analysis of your decisions" in text
+            assert f"You: {session.review.summary(0).decisions} decisions" in text  # type: ignore[union-attr]
+            assert "The costliest:" in text and "would have kept" in text
+            await pilot.press("escape")
+            await until(pilot, lambda: "Game over" in screen_text(app))
+            assert session.over and app.session is session
 
     run(scenario)

@@ -133,7 +133,7 @@ def test_a_finished_game_offers_another(monkeypatch):
     Scripted(Session(settings), io.StringIO(), out).run()
     text = out.getvalue()
     assert text.count("Final scores: ") == 2
-    assert "Type 'again' for a new game, 'save' to keep it, or 'quit'." in text
+    assert "Type 'again' for a new game, 'analysis' to see how you played, 'save' to keep it, or 'quit'." in text
     assert "Seed 10." in text  # the next game takes the next seed
 
 

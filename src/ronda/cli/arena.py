@@ -11,11 +11,11 @@ import argparse
 import importlib
 import json
 import sys
-import time
 from typing import Any
 
 from ..engine.errors import RulesError
 from ..engine.presets import preset_rules
+from .progress import progress_bar
 
 UNITS_HELP = "duplicate units to play (default 50): each is one deal sequence played once per seating"
 
@@ -51,29 +51,6 @@ def _plugins(entrants: tuple[str, ...]) -> tuple[str, ...]:
     for module in modules:
         importlib.import_module(module)
     return tuple(modules)
-
-
-def _progress(total: int, enabled: bool) -> tuple[Any, Any]:
-    """A progress bar with the time left (rich when installed, else a plain line on stderr)."""
-    if not enabled:
-        return (lambda done, tally: None), (lambda: None)
-    try:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-        bar = Progress(
-            TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), transient=True
-        )
-        task = bar.add_task("units", total=total)
-        bar.start()
-        return (lambda done, tally: bar.update(task, completed=done)), bar.stop
-    except ImportError:
-        start = time.perf_counter()
-
-        def update(done: int, tally: object) -> None:
-            left = (time.perf_counter() - start) / done * (total - done)
-            print(f"\rarena: {done}/{total} units, about {left:.0f} s left ", end="", file=sys.stderr, flush=True)
-
-        return update, (lambda: print(file=sys.stderr))
 
 
 def _print_table(result: dict[str, Any]) -> None:
@@ -139,9 +116,11 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     spec = MatchSpec(entrants, rules, rounds_only=args.rounds, seed=args.seed, records=args.records, plugins=plugins)
     show = args.progress or (sys.stderr.isatty() and not args.no_progress)
-    update, stop = _progress(args.units, show)
+    update, stop = progress_bar("arena", args.units, "units", show)
     try:
-        outcome = run_match(spec, args.units, jobs=args.jobs, backend=args.backend, sprt=sprt, on_unit=update)
+        outcome = run_match(
+            spec, args.units, jobs=args.jobs, backend=args.backend, sprt=sprt, on_unit=lambda done, tally: update(done)
+        )
     except RuntimeError as error:
         stop()
         print(f"ronda arena: {error}", file=sys.stderr)

@@ -64,7 +64,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-EXTRA_COMMANDS: tuple[str, ...] = ("rules", "arena", "play", "serve")
+EXTRA_COMMANDS: tuple[str, ...] = ("rules", "arena", "play", "serve", "analyse")
 """Modules under ``ronda.cli`` that add a sub-command: each has ``register(commands)``
 that adds its parser and sets ``run``. Registering must stay cheap: import an optional
 extra inside ``run``, and say which extra to install when it is missing."""

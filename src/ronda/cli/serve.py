@@ -136,6 +136,14 @@ def register(commands: Any) -> None:
         help="a table nobody has been connected to for this long leaves memory (still stored); one whose people "
         "never came is closed (default 900)",
     )
+    p.add_argument(
+        "--analysis-budget",
+        type=int,
+        default=200,
+        metavar="B",
+        help="guesses of the hidden cards per decision for hints and the analysis of finished games "
+        "(default 200, as ronda analyse); searched in the bot workers",
+    )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(run=run)
 
@@ -186,6 +194,9 @@ def run(args: argparse.Namespace) -> int:
     if args.close_after < 0:
         print("ronda serve: --close-after is zero or more seconds", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.analysis_budget < 1:
+        print(f"ronda serve: --analysis-budget is 1 or more guesses, not {args.analysis_budget}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
         print(f"ronda serve: --public-url starts with http:// or https://, not {args.public_url!r}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -216,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
         paced_collector=True,
         forwarded=args.forwarded,
         listen_host=args.host,
+        analysis_budget=args.analysis_budget,
     )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host

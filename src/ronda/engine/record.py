@@ -27,6 +27,13 @@ from .rules import Rules
 
 FORMAT = "ronda/1"
 
+EXTENSIONS = ("hints",)
+"""Top-level keys a record may carry beside the game, which replaying skips (docs/RECORD.md, *Extensions*).
+
+``hints``: the hints a player was shown while playing (:mod:`ronda.analysis.hints`).
+Any other key is still an error, so a misspelt ``rounds`` or ``dealer`` is caught.
+"""
+
 
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read a record file as JSON; raises :class:`RecordError` for a file that is not a JSON object."""
@@ -51,8 +58,12 @@ def save_record(game: Game, path: str | Path) -> None:
 
 
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """A record as readable JSON: one action or deck a line, so diffs of records stay small."""
-    head = {k: v for k, v in record.items() if k != "rounds"}
+    """A record as readable JSON: one action or deck a line, so diffs of records stay small.
+
+    Extensions (:data:`EXTENSIONS`) come after the rounds, one entry a line.
+    """
+    head = {k: v for k, v in record.items() if k != "rounds" and k not in EXTENSIONS}
+    extensions = {k: v for k, v in record.items() if k in EXTENSIONS}
     lines = ["{"]
     for key, value in head.items():
         lines.append(f"  {json.dumps(key)}: {json.dumps(value)},")
@@ -69,7 +80,15 @@ def dumps_record(record: Mapping[str, Any]) -> str:
         else:
             lines.append('      "actions": []')
         lines.append("    }" + ("," if i < len(rounds) - 1 else ""))
-    lines.append("  ]")
+    lines.append("  ]" + ("," if extensions else ""))
+    for number, (key, value) in enumerate(extensions.items()):
+        comma = "," if number < len(extensions) - 1 else ""
+        if isinstance(value, list) and value:
+            lines.append(f"  {json.dumps(key)}: [")
+            lines.extend(f"    {json.dumps(v)}{',' if j < len(value) - 1 else ''}" for j, v in enumerate(value))
+            lines.append("  ]" + comma)
+        else:
+            lines.append(f"  {json.dumps(key)}: {json.dumps(value)}{comma}")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -77,7 +96,7 @@ def dumps_record(record: Mapping[str, Any]) -> str:
 def _read_rules(record: Mapping[str, Any]) -> Rules:
     if record.get("format", FORMAT) != FORMAT:
         raise RecordError(f"unknown record format {record.get('format')!r} (this engine reads {FORMAT!r})")
-    unknown = sorted(set(record) - {"format", "rules", "dealer", "rounds"})
+    unknown = sorted(set(record) - {"format", "rules", "dealer", "rounds", *EXTENSIONS})
     if unknown:
         raise RecordError(f"unknown record key {unknown[0]!r}")
     if "rules" not in record:

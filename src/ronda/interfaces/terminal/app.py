@@ -15,6 +15,7 @@ only draws and reads keys.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple
 
@@ -29,6 +30,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from ...analysis.grades import thresholds_text
 from ...bots import levels as bot_levels
 from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Play
 from ...engine.errors import RondaError
@@ -45,6 +47,8 @@ KEYS = (
     ("n r t d", "declare none, ronda, tringa, double ronda"),
     ("Enter", "when a deal starts: declare what your hand holds"),
     ("c", "challenge an opponent's declaration (its seat number if several; then y to confirm, n or Esc not to)"),
+    ("h", "a hint: your best options now, with their expected points and why (kept with the game when saved)"),
+    ("a", "when the game is over: the analysis of your decisions, from what you could see then"),
     ("s", "save the game (resume with: ronda play --resume FILE)"),
     ("?", "these rules"),
     ("q", "quit"),
@@ -129,6 +133,61 @@ class MessageScreen(ModalScreen[str]):
         if key in self.answers:
             event.stop()
             self.dismiss(key)
+
+
+GAME_OVER_KEYS = "a: analysis of your decisions · p: play again · n: new game · q: quit · s: save"
+
+
+class AnalysisScreen(ModalScreen[None]):
+    """The analysis of the human's decisions after the game: searched in a thread with its progress, then read.
+
+    Every decision the human took with a choice is valued from what the human
+    could see then (:mod:`ronda.analysis`); the screen shows the summary — the
+    average loss, the classes, the costliest decisions in words — and every
+    decision that lost points. It is worked out once per game.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,a", "close", "Back")]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.started = 0.0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="help"):
+            yield Label("Analysis of your decisions", classes="title")
+            with VerticalScroll():
+                yield Static("Analysing your decisions from what you could see then…", id="analysis")
+            yield Label("Enter or Esc: back · ↑/↓ scroll", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
+        self.started = time.monotonic()
+        self.analyse()
+
+    @work(thread=True, exclusive=True, group="analysis")
+    def analyse(self) -> None:
+        # In this thread, not in worker processes: a full-screen app's terminal is no place to start them.
+        self.session.analyse(lambda done, total: self.app.call_from_thread(self._progress, done, total))
+        lines = [thresholds_text(), "", *self.session.analysis_lines()]
+        self.app.call_from_thread(self._show, lines)
+
+    def _progress(self, done: int, total: int) -> None:
+        left = (time.monotonic() - self.started) / done * (total - done)
+        self.query_one("#analysis", Static).update(
+            f"Analysing your {total} decisions from what you could see then: {done} done, about {left:.0f} s left…"
+        )
+
+    def _show(self, lines: list[str]) -> None:
+        body = Text()
+        for line in lines:
+            body.append_text(coloured(line))
+            body.append("\n")
+        self.query_one("#analysis", Static).update(body)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
 
 
 class VariantBox(Checkbox):
@@ -365,11 +424,15 @@ class RondaApp(App[None]):
         Binding("r", "declare('ronda')", "Ronda", show=False),
         Binding("t", "declare('tringa')", "Tringa", show=False),
         Binding("d", "declare('double_ronda')", "Double ronda", show=False),
-        Binding("a", "again", "Again", show=False),
+        Binding("h", "hint", "Hint"),
+        Binding("a", "analysis", "Analysis", show=False),
+        Binding("p", "again", "Again", show=False),
         *[Binding(str(k), f"number({k})", str(k), show=False) for k in range(10)],
     ]
 
-    GAME_ACTIONS = frozenset(("save", "move", "confirm", "challenge", "yes", "cancel", "declare", "again", "number"))
+    GAME_ACTIONS = frozenset(
+        ("save", "move", "confirm", "challenge", "yes", "cancel", "declare", "again", "number", "hint", "analysis")
+    )
     """The actions of the game screen: they wait while another screen (start, help, summary) is on top."""
 
     QUEUED_KEYS = 3
@@ -479,7 +542,7 @@ class RondaApp(App[None]):
         if session is None:
             return ""
         if session.over:
-            return " ".join(session.result()) + "  a: play again · n: new game · q: quit · s: save"
+            return " ".join(session.result()) + f"  {GAME_OVER_KEYS}"
         if not session.human_to_act():
             text = session.prompt()
             if self.queued:
@@ -628,15 +691,19 @@ class RondaApp(App[None]):
         lines = session.result()
         for summary in session.round_tallies():
             lines += summary.lines(session.rules.players, session.human)
-        answer = await self.push_screen(
-            MessageScreen(
-                "Game over",
-                lines,
-                {"a": "play again", "n": "new game", "s": "save", "q": "quit", "Esc": "look"},
-            ),
-            wait_for_dismiss=True,
-        )
-        if answer == "a":
+        answer = "a"
+        while answer == "a":
+            answer = await self.push_screen(
+                MessageScreen(
+                    "Game over",
+                    lines,
+                    {"a": "analysis", "p": "play again", "n": "new game", "s": "save", "q": "quit", "Esc": "look"},
+                ),
+                wait_for_dismiss=True,
+            )
+            if answer == "a":
+                await self.push_screen(AnalysisScreen(session), wait_for_dismiss=True)
+        if answer == "p":
             self.action_again()
         elif answer == "n":
             self.action_new_game()
@@ -799,6 +866,40 @@ class RondaApp(App[None]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(self.session.rules if self.session is not None else self.settings.rules))
 
+    def action_hint(self) -> None:
+        """A hint for the human's decision: searched in a thread, shown under the prompt, kept with the game."""
+        session = self.session
+        if session is None or self._asked():
+            return
+        if session.over:
+            self.refuse("The game is over: a shows the analysis of your decisions.")
+            return
+        if not session.human_to_act():
+            self.refuse("A hint is for your own decision: wait for your turn.")
+            return
+        self.error = ""
+        self.note = "Thinking about a hint…"
+        self.refresh_board()
+        self.think_hint(session)
+
+    @work(exclusive=True, group="hint")
+    async def think_hint(self, session: Session) -> None:
+        evaluation = await asyncio.to_thread(session.hint_evaluation)
+        if self.session is not session:
+            return
+        lines = session.give_hint(evaluation)  # nothing when the decision was taken meanwhile
+        self.note = "\n".join(lines)
+        self.refresh_board()
+
+    def action_analysis(self) -> None:
+        session = self.session
+        if session is None:
+            return
+        if not session.over:
+            self.refuse("The analysis comes when the game is over; for this decision, h gives a hint.")
+            return
+        self.push_screen(AnalysisScreen(session))
+
     def action_again(self) -> None:
         if self.session is not None and self.session.over:
             self.start(self.session.again())
@@ -830,4 +931,4 @@ class RondaApp(App[None]):
         return True
 
 
-__all__ = ["HelpScreen", "MessageScreen", "RondaApp", "SetupScreen"]
+__all__ = ["AnalysisScreen", "HelpScreen", "MessageScreen", "RondaApp", "SetupScreen"]

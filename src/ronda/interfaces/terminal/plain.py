@@ -21,14 +21,15 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from ...analysis.grades import thresholds_text
 from ...engine.actions import Action, Challenge
 from ...engine.game import DECLARE
 from .session import IllegalMove, Session, parse_command, rulebook, rules_help
 
 COMMANDS = """\
 Commands: play 5c (or just 5c; play 2 plays your second card) · declare ronda (none, tringa; 'declare' alone
-declares what you hold) · challenge 1 (before playing; asks y/n first) · state · save [FILE] · help ·
-rules (the whole rules) · quit"""
+declares what you hold) · challenge 1 (before playing; asks y/n first) · hint (your best options now, with their
+expected points) · state · save [FILE] · help · rules (the whole rules) · analysis (once the game is over) · quit"""
 
 EXIT_INTERRUPTED = 130
 """The exit code of a game left with Ctrl-C, as shells report a program stopped by SIGINT."""
@@ -100,7 +101,10 @@ class PlainGame:
             session = self.session
             if session.over:
                 if not over_told:
-                    self.say(*session.result(), "Type 'again' for a new game, 'save' to keep it, or 'quit'.")
+                    self.say(
+                        *session.result(),
+                        "Type 'again' for a new game, 'analysis' to see how you played, 'save' to keep it, or 'quit'.",
+                    )
                     over_told = True
                 text = self.read()
                 if text is None or text.lower() in ("quit", "q", "exit", "no", "n"):
@@ -112,7 +116,7 @@ class PlainGame:
                     continue
                 command = self._over_command(text)
                 if command is None:
-                    self.say("The game is over: type 'again', 'save', 'state' or 'quit'.")
+                    self.say("The game is over: type 'again', 'analysis', 'save', 'state' or 'quit'.")
                 else:
                     self._interface_command(command)
                 continue
@@ -185,7 +189,7 @@ class PlainGame:
             command = parse_command(text, self.session)
         except IllegalMove:
             return None
-        if isinstance(command, str) and command.split()[0] in ("save", "state", "help", "rules"):
+        if isinstance(command, str) and command.split()[0] in ("save", "state", "help", "rules", "analysis"):
             return command
         return None
 
@@ -196,6 +200,10 @@ class PlainGame:
             return "quit"
         if command == "help":
             self.say(rules_help(self.session.rules), COMMANDS)
+        elif command == "hint":
+            self.say(*self.session.hint())  # IllegalMove when it is not the player's decision
+        elif command == "analysis":
+            self._analysis()
         elif command == "rules":
             self.say(rulebook(self.session.rules))
         elif command == "state":
@@ -219,6 +227,15 @@ class PlainGame:
         else:
             self.say(f"'{command}' means something only when a game is over.")
         return None
+
+    def _analysis(self) -> None:
+        session = self.session
+        if not session.over:
+            self.say("The analysis comes when the game is over; for this decision, type 'hint'.")
+            return
+        if session.review is None:
+            self.say("Analysing your decisions from what you could see then (this takes a while)…")
+        self.say(thresholds_text(), *session.analysis_lines())
 
 
 def _isatty(stream: TextIO) -> bool:

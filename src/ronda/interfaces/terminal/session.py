@@ -24,11 +24,14 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ...analysis.hints import Hint, hint_of, read_hints
+from ...analysis.review import Review, analyse
+from ...analysis.search import Evaluation, Method, decision_seed, evaluate
 from ...bots import make_bot
 from ...bots.base import Bot
 from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Declare, Play
@@ -39,10 +42,11 @@ from ...engine.errors import RondaError
 from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.presets import PRESETS, preset_of, preset_rules, variant_value_text
-from ...engine.record import load_record, replay, save_record
+from ...engine.record import dumps_record, load_record, replay
 from ...engine.rules import Rules
 from ...engine.view import SeatView
 from ...presentation.challenge import ChallengeOption, challenge_options, challenge_warning
+from ...presentation.coaching import hint_lines, slips_lines, summary_lines
 from ...presentation.narration import Narrator, seat_name, side_name
 from ...presentation.rules_text import rules_summary, rules_text
 from ...presentation.summary import RoundTally, Tally
@@ -186,6 +190,12 @@ class Session:
         self.saved_to: Path | None = None
         self.last_play: PlayMark | None = None
         """The latest card played by anyone (R4.4: public), with the cards it took."""
+        self.hints: list[Hint] = []
+        """The hints shown to the human, kept with the game when it is saved (the record's ``hints``)."""
+        self.method = Method()
+        """How hints and the analysis after the game are searched: the defaults of ``ronda analyse``."""
+        self.review: Review | None = None
+        """The analysis of the human's decisions, once asked for after the game."""
         self._saved_events = -1
         self._consume(list(game.events))
         self._deal_in_waiting_game()
@@ -447,6 +457,47 @@ class Session:
                 time.sleep(pace)
             yield self.step_bot()
 
+    # ---------------------------------------------------------- learning
+
+    def hint_evaluation(self) -> Evaluation:
+        """The human's options now, valued from the human's view alone (R11) as ``ronda analyse`` values them.
+
+        The same seed as the analysis of this decision, so a hint and the analysis
+        after the game agree. Safe to run in a worker thread: it changes nothing.
+        Raises :class:`IllegalMove` when the human has no decision to take.
+        """
+        if not self.human_to_act():
+            raise IllegalMove("A hint is for your own decision: wait for your turn.")
+        view = self.view
+        seed = decision_seed(view, self.game.actions_taken)
+        return evaluate(view, self.game.legal_actions(), self.method, seed=seed)
+
+    def give_hint(self, evaluation: Evaluation) -> list[str]:
+        """Keep a hint with the game (once per decision) and return its lines; ``[]`` if the decision has passed."""
+        game = self.game
+        if not self.human_to_act() or evaluation.seed != decision_seed(self.view, game.actions_taken):
+            return []
+        round_actions = len(game.to_record()["rounds"][-1]["actions"])
+        hint = hint_of(evaluation, game.round, round_actions)
+        self.hints = [h for h in self.hints if (h.round, h.action) != (hint.round, hint.action)] + [hint]
+        return hint_lines(evaluation, me=self.human)
+
+    def hint(self) -> list[str]:
+        """A hint for the human's decision now, kept with the game: the best options with their expected points."""
+        return self.give_hint(self.hint_evaluation())
+
+    def analyse(self, progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> Review:
+        """The analysis of the human's decisions in this game (computed once); ``progress(done, total)`` as it goes."""
+        if self.review is None:
+            record = self.record()
+            self.review = analyse(record, method=self.method, seats=[self.human], jobs=jobs, progress=progress)
+        return self.review
+
+    def analysis_lines(self) -> list[str]:
+        """The analysis after the game in words: the human's summary, then every decision that lost points."""
+        review = self.analyse()
+        return summary_lines(review.summary(self.human), me=self.human) + slips_lines(review, self.human)
+
     # -------------------------------------------------------------- events
 
     def _consume(self, events: list[Event]) -> list[str]:
@@ -514,10 +565,17 @@ class Session:
 
     # --------------------------------------------------------- save/resume
 
+    def record(self) -> dict[str, Any]:
+        """The game as a record (RECORD.md), with the hints shown in its ``hints`` extension."""
+        record = self.game.to_record()
+        if self.hints:
+            record["hints"] = [hint.to_json() for hint in self.hints]
+        return record
+
     def save(self, path: str | Path | None = None) -> Path:
         """Write the game as a record (RECORD.md) and the interface settings beside it; returns the record's path."""
         target = Path(path) if path else Path(time.strftime("ronda-%Y%m%d-%H%M%S.json"))
-        save_record(self.game, target)
+        target.write_text(dumps_record(self.record()), encoding="utf-8")
         side = {
             "seat": self.human,
             "levels": list(self.levels),
@@ -547,7 +605,9 @@ class Session:
         Explicit ``seat``/``level`` win over the side file; without either, seat 0 against ``medium``.
         Raises :class:`~ronda.engine.errors.RecordError` for a bad record.
         """
-        game = replay(load_record(path))
+        record = load_record(path)
+        game = replay(record)
+        hints = read_hints(record)
         saved: dict[str, Any] = {}
         try:
             loaded = json.loads(side_file(Path(path)).read_text(encoding="utf-8"))
@@ -569,6 +629,7 @@ class Session:
         preset = saved.get("preset", "classic") if isinstance(saved.get("preset"), str) else "classic"
         settings = Settings(game.rules, human, levels, seed, preset, pace)
         session = cls(settings, game)
+        session.hints = hints
         session.saved_to = Path(path)
         session._saved_events = len(session.game.events)
         return session
@@ -617,8 +678,12 @@ def parse_command(text: str, session: Session) -> Action | str:
     if not words:
         raise IllegalMove("Type a command: 'play 5c', 'declare ronda', 'challenge 1', 'help' or 'quit'.")
     verb, rest = words[0], words[1:]
-    if verb in ("?", "help", "h"):
+    if verb in ("?", "help"):
         return "help"
+    if verb in ("hint", "h"):
+        return "hint"
+    if verb in ("analysis", "analyse", "analyze", "a"):
+        return "analysis"
     if verb == "rules":
         return "rules"
     if verb in ("quit", "exit", "q"):

@@ -39,14 +39,17 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from ...analysis.search import DEFAULT_GUESSES, Method
 from ...bots import levels
 from ...engine.presets import PRESETS
 from ...engine.rules import Rules
+from .analyses import Analyses
 from .collector import Collector
 from .forms import MAX_BODY_BYTES, HttpError, read_join, read_table_spec
 from .lobby import Limits, Lobby
 from .protocol import (
     Act,
+    AskHint,
     AutoDeclare,
     Hello,
     Ping,
@@ -361,13 +364,15 @@ def create_app(
     allow_origins: tuple[str, ...] = (),
     forwarded: bool = False,
     listen_host: str | None = None,
+    analysis_budget: int = DEFAULT_GUESSES,
     paced_collector: bool = False,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
     ``flood_rate`` is the messages a second one connection may send on average (bursts of twice that);
     tests and the load benchmark, whose scripted players are faster than any person, raise it and the
-    limits on creating tables. ``bot_workers`` processes think for the bots (default: one per core).
+    limits on creating tables. ``bot_workers`` processes think for the bots (default: one per core), and
+    search hints and analyses with ``analysis_budget`` guesses a decision (``ronda analyse``'s ``--budget``).
     ``paced_collector`` runs full garbage collections on a schedule while the app runs (``ronda serve``
     does; see :mod:`.collector`): it changes the whole process, so tests that build apps in-process leave it off.
     """
@@ -382,8 +387,15 @@ def create_app(
         raise ValueError(f"bot_workers is one or more, not {workers}")
     if public_url is not None and urlsplit(public_url).scheme not in ("http", "https"):
         raise ValueError(f"the public URL starts with http:// or https://, not {public_url!r}")
+    if analysis_budget < 1:
+        raise ValueError(f"the analysis budget is a number of guesses, 1 or more, not {analysis_budget}")
     settings = ServerSettings(
-        grace=grace, stand_in=stand_in, bot_delay=bot_delay, close_after=close_after, linger=linger
+        grace=grace,
+        stand_in=stand_in,
+        bot_delay=bot_delay,
+        close_after=close_after,
+        linger=linger,
+        method=Method(guesses=analysis_budget),
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     origins = Origins(public_url, frozenset(_origin(o) for o in allow_origins), forwarded, listen_host)
@@ -394,6 +406,7 @@ def create_app(
         journal = Journal(Store(database_url, timeout=store_timeout))
         pool = BotPool(workers)
         lobby = Lobby(journal, settings, pool, limits)
+        analyses = Analyses(journal, pool, settings.method)
         await asyncio.to_thread(lobby.load)
         await lobby.start()
         collector = Collector() if paced_collector else None
@@ -401,11 +414,13 @@ def create_app(
             await collector.start()
         app.state.lobby = lobby
         app.state.pool = pool
+        app.state.analyses = analyses
         try:
             yield
         finally:
             if collector is not None:
                 await collector.stop()
+            await analyses.close()
             await lobby.stop()
             await pool.close()
             journal.close()
@@ -521,8 +536,8 @@ def create_app(
             seat, token = await table.join(spec.name, spec.seat, levels())
         return {"seat": seat, "token": token}
 
-    @app.api_route("/api/tables/{table_id}/replay", methods=["GET", "HEAD"])
-    async def replay(request: Request, table_id: str, game: int | None = None) -> dict[str, Any]:
+    async def finished_game(request: Request, table_id: str, game: int | None) -> tuple[Table, int]:
+        """The table and the number of a game of it that may be shown in full: finished, and to this asker."""
         table = await lobby_of(request).open(table_id)
         if not table.spectators and not _holds_seat(table, request.headers.get("authorization")):
             raise HttpError(403, "no_spectators", "the table's creator lets only its players see its games")
@@ -531,12 +546,24 @@ def create_app(
             raise HttpError(404, "not_found", f"table {table_id} has games 0 to {table.number}, not {number}")
         if number not in table.results or (number == table.number and table.status != FINISHED):
             raise HttpError(403, "not_finished", "a game can be replayed once it is over: every hand is shown then")
+        return table, number
+
+    @app.api_route("/api/tables/{table_id}/replay", methods=["GET", "HEAD"])
+    async def replay(request: Request, table_id: str, game: int | None = None) -> dict[str, Any]:
+        table, number = await finished_game(request, table_id, game)
         try:
             record = await table.journal.read(table.journal.store.load_record, table.id, number)
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         steps = await asyncio.to_thread(replay_steps, record, table.bases.get(number, 0))
         return {"record": record, "steps": steps}
+
+    @app.api_route("/api/tables/{table_id}/analysis", methods=["GET", "HEAD"])
+    async def analysis(request: Request, table_id: str, game: int | None = None) -> JSONResponse:
+        table, number = await finished_game(request, table_id, game)
+        analyses: Analyses = request.app.state.analyses
+        status, body = await analyses.get(table.id, number)
+        return JSONResponse(body, status_code=status)
 
     # ------------------------------------------------------------- websocket
 
@@ -660,7 +687,9 @@ async def serve_connection(
             elif isinstance(message, Rematch):
                 await table.rematch(connection)
             elif isinstance(message, Settings):
-                await table.set_access(connection, message.public, message.spectators)
+                await table.set_access(connection, message.public, message.spectators, message.hints)
+            elif isinstance(message, AskHint):
+                table.hint(connection)
             elif isinstance(message, Ping):
                 connection.send(dumps({"type": "pong"}))
         except ProtocolError as error:

@@ -101,13 +101,15 @@ class TableSpec:
     me: int
     public: bool = False
     spectators: bool = True
+    hints: bool = False
+    """Whether the players may ask for hints (ronda.analysis): on at tables with a bot, off among people only."""
 
 
 def read_table_spec(body: object) -> TableSpec:
     """The body of ``POST /api/tables``, checked; raises :class:`HttpError` (400) naming the first problem."""
     if not isinstance(body, dict):
         raise bad("the body must be a JSON object")
-    known = {"players", "preset", "variants", "target", "seats", "me", "public", "spectators"}
+    known = {"players", "preset", "variants", "target", "seats", "me", "public", "spectators", "hints"}
     extra = sorted(set(body) - known)
     if extra:
         raise bad(f"unknown field {extra[0]!r} (fields: {', '.join(sorted(known))})")
@@ -149,7 +151,9 @@ def read_table_spec(body: object) -> TableSpec:
     creator = SeatSpec("human", name)
     seats = (*seats[:me], creator, *seats[me + 1 :])
     access = {}
-    for flag, default in (("public", False), ("spectators", True)):
+    # Hints help whoever asks: welcome against the computer, and off by default where people play each other.
+    with_bots = any(s.kind == "bot" for s in seats)
+    for flag, default in (("public", False), ("spectators", True), ("hints", with_bots)):
         value = body.get(flag, default)
         if not isinstance(value, bool):
             raise bad(f"{flag} is true or false, not {value!r}")

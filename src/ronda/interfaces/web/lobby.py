@@ -86,6 +86,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "game": last.game if last else 0,
         "public": stored.public,
         "spectators": stored.spectators,
+        "hints": stored.hints,
         "creator": stored.creator,
         "seats": [
             {
@@ -193,7 +194,7 @@ class Lobby:
             raise HttpError(
                 500, "damaged", "this table's stored game cannot be rebuilt (the server's log says where)"
             ) from None
-        adopt(table, game, events, decisions)
+        adopt(table, game, events, decisions, len(record.get("hints", [])))
         if table_id in self.tables:  # rebuilt meanwhile by another path
             return self.tables[table_id]
         if table.status != FINISHED:
@@ -211,6 +212,7 @@ class Lobby:
         table = Table(stored.id, stored.created, rules, stored.preset, seats, self.journal, self.settings, self.pool)
         table.status = stored.status
         table.public, table.spectators, table.creator = stored.public, stored.spectators, stored.creator
+        table.hints = stored.hints
         for g in stored.games:
             table.bases[g.game] = g.base_version
             if g.finished:
@@ -270,6 +272,7 @@ class Lobby:
             public=spec.public,
             spectators=spec.spectators,
             creator=spec.me,
+            hints=spec.hints,
         )
         try:
             await self.journal.write(self.journal.store.new_table, stored, dealer=dealer, deck=deck_names(deck))
@@ -281,6 +284,7 @@ class Lobby:
             table_id, stored.created, rules, spec.preset, seats, self.journal, self.settings, self.pool, status=status
         )
         table.public, table.spectators, table.creator, table.owner = spec.public, spec.spectators, spec.me, owner
+        table.hints = spec.hints
         table.on_finished = self._finished
         adopt(table, game, dealt_events(game), 0)
         if over:

@@ -61,6 +61,8 @@ ERROR_CODES = (
     "no_spectators",
     "not_creator",
     "closed",
+    "hints_off",
+    "busy",
 )
 RETRYABLE = frozenset({"store_unavailable"})
 """Codes that refuse a message only for now: sent again a little later, it may be taken."""
@@ -155,13 +157,20 @@ class Ping:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The table's creator lists the table (``public``) or not, and lets people without a seat watch or not."""
+    """The table's creator lists the table (``public``) or not, lets people without a seat watch or not,
+    and lets the players ask for hints or not."""
 
     public: bool | None
     spectators: bool | None
+    hints: bool | None = None
 
 
-ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """A player asks for a hint on its decision now: the best options with their expected points."""
+
+
+ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings | AskHint
 
 _FIELDS: dict[str, frozenset[str]] = {
     "hello": frozenset({"token", "since"}),
@@ -169,9 +178,10 @@ _FIELDS: dict[str, frozenset[str]] = {
     "auto_declare": frozenset({"on"}),
     "rematch": frozenset(),
     "ping": frozenset(),
-    "settings": frozenset({"public", "spectators"}),
+    "settings": frozenset({"public", "spectators", "hints"}),
+    "hint": frozenset(),
 }
-_KINDS = "hello, act, auto_declare, rematch, ping, settings"
+_KINDS = "hello, act, auto_declare, rematch, ping, settings, hint"
 
 
 def read_client_message(frame: str | bytes | None) -> ClientMessage:
@@ -216,13 +226,15 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
     if kind == "rematch":
         return Rematch()
     if kind == "settings":
-        public, spectators = data.get("public"), data.get("spectators")
-        if public is None and spectators is None:
-            raise ProtocolError("bad_message", 'settings needs "public" or "spectators": true or false')
-        for name, value in (("public", public), ("spectators", spectators)):
+        public, spectators, hints = data.get("public"), data.get("spectators"), data.get("hints")
+        if public is None and spectators is None and hints is None:
+            raise ProtocolError("bad_message", 'settings needs "public", "spectators" or "hints": true or false')
+        for name, value in (("public", public), ("spectators", spectators), ("hints", hints)):
             if value is not None and not isinstance(value, bool):
                 raise ProtocolError("bad_message", f'settings: "{name}" is true or false, not {_short(value)}')
-        return Settings(public, spectators)
+        return Settings(public, spectators, hints)
+    if kind == "hint":
+        return AskHint()
     return Ping()
 
 

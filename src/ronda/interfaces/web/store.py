@@ -79,6 +79,7 @@ tables_table = Table(
     Column("public", Boolean, nullable=False, default=False),
     Column("spectators", Boolean, nullable=False, default=True),
     Column("creator", Integer, nullable=False, default=0),
+    Column("hints", Boolean, nullable=False, default=False),
 )
 
 seats_table = Table(
@@ -129,11 +130,32 @@ _ADDED_COLUMNS = {
         ("public", "BOOLEAN NOT NULL DEFAULT FALSE"),
         ("spectators", "BOOLEAN NOT NULL DEFAULT TRUE"),
         ("creator", "INTEGER NOT NULL DEFAULT 0"),
+        ("hints", "BOOLEAN NOT NULL DEFAULT FALSE"),
     ]
 }
 """Columns added since the first stored tables: a database of an older server gains them on start.
 
-Tables made before tables became private by default stay private (``public`` false)."""
+Tables made before tables became private by default stay private (``public`` false); tables made
+before hints existed have them off."""
+
+hints_table = Table(
+    "ronda_hints",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ronda_tables.id"), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("hint", Text, nullable=False),
+)
+"""The hints shown at a table, each in the form of the record's ``hints`` extension (docs/RECORD.md), in order."""
+
+analyses_table = Table(
+    "ronda_analyses",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ronda_tables.id"), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("analysis", Text, nullable=False),
+)
+"""The analysis of a finished game, searched once (a minute of work) and read by every replay after."""
 
 
 class StoreUnavailable(Exception):
@@ -182,6 +204,7 @@ class StoredTable:
     public: bool = False
     spectators: bool = True
     creator: int = 0
+    hints: bool = False
 
 
 @dataclass
@@ -287,6 +310,7 @@ class Store:
                 public=table.public,
                 spectators=table.spectators,
                 creator=table.creator,
+                hints=table.hints,
             )
         )
         db.execute(
@@ -332,11 +356,31 @@ class Store:
     def set_status(self, db: Connection, table_id: str, status: str) -> None:
         db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
 
-    def set_access(self, db: Connection, table_id: str, public: bool, spectators: bool) -> None:
-        """Whether the table is listed (public) and whether people without a seat may watch it."""
+    def set_access(self, db: Connection, table_id: str, public: bool, spectators: bool, hints: bool = False) -> None:
+        """Whether the table is listed (public), whether people without a seat may watch it, and hints are on."""
         db.execute(
-            update(tables_table).where(tables_table.c.id == table_id).values(public=public, spectators=spectators)
+            update(tables_table)
+            .where(tables_table.c.id == table_id)
+            .values(public=public, spectators=spectators, hints=hints)
         )
+
+    def add_hint(self, db: Connection, table_id: str, game: int, number: int, hint: dict[str, Any]) -> None:
+        """A hint shown to a player (the record's ``hints`` form), the ``number``-th of the game."""
+        db.execute(insert(hints_table).values(table_id=table_id, game=game, number=number, hint=json.dumps(hint)))
+
+    def save_analysis(self, db: Connection, table_id: str, game: int, analysis: dict[str, Any]) -> None:
+        """A finished game's analysis, kept so that it is searched once."""
+        db.execute(insert(analyses_table).values(table_id=table_id, game=game, analysis=json.dumps(analysis)))
+
+    def load_analysis(self, table_id: str, game: int) -> dict[str, Any] | None:
+        """A finished game's analysis if it was searched, else ``None``."""
+        with self.engine.connect() as db:
+            text = db.execute(
+                select(analyses_table.c.analysis).where(
+                    analyses_table.c.table_id == table_id, analyses_table.c.game == game
+                )
+            ).scalar_one_or_none()
+        return None if text is None else dict(json.loads(text))
 
     def start_game(
         self,
@@ -450,12 +494,13 @@ class Store:
                 bool(r.public),
                 bool(r.spectators),
                 int(r.creator),
+                bool(r.hints),
             )
             for r in rows
         ]
 
     def load_record(self, table_id: str, game: int) -> dict[str, Any]:
-        """One game of a table as a RECORD.md record, as far as it has been played."""
+        """One game of a table as a RECORD.md record, as far as it has been played, with the hints shown."""
         with self.engine.connect() as db:
             rules = db.execute(select(tables_table.c.rules).where(tables_table.c.id == table_id)).scalar_one()
             dealer = db.execute(
@@ -471,10 +516,18 @@ class Store:
                 .where(actions_table.c.table_id == table_id, actions_table.c.game == game)
                 .order_by(actions_table.c.number)
             ).all()
+            hints = db.execute(
+                select(hints_table.c.hint)
+                .where(hints_table.c.table_id == table_id, hints_table.c.game == game)
+                .order_by(hints_table.c.number)
+            ).all()
         rounds: list[dict[str, Any]] = [{"deck": json.loads(d.deck), "actions": []} for d in decks]
         for a in actions:
             rounds[a.round]["actions"].append(json.loads(a.action))
-        return {"format": "ronda/1", "rules": json.loads(rules), "dealer": dealer, "rounds": rounds}
+        record = {"format": "ronda/1", "rules": json.loads(rules), "dealer": dealer, "rounds": rounds}
+        if hints:
+            record["hints"] = [json.loads(h.hint) for h in hints]  # the record's extension (docs/RECORD.md)
+        return record
 
     def action_numbers(self, table_id: str, game: int) -> list[int]:
         """The numbers of a game's stored decisions, in order (a test of contiguity: 0, 1, 2, ...)."""

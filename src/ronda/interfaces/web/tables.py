@@ -13,7 +13,10 @@ consecutive per-table versions so a client that reconnects can ask for
 exactly what it missed.
 
 Bots think in worker processes (:mod:`.workers`), one decision at a time per
-table; the table only waits for the answer. The server makes its automatic
+table; the table only waits for the answer. Hints (:meth:`Table.hint`, when the
+table allows them) are searched in the same workers from the asking seat's
+view alone, sent to that seat's connections only, and stored with the game
+(the record's ``hints`` extension). The server makes its automatic
 decisions (bots, stand-ins, automatic declarations) only while someone is
 connected to the table: a table nobody looks at costs no work. A person who
 disconnects keeps the seat for a grace period; then the stand-in bot plays
@@ -35,6 +38,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from ...analysis.hints import hint_of, shown_options
+from ...analysis.review import option_json
+from ...analysis.search import Method, decision_seed
 from ...engine.actions import Action, Declare, action_to_record
 from ...engine.cards import card_name
 from ...engine.deck import shuffled_deck
@@ -131,6 +137,8 @@ class ServerSettings:
     """Seconds a finished table with nobody connected stays in memory (for a quick rematch) before it leaves."""
     max_connections: int = 64
     """Connections one table takes at once (players and spectators together)."""
+    method: Method = field(default_factory=Method)
+    """How hints and analyses are searched (``ronda serve --analysis-budget``): ``ronda analyse``'s defaults."""
 
 
 @dataclass
@@ -164,6 +172,8 @@ class Table:
     """Whether people without a seat may watch (with the invite link, or from the list when public)."""
     creator: int = 0
     """The seat of the person who made the table: only they change who may find and watch it."""
+    hints: bool = False
+    """Whether the players may ask for hints on their decisions (off by default among people only)."""
     owner: str | None = None
     """Who created the table, as the server's limits count clients (not stored)."""
     ever_connected: bool = False
@@ -174,6 +184,12 @@ class Table:
     evicted: bool = False
     """The table left memory: this object is no longer the table; the lobby rebuilds it when it is opened."""
     _actions: int = 0
+    _hints: int = 0
+    """Hints stored for the current game (each is stored under its number)."""
+    _hint: tuple[tuple[int, int], str] | None = None
+    """The last hint sent: for which decision (game, decisions taken before it), and the message."""
+    _hinting: set[tuple[int, int]] = field(default_factory=set)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _driver: asyncio.Task[None] | None = None
@@ -218,6 +234,7 @@ class Table:
             "game": self.number,
             "public": self.public,
             "spectators": self.spectators,
+            "hints": self.hints,
             "creator": self.creator,
             "seats": [
                 {
@@ -532,19 +549,24 @@ class Table:
                     c.send(text)
             self._wake.set()
 
-    async def set_access(self, client: Client, public: bool | None, spectators: bool | None) -> None:
-        """The creator lists the table or not, and lets people without a seat watch or not."""
+    async def set_access(
+        self, client: Client, public: bool | None, spectators: bool | None, hints: bool | None = None
+    ) -> None:
+        """The creator lists the table or not, lets people without a seat watch or not, and allows hints or not."""
         seat = self.clients.get(client)
         if seat != self.creator:
-            raise ProtocolError("not_creator", "only the person who made the table chooses who may find and watch it")
+            raise ProtocolError(
+                "not_creator", "only the person who made the table chooses who may find and watch it, and hints"
+            )
         async with self._lock:
             public = self.public if public is None else public
             spectators = self.spectators if spectators is None else spectators
+            hints = self.hints if hints is None else hints
             try:
-                await self.journal.write(self.journal.store.set_access, self.id, public, spectators)
+                await self.journal.write(self.journal.store.set_access, self.id, public, spectators, hints)
             except StoreUnavailable:
                 raise ProtocolError("store_unavailable", "the choice could not be saved just now: try again") from None
-            self.public, self.spectators = public, spectators
+            self.public, self.spectators, self.hints = public, spectators, hints
             if not spectators:
                 for c, s in list(self.clients.items()):
                     if s is None:
@@ -554,6 +576,79 @@ class Table:
                         if close is not None:
                             close(4403)
             self._broadcast_seats()
+
+    def hint(self, client: Client) -> None:
+        """A hint on the asking seat's decision now, searched from that seat's view alone, stored, sent to it.
+
+        The request is checked at once (an error raised here goes to the asker);
+        the search runs in a bot worker while this connection goes on, so the
+        player may still play meanwhile. One search per decision: a hint asked
+        again (another tab, a double click) is the same message, and one asked
+        while it is searched gets it with the first. A decision taken meanwhile
+        makes the hint moot: it is neither stored nor sent.
+        """
+        seat = self.clients.get(client)
+        if seat is None:
+            raise ProtocolError("spectator", "spectators watch: hints are for a player's own decision")
+        if not self.hints:
+            raise ProtocolError("hints_off", "hints are off at this table (the person who made it chooses)")
+        if self.status != PLAYING:
+            code = "game_over" if self.status == FINISHED else "not_your_turn"
+            raise ProtocolError(code, "there is no decision to give a hint on")
+        view = self._game().view(seat)
+        if view.phase not in (DECLARE, PLAY) or view.turn != seat:
+            raise ProtocolError("not_your_turn", f"a hint is for your own decision: it is seat {view.turn}'s turn")
+        key = (self.number, self._actions)
+        if self._hint is not None and self._hint[0] == key:
+            client.send(self._hint[1])
+            return
+        if key in self._hinting:
+            return  # being searched: the answer goes to every connection of the seat
+        self._hinting.add(key)
+        task = asyncio.get_running_loop().create_task(self._search_hint(client, seat, key))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _search_hint(self, client: Client, seat: int, key: tuple[int, int]) -> None:
+        game = self._game()
+        view = game.view(seat)
+        try:
+            try:
+                seed = decision_seed(view, game.actions_taken)
+                evaluation = await self.pool.evaluate(view, game.legal_actions(), self.settings.method, seed)
+            except BotFailed:
+                raise ProtocolError("busy", "no hint could be worked out just now: ask again") from None
+            finally:
+                self._hinting.discard(key)
+            async with self._lock:
+                if (self.number, self._actions) != key or self.status != PLAYING or self.evicted:
+                    return
+                round_actions = len(self._game().to_record()["rounds"][-1]["actions"])
+                hint = hint_of(evaluation, view.round, round_actions)
+                try:
+                    await self.journal.write(
+                        self.journal.store.add_hint, self.id, self.number, self._hints, hint.to_json()
+                    )
+                except StoreUnavailable:
+                    raise ProtocolError(
+                        "store_unavailable", "the hint could not be saved just now: ask again"
+                    ) from None
+                self._hints += 1
+                text = dumps(
+                    {
+                        "type": "hint",
+                        "version": self.version,
+                        "guesses": evaluation.guesses,
+                        "exact": evaluation.exact,
+                        "options": [option_json(seat, option) for option in shown_options(evaluation)],
+                    }
+                )
+                self._hint = (key, text)
+                for c, s in list(self.clients.items()):
+                    if s == seat:
+                        c.send(text)
+        except ProtocolError as error:
+            client.send(dumps(error.to_json()))
 
     async def rematch(self, client: Client) -> None:
         """A player asks for another game; it starts when every person present has asked."""
@@ -592,7 +687,7 @@ class Table:
             await self.journal.write(self.journal.store.finish_game, self.id, number, view.winner, list(view.scores))
         self.number, self.base_version = number, base
         self.bases[number] = base
-        self.game, self._actions = game, 0
+        self.game, self._actions, self._hints, self._hint = game, 0, 0, None
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:
@@ -627,6 +722,8 @@ class Table:
         self._wake.set()
 
     async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
         for s in self.seats:
             if s.absence is not None:
                 s.absence.cancel()
@@ -718,9 +815,9 @@ class Table:
             self.status = status
 
 
-def adopt(table: Table, game: Game, events: list[Event], decisions: int) -> None:
-    """Give ``table`` its current game as stored: the game, its events so far, and its number of decisions."""
-    table.game, table._actions = game, decisions
+def adopt(table: Table, game: Game, events: list[Event], decisions: int, hints: int = 0) -> None:
+    """Give ``table`` its current game as stored: the game, its events so far, its number of decisions and hints."""
+    table.game, table._actions, table._hints = game, decisions, hints
     table.events = [{**e.to_json(), "version": table.base_version + i + 1} for i, e in enumerate(events)]
 
 

@@ -16,6 +16,13 @@ cannot keep the workers from the others, it only waits longer for its own.
 Workers run at a lower CPU priority than the server (:data:`WORKER_NICENESS`):
 when bots keep every core busy, a socket still never waits for a bot.
 
+The same workers search hints and analyses (:mod:`ronda.analysis`, one
+decision a job: :meth:`BotPool.evaluate`), for the same reasons. A hint is
+asked for by a person waiting, like a bot's move, and queues with them; the
+decisions of a game's analysis are *background* jobs, given a worker only when
+no other job waits and never more than all workers but one, so an analysis of
+a long game delays a bot's move by one decision's search at most.
+
 A worker that dies (killed, out of memory, a crash in a bot) is replaced at
 once and its job given to another worker; a job that kills two workers in a
 row fails with :class:`BotFailed`, and the table plays a legal action for
@@ -39,10 +46,11 @@ import pickle
 import struct
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from ...analysis.search import Evaluation, Method, evaluate
 from ...engine.actions import Action
 from ...engine.view import SeatView
 
@@ -84,6 +92,15 @@ def think(level: str, seed: int, view: SeatView, legal: Sequence[Action]) -> Act
     return make_bot(level, seed=seed).choose(view, list(legal))
 
 
+def evaluate_decision(view: SeatView, legal: Sequence[Action], method: Method, seed: int) -> Evaluation:
+    """One decision's options valued from its seat's view (:func:`ronda.analysis.search.evaluate`), as a worker does."""
+    return evaluate(view, legal, method, seed=seed)
+
+
+TASKS: dict[str, Callable[..., Any]] = {"think": think, "evaluate": evaluate_decision}
+"""What a worker does, by the name a job gives: a bot's decision, or the evaluation of a decision."""
+
+
 def frame(message: object) -> bytes:
     """One message as sent down a pipe: its length, then its pickle.
 
@@ -120,9 +137,9 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
         job = pickle.loads(body)
         if job is None:
             return
-        number, level, seed, view, legal = job
+        number, task, args = job
         try:
-            answer: tuple[int, Any, str | None] = (number, think(level, seed, view, legal), None)
+            answer: tuple[int, Any, str | None] = (number, TASKS[task](*args), None)
         except Exception as error:  # the kind only: a message could name a card of the seat's hand
             answer = (number, None, type(error).__name__)
         try:
@@ -135,8 +152,10 @@ def serve(requests: IO[bytes], answers: IO[bytes]) -> None:
 @dataclass
 class _Job:
     number: int
+    task: str
     payload: tuple[Any, ...]
-    future: asyncio.Future[Action]
+    future: asyncio.Future[Any]
+    background: bool = False
     crashes: int = 0
 
 
@@ -161,6 +180,7 @@ class BotPool:
     _idle: list[_Worker] = field(default_factory=list)
     _busy: dict[int, _Worker] = field(default_factory=dict)
     _waiting: collections.deque[_Job] = field(default_factory=collections.deque)
+    _background: collections.deque[_Job] = field(default_factory=collections.deque)
     _numbers: int = 0
     _closed: bool = False
     restarts: int = 0
@@ -174,19 +194,34 @@ class BotPool:
 
     async def choose(self, level: str, seed: int, view: SeatView, legal: Sequence[Action]) -> Action:
         """The decision of a ``level`` bot for the seat of ``view``; :class:`BotFailed` if none came."""
+        action: Action = await self._ask("think", (level, seed, view, tuple(legal)), self._waiting)
+        return action
+
+    async def evaluate(
+        self, view: SeatView, legal: Sequence[Action], method: Method, seed: int, *, background: bool = False
+    ) -> Evaluation:
+        """The options of the decision ``view`` faces, valued from that view alone; :class:`BotFailed` if it failed.
+
+        ``background``: a job of an analysis, served only when nothing else waits (see the module).
+        """
+        queue = self._background if background else self._waiting
+        evaluation: Evaluation = await self._ask("evaluate", (view, tuple(legal), method, seed), queue)
+        return evaluation
+
+    async def _ask(self, task: str, payload: tuple[Any, ...], queue: collections.deque[_Job]) -> Any:
         if self._closed:
             raise BotFailed("the bot pool is closed")
         loop = asyncio.get_running_loop()
         self._numbers += 1
-        job = _Job(self._numbers, (level, seed, view, tuple(legal)), loop.create_future())
-        self._waiting.append(job)
+        job = _Job(self._numbers, task, payload, loop.create_future(), queue is self._background)
+        queue.append(job)
         self._dispatch()
         try:
             return await job.future
         finally:
-            if not job.future.done():  # the table stopped waiting (shutdown): the job is dropped
+            if not job.future.done():  # the asker stopped waiting (shutdown, a closed page): the job is dropped
                 with contextlib.suppress(ValueError):
-                    self._waiting.remove(job)
+                    queue.remove(job)
 
     def pids(self) -> list[int]:
         """The process ids of the live workers (tests kill one for real)."""
@@ -194,8 +229,8 @@ class BotPool:
 
     @property
     def queued(self) -> int:
-        """Jobs waiting for a free worker."""
-        return len(self._waiting)
+        """Jobs waiting for a free worker (background ones too)."""
+        return len(self._waiting) + len(self._background)
 
     # ------------------------------------------------------------ workers
 
@@ -214,19 +249,27 @@ class BotPool:
         os.set_blocking(process.stdout.fileno(), False)
         return _Worker(process)
 
+    def _next_job(self) -> _Job | None:
+        """The job to serve next: moves and hints first; an analysis's only with a worker to spare."""
+        for queue in (self._waiting, self._background):
+            while queue and queue[0].future.done():
+                queue.popleft()  # its asker stopped waiting
+        if self._waiting:
+            return self._waiting[0]
+        # Background jobs leave one worker free for moves and hints (unless there is only one).
+        if self._background and len(self._busy) < max(1, self.workers - 1):
+            return self._background[0]
+        return None
+
     def _dispatch(self) -> None:
-        while self._waiting and not self._closed:
-            job = self._waiting[0]
-            if job.future.done():
-                self._waiting.popleft()
-                continue
+        while not self._closed and (job := self._next_job()) is not None:
             if self._idle:
                 worker = self._idle.pop()
             elif len(self._busy) < self.workers:
                 worker = self._start_worker()
             else:
                 return
-            self._waiting.popleft()
+            (self._background if job.background else self._waiting).popleft()
             self._send(worker, job)
 
     def _send(self, worker: _Worker, job: _Job) -> None:
@@ -236,7 +279,7 @@ class BotPool:
         asyncio.get_running_loop().add_reader(fd, self._readable, fd)
         try:
             assert worker.process.stdin is not None
-            worker.process.stdin.write(frame((job.number, *job.payload)))
+            worker.process.stdin.write(frame((job.number, job.task, job.payload)))
             worker.process.stdin.flush()
         except (OSError, ValueError):
             self._died(fd)
@@ -260,7 +303,7 @@ class BotPool:
         size = _LENGTH.unpack_from(worker.buffer)[0]
         if len(worker.buffer) < _LENGTH.size + size:
             return
-        number, action, failure = pickle.loads(bytes(worker.buffer[_LENGTH.size : _LENGTH.size + size]))
+        number, answer, failure = pickle.loads(bytes(worker.buffer[_LENGTH.size : _LENGTH.size + size]))
         del worker.buffer[: _LENGTH.size + size]
         asyncio.get_running_loop().remove_reader(fd)
         del self._busy[fd]
@@ -268,7 +311,7 @@ class BotPool:
         worker.served += 1
         if job is not None and job.number == number and not job.future.done():
             if failure is None:
-                job.future.set_result(action)
+                job.future.set_result(answer)
             else:
                 job.future.set_exception(BotFailed(f"the bot raised {failure}"))
         self._idle.append(worker)
@@ -288,7 +331,7 @@ class BotPool:
             if job.crashes >= CRASHES_PER_JOB:
                 job.future.set_exception(BotFailed("the bot's worker stopped twice on this decision"))
             else:
-                self._waiting.appendleft(job)
+                (self._background if job.background else self._waiting).appendleft(job)
         if not self._closed:
             self._dispatch()
 
@@ -296,10 +339,11 @@ class BotPool:
         """Stop every worker (politely, then for good) and fail the jobs still waiting."""
         self._closed = True
         loop = asyncio.get_running_loop()
-        for job in self._waiting:
+        for job in [*self._waiting, *self._background]:
             if not job.future.done():
                 job.future.set_exception(BotFailed("the server is stopping"))
         self._waiting.clear()
+        self._background.clear()
         everyone = [*self._idle, *self._busy.values()]
         for fd, worker in list(self._busy.items()):
             with contextlib.suppress(Exception):

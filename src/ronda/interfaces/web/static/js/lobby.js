@@ -116,9 +116,14 @@ export async function showLobby(app, { go, fail, meta }) {
   // A new table is private: only its invite link leads to it. Listing it, or forbidding spectators, is a choice.
   const listed = el("input", { type: "checkbox", id: "create-public", name: "public" });
   const watchable = el("input", { type: "checkbox", id: "create-watch", name: "spectators", checked: true });
+  // Hints are on against the computer and off among people, unless the creator says otherwise.
+  const hinted = el("input", { type: "checkbox", id: "create-hints", name: "hints", checked: true });
+  let hintsChosen = false;
+  hinted.addEventListener("change", () => { hintsChosen = true; });
   const access = el("div", { class: "access" },
     el("label", { class: "check" }, listed, el("span", {}, t("listPublic"))),
-    el("label", { class: "check" }, watchable, el("span", {}, t("letWatch"))));
+    el("label", { class: "check" }, watchable, el("span", {}, t("letWatch"))),
+    el("label", { class: "check" }, hinted, el("span", {}, t("allowHints"))));
   const name = el("input", { id: "name", name: "name", maxlength: 24, required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   form.append(
     el("h2", {}, t("newTable")),
@@ -179,6 +184,9 @@ export async function showLobby(app, { go, fail, meta }) {
     showChangedCount();
   };
   variants.addEventListener("change", showChangedCount);
+  const hintsDefault = () => {
+    if (!hintsChosen) hinted.checked = [...seats.querySelectorAll("[data-seat-kind]")].some((s) => s.value === "bot");
+  };
   const drawSeats = () => {
     const n = count();
     const kept = new Map([...seats.querySelectorAll("[data-seat-kind]")].map((s) => [s.dataset.seatKind, s.value]));
@@ -188,6 +196,7 @@ export async function showLobby(app, { go, fail, meta }) {
       const kind = el("select", { name: `kind-${seat}`, "data-seat-kind": seat, "aria-label": t("seatWho", { n: seat + 1 }) },
         el("option", { value: "bot" }, t("bot")), el("option", { value: "human" }, t("human")));
       kind.value = kept.get(String(seat)) || "bot";
+      kind.addEventListener("change", hintsDefault);
       const level = el("select", { name: `level-${seat}`, "data-seat-level": seat, "aria-label": t("levelOf", { n: seat + 1 }) },
         levels.map((l) => el("option", { value: l, selected: l === "medium" }, levelName(l))));
       level.hidden = kind.value !== "bot";
@@ -202,6 +211,7 @@ export async function showLobby(app, { go, fail, meta }) {
     const before = preset.value;
     drawPresets();
     drawSeats();
+    hintsDefault();
     if (preset.value !== before) return presetChanged(); // the preset fell back to classic: start from it
     fourCardsAllowed();
     showChangedCount();
@@ -227,7 +237,7 @@ export async function showLobby(app, { go, fail, meta }) {
     try {
       const made = await api("/api/tables", {
         players: n, preset: preset.value, variants: changedVariants(), target: Number(target.value) || 41, seats: chosen, me: 0,
-        public: listed.checked, spectators: watchable.checked,
+        public: listed.checked, spectators: watchable.checked, hints: hinted.checked,
       });
       tokens.set(made.table_id, made.seat, made.token);
       localStorage.setItem(LAST, made.table_id);

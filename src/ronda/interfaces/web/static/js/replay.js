@@ -1,15 +1,21 @@
 // Step-by-step replays of finished games (`GET /api/tables/{id}/replay`): the
 // table as it stood after every decision, every hand face up (the game is over,
 // so nothing is hidden any more), with the play-by-play up to that step.
+// "Analyse the game" asks the server for the analysis of every decision
+// (`GET /api/tables/{id}/analysis`, searched once, in the background): each
+// step then says its decision's class, and a graph of the game goes beside it.
 
 import { cardLabel } from "./cards.js";
+import { analysisPanel, verdict } from "./coach.js";
 import { el } from "./dom.js";
 import { kindWord, t } from "./i18n.js";
 import { Narrator, namer } from "./narrate.js";
 import { api, tokens } from "./net.js";
-import { TableScreen } from "./table.js";
+import { TableScreen, chip } from "./table.js";
 
 const PACE = 900;
+const POLL = 1000;
+const BUSY_WAIT = 5000;
 
 // Player controls drawn as SVG (the usual media symbols are missing from many fonts).
 const svg = (path) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="${path}" fill="currentColor"/></svg>`;
@@ -46,6 +52,10 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
   screen.connected = true;
   let index = 0;
   let timer = null;
+  let analysis = null; // the analysis once the server has it
+  let analysing = null; // {done, total} while it is searched, "busy" while the server asks to wait
+  let polling = null;
+  let left = false;
 
   const names = namer(summary, null);
   const describe = (action) => {
@@ -60,6 +70,46 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
   const stop = () => {
     clearInterval(timer);
     timer = null;
+  };
+  const byStep = new Map();
+  const analyse = async () => {
+    clearTimeout(polling);
+    if (left) return;
+    let answer;
+    try {
+      answer = await api(`/api/tables/${encodeURIComponent(tableId)}/analysis${which}`, undefined, tokens.get(tableId)?.token);
+    } catch (error) {
+      if (error.code === "busy" || error.code === "store_unavailable") {
+        analysing = "busy";
+        polling = setTimeout(analyse, BUSY_WAIT);
+      } else {
+        analysing = null;
+        fail(error);
+      }
+      draw(false);
+      return;
+    }
+    if (answer.status === "done") {
+      analysis = answer.analysis;
+      analysing = null;
+      for (const decision of analysis.decisions) byStep.set(decision.index + 1, decision);
+    } else {
+      analysing = { done: answer.done, total: answer.total };
+      polling = setTimeout(analyse, POLL);
+    }
+    draw(false);
+  };
+  const analysisArea = () => {
+    if (analysis) {
+      return analysisPanel(analysis, { names, players: summary.players, last, current: index, go: (to) => { stop(); go(to); }, chip });
+    }
+    const busy = analysing !== null;
+    const text = analysing === "busy" ? t("analysisBusy")
+      : busy ? t("analysing", { done: analysing.done, total: analysing.total }) : null;
+    return el("section", { class: "analysis panel", id: "analysis", "aria-live": "polite" },
+      el("button", { type: "button", class: "btn primary", id: "analyse", "data-focus": "analyse", disabled: busy, onclick: () => { analysing = { done: 0, total: "…" }; analyse(); } }, t("analyse")),
+      text ? el("p", { class: "hint", id: "analysis-progress", role: "status" }, text) : null,
+      busy && analysing !== "busy" && analysing.total ? el("progress", { max: analysing.total, value: analysing.done, "aria-label": t("analysisTitle") }) : null);
   };
   const go = (to) => {
     const next = Math.max(0, Math.min(last, to));
@@ -95,10 +145,12 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
         button("replay-last", t("last"), () => { stop(); go(last); }, index === last, "last")),
       slider,
       el("p", { class: "replay-step" },
-        el("b", {}, t("stepOf", { n: index, total: last })), " · ", describe(steps[index].action)));
+        el("b", {}, t("stepOf", { n: index, total: last })), " · ", describe(steps[index].action)),
+      byStep.has(index) ? el("p", { class: "replay-verdict", id: "replay-verdict" }, verdict(byStep.get(index), names, chip)) : null);
   };
 
   const draw = (forward) => {
+    const focus = document.activeElement?.dataset?.focus; // kept on the analysis' buttons and marks
     const state = steps[index].state;
     const narrator = new Narrator(names);
     for (const step of steps.slice(0, index + 1)) for (const event of step.events) narrator.push(event);
@@ -110,6 +162,8 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
     screen.render();
     root.querySelector(".table-head")?.prepend(el("div", { class: "replay-banner" },
       el("b", {}, t("replayOf")), " ", el("a", { href: "/", "data-link": "" }, t("lobby"))));
+    root.append(analysisArea());
+    if (focus) root.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus({ preventScroll: true });
   };
   const keys = (event) => {
     if (event.target.closest?.("input, select, textarea")) return;
@@ -123,6 +177,8 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
   return {
     stop: () => {
       stop();
+      left = true;
+      clearTimeout(polling);
       document.removeEventListener("keydown", keys);
     },
     redraw: () => draw(false),

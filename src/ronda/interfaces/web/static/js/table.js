@@ -9,9 +9,14 @@
 // connection is down nothing can be played, and the page says so. Replays
 // reuse the same drawing with every hand face up (`hands`), which the server
 // only sends once a game is over.
+//
+// Where the table allows hints, a Hint button (or H) asks the server for the
+// best options of the seat's decision, valued from its own view; the answer
+// is shown under the decisions until the next move (coach.js says it).
 
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
+import { hintPanel } from "./coach.js";
 import { el } from "./dom.js";
 import { kindName, kindWord, rankName, t } from "./i18n.js";
 import { Narrator, levelName, namer, shout } from "./narrate.js";
@@ -80,6 +85,9 @@ export class TableScreen {
     this.shouts = [];
     this.plays = [];
     this.events = []; // every event told so far, to tell them again in another language
+    this.version = 0; // the table's version this screen shows
+    this.hint = null; // the hint on the seat's decision now, as the server sent it
+    this.hintAsked = null; // the version at which a hint was asked for and has not come yet
   }
 
   /** The page's language changed: tell the play-by-play again in it, and redraw. */
@@ -103,6 +111,11 @@ export class TableScreen {
   receive(msg) {
     this.shouts = [];
     this.plays = [];
+    if (["state", "update", "catchup"].includes(msg.type) && msg.version !== this.version) {
+      this.version = msg.version;
+      this.hint = null; // a hint is about one decision: gone with it
+      this.hintAsked = null;
+    }
     switch (msg.type) {
       case "welcome":
         this.table = msg.table;
@@ -145,7 +158,13 @@ export class TableScreen {
         this.autoDeclare = Boolean(msg.on);
         this.render();
         return;
+      case "hint":
+        if (msg.version === this.version) this.hint = msg;
+        this.hintAsked = null;
+        this.render();
+        return;
       case "error":
+        this.hintAsked = null;
         if (msg.retry && this.lastAction && this.retries < 6) {
           // The server could not save the move, and said nothing changed: send the same move again shortly.
           const action = this.lastAction;
@@ -264,7 +283,20 @@ export class TableScreen {
     this.render();
   }
 
-  /** Keyboard play: 1–9 play the hand's cards, n/r/t/d declare. Returns whether the key was used. */
+  /** Whether this seat may ask for a hint now: the table allows them and the decision is its own. */
+  canHint() {
+    return Boolean(this.table?.hints && this.myTurn() && !this.hands && !this.summary);
+  }
+
+  askHint() {
+    if (!this.canHint() || this.hintAsked !== null || this.hint) return false;
+    this.hintAsked = this.version;
+    this.hooks.send({ type: "hint" });
+    this.render();
+    return true;
+  }
+
+  /** Keyboard play: 1–9 play the hand's cards, n/r/t/d declare, h asks for a hint. Returns whether the key was used. */
   key(event) {
     if (!this.view || event.ctrlKey || event.metaKey || event.altKey) return false;
     if (event.key === "?") {
@@ -287,6 +319,7 @@ export class TableScreen {
       }
       return false;
     }
+    if (event.key.toLowerCase() === "h") return this.askHint();
     const kinds = { n: "none", r: "ronda", t: "tringa", d: "double_ronda" };
     const kind = kinds[event.key.toLowerCase()];
     if (kind && this.legal.some((a) => a.declare === kind)) {
@@ -501,7 +534,8 @@ export class TableScreen {
           el("span", { class: "slider", "aria-hidden": "true" }),
           el("span", {}, t("autoDeclare")))),
       el("div", { class: "hand", id: "hand", role: "group", "aria-label": t("yourHand") }, hand),
-      this.controls ? this.controls() : this.decisions(view, names));
+      this.controls ? this.controls() : this.decisions(view, names),
+      this.hint && !this.hands ? hintPanel(this.hint, names, chip, () => { this.hint = null; this.render(); }) : null);
   }
 
   decisions(view, names) {
@@ -540,6 +574,14 @@ export class TableScreen {
     } else {
       box.append(el("span", { class: "prompt muted", id: "turn" },
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
+    }
+    if (this.canHint()) {
+      const waiting = this.hintAsked !== null;
+      box.append(el("button", {
+        type: "button", class: "btn hint-button", id: "hint-button", "data-action": "hint", "data-focus": "hint-button",
+        title: t("hintAsk"), "aria-busy": waiting ? "true" : "false", disabled: this.pending || waiting || Boolean(this.hint),
+        onclick: () => this.askHint(),
+      }, waiting ? t("hintThinking") : t("hint")));
     }
     for (const target of challenges) {
       const kind = kindWord(view.declarations[target] || "ronda");
@@ -608,7 +650,8 @@ export class TableScreen {
         note ? el("p", { class: "invite-warning", id: "invite-note", role: "note" }, withCode(`inviteNote_${note}`)) : null,
         creator ? el("div", { class: "access" },
           toggle("listPublic", "public", Boolean(this.table.public)),
-          toggle("letWatch", "spectators", this.table.spectators !== false)) : null,
+          toggle("letWatch", "spectators", this.table.spectators !== false),
+          toggle("allowHints", "hints", Boolean(this.table.hints))) : null,
         el("ul", { class: "seat-list" }, this.table.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
           el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1),
           el("span", { class: "grow" }, s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : (s.taken ? names.seatName(s.seat) : t("freeSeat"))),

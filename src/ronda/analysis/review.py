@@ -1,0 +1,344 @@
+"""Every decision of a game record analysed from its seat's view, and each seat's summary (``ronda analyse``).
+
+The record is replayed by the engine (a bad record is refused with
+:class:`~ronda.engine.errors.RecordError`, as ``ronda replay`` refuses it),
+and every decision that offered a real choice — two cards of different ranks,
+a declaration, a challenge — is searched from the view its seat had then
+(:func:`~ronda.analysis.search.evaluate`). A play with one card, or with
+cards of one rank only (suits never matter, R1.1), is not a choice and is left out.
+
+Each decision is seeded by :func:`~ronda.analysis.search.decision_seed` from
+its index among the record's actions and its seat's view, so the analysis is
+the same run after run, with any number of worker processes, on any machine;
+and decisions whose seat saw the same thing get the same numbers whatever the
+hidden cards were.
+
+>>> from ronda import Game, Rules
+>>> game = Game(Rules(players=2, target=3), seed=8)
+>>> while not game.finished:
+...     _ = game.apply(game.legal_actions()[0])
+>>> review = analyse(game.to_record(), method=Method(guesses=2), seats=[0])
+>>> {d.seat for d in review.decisions}, review.summary(0).decisions == len(review.decisions)
+({0}, True)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine.actions import Action, Challenge, Play, action_from_record, action_to_record
+from ..engine.cards import card_name, parse_card
+from ..engine.game import WAITING, Game
+from ..engine.record import replay
+from ..engine.rules import Rules
+from ..engine.view import SeatView
+from .grades import GRADES, THRESHOLDS, Grade, grade
+from .hints import Hint, read_hints
+from .search import (
+    WIN_VALUE,
+    DeclareFacts,
+    Evaluation,
+    Facts,
+    Method,
+    Option,
+    PlayFacts,
+    decision_seed,
+    evaluate,
+)
+
+COSTLIEST = 5
+"""How many of a seat's costliest decisions its summary tells."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A decision of the record before it was taken: where it is, its seat's view, what was legal, what was taken.
+
+    ``index`` counts every action of the record from 0; ``action`` is the index
+    within its round's ``actions`` (RECORD.md), as errors and hints name it.
+    """
+
+    index: int
+    round: int
+    action: int
+    view: SeatView
+    legal: tuple[Action, ...]
+    taken: Action
+
+    @property
+    def seat(self) -> int:
+        return self.view.seat
+
+    @property
+    def deal(self) -> int:
+        return self.view.deal
+
+    def is_choice(self) -> bool:
+        """Whether the seat had a real choice: not one card, nor cards of a single rank with no challenge to make."""
+        if self.view.phase != "play":
+            return len(self.legal) > 1
+        if any(type(a) is Challenge for a in self.legal):
+            return True
+        return len({a.card >> 2 for a in self.legal if type(a) is Play}) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One analysed decision: the moment, the evaluation of its options, and whether a hint was shown for it."""
+
+    moment: Moment
+    evaluation: Evaluation
+    hinted: bool = False
+
+    @property
+    def seat(self) -> int:
+        return self.moment.seat
+
+    @property
+    def taken(self) -> Action:
+        return self.moment.taken
+
+    @property
+    def loss(self) -> float:
+        """Points the action taken was worth less than the best option."""
+        return self.evaluation.loss(self.moment.taken)
+
+    @property
+    def grade(self) -> Grade:
+        return grade(self.loss)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSummary:
+    """A seat's decisions in a game: how many, the average loss, how many of each class, the costliest."""
+
+    seat: int
+    decisions: int
+    average_loss: float
+    classes: dict[Grade, int]
+    costliest: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class Review:
+    """The analysis of a game record: every analysed decision in order, and how it was searched."""
+
+    rules: Rules
+    decisions: tuple[Decision, ...]
+    method: Method
+    seed: int
+    seats: tuple[int, ...]
+    hints: tuple[Hint, ...] = field(default=())
+
+    def summary(self, seat: int) -> SeatSummary:
+        """``seat``'s summary: average loss per decision, counts per class, its :data:`COSTLIEST` costliest."""
+        mine = [d for d in self.decisions if d.seat == seat]
+        classes: dict[Grade, int] = dict.fromkeys(GRADES, 0)
+        for decision in mine:
+            classes[decision.grade] += 1
+        average = sum(d.loss for d in mine) / len(mine) if mine else 0.0
+        # Only decisions worse than "best" are costly: below that, a loss is within the search's precision.
+        costly = sorted((d for d in mine if d.grade != "best"), key=lambda d: (-d.loss, d.moment.index))
+        return SeatSummary(seat, len(mine), average, classes, tuple(costly[:COSTLIEST]))
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as plain data, no words: ``ronda analyse --json`` without its sentences."""
+        return {
+            "format": "ronda-analysis/1",
+            "method": {
+                "guesses": self.method.guesses,
+                "deals": self.method.deals,
+                "exact_plays": self.method.exact_plays,
+                "read_plays": self.method.read_plays,
+                "win_value": WIN_VALUE,
+                "seed": self.seed,
+            },
+            "thresholds": dict(THRESHOLDS),
+            "decisions": [_decision_json(d) for d in self.decisions],
+            "seats": [_summary_json(self.summary(seat)) for seat in self.seats],
+        }
+
+
+def action_json(seat: int, action: Action) -> dict[str, Any]:
+    """An action as in a record, without its seat: ``{"play": "5o"}``."""
+    entry = action_to_record(seat, action)
+    del entry["seat"]
+    return entry
+
+
+def facts_json(facts: Facts) -> dict[str, Any]:
+    """An option's facts as plain data, for the words of any language (the browser's, ``--json`` readers').
+
+    >>> from ronda.analysis.search import DeclareFacts
+    >>> facts_json(DeclareFacts("ronda", "none", 1))
+    {'kind': 'declare', 'declared': 'ronda', 'held': 'none', 'penalty': 1}
+    """
+    if isinstance(facts, PlayFacts):
+        return {
+            "kind": "play",
+            "card": card_name(facts.card),
+            "taken": [card_name(c) for c in facts.taken],
+            "caida": facts.caida,
+            "missa": facts.missa,
+            "raised": facts.raised,
+            "next_seat": facts.next_seat,
+            "reply_caida": round(facts.reply_caida, 3),
+            "reply_missa": round(facts.reply_missa, 3),
+        }
+    if isinstance(facts, DeclareFacts):
+        return {"kind": "declare", "declared": facts.declared, "held": facts.held, "penalty": facts.penalty}
+    return {
+        "kind": "challenge",
+        "target": facts.target,
+        "declared": facts.declared,
+        "loses_game": round(facts.loses_game, 3),
+        "proven": facts.proven,
+    }
+
+
+def option_json(seat: int, option: Option) -> dict[str, Any]:
+    """One option with its value, its chances to end the game, and its facts."""
+    return {
+        **action_json(seat, option.action),
+        "expected": round(option.expected, 3),
+        "won": round(option.won, 3),
+        "lost": round(option.lost, 3),
+        "facts": facts_json(option.facts),
+    }
+
+
+def _decision_json(decision: Decision) -> dict[str, Any]:
+    moment, evaluation = decision.moment, decision.evaluation
+    return {
+        "index": moment.index,
+        "round": moment.round,
+        "action": moment.action,
+        "deal": moment.deal,
+        "seat": moment.seat,
+        "taken": action_json(moment.seat, moment.taken),
+        "loss": round(decision.loss, 3),
+        "class": decision.grade,
+        "best": action_json(moment.seat, evaluation.best.action),
+        "exact": evaluation.exact,
+        "guesses": evaluation.guesses,
+        "hinted": decision.hinted,
+        "options": [option_json(moment.seat, option) for option in evaluation.options],
+    }
+
+
+def _summary_json(summary: SeatSummary) -> dict[str, Any]:
+    return {
+        "seat": summary.seat,
+        "decisions": summary.decisions,
+        "average_loss": round(summary.average_loss, 3),
+        "classes": dict(summary.classes),
+        "costliest": [d.moment.index for d in summary.costliest],
+    }
+
+
+# ------------------------------------------------------------------ moments
+
+
+def moments(record: Mapping[str, Any]) -> Iterator[Moment]:
+    """Every decision of a record, in order, with the view of its seat just before it.
+
+    The record is checked by :func:`~ronda.engine.record.replay` first, so a bad
+    one raises :class:`~ronda.engine.errors.RecordError` naming the action at fault.
+    """
+    replay(record)
+    rules = Rules.from_dict(record["rules"])
+    rounds = record["rounds"]
+    decks = [[parse_card(c) for c in rnd["deck"]] for rnd in rounds]
+    game = Game(rules, decks=decks[:1], dealer=record.get("dealer", rules.players - 1))
+    index = 0
+    for round_index, rnd in enumerate(rounds):
+        if round_index:
+            assert game.phase == WAITING
+            game.add_deck(decks[round_index])
+        for action_index, entry in enumerate(rnd.get("actions", [])):
+            seat, action = action_from_record(entry)
+            yield Moment(index, round_index, action_index, game.view(seat), tuple(game.legal_actions()), action)
+            game.apply(action, seat=seat)
+            index += 1
+
+
+def _evaluate(moment: Moment, method: Method, seed: int) -> Evaluation:
+    return evaluate(moment.view, moment.legal, method, seed=decision_seed(moment.view, moment.index, seed))
+
+
+def _evaluate_task(task: tuple[Moment, Method, int]) -> Evaluation:
+    """:func:`_evaluate` for worker processes: module-level, one argument."""
+    return _evaluate(*task)
+
+
+def analyse(
+    record: Mapping[str, Any],
+    *,
+    method: Method | None = None,
+    seats: Iterable[int] | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Analyse every real choice of ``seats`` (default: every seat) in a record; see the module.
+
+    ``jobs`` worker processes share the decisions (the results are the same
+    for any number); they are *spawned*, so a script that asks for more than
+    one runs its work under ``if __name__ == "__main__":``, as multiprocessing
+    requires. ``progress(done, total)`` is called after each decision.
+    Raises :class:`~ronda.engine.errors.RecordError` for a bad record or bad hints,
+    ``ValueError`` for a seat the game does not have.
+    """
+    method = method or Method()
+    found = [m for m in moments(record) if m.is_choice()]  # checks the record first
+    hints = tuple(read_hints(record))
+    rules = Rules.from_dict(record["rules"])
+    chosen = tuple(range(rules.players)) if seats is None else tuple(sorted(set(seats)))
+    for seat in chosen:
+        if not 0 <= seat < rules.players:
+            raise ValueError(f"there is no seat {seat} in a {rules.players}-player game")
+    hinted = {(h.round, h.action) for h in hints}
+    todo = [m for m in found if m.seat in chosen]
+    evaluations = _run(todo, method, seed, jobs, progress)
+    decisions = tuple(Decision(m, e, (m.round, m.action) in hinted) for m, e in zip(todo, evaluations, strict=True))
+    return Review(rules, decisions, method, seed, chosen, hints)
+
+
+def _run(
+    todo: Sequence[Moment], method: Method, seed: int, jobs: int, progress: Callable[[int, int], None] | None
+) -> list[Evaluation]:
+    results: list[Evaluation] = []
+    total = len(todo)
+    if jobs <= 1 or total < 2:
+        for moment in todo:
+            results.append(_evaluate(moment, method, seed))
+            if progress is not None:
+                progress(len(results), total)
+        return results
+    # Spawned, not forked: an interface that asks for an analysis has threads running (the terminal app's
+    # screen writer), and a fork copies their locks in whatever state they are.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        tasks = [(moment, method, seed) for moment in todo]
+        for evaluation in pool.map(_evaluate_task, tasks, chunksize=1):
+            results.append(evaluation)
+            if progress is not None:
+                progress(len(results), total)
+    return results
+
+
+__all__ = [
+    "COSTLIEST",
+    "Decision",
+    "Moment",
+    "Review",
+    "SeatSummary",
+    "action_json",
+    "analyse",
+    "facts_json",
+    "moments",
+    "option_json",
+]

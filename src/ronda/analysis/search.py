@@ -1,0 +1,478 @@
+"""The value of every option of one decision, from the deciding seat's view alone (R11).
+
+An honest evaluation cannot look at the hidden cards: a player is judged on
+what it could know then. So each option is valued by *determinized search*, as
+the search bots value a card: guesses of the hidden hands and the stock are drawn
+by the bots' :class:`~ronda.bots.determinize.Determinizer` from the view (the
+cards seen, the hand sizes, the declarations believed but bluffs allowed, the
+other seats' plays this deal read by :class:`~ronda.bots.inference.PlayModel`),
+every option is applied in every guess, and the game is played on
+(:func:`~ronda.bots.rollout.rollout`, the three-ply lookahead policy of the
+``expert`` bot) or, at the end of a round, searched exactly
+(:func:`~ronda.bots.endgame.solve`). Every option meets the same guesses and the
+same rollout random numbers, so their differences are measured far more
+precisely than their values.
+
+**What "expected points" means.** An option's value is the mean over the
+guesses of what the bots' search maximises (:func:`~ronda.bots.rollout.utility`):
+the points the seat's side scores from now minus the others' (their average
+with three players), up to the end of :attr:`Method.deals` deals (the current
+one first) or of the round, whichever comes first, each card captured within
+the horizon counting half a point (with two sides the card count, R7.2, pays
+one point per card above half the pack, so a card taken rather than left moves
+the margin by half a point per card on average). A game won or lost within
+the horizon is worth :data:`WIN_VALUE` points or their opposite, whatever was
+scored on the way (near the end, what counts is the game), and a line that
+leaves the game going counts at most :data:`OPEN_MARGIN` either way, so that
+losing the game is always worse than playing on. A loss — the value
+of the best option minus that of the option taken — is therefore in points.
+
+**Declarations and challenges.** A declaration (R8.2) is an option like a card:
+after it the other seats declare what they hold and nobody challenges in the
+rollouts, so a bluff is valued by what happens when its cards show it false
+(R8.5: the penalty, R8.6) or when it delays a settlement. A challenge (R8.8) is
+valued by playing it in every guess: where the guess holds the declared
+combination the challenge fails and the game is lost at once (R8.8), elsewhere
+the declaration is exposed and the seat plays on; its value is that of the
+best card after it. Its chance of losing the game is the share of guesses in
+which the declaration was true.
+
+**Reproducible.** The search is a pure function of the view, the legal actions,
+the :class:`Method` (counts, never a clock) and a seed; :func:`decision_seed`
+derives the seed from the decision's place in the game and the view, never
+from a hidden card, so the same decision gets the same numbers on any machine,
+and two games that differ only in cards the seat could not see get identical
+analyses (``tests/analysis/test_honesty.py``).
+
+>>> from ronda import Game, Rules
+>>> game = Game(Rules(players=2), seed=2)
+>>> str(game.hand(0))
+'6o 6c 10c'
+>>> evaluation = evaluate(game.view(0), game.legal_actions(), Method(guesses=8), seed=1)
+>>> [str(option.action) for option in evaluation.options], evaluation.guesses
+(['declare ronda', 'declare none', 'declare tringa'], 8)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..bots.declarations import true_declaration
+from ..bots.determinize import Determinizer
+from ..bots.endgame import solve
+from ..bots.inference import PlayModel
+from ..bots.rollout import lookahead_policy, rollout, utility
+from ..engine.actions import Action, Challenge, Declare, Play
+from ..engine.cards import Card
+from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind
+from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
+from ..engine.table import capture_run, play_step
+from ..engine.view import SeatView
+
+WIN_VALUE = 10.0
+"""What a won game is worth, in points (a lost one its opposite): the search bots' own weight of a win."""
+
+OPEN_MARGIN = WIN_VALUE - 1.0
+"""The most a line that does not end the game may be worth either way, in points.
+
+A round can swing more than :data:`WIN_VALUE` points (a missa, caidas and a
+bluff's penalty together) without ending the game; counted in full, losing
+the game at once — a challenge the view proves will fail (R8.8) — would rate
+better than playing on behind by 13. Whatever happens on the way, a game
+still going is better than a game lost and worse than a game won.
+"""
+
+_DECISIVE = 1000.0
+"""A won game's weight in the exact search: more than any margin, so winning comes first."""
+
+DEFAULT_GUESSES = 200
+"""Guesses of the hidden cards per decision: the differences between options are then known to about ±0.15 point."""
+
+
+@dataclass(frozen=True, slots=True)
+class Method:
+    """How a decision is searched; every knob is a count, so results never depend on a machine's speed.
+
+    ``guesses``: hidden-card placements per decision (each option is played
+    out once in each); ``deals``: the horizon of a rollout, in deals (the
+    current one first; 0 plays to the end of the round); ``exact_plays``: at
+    most this many cards left in all hands with the stock empty, the rest of
+    the round is searched exactly in each guess — and with two players, where
+    counting leaves one placement, in that one guess only; ``read_plays``:
+    weigh the guesses by the other seats' plays this deal, as ``expert`` does.
+    """
+
+    guesses: int = DEFAULT_GUESSES
+    deals: int = 2
+    exact_plays: int = 6
+    read_plays: bool = True
+
+    def __post_init__(self) -> None:
+        if self.guesses < 1:
+            raise ValueError(f"an analysis needs at least one guess of the hidden cards, not {self.guesses}")
+        if self.deals < 0 or self.exact_plays < 0:
+            raise ValueError("the horizon and the exact search are counts of deals and cards, 0 or more")
+
+
+_POLICY: Policy = lookahead_policy(3, card_value=0.7, explore=0.1)
+"""The rollout policy: ``expert``'s, each seat looking three plays ahead in the guess."""
+
+
+# ------------------------------------------------------------------ facts
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFacts:
+    """What a card does, for the reason given with it: at once (public), and what the next seat may answer.
+
+    ``taken``: the table cards it captures (R4.2); ``caida``, ``missa``,
+    ``raised``: what it scores at once (R5.1, R6.1, R5.3). ``next_seat``: the
+    opponent who plays next (``None`` when it is a partner or nobody);
+    ``reply_caida``, ``reply_missa``: the share of guesses in which that seat
+    holds a card that takes this card for a caida, or clears the table.
+    """
+
+    card: Card
+    taken: tuple[Card, ...]
+    caida: bool
+    missa: bool
+    raised: bool
+    next_seat: int | None
+    reply_caida: float
+    reply_missa: float
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareFacts:
+    """A declaration against what the hand as dealt holds (R8.1): true, a bluff, or a combination hidden.
+
+    ``penalty``: what each opponent is sure to score for it if nothing ends the
+    game first — the declared value when it is false (R8.6), and the undeclared
+    combination's when the hand's own is not declared exactly (R8.7).
+    """
+
+    declared: Kind
+    held: Kind
+    penalty: int
+
+    @property
+    def truthful(self) -> bool:
+        return self.declared == self.held
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeFacts:
+    """A challenge (R8.8): whom, of what, how likely it fails (and loses the game), what the view proves."""
+
+    target: int
+    declared: Kind
+    loses_game: float
+    proven: Literal["true", "false"] | None
+
+
+Facts = PlayFacts | DeclareFacts | ChallengeFacts
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One legal action with its value (in points, see the module) and the facts its reason is made of.
+
+    ``won`` and ``lost``: the share of guesses in which the game was won or
+    lost within the horizon after this option.
+    """
+
+    action: Action
+    expected: float
+    won: float
+    lost: float
+    facts: Facts
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every option of one decision, best first; ``guesses`` searched, ``exact`` when solved to the round's end."""
+
+    seat: int
+    phase: Literal["declare", "play"]
+    options: tuple[Option, ...]
+    guesses: int
+    exact: bool
+    seed: int
+    method: Method = field(default_factory=Method)
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def option(self, action: Action) -> Option:
+        """The option of ``action``; raises ``ValueError`` when it was not legal at this decision."""
+        for option in self.options:
+            if option.action == action:
+                return option
+        raise ValueError(f"{action} was not a legal option of this decision")
+
+    def loss(self, action: Action) -> float:
+        """How much less ``action`` was worth than the best option, in points (0 for the best)."""
+        return max(0.0, self.best.expected - self.option(action).expected)
+
+
+# ------------------------------------------------------------------ seeds
+
+
+def decision_seed(view: SeatView, index: int, base: int = 0) -> int:
+    """The seed of the search of one decision: its index in the game's decisions and its seat's view, hashed.
+
+    Nothing hidden from the seat enters it, so twin games that differ only in
+    cards the seat cannot see get the same seed; a digest (not ``hash()``,
+    which changes between runs) keeps it the same on every machine.
+
+    >>> from ronda import Game, Rules
+    >>> view = Game(Rules(players=2), seed=3).view(0)
+    >>> decision_seed(view, 0) == decision_seed(view, 0), decision_seed(view, 0) == decision_seed(view, 1)
+    (True, False)
+    """
+    digest = hashlib.sha256(f"ronda-analysis/1|{base}|{index}|{view!r}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+# ------------------------------------------------------------------ search
+
+
+def evaluate(view: SeatView, legal: Sequence[Action], method: Method | None = None, *, seed: int) -> Evaluation:
+    """Every legal option of the decision ``view`` faces, valued from ``view`` alone (see the module).
+
+    ``legal`` is what the engine offers the seat now (what a bot is given).
+    Raises ``ValueError`` when no decision is due.
+    """
+    method = method or Method()
+    if view.phase not in (DECLARE, PLAY) or view.turn != view.seat or not legal:
+        raise ValueError(f"seat {view.seat} has no decision to analyse now (phase {view.phase}, turn {view.turn})")
+    return _Search(view, list(legal), method, seed).run()
+
+
+class _Search:
+    """One evaluation: the options, the guesses, the sums."""
+
+    def __init__(self, view: SeatView, legal: list[Action], method: Method, seed: int) -> None:
+        self.view = view
+        self.legal = legal
+        self.method = method
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.sampler = Determinizer(view, play_model=PlayModel() if method.read_plays else None)
+        self.start = list(view.scores)
+        # A declaration's consequences all fall within its deal (R8.9: by its end every declaration is
+        # exposed or decided), so its options are played out to the end of the deal, no further.
+        self.deals = 1 if view.phase == DECLARE else method.deals
+        self.piles = (view.round, list(view.pile_sizes)) if self.deals else None
+        # Two cards of one rank play alike (R1.1: suits never matter): one is searched for both.
+        self.plays: list[Play] = []
+        ranks: set[int] = set()
+        for action in legal:
+            if type(action) is Play and action.card >> 2 not in ranks:
+                ranks.add(action.card >> 2)
+                self.plays.append(action)
+        self.declares = [a for a in legal if type(a) is Declare]
+        self.challenges = [a for a in legal if type(a) is Challenge]
+        self.exact = (
+            view.phase == PLAY and view.stock == 0 and sum(view.hand_sizes) <= method.exact_plays and bool(self.plays)
+        )
+        self.forced = self.exact and len(self.sampler.unknown_seats()) <= 1
+
+    # Sums per searched option: value, won, lost; and the reply facts of plays.
+    def run(self) -> Evaluation:
+        view = self.view
+        guesses = 1 if self.forced else self.method.guesses
+        searched: list[Action] = [*self.plays, *self.declares]
+        sums: dict[Action, list[float]] = {a: [0.0, 0.0, 0.0] for a in searched}
+        after_challenge: dict[Challenge, dict[Play, list[float]]] = {c: {} for c in self.challenges}
+        failed: dict[Challenge, int] = dict.fromkeys(self.challenges, 0)
+        replies: dict[Play, list[int]] = {p: [0, 0] for p in self.plays}
+        for _ in range(guesses):
+            guess = self.sampler.sample_game(self.rng)
+            crn = self.rng.getrandbits(64)
+            for action in sums:
+                game = guess.copy(history=False)
+                game.apply(action)
+                if type(action) is Play:
+                    self._note_reply(game, replies[action])
+                self._add(sums[action], self._finish(game, crn))
+            for challenge in self.challenges:
+                game = guess.copy(history=False)
+                game.apply(challenge)
+                table = after_challenge[challenge]
+                if game.phase == OVER or self.exact:
+                    # A failed challenge ends the game whatever card would follow (R8.8); an exact search
+                    # of the rest of the round already plays the best card after it.
+                    failed[challenge] += game.phase == OVER
+                    outcome = self._finish(game, crn)
+                    for play in self.plays:
+                        self._add(table.setdefault(play, [0.0, 0.0, 0.0]), outcome)
+                    continue
+                for play in self.plays:
+                    child = game.copy(history=False)
+                    child.apply(play)
+                    self._add(table.setdefault(play, [0.0, 0.0, 0.0]), self._finish(child, crn))
+        options = [
+            self._option(a, sums[self._searched(a) if type(a) is Play else a], guesses, replies)
+            for a in self.legal
+            if type(a) is not Challenge
+        ]
+        for challenge in self.challenges:
+            best = max(after_challenge[challenge].values(), key=lambda s: s[0])
+            facts = self._challenge_facts(challenge, failed[challenge] / guesses)
+            options.append(Option(challenge, best[0] / guesses, best[1] / guesses, best[2] / guesses, facts))
+        order = sorted(range(len(options)), key=lambda i: (-round(options[i].expected, 9), i))
+        phase: Literal["declare", "play"] = "declare" if view.phase == DECLARE else "play"
+        return Evaluation(
+            view.seat, phase, tuple(options[i] for i in order), guesses, self.exact, self.seed, self.method
+        )
+
+    @staticmethod
+    def _add(total: list[float], outcome: tuple[float, bool, bool]) -> None:
+        total[0] += outcome[0]
+        total[1] += outcome[1]
+        total[2] += outcome[2]
+
+    def _finish(self, game: Game, crn: int) -> tuple[float, bool, bool]:
+        """Play ``game`` on to the horizon (or solve it exactly); its value to the seat's side, won, lost.
+
+        A game that ends is worth :data:`WIN_VALUE` won, minus that lost, and
+        nothing else: the points scored on the way to a finished game no
+        longer matter, and counting them would favour losing sooner (fewer
+        points given away before the end) over losing later. A game still going
+        is worth at most :data:`OPEN_MARGIN` either way, so never as much as one won
+        nor as little as one lost.
+        """
+        side = self.view.side
+        if self.exact and game.phase == PLAY:
+            value, winner = self._solve(game)
+        else:
+            if game.phase != OVER:
+                rollout(game, random.Random(crn), _POLICY, self.deals)
+            winner = game.winner
+            value = utility(game, self.start, side, WIN_VALUE, self.piles)
+        if winner is not None:
+            value = WIN_VALUE if winner == side else -WIN_VALUE
+        else:
+            value = max(-OPEN_MARGIN, min(OPEN_MARGIN, value))
+        return value, winner == side, winner is not None and winner != side
+
+    def _solve(self, game: Game) -> tuple[float, int | None]:
+        """The exact value of the rest of the round, and who wins the game along the line of best play, if anyone.
+
+        Searched with a won game worth far more than any margin, so that every
+        side plays first to win (or not to lose), then for points.
+        """
+        side, start = self.view.side, self.start
+        value = solve(game, side, start, _DECISIVE)
+        while game.phase == PLAY:
+            mine = game.rules.side_of(game.turn) == side
+            children = []
+            for action in game.legal_actions():
+                if type(action) is Play:
+                    child = game.copy(history=False)
+                    child.apply(action)
+                    children.append((solve(child, side, start, _DECISIVE), child))
+            game = (max if mine else min)(children, key=lambda pair: pair[0])[1]
+        return value, game.winner
+
+    def _searched(self, play: Play) -> Play:
+        """The play searched for ``play``: the first card of its rank."""
+        return next(p for p in self.plays if p.card >> 2 == play.card >> 2)
+
+    def _note_reply(self, game: Game, counts: list[int]) -> None:
+        """Whether the next seat, if an opponent, can take the card just dropped for a caida or clear the table."""
+        if game.phase != PLAY:
+            return
+        state = game.search_state()
+        if not self.view.is_opponent(state.seat):
+            return
+        hand = state.hands[state.seat]
+        if state.drop >= 0 and hand >> (4 * state.drop) & 0xF:
+            counts[0] += 1
+        table = state.table
+        if table and not (state.last_deal and state.cards_left == 1):
+            for rank in range(10):
+                if hand >> (4 * rank) & 0xF and capture_run(table, rank) == table:
+                    counts[1] += 1
+                    break
+
+    def _option(self, action: Action, total: list[float], guesses: int, replies: dict[Play, list[int]]) -> Option:
+        value, won, lost = (x / guesses for x in total)
+        facts: Facts
+        if type(action) is Play:
+            counts = replies[self._searched(action)]
+            facts = self._play_facts(action.card, counts[0] / guesses, counts[1] / guesses)
+        else:
+            assert type(action) is Declare
+            facts = self._declare_facts(action.declaration)
+        return Option(action, value, won, lost, facts)
+
+    def _declare_facts(self, declared: Kind) -> DeclareFacts:
+        rules = self.view.rules
+        held = true_declaration(self.view)
+        penalty = 0
+        if declared not in (NONE, held):
+            penalty += KIND_VALUE[declared]
+        if held not in (NONE, declared):
+            penalty += rules.undeclared_ronda_penalty if held == RONDA else KIND_VALUE[held]
+        return DeclareFacts(declared, held, penalty)
+
+    def _play_facts(self, card: Card, reply_caida: float, reply_missa: float) -> PlayFacts:
+        view = self.view
+        table_ranks = 0
+        by_rank: dict[int, Card] = {}
+        for c in view.table:
+            table_ranks |= 1 << (c >> 2)
+            by_rank[c >> 2] = c
+        drop = -1 if view.last_drop is None else view.last_drop >> 2
+        chain = view.chain
+        taken_ranks, caida, raised, after, _, _, _ = play_step(
+            table_ranks,
+            drop,
+            -1 if chain is None else chain.rank,
+            0 if chain is None else chain.count,
+            card >> 2,
+            view.players > 2,
+        )
+        taken = tuple(by_rank[r] for r in range(10) if taken_ranks >> r & 1)
+        if raised and chain is not None:
+            taken = tuple(chain.cards)
+        last_turn = view.stock == 0 and sum(view.hand_sizes) == 1
+        missa = bool(taken_ranks or raised) and after == 0 and not last_turn
+        following = (view.turn + 1) % view.players
+        next_seat = following if view.is_opponent(following) and sum(view.hand_sizes) > 1 else None
+        return PlayFacts(card, taken, caida, missa, raised, next_seat, reply_caida, reply_missa)
+
+    def _challenge_facts(self, challenge: Challenge, loses: float) -> ChallengeFacts:
+        view = self.view
+        target = challenge.target
+        declared = view.declarations[target]
+        assert declared is not None and declared != NONE
+        kinds = view.possible_kinds(target)
+        proven: Literal["true", "false"] | None = None
+        if declared not in kinds:
+            proven = "false"
+        elif kinds == {declared}:
+            proven = "true"
+        return ChallengeFacts(target, declared, loses, proven)
+
+
+__all__ = [
+    "DEFAULT_GUESSES",
+    "WIN_VALUE",
+    "ChallengeFacts",
+    "DeclareFacts",
+    "Evaluation",
+    "Facts",
+    "Method",
+    "Option",
+    "PlayFacts",
+    "decision_seed",
+    "evaluate",
+]

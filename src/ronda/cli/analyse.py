@@ -1,0 +1,120 @@
+"""``ronda analyse FILE``: every decision of a game record valued from its seat's view, and a summary per seat.
+
+Each option of each decision (the cards of different ranks, the declarations,
+the challenges) gets its expected points from what the deciding seat could
+know then — never the hidden cards — by determinized search with a fixed
+budget of guesses, so the same record gives the same analysis on any machine
+(:mod:`ronda.analysis`). A decision's loss is how much less the option taken
+was worth than the best; its class follows from the loss.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..analysis.grades import thresholds_text
+from ..analysis.search import DEFAULT_GUESSES
+
+EXIT_BAD_INPUT = 2
+
+DESCRIPTION = (
+    "Analyse a game record (RECORD.md): for every decision of every seat (or --seat N), the expected points of "
+    "each legal option from that seat's view only — what it could know then — by determinized search with a "
+    "fixed budget (reproducible run to run and machine to machine), the loss of the option taken against the "
+    "best, its class, and a summary per seat: the average loss per decision, the count of each class, the five "
+    "costliest decisions in words. Expected points are the seat's side's points minus the others' over the rest "
+    "of this deal and the next, each captured card counted at half a point; a game won or lost on the way "
+    "counts +10 or -10, whatever was scored before it ended, and a game still going at most +9 or -9. "
+    f"Classes: {thresholds_text()}."
+)
+
+
+def register(commands: Any) -> None:
+    """Add the ``analyse`` sub-command to the ``ronda`` parser."""
+    p = commands.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="analyse every decision of a game record from each seat's view",
+        description=DESCRIPTION,
+        epilog="Examples: ronda analyse game.json · ronda analyse game.json --seat 0 --jobs 2 · "
+        "ronda analyse game.json --json > analysis.json",
+    )
+    p.add_argument("file", help="the game record, a JSON file (RECORD.md)")
+    p.add_argument("--seat", type=int, action="append", help="analyse only this seat's decisions (repeatable)")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_GUESSES,
+        metavar="B",
+        help=f"guesses of the hidden cards per decision (default {DEFAULT_GUESSES}); more is slower and more precise",
+    )
+    p.add_argument("--jobs", type=int, default=1, metavar="J", help="worker processes (default 1); same results")
+    p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
+    p.add_argument("--summary", action="store_true", help="print only each seat's summary, not every decision")
+    p.add_argument("--json", action="store_true", help="print one JSON object: every decision, option and summary")
+    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..analysis.review import analyse
+    from ..analysis.search import Method
+    from ..engine.errors import RecordError
+    from ..engine.record import load_record
+    from ..presentation.coaching import review_json, review_lines
+    from .progress import progress_bar
+
+    if args.budget < 1:
+        return _fail(f"--budget is a number of guesses, 1 or more, not {args.budget}")
+    if args.jobs < 1:
+        return _fail(f"--jobs must be at least 1, not {args.jobs}")
+    show = args.progress or (sys.stderr.isatty() and not args.no_progress)
+    update, stop = progress_bar("analyse", 1, "decisions", False)
+
+    def progress(done: int, total: int) -> None:
+        nonlocal update, stop
+        if done == 1:
+            update, stop = progress_bar("analyse", total, "decisions", show)
+        update(done)
+
+    try:
+        record = load_record(args.file)
+        review = analyse(
+            record,
+            method=Method(guesses=args.budget),
+            seats=args.seat,
+            seed=args.seed,
+            jobs=args.jobs,
+            progress=progress,
+        )
+    except (RecordError, ValueError) as error:
+        stop()
+        return _fail(f"{args.file}: {error}")
+    stop()
+    if args.json:
+        json.dump(review_json(review), sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    players = review.rules.players
+    rounds = len(record["rounds"])
+    seats = " and ".join(str(s) for s in review.seats)
+    print(
+        f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
+        f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"
+    )
+    for line in review_lines(review, every=not args.summary):
+        print(line)
+    flags = f" --budget {args.budget}" if args.budget != DEFAULT_GUESSES else ""
+    flags += "".join(f" --seat {s}" for s in args.seat or [])
+    flags += f" --seed {args.seed}" if args.seed else ""
+    print(f"(ronda analyse {args.file}{flags})")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"ronda analyse: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT

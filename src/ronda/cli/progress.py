@@ -1,0 +1,48 @@
+"""A progress bar with the time left, for the long commands (``arena``, ``analyse``).
+
+Rich draws it when installed (the ``arena`` extra); without it one line on
+stderr is rewritten in place. Either way it goes to stderr, so ``--json`` on
+stdout stays clean.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+
+Update = Callable[[int], None]
+"""Called with how many of the total are done."""
+
+
+def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Update, Callable[[], None]]:
+    """``(update, stop)`` for a task of ``total`` steps called ``unit``; both do nothing when not ``enabled``."""
+    if not enabled:
+        return (lambda done: None), (lambda: None)
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        bar = Progress(
+            TextColumn(f"[bold]{label}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(unit),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        task = bar.add_task(unit, total=total)
+        bar.start()
+        return (lambda done: bar.update(task, completed=done)), bar.stop
+    except ImportError:
+        start = time.perf_counter()
+
+        def update(done: int) -> None:
+            left = (time.perf_counter() - start) / max(done, 1) * (total - done)
+            print(f"\r{label}: {done}/{total} {unit}, about {left:.0f} s left ", end="", file=sys.stderr, flush=True)
+
+        return update, (lambda: print(file=sys.stderr))
+
+
+__all__ = ["progress_bar"]

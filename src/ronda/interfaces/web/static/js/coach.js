@@ -1,0 +1,202 @@
+// Learning the game: a hint's options, and a finished game's analysis in its replay.
+//
+// The numbers come from the server (ronda.analysis: every option valued from
+// the deciding seat's view alone, never the hidden cards); this module only
+// says them in the reader's language — the reasons are built here from the
+// options' facts (what a card takes, the caida it leaves the next seat, a
+// bluff's penalty, a challenge's risk), not sent as English sentences — and
+// draws the evaluation graph: an SVG whose marks are buttons that take the
+// replay to their decision, each named in words for screen readers.
+
+import { cardLabel, parseCard } from "./cards.js";
+import { el } from "./dom.js";
+import { kindName, kindWord, rankName, t } from "./i18n.js";
+
+export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+const LIKELY = 0.5;
+const WORTH_SAYING = 0.2;
+const MARK = "\u0002";
+
+/** A share of the guesses as a percentage. */
+const pct = (share) => `${Math.round(share * 100)}%`;
+
+/** Points with their sign, kept left to right inside right-to-left text. */
+export const points = (value) => `\u2066${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}\u2069`;
+
+/** A translated sentence whose {cards} became card chips. */
+function rich(text, chip) {
+  return text.split(MARK).map((piece, i) => (i % 2 ? chip(piece) : piece)).filter((piece) => piece !== "");
+}
+const cards = (names) => names.map((name) => `${MARK}${name}${MARK}`).join(" ");
+
+/** The class of a decision in words: "Mistake". */
+export const gradeName = (grade) => t(`grade_${grade}`);
+
+/** An option as a player names it: a card chip, "Declare ronda", "Challenge Bot 2". */
+export function optionName(option, names, chip) {
+  if ("play" in option) return [chip(option.play)];
+  if ("declare" in option) return [t("optionDeclare", { kind: kindName(option.declare) })];
+  return [t("optionChallenge", { name: names.seatName(option.challenge) })];
+}
+
+/** Why an option is worth what it is, in the reader's language (pieces of text and card chips). */
+export function reason(option, names, chip, { outcome = true } = {}) {
+  const facts = option.facts || {};
+  const said = [];
+  if (facts.kind === "play") {
+    if (facts.raised) said.push(t("why_raise", { cards: cards(facts.taken) }));
+    else if (facts.taken.length) {
+      said.push(t("why_takes", { cards: cards(facts.taken) }));
+      if (facts.caida) said.push(t("term_caida"));
+      if (facts.missa) said.push(t("term_missa"));
+    } else said.push(t("why_drops"));
+    if (facts.raised && facts.missa) said.push(t("term_missa"));
+    if (facts.next_seat !== null && facts.next_seat !== undefined) {
+      const name = names.seatName(facts.next_seat);
+      const rank = rankName(Number(parseCard(facts.card)[0]));
+      if (facts.reply_caida >= WORTH_SAYING) {
+        said.push(t(facts.reply_caida >= LIKELY ? "why_likelyCaida" : "why_maybeCaida", { name, rank, share: pct(facts.reply_caida) }));
+      }
+      if (facts.reply_missa >= WORTH_SAYING) {
+        said.push(t(facts.reply_missa >= LIKELY ? "why_likelyMissa" : "why_maybeMissa", { name, share: pct(facts.reply_missa) }));
+      }
+    }
+  } else if (facts.kind === "declare") {
+    const n = facts.penalty;
+    if (facts.declared === facts.held) said.push(t(facts.held === "none" ? "why_nothing" : "why_truth"));
+    else if (facts.held === "none") said.push(t("why_bluff", { n }));
+    else if (facts.declared === "none") said.push(t("why_hide", { kind: kindWord(facts.held), n }));
+    else said.push(t("why_false", { kind: kindWord(facts.declared), held: kindWord(facts.held), n }));
+  } else if (facts.kind === "challenge") {
+    const kind = kindWord(facts.declared);
+    if (facts.proven === "false") said.push(t("why_provenFalse", { kind }));
+    else if (facts.proven === "true") said.push(t("why_provenTrue", { kind }));
+    else said.push(t("why_challengeRisk", { kind, share: pct(facts.loses_game) }));
+  }
+  if (outcome && option.won >= WORTH_SAYING) said.push(t("why_wins", { share: pct(option.won) }));
+  if (outcome && option.lost >= WORTH_SAYING && facts.kind !== "challenge") said.push(t("why_loses", { share: pct(option.lost) }));
+  return rich(said.join(" · "), chip);
+}
+
+/** The hint panel: the best options of the seat's decision, their expected points and why. */
+export function hintPanel(hint, names, chip, close) {
+  const how = hint.exact && hint.guesses === 1 ? t("hintExact") : t("hintGuesses", { n: hint.guesses });
+  return el("section", { class: "hint-panel", id: "hint", "aria-labelledby": "hint-title", role: "region" },
+    el("div", { class: "hint-head" },
+      el("h3", { id: "hint-title" }, t("hintTitle")),
+      el("button", { type: "button", class: "btn ghost small", "data-action": "close-hint", "aria-label": t("close"), title: t("close"), onclick: close }, "×")),
+    el("ol", { class: "hint-options" }, hint.options.map((option, i) => el("li", { class: i === 0 ? "best" : "", "data-option": i },
+      el("span", { class: "hint-option" }, optionName(option, names, chip)),
+      el("b", { class: "hint-points", title: t("expectedPoints") }, points(option.expected)),
+      el("span", { class: "hint-reason" }, reason(option, names, chip))))),
+    el("p", { class: "hint muted" }, t("hintNote", { how })));
+}
+
+// ------------------------------------------------------------------ the analysis in a replay
+
+const sideOfSeat = (seat, players) => (players === 4 ? seat % 2 : seat);
+
+/** What a decision did, as the replay names it: "Bot 2 plays 5o", with the class and the loss. */
+function decisionLabel(decision, names) {
+  const who = names.seatName(decision.seat);
+  const taken = decision.taken;
+  let did;
+  if ("play" in taken) did = t("replayPlay", { name: who, card: cardLabel(taken.play) });
+  else if ("declare" in taken) did = t("replayDeclare", { name: who, kind: kindWord(taken.declare) });
+  else did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
+  return t("decisionLabel", {
+    round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: decision.loss.toFixed(2),
+  });
+}
+
+/** The verdict on the decision that led to a replay step: its class, and the best option when it was not taken. */
+export function verdict(decision, names, chip) {
+  const best = decision.options[0];
+  const out = [el("span", { class: `grade grade-${decision.class}` }, gradeName(decision.class))];
+  if (decision.class !== "best") {
+    out.push(" ", t("lossOf", { loss: decision.loss.toFixed(2) }), " · ", t("bestWas"), " ",
+      ...optionName(best, names, chip), " ", points(best.expected), " — ", ...reason(best, names, chip, { outcome: false }));
+  }
+  if (decision.hinted) out.push(" · ", t("afterHint"));
+  return el("span", { class: "verdict-line" }, out);
+}
+
+/** The evaluation graph: each side's expected points at its decisions, the costly decisions marked. */
+function graph(analysis, { names, players, last, current, go }) {
+  const W = 640;
+  const H = 170;
+  const pad = 18;
+  const rtl = document.documentElement.dir === "rtl";
+  const sides = players === 4 ? 2 : players;
+  const value = (decision) => {
+    const best = decision.options[0].expected;
+    const side = sideOfSeat(decision.seat, players);
+    return sides === 2 && side === 1 ? -best : best; // two sides: one line, side 1's gain is side 0's loss
+  };
+  const top = Math.max(2, Math.min(12, ...analysis.decisions.map((d) => Math.abs(value(d)))));
+  const x = (step) => {
+    const at = pad + ((W - 2 * pad) * step) / Math.max(1, last);
+    return rtl ? W - at : at;
+  };
+  const y = (v) => H / 2 - (Math.max(-top, Math.min(top, v)) / top) * (H / 2 - pad);
+  const svg = (tag, attrs = {}, ...children) => {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+    node.append(...children);
+    return node;
+  };
+  const series = sides === 2 ? [0] : [...Array(sides).keys()];
+  const lines = series.map((side) => {
+    const mine = analysis.decisions.filter((d) => sides === 2 || sideOfSeat(d.seat, players) === side);
+    const path = mine.map((d) => `${x(d.index + 1).toFixed(1)},${y(value(d)).toFixed(1)}`).join(" ");
+    return svg("polyline", { points: path, class: `graph-line seat-line-${side}`, fill: "none" });
+  });
+  const marks = analysis.decisions.filter((d) => !["best", "good"].includes(d.class)).map((d) => {
+    const label = decisionLabel(d, names);
+    const mark = svg("circle", {
+      cx: x(d.index + 1).toFixed(1), cy: y(value(d)).toFixed(1), r: d.class === "blunder" ? 6 : 5,
+      class: `graph-mark grade-${d.class}`, tabindex: 0, role: "button", "aria-label": label, "data-step": d.index + 1,
+      "data-focus": `mark-${d.index + 1}`,
+    }, svg("title", {}, label));
+    const jump = () => go(d.index + 1);
+    mark.addEventListener("click", jump);
+    mark.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); jump(); } });
+    return mark;
+  });
+  const who = sides === 2 ? names.sideName(0) : null;
+  return svg("svg", {
+    viewBox: `0 0 ${W} ${H}`, class: "graph", id: "analysis-graph", role: "group",
+    "aria-labelledby": "graph-title graph-desc", preserveAspectRatio: "none",
+  },
+  svg("title", { id: "graph-title" }, t("graphTitle")),
+  svg("desc", { id: "graph-desc" }, who ? t("graphDescTwo", { name: who }) : t("graphDescAll")),
+  svg("rect", { x: 0, y: 0, width: W, height: H / 2, class: "graph-ahead" }),
+  svg("line", { x1: pad, x2: W - pad, y1: H / 2, y2: H / 2, class: "graph-zero" }),
+  svg("line", { x1: x(current), x2: x(current), y1: pad / 2, y2: H - pad / 2, class: "graph-now" }),
+  ...lines, ...marks);
+}
+
+/** The analysis of a finished game beside its replay: the graph, each seat's summary, the costly decisions. */
+export function analysisPanel(analysis, { names, players, last, current, go, chip }) {
+  const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
+    el("b", {}, names.seatName(s.seat)), " ",
+    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: s.average_loss.toFixed(2) }), " · ",
+    GRADES.map((g) => `${gradeName(g)} ${s.classes[g]}`).join(" · ")));
+  const costly = analysis.decisions.filter((d) => d.class !== "best")
+    .sort((a, b) => b.loss - a.loss || a.index - b.index);
+  return el("section", { class: "analysis panel", id: "analysis", "aria-labelledby": "analysis-title" },
+    el("h2", { id: "analysis-title" }, t("analysisTitle")),
+    el("figure", { class: "analysis-graph" },
+      graph(analysis, { names, players, last, current, go }),
+      el("figcaption", { class: "hint" },
+        (players === 4 ? 2 : players) === 2 ? t("graphAhead", { name: names.sideName(0), other: names.sideName(1) }) : "",
+        t("graphCaption", { guesses: analysis.method.guesses }))),
+    el("ul", { class: "analysis-seats" }, summaries),
+    costly.length ? el("details", { class: "analysis-costly", open: true },
+      el("summary", {}, t("costlyTitle", { n: costly.length })),
+      el("ol", {}, costly.map((d) => el("li", {},
+        el("button", { type: "button", class: "link", "data-step": d.index + 1, "data-focus": `costly-${d.index + 1}`, onclick: () => go(d.index + 1) },
+          el("span", { class: `grade grade-${d.class}` }, gradeName(d.class)), " ",
+          decisionLabel(d, names)))))) : el("p", { class: "hint" }, t("noCostly")),
+    el("p", { class: "hint muted" }, t("analysisNote")));
+}

@@ -1,0 +1,317 @@
+"""The words of the analysis: a hint's options, each decision's verdict, a seat's summary.
+
+Numbers come from :mod:`ronda.analysis` (values in points, shares of the
+guesses searched from the seat's view); this module only says them in the
+game's words — what a card takes, the caida or missa it leaves the next seat,
+what a bluff or a hidden combination costs, what a challenge risks — for
+``ronda analyse``, the terminal's hints and its summary after a game. ``me``
+is the reader's seat, told "you" as in the play-by-play.
+
+>>> from ronda.analysis.search import Option, PlayFacts
+>>> from ronda.engine.actions import Play
+>>> drop = Option(Play.parse("5o"), -0.9, 0.0, 0.0, PlayFacts(16, (), False, False, False, 1, 0.62, 0.0))
+>>> option_reason(drop, me=0)
+'drops it; seat 1 holds a 5 in 62% of the guesses: a likely caida'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..analysis.grades import GRADES, thresholds_text
+from ..analysis.hints import HINT_OPTIONS, shown_options
+from ..analysis.review import Decision, Review, SeatSummary
+from ..analysis.search import ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts
+from ..engine.actions import Action, Challenge, Declare, Play
+from ..engine.cards import RANKS, card_name
+from ..engine.combinations import NONE
+from .narration import possessive, seat_name
+
+LIKELY = 0.5
+"""A reply the next seat has in at least this share of the guesses is called likely."""
+WORTH_SAYING = 0.2
+"""Below this share a risk is not mentioned: most cards leave some."""
+
+
+def _cards(cards: tuple[int, ...]) -> str:
+    return " ".join(card_name(c) for c in cards)
+
+
+def _kind(kind: str) -> str:
+    return kind.replace("_", " ")
+
+
+def points(value: float) -> str:
+    """A value in points, signed, to two decimals: ``+0.80``, ``-1.25``."""
+    return f"{value:+.2f}"
+
+
+def _share(share: float) -> str:
+    return f"{share:.0%}"
+
+
+def option_name(action: Action, me: int | None = None) -> str:
+    """An option as a player says it: ``play 3c``, ``declare ronda``, ``challenge seat 1``."""
+    if isinstance(action, Challenge):
+        return f"challenge {seat_name(action.target, me)}"
+    return str(action)
+
+
+def option_reason(option: Option, me: int | None = None, outcome: bool = True, risks: bool = True) -> str:
+    """Why an option is worth what it is, in a few words of the game.
+
+    ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game.
+    """
+    facts = option.facts
+    if isinstance(facts, PlayFacts):
+        text = _play_reason(facts, me, risks)
+    elif isinstance(facts, DeclareFacts):
+        text = _declare_reason(facts)
+    else:
+        text = _challenge_reason(facts, me)
+    if not outcome:
+        return text
+    if option.won >= WORTH_SAYING:
+        text += f"; wins the game in {_share(option.won)} of the guesses"
+    if option.lost >= WORTH_SAYING and not isinstance(facts, ChallengeFacts):
+        text += f"; the game is lost in {_share(option.lost)}"
+    return text
+
+
+def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True) -> str:
+    if facts.raised:
+        text = f"raises the chain, takes {_cards(facts.taken)}"
+    elif facts.taken:
+        text = f"takes {_cards(facts.taken)}"
+        scored = [word for word, yes in (("caida", facts.caida), ("missa", facts.missa)) if yes]
+        if scored:
+            text += " — " + " and ".join(scored)
+    else:
+        text = "drops it"
+    if facts.raised and facts.missa:
+        text += " — missa"
+    return text + _risk(facts, me) if risks else text
+
+
+def _risk(facts: PlayFacts, me: int | None) -> str:
+    """What the next seat may answer: a caida on the card dropped, a missa on what is left."""
+    if facts.next_seat is None:
+        return ""
+    who = seat_name(facts.next_seat, me)
+    rank = RANKS[facts.card >> 2]
+    holds = "hold" if who == "you" else "holds"
+    parts = []
+    if facts.reply_caida >= WORTH_SAYING:
+        likely = "a likely caida" if facts.reply_caida >= LIKELY else "a caida"
+        parts.append(f"{who} {holds} a {rank} in {_share(facts.reply_caida)} of the guesses: {likely}")
+    if facts.reply_missa >= WORTH_SAYING:
+        how = ("likely clear" if facts.reply_missa >= LIKELY else "may clear") + ("" if who == "you" else "s")
+        how = how.replace("may clears", "may clear")
+        parts.append(f"{who} {how} the table for a missa ({_share(facts.reply_missa)})")
+    return "".join(f"; {part}" for part in parts)
+
+
+def _declare_reason(facts: DeclareFacts) -> str:
+    declared, held, penalty = facts.declared, facts.held, facts.penalty
+    if facts.truthful:
+        return "what your hand holds" if held != NONE else "your hand holds no combination"
+    if held == NONE:
+        return f"a bluff: exposed as false once your cards show it, {penalty} to each opponent (R8.5, R8.6)"
+    if declared == NONE:
+        return f"hides your {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
+    return f"a false {_kind(declared)} (you hold a {_kind(held)}): {penalty} to each opponent in penalties (R8.6, R8.7)"
+
+
+def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
+    kind = _kind(facts.declared)
+    if facts.proven == "false":
+        return f"the cards you have seen prove the {kind} false: the penalty comes at once (R8.6)"
+    if facts.proven == "true":
+        return f"the cards you have seen prove the {kind} true: the challenge fails and loses the game (R8.8)"
+    return f"the {kind} is true in {_share(facts.loses_game)} of the guesses: a failed challenge loses the game (R8.8)"
+
+
+# ------------------------------------------------------------------ hints
+
+
+def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None = None) -> list[str]:
+    """A hint: the best ``shown`` options (one card of a rank), each with its expected points and a reason."""
+    lines = [
+        f"Hint — expected points from what you can see ({_guesses(evaluation)}; "
+        "your side's minus the others', this deal and the next):"
+    ]
+    for number, option in enumerate(shown_options(evaluation, shown), 1):
+        name = option_name(option.action, me)
+        lines.append(f"  {number}. {name} {points(option.expected)}: {option_reason(option, me)}")
+    return lines
+
+
+def _guesses(evaluation: Evaluation) -> str:
+    if evaluation.exact and evaluation.guesses == 1:
+        return "the cards left are known: searched exactly"
+    exact = ", the end of the round searched exactly" if evaluation.exact else ""
+    return f"{evaluation.guesses} guesses of the hidden cards{exact}"
+
+
+# ------------------------------------------------------------------ decisions
+
+
+def _did(action: Action, option: Option, me: int | None) -> str:
+    """What the seat did, in the past tense."""
+    facts = option.facts
+    if isinstance(facts, PlayFacts):
+        card = card_name(facts.card)
+        if facts.raised:
+            return f"raised the chain with {card}"
+        if facts.taken:
+            return f"played {card}, taking {_cards(facts.taken)}"
+        return f"dropped {card}"
+    if isinstance(facts, DeclareFacts):
+        if facts.truthful:
+            return f"declared {_kind(facts.declared)}"
+        if facts.declared == NONE:
+            return f"declared none, hiding a {_kind(facts.held)}"
+        return f"declared {_kind(facts.declared)}, a bluff"
+    assert isinstance(action, Challenge)
+    return f"challenged {possessive(seat_name(action.target, me))} {_kind(facts.declared)}"
+
+
+def _consequence(option: Option, best: Option, me: int | None) -> str:
+    """What made a costly option costly, when a few words can say it."""
+    facts = option.facts
+    if option.lost >= best.lost + WORTH_SAYING and not isinstance(facts, ChallengeFacts):
+        return f", after which the game is lost in {_share(option.lost)} of the guesses"
+    if isinstance(facts, PlayFacts) and facts.next_seat is not None:
+        who = seat_name(facts.next_seat, me)
+        if facts.reply_caida >= LIKELY:
+            return f", giving {who} a likely caida"
+        if facts.reply_missa >= LIKELY:
+            return f", leaving {who} a likely missa"
+        if facts.reply_caida >= WORTH_SAYING:
+            return f", giving {who} a chance of a caida ({_share(facts.reply_caida)})"
+    if isinstance(facts, ChallengeFacts) and facts.loses_game >= WORTH_SAYING:
+        return f", which fails and loses the game in {_share(facts.loses_game)} of the guesses (R8.8)"
+    if isinstance(facts, DeclareFacts) and not facts.truthful:
+        return ": " + _declare_reason(facts)
+    return ""
+
+
+def _instead(option: Option, me: int | None) -> str:
+    """The better option, as the costliest decisions name it: ``3c``, ``declaring ronda``, ``challenging seat 1``."""
+    action = option.action
+    if isinstance(action, Play):
+        return card_name(action.card)
+    if isinstance(action, Declare):
+        return f"declaring {_kind(action.declaration)}"
+    return f"challenging {seat_name(action.target, me)}"
+
+
+def costly_text(decision: Decision, me: int | None = None) -> str:
+    """One costly decision in words: where, what was done and why it cost, what the best option would have kept.
+
+    Like "round 2, deal 3: you dropped 5o, giving seat 1 a likely caida; 3c would have kept +0.8".
+    """
+    moment, evaluation = decision.moment, decision.evaluation
+    taken = evaluation.option(moment.taken)
+    who = seat_name(moment.seat, me)
+    best = evaluation.best
+    why = option_reason(best, me, outcome=False, risks=False)
+    if best.won >= taken.won + WORTH_SAYING:
+        why += f"; wins the game in {_share(best.won)} of the guesses"
+    return (
+        f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me)}"
+        f"{_consequence(taken, best, me)}; {_instead(best, me)} would have kept {decision.loss:+.1f} ({why})"
+    )
+
+
+def decision_line(decision: Decision, me: int | None = None) -> str:
+    """One analysed decision on one line: who did what, its class, and the best option when it was not taken."""
+    moment, evaluation = decision.moment, decision.evaluation
+    taken = evaluation.option(moment.taken)
+    who = seat_name(moment.seat, me)
+    line = f"{who} {_did(moment.taken, taken, me)} {points(taken.expected)}: {decision.grade}"
+    if decision.grade != "best":
+        best = evaluation.best
+        line += f" (-{decision.loss:.2f}); best {option_name(best.action, me)} {points(best.expected)}"
+        line += f": {option_reason(best, me)}"
+    if decision.hinted:
+        line += " [after a hint]"
+    return line
+
+
+def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
+    """A seat's summary: decisions, average loss, classes, and the costliest decisions in words."""
+    who = seat_name(summary.seat, me)
+    title = "You" if who == "you" else who[:1].upper() + who[1:]
+    lines = [
+        f"{title}: {summary.decisions} decisions, average loss {summary.average_loss:.2f} a decision",
+        "  " + " · ".join(f"{grade} {summary.classes[grade]}" for grade in GRADES),
+    ]
+    if summary.costliest:
+        lines.append("  The costliest:")
+        for number, decision in enumerate(summary.costliest, 1):
+            lines.append(f"  {number}. {costly_text(decision, me)}")
+    elif summary.decisions:
+        lines.append("  No decision was worth noticeably less than the best option.")
+    return lines
+
+
+def slips_lines(review: Review, seat: int) -> list[str]:
+    """Every decision of ``seat`` that was not the best, by round and deal, told to ``seat`` itself ("you")."""
+    lines = []
+    for decision in review.decisions:
+        if decision.seat == seat and decision.grade != "best":
+            moment = decision.moment
+            lines.append(f"round {moment.round + 1}, deal {moment.deal + 1}: {decision_line(decision, me=seat)}")
+    if lines:
+        lines.insert(0, "Every decision that lost points:")
+    return lines
+
+
+def review_lines(review: Review, me: int | None = None, every: bool = True) -> list[str]:
+    """The whole analysis as text: every decision by round and deal (if ``every``), then each seat's summary."""
+    method = review.method
+    lines = [
+        f"{method.guesses} guesses of the hidden cards a decision, rollouts over {method.deals} deals "
+        f"(seed {review.seed}); {thresholds_text()}"
+    ]
+    if every:
+        place = None
+        for decision in review.decisions:
+            here = (decision.moment.round, decision.moment.deal)
+            if here != place:
+                place = here
+                lines.append(f"— round {here[0] + 1}, deal {here[1] + 1} —")
+            lines.append("  " + decision_line(decision, me))
+    for seat in review.seats:
+        lines += summary_lines(review.summary(seat), me)
+    return lines
+
+
+def review_json(review: Review) -> dict[str, Any]:
+    """:meth:`Review.to_json` with the words: a reason for every option, a line for every decision, the costliest."""
+    data = review.to_json()
+    for entry, decision in zip(data["decisions"], review.decisions, strict=True):
+        for option_entry, option in zip(entry["options"], decision.evaluation.options, strict=True):
+            option_entry["reason"] = option_reason(option)
+        entry["text"] = decision_line(decision)
+    by_index = {d.moment.index: d for d in review.decisions}
+    for seat_entry in data["seats"]:
+        seat_entry["costliest"] = [
+            {"index": index, "text": costly_text(by_index[index])} for index in seat_entry["costliest"]
+        ]
+    return data
+
+
+__all__ = [
+    "costly_text",
+    "decision_line",
+    "hint_lines",
+    "option_name",
+    "option_reason",
+    "points",
+    "review_json",
+    "review_lines",
+    "slips_lines",
+    "summary_lines",
+]

@@ -1,0 +1,111 @@
+"""``ronda analyse``: what a player reads, what a tool reads, and a clear refusal of bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from decks import run, start
+from ronda.analysis.grades import GRADES, THRESHOLDS
+from ronda.cli.main import main
+from ronda.engine.record import dumps_record
+from ronda.engine.rules import Rules
+
+
+def _blunder_record(path: Path) -> Path:
+    """Seat 1 drops 11b when 2c takes seat 0's 2o for a caida and a missa (tests/analysis/test_honesty.py)."""
+    game = start(Rules(players=2), [{0: "12c 2o 4b", 1: "5c 2c 11b"}], table="5o 6o 7o 12b")
+    run(game, "declare none; declare none; play 12c; play 5c; play 2o; play 11b; play 4b")
+    path.write_text(dumps_record(game.to_record()), encoding="utf-8")
+    return path
+
+
+def test_the_text_names_each_decision_its_class_and_each_seats_summary_in_words(tmp_path, capsys) -> None:
+    record = _blunder_record(tmp_path / "game.json")
+    assert main(["analyse", str(record), "--budget", "40", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "— round 1, deal 1 —" in out
+    line = next(line for line in out.splitlines() if "seat 1 dropped 11b" in line)
+    assert "mistake" in line or "blunder" in line
+    assert "best play 2c" in line and "takes 2o — caida and missa" in line
+    assert "Seat 0: " in out and "average loss" in out and "Seat 1: " in out
+    assert "1. round 1, deal 1: seat 1 dropped 11b" in out and "2c would have kept +" in out
+    assert f"(ronda analyse {record} --budget 40)" in out
+
+
+def test_the_json_has_every_option_of_every_decision_and_a_summary_per_seat(tmp_path, capsys) -> None:
+    record = _blunder_record(tmp_path / "game.json")
+    assert main(["analyse", str(record), "--budget", "20", "--json", "--seat", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "ronda-analysis/1"
+    assert data["method"]["guesses"] == 20 and data["thresholds"] == THRESHOLDS
+    decisions = data["decisions"]
+    assert {d["seat"] for d in decisions} == {1}
+    blunder = next(d for d in decisions if d["taken"] == {"play": "11b"})
+    assert blunder["best"] == {"play": "2c"} and blunder["class"] in ("mistake", "blunder")
+    assert {o["play"] for o in blunder["options"]} == {"2c", "11b"}
+    assert all(isinstance(o["expected"], float) and o["reason"] for o in blunder["options"])
+    assert blunder["loss"] == pytest.approx(
+        blunder["options"][0]["expected"] - blunder["options"][1]["expected"], abs=2e-3
+    )
+    (seat,) = data["seats"]
+    assert seat["seat"] == 1 and seat["decisions"] == len(decisions)
+    assert set(seat["classes"]) == set(GRADES) and sum(seat["classes"].values()) == len(decisions)
+    assert seat["costliest"][0]["index"] == blunder["index"]
+    assert seat["costliest"][0]["text"].startswith("round 1, deal 1: seat 1 dropped 11b")
+
+
+def test_a_bad_record_is_refused_with_one_line_naming_the_action(tmp_path, capsys) -> None:
+    record = json.loads(_blunder_record(tmp_path / "game.json").read_text())
+    record["rounds"][0]["actions"][4] = {"seat": 0, "play": "5c"}
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    assert main(["analyse", str(bad)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.strip() == f"ronda analyse: {bad}: round 0, action 4: seat 0 does not hold 5c"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "2"], "there is no seat 2 in a 2-player game"),
+        (["--budget", "0"], "--budget is a number of guesses, 1 or more, not 0"),
+        (["--jobs", "0"], "--jobs must be at least 1, not 0"),
+    ],
+)
+def test_bad_options_are_refused_naming_them(tmp_path, capsys, args: list[str], message: str) -> None:
+    record = _blunder_record(tmp_path / "game.json")
+    assert main(["analyse", str(record), *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_file_and_bad_hints_are_refused(tmp_path, capsys) -> None:
+    assert main(["analyse", str(tmp_path / "nowhere.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    record = json.loads(_blunder_record(tmp_path / "game.json").read_text())
+    record["hints"] = [{"round": 0, "action": 99, "seat": 1, "guesses": 5, "options": [{"play": "2c", "expected": 1}]}]
+    bad = tmp_path / "hints.json"
+    bad.write_text(json.dumps(record))
+    assert main(["analyse", str(bad)]) == 2
+    assert "hint 0: round 0 has no action 99" in capsys.readouterr().err
+
+
+def test_a_decision_taken_after_a_hint_is_marked(tmp_path, capsys) -> None:
+    record = json.loads(_blunder_record(tmp_path / "game.json").read_text())
+    record["hints"] = [{"round": 0, "action": 5, "seat": 1, "guesses": 5, "options": [{"play": "2c", "expected": 1}]}]
+    hinted = tmp_path / "hinted.json"
+    hinted.write_text(dumps_record(record))
+    assert main(["analyse", str(hinted), "--budget", "5", "--seat", "1", "--no-progress"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if "dropped 11b" in line)
+    assert line.endswith("[after a hint]")
+
+
+def test_the_help_documents_the_classes_in_points(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["analyse", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "best < 0.2 ≤ good < 0.5 ≤ inaccuracy < 1.0 ≤ mistake < 2.0 ≤ blunder" in out
+    assert "--budget" in out and "--jobs" in out and "--seat" in out and "--json" in out

@@ -1,0 +1,136 @@
+"""Learning the game in the terminal (issue 16): a hint on ``h``/``hint``, kept with the game; the analysis after it."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from terminal_helpers import card_names_in, explicit_session, hidden_from, quick_settings, simple_choice
+
+from ronda.analysis.hints import read_hints
+from ronda.analysis.review import analyse
+from ronda.analysis.search import Method
+from ronda.engine.actions import Play
+from ronda.engine.record import load_record, replay_result
+from ronda.interfaces.terminal.plain import PlainGame
+from ronda.interfaces.terminal.session import IllegalMove, Session, parse_command
+
+FEW = Method(guesses=6)
+"""Hints and analyses in tests search few guesses: what is shown and kept does not depend on the budget."""
+
+
+def caida_and_missa_session() -> Session:
+    """You are seat 1; seat 0 (a random bot) dealt 12c 2o 4b; you hold 5c 2c 11b; the table is 5o 6o 7o 12b."""
+    session = explicit_session([{0: "12c 2o 4b", 1: "5c 2c 11b"}], table="5o 6o 7o 12b", human=1)
+    session.method = FEW
+    return session
+
+
+def test_a_hint_shows_the_best_options_with_points_and_reasons_and_is_kept_with_the_game(tmp_path) -> None:
+    session = Session(quick_settings(seed=3))
+    session.method = FEW
+    lines = session.hint()
+    assert lines[0].startswith("Hint — expected points from what you can see (6 guesses of the hidden cards")
+    assert [line.split(" ")[4] for line in lines[1:]] == ["none", "ronda", "tringa"]  # declarations, best first
+    assert "your hand holds no combination" in lines[1] or "what your hand holds" in lines[1]
+    assert not card_names_in(" ".join(lines)) & hidden_from(session)  # R11: a hint names no hidden card
+    session.act(parse_command(simple_choice(session), session))  # type: ignore[arg-type]
+    path = session.save(tmp_path / "game.json")
+    record = load_record(path)
+    (hint,) = read_hints(record)
+    assert (hint.round, hint.action, hint.seat, hint.guesses) == (0, 0, 0, 6)
+    assert replay_result(session.game) == replay_result(Session.resume(path).game)  # the record stays valid
+    resumed = Session.resume(path)
+    assert resumed.hints == [hint]
+    resumed.method = FEW
+    while not resumed.human_to_act():
+        resumed.step_bot()
+    resumed.hint()
+    resumed.save(path)
+    assert len(read_hints(load_record(path))) == 2
+
+
+def test_a_hint_is_what_the_analysis_says_of_the_same_decision() -> None:
+    session = caida_and_missa_session()
+    while not (session.human_to_act() and session.view.phase == "play" and len(session.view.hand) == 2):
+        if session.human_to_act():
+            session.act(parse_command(simple_choice(session), session))  # type: ignore[arg-type]
+        else:
+            session.step_bot()
+    evaluation = session.hint_evaluation()
+    session.give_hint(evaluation)
+    session.act(Play.parse("11b"))
+    review = analyse(session.record(), method=FEW, seats=[1])
+    decision = next(d for d in review.decisions if d.taken == Play.parse("11b"))
+    assert decision.evaluation == evaluation
+    assert decision.hinted
+
+
+def test_a_hint_is_only_for_your_own_decision() -> None:
+    session = explicit_session([{0: "12c 2o 4b", 1: "5c 2c 11b"}], table="5o 6o 7o 12b", human=1)
+    assert not session.human_to_act()
+    with pytest.raises(IllegalMove, match="A hint is for your own decision"):
+        session.hint()
+    assert session.hints == []
+
+
+def test_a_hint_that_comes_after_its_decision_was_taken_is_not_kept() -> None:
+    session = Session(quick_settings(seed=3))
+    session.method = FEW
+    evaluation = session.hint_evaluation()
+    session.act(parse_command("declare", session))  # type: ignore[arg-type]
+    while not session.human_to_act():
+        session.step_bot()
+    assert session.give_hint(evaluation) == []
+    assert session.hints == []
+
+
+def finished_session(seed: int = 8) -> Session:
+    """A game to a target of 3 played to its end by the scripted human against a random bot."""
+    settings = quick_settings(seed=seed)
+    session = Session(replace(settings, rules=settings.rules.replace(target=3)))
+    session.method = FEW
+    while not session.over:
+        if session.human_to_act():
+            session.act(parse_command(simple_choice(session), session))  # type: ignore[arg-type]
+        else:
+            session.step_bot()
+    return session
+
+
+def test_the_analysis_after_a_game_sums_up_your_decisions_in_words() -> None:
+    session = finished_session()
+    lines = session.analysis_lines()
+    review = session.review
+    assert review is not None and review.seats == (0,)
+    summary = review.summary(0)
+    assert lines[0] == f"You: {summary.decisions} decisions, average loss {summary.average_loss:.2f} a decision"
+    assert lines[1].startswith("  best ")
+    costly = [d for d in review.decisions if d.grade != "best"]
+    assert len(costly) >= 2  # the scripted human plays its lowest card whatever the table
+    assert "  The costliest:" in lines
+    assert any(line.startswith("  1. round ") and ": you " in line for line in lines)
+    slips = lines[lines.index("Every decision that lost points:") + 1 :]
+    assert len(slips) == len(costly) and all(line.startswith("round ") and ": you " in line for line in slips)
+    assert session.analysis_lines() == lines  # worked out once
+
+
+def test_plain_mode_hint_and_analysis_commands() -> None:
+    session = finished_session()
+    out = io.StringIO()
+    PlainGame(session, io.StringIO("hint\nanalysis\nquit\n"), out).run()
+    text = out.getvalue()
+    assert "Type 'again' for a new game, 'analysis' to see how you played" in text
+    assert "The game is over" in text or "> hint" in text
+    assert "You: " in text and "average loss" in text
+    assert "best < 0.2 ≤ good" in text
+
+    playing = Session(quick_settings(seed=4))
+    playing.method = FEW
+    out = io.StringIO()
+    PlainGame(playing, io.StringIO("hint\nanalysis\nquit\n"), out).run()
+    text = out.getvalue()
+    assert "Hint — expected points from what you can see" in text
+    assert "The analysis comes when the game is over; for this decision, type 'hint'." in text
+    assert len(playing.hints) == 1

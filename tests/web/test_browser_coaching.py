@@ -1,0 +1,167 @@
+"""Hints and the analysis in a real browser (Debian's chromium through Playwright), against a real uvicorn server.
+
+A player at a table with a bot asks for a hint and reads its options; the
+finished game's replay shows the analysis: a graph whose marks are buttons to
+their steps, each step's class, in English, French and Arabic. Screenshots go
+to pytest's tmp_path, to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    get_json,
+    hand_of,
+    open_page,
+    play_until_summary,
+    serving,
+    truthful,
+)
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+BUDGET = 8
+"""Guesses a decision: enough to read, few enough for a test."""
+
+
+@pytest.fixture(scope="module")
+def coach_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("coach")
+    app = create_app(
+        f"sqlite:///{folder / 'ronda.sqlite3'}",
+        bot_delay=0,
+        bot_workers=1,
+        listen_host="127.0.0.1",
+        analysis_budget=BUDGET,
+    )
+    with serving(app) as url:
+        yield url
+
+
+def test_the_new_table_form_turns_hints_on_against_the_computer_and_off_among_people(
+    browser: Any, coach_url: str
+) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(coach_url)
+        assert page.is_checked("#create-hints")  # the other seat is a bot
+        page.select_option("[data-seat-kind='1']", "human")
+        assert not page.is_checked("#create-hints")  # people only
+        page.select_option("[data-seat-kind='1']", "bot")
+        assert page.is_checked("#create-hints")
+        page.uncheck("#create-hints")  # a choice the form keeps from then on
+        page.click("label[for='players-3']")
+        assert not page.is_checked("#create-hints")
+
+
+def test_a_hint_shows_the_best_options_with_points_and_reasons_then_goes_with_the_move(
+    browser: Any, coach_url: str, tmp_path: Path
+) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, coach_url)
+        page.wait_for_selector("[data-action^='declare-']")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint .hint-options li")
+        options = page.locator("#hint .hint-options li")
+        assert 1 <= options.count() <= 3
+        text = page.inner_text("#hint")
+        assert "Your best options" in text and f"{BUDGET} guesses of the hidden cards" in text
+        first = options.first.inner_text()
+        assert "Declare" in first and ("+" in first or "\u2212" in first)  # points with their sign
+        assert page.get_attribute("#hint-button", "disabled") is not None  # one hint a decision
+        page.screenshot(path=str(tmp_path / "hint-declare.png"))
+        page.click(f"[data-action='declare-{truthful(hand_of(page))}']")
+        page.wait_for_selector("#hint", state="detached")
+        # A card choice: the hint names cards as chips, and H asks for it from the keyboard.
+        page.wait_for_selector("#hand .hand-card.playable")
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint .hint-options li")
+        assert page.locator("#hint .chip").count() >= 1
+        page.screenshot(path=str(tmp_path / "hint-play.png"))
+        # French: the same hint, in the page's language.
+        page.select_option("#language", "fr")
+        assert "Vos meilleures options" in page.inner_text("#hint")
+        record = get_json(f"{coach_url}/api/tables/{table_id}")
+        assert record["hints"] is True
+
+
+def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class(
+    browser: Any, coach_url: str, tmp_path: Path
+) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, coach_url, target=3)
+        while True:
+            play_until_summary(page, honest=False)  # declaring none over a ronda: a decision that costs
+            if page.locator("#summary").get_attribute("data-kind") == "game":
+                break
+            page.click("[data-action='continue']")
+        page.goto(f"{coach_url}/t/{table_id}?replay")
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-graph", timeout=120_000)
+        analysis = get_json(f"{coach_url}/api/tables/{table_id}/analysis")["analysis"]
+        graph = page.locator("#analysis-graph")
+        assert graph.get_attribute("aria-labelledby") == "graph-title graph-desc"
+        assert page.locator("#graph-title").text_content() == "Expected points over the game"
+        assert "above the middle line" in page.locator("#graph-desc").text_content()
+        # What the screen reader hears, a sighted player reads under the graph: whose side is up.
+        assert "Above the dashed line Amina is ahead, below it Bot 2." in page.inner_text("#analysis figcaption")
+        costly = [d for d in analysis["decisions"] if d["class"] not in ("best", "good")]
+        marks = page.locator("#analysis-graph .graph-mark")
+        assert marks.count() == len(costly)
+        summary = page.inner_text("#analysis .analysis-seats")
+        for seat in analysis["seats"]:
+            assert f"{seat['decisions']} decisions, average loss {seat['average_loss']:.2f}" in summary
+        page.screenshot(path=str(tmp_path / "analysis.png"), full_page=True)
+        # Every decision that lost points is a button to its step, where the step says its class.
+        listed = [d for d in analysis["decisions"] if d["class"] != "best"]
+        assert page.locator("#analysis .analysis-costly li").count() == len(listed)
+        if listed:
+            worst = max(listed, key=lambda d: (d["loss"], -d["index"]))
+            page.locator("#analysis .analysis-costly button").first.click()
+            steps = len(get_json(f"{coach_url}/api/tables/{table_id}/replay")["steps"]) - 1
+            assert f"Step {worst['index'] + 1} of {steps}" in page.inner_text(".replay-controls")
+            verdict = page.inner_text("#replay-verdict")
+            assert verdict.startswith(worst["class"].capitalize()) and "points less than the best" in verdict
+        if costly:
+            marks.first.focus()
+            page.keyboard.press("Enter")
+            assert f"Step {costly[0]['index'] + 1} of" in page.inner_text(".replay-controls")
+        # Arabic: right to left, the graph mirrored, its words in Arabic.
+        page.select_option("#language", "ar")
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        assert page.locator("#graph-title").text_content() == "النقاط المتوقعة على مدار اللعبة"
+        assert "التحليل" in page.inner_text("#analysis h2")
+        page.screenshot(path=str(tmp_path / "analysis-ar.png"), full_page=True)
+
+
+def test_the_analysis_fits_a_phone(browser: Any, coach_url: str, tmp_path: Path) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, coach_url, target=1)
+        while True:
+            play_until_summary(page)
+            if page.locator("#summary").get_attribute("data-kind") == "game":
+                break
+            page.click("[data-action='continue']")
+    with open_page(browser, **PHONE) as page:
+        page.goto(f"{coach_url}/t/{table_id}?replay")
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-graph", timeout=120_000)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390 + 1  # no sideways scrolling
+        box = page.locator("#analysis-graph").bounding_box()
+        assert box is not None and box["width"] <= 390
+        page.screenshot(path=str(tmp_path / "analysis-phone.png"), full_page=True)
