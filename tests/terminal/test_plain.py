@@ -332,6 +332,8 @@ def test_a_real_sigint_ends_the_plain_game_cleanly(tmp_path):
         if line.startswith("Declare "):
             break
     process.send_signal(signal.SIGINT)
+    # stdin stays open until the game has left: closing it now would race the signal with an end of input.
+    process.wait(timeout=30)
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert out.endswith("\nLeft the game: it was not saved.\n") and "Traceback" not in err
