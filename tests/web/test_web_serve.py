@@ -33,6 +33,7 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         "--allow-origin",
         "--forwarded",
         "--store-timeout",
+        "--sync",
         "--max-tables",
         "--close-after",
     ):

@@ -105,6 +105,14 @@ def register(commands: Any) -> None:
         "send it again (default 3)",
     )
     p.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite only: 'full' syncs the file at every commit, so a move the players saw survives a crash of "
+        "the machine; 'normal' survives a crash of the server but not a power cut, and answers moves faster on "
+        "a slow disk (default full; PostgreSQL always commits in full)",
+    )
+    p.add_argument(
         "--max-tables", type=int, default=1000, metavar="N", help="games going at once on the server (default 1000)"
     )
     p.add_argument(
@@ -217,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
         flood_rate=args.flood_rate,
         bot_workers=args.bot_workers,
         store_timeout=args.store_timeout,
+        store_sync=args.sync,
         max_tables=args.max_tables,
         tables_per_client=args.tables_per_client,
         create_rate=args.create_rate,

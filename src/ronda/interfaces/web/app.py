@@ -354,6 +354,7 @@ def create_app(
     flood_rate: float = FLOOD_RATE,
     bot_workers: int | None = None,
     store_timeout: float = STORE_TIMEOUT,
+    store_sync: str = "full",
     max_tables: int = 1000,
     tables_per_client: int = 10,
     create_rate: float = CREATE_RATE,
@@ -373,8 +374,9 @@ def create_app(
     tests and the load benchmark, whose scripted players are faster than any person, raise it and the
     limits on creating tables. ``bot_workers`` processes think for the bots (default: one per core), and
     search hints and analyses with ``analysis_budget`` guesses a decision (``ronda analyse``'s ``--budget``).
-    ``paced_collector`` runs full garbage collections on a schedule while the app runs (``ronda serve``
-    does; see :mod:`.collector`): it changes the whole process, so tests that build apps in-process leave it off.
+    ``store_sync`` is how far a SQLite commit goes (:class:`.store.Store`). ``paced_collector`` runs full
+    garbage collections on a schedule while the app runs (``ronda serve`` does; see :mod:`.collector`): it
+    changes the whole process, so tests that build apps in-process leave it off.
     """
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
@@ -403,7 +405,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        journal = Journal(Store(database_url, timeout=store_timeout))
+        journal = Journal(Store(database_url, timeout=store_timeout, sync=store_sync))
         pool = BotPool(workers)
         lobby = Lobby(journal, settings, pool, limits)
         analyses = Analyses(journal, pool, settings.method)

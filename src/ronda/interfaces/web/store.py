@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import queue
 import threading
@@ -158,6 +159,10 @@ analyses_table = Table(
 """The analysis of a finished game, searched once (a minute of work) and read by every replay after."""
 
 
+SYNC_MODES = {"full": "FULL", "normal": "NORMAL"}
+"""How far a SQLite commit goes (see :class:`Store`): the mode's name, and SQLite's."""
+
+
 class StoreUnavailable(Exception):
     """The database did not take a write in time (locked, stopped, unreachable): nothing of it was stored."""
 
@@ -251,12 +256,25 @@ class Store:
     lock held by another process), and on PostgreSQL the connection, lock and
     statement timeouts and the pool's wait. ``hide_parameters`` keeps decks
     (hidden cards) out of database error messages and logs.
+
+    ``sync`` is how far a commit goes before a decision counts as stored, on
+    SQLite: ``"full"`` (the default) syncs the file at every group commit, so a
+    decision the players saw survives a crash of the machine; ``"normal"``
+    leaves the sync to the next checkpoint, so it survives a crash of the server
+    (SIGKILL, a fault) but a power cut may take the last moments. On this
+    project's machine the full sync is what made the slowest moves slow
+    (``benchmarks/load.py``). PostgreSQL always commits in full: its own
+    ``synchronous_commit=off`` would lose moves when the database server alone
+    crashes.
     """
 
-    def __init__(self, url: str, timeout: float = STORE_TIMEOUT) -> None:
+    def __init__(self, url: str, timeout: float = STORE_TIMEOUT, sync: str = "full") -> None:
+        if sync not in SYNC_MODES:
+            raise ValueError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         url = sqlalchemy_url(url)
         self.url = url
         self.timeout = timeout
+        self.sync = sync
         if url.startswith("sqlite"):
             memory = url in ("sqlite://", "sqlite:///:memory:")
             self.engine: Engine = create_engine(
@@ -265,7 +283,7 @@ class Store:
                 poolclass=StaticPool if memory else None,
                 hide_parameters=True,
             )
-            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "connect", functools.partial(_sqlite_pragmas, sync=sync))
         else:
             milliseconds = max(1, int(timeout * 1000))
             connect_args: dict[str, Any] = {}
@@ -540,15 +558,16 @@ class Store:
         return [r.number for r in rows]
 
 
-def _sqlite_pragmas(connection: Any, _record: Any) -> None:
-    """WAL, and a full sync on commit: a decision acknowledged to the players survives a crash of the machine too.
+def _sqlite_pragmas(connection: Any, _record: Any, sync: str = "full") -> None:
+    """WAL, and by default a full sync on commit: a decision acknowledged to the players survives a crash of the
+    machine too (``sync="normal"``: of the server; see :class:`Store`).
 
     Group commit (:class:`Journal`) shares one sync among every decision that
     arrived meanwhile, so the cost stays small under load.
     """
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute(f"PRAGMA synchronous={SYNC_MODES[sync]}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
