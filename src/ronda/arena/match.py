@@ -88,8 +88,8 @@ class GameResult:
     round_points: list[list[int]]  # per round, per entrant
     winner: int | None  # entrant, or None when a single round was played
     move_times: dict[int, list[float]] = field(default_factory=dict)  # per entrant, every decision
-    # Per entrant, the card choices only (two or more cards to choose from): the decisions a search
-    # bot really thinks about. Forced cards and declarations take microseconds and pull the median
+    # Per entrant, the card choices only (cards of two or more ranks to choose from): the decisions a
+    # search bot really thinks about. Forced cards and declarations take microseconds and pull the median
     # of all decisions far below what a player waits for.
     choice_times: dict[int, list[float]] = field(default_factory=dict)
     # The same card choices in CPU time of the process: what the bot computed, which another process
@@ -137,7 +137,7 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
         action = bots[seat].choose(view, legal)
         spent, cpu = time.perf_counter() - start, time.process_time() - cpu
         times[seating[seat]].append(spent)
-        if sum(isinstance(a, Play) for a in legal) > 1:
+        if len({a.card >> 2 for a in legal if type(a) is Play}) > 1:
             choice_times[seating[seat]].append(spent)
             cpu_times[seating[seat]].append(cpu)
         events = game.apply(action, seat=seat)

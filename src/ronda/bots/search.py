@@ -79,7 +79,7 @@ class SearchBot:
         sampler = Determinizer(
             view, play_model=self.play_model, candidates=self.candidates, models=declaration_models(view)
         )
-        plays = [a for a in legal if type(a) is Play]
+        plays = distinct_plays(legal)
         targets = gamble_targets(view, legal, sampler) if self.gamble else []
         if targets:
             return self.weigh(view, plays, targets, sampler)
@@ -102,6 +102,17 @@ class SearchBot:
         return _Timed(self.budget, self.min_budget, self.time_limit)
 
 
+def distinct_plays(legal: Sequence[Action]) -> list[Play]:
+    """The legal plays, one card per rank: two cards of one rank play and score alike (R1.1), so one is searched."""
+    seen = 0
+    plays = []
+    for action in legal:
+        if type(action) is Play and not seen >> (action.card >> 2) & 1:
+            seen |= 1 << (action.card >> 2)
+            plays.append(action)
+    return plays
+
+
 class _Timed:
     """Up to ``budget`` steps, stopping once ``seconds`` have passed and ``least`` steps are done."""
 
@@ -122,4 +133,4 @@ class _Timed:
         return done
 
 
-__all__ = ["SearchBot"]
+__all__ = ["SearchBot", "distinct_plays"]

@@ -80,7 +80,7 @@ def _print_table(result: dict[str, Any]) -> None:
         f"{e['name']} {e['choice_cpu_seconds_median'] * 1000:.1f} ms (p95 {e['choice_cpu_seconds_p95'] * 1000:.0f} ms)"
         for e in result["entrants"]
     )
-    print(f"time per card choice (two or more cards to choose from), median CPU time on this machine: {choices}")
+    print(f"time per card choice (cards of two or more ranks), median CPU time on this machine: {choices}")
     for e in result["entrants"]:
         line = _announcements_line(e["announcements"])
         if line:
