@@ -14,6 +14,7 @@ import pytest
 from bot_levels import QUICK
 
 from decks import build_deck
+from ronda.bots import make_bot
 from ronda.bots.declarations import (
     DELAY_REACH,
     DELAYING,
@@ -225,6 +226,22 @@ def test_R8_8_a_declaration_made_first_is_not_gambled_on_even_if_false() -> None
     assert Challenge(0) in game.legal_actions() and at_stake(view, 0)
     for seed in range(3):
         assert isinstance(PimcBot(seed, samples=8).choose(view, game.legal_actions()), Play)
+
+
+@pytest.mark.parametrize("level", SEARCHERS)
+def test_R8_8_a_rare_declaration_without_a_motive_to_bluff_is_not_gambled_on(level: str) -> None:
+    """A true tringa, declared first: counting alone makes a tringa look most likely false (it is rare)."""
+    game = _game(Rules(players=2, target=12), [{0: "5o 5c 5e", 1: "1o 2c 7e"}])
+    game.apply(Declare("tringa"))
+    game.apply(Declare("none"))
+    game.apply(Play(parse_card("5o")))
+    view = game.view(1)
+    assert Challenge(0) in game.legal_actions() and declaration_models(view) == {}
+    sampler = Determinizer(view)
+    assert sampler.kind_probabilities(0)["tringa"] < 0.5
+    assert gamble_targets(view, game.legal_actions(), sampler) == []
+    for seed in range(3):
+        assert isinstance(make_bot(level, seed).choose(view, game.legal_actions()), Play)
 
 
 def test_R8_8_no_gamble_on_a_challenge_far_from_the_target() -> None:

@@ -233,9 +233,17 @@ def challenge(view: SeatView, legal: Sequence[Action], *, counts_cards: bool = T
 def gamble_targets(view: SeatView, legal: Sequence[Action], sampler: Determinizer) -> list[int]:
     """The opponents' declarations on which a challenge that may fail is worth weighing now.
 
-    Near the target only (:data:`NEAR_TARGET`), not proven true (the
-    challenge would surely lose the game), and at least :data:`GAMBLE_FLOOR`
-    likely false by ``sampler``'s belief (counting and :func:`declaration_models`).
+    Near the target only (:data:`NEAR_TARGET`), made where a bluff was in
+    the declarer's interest (``sampler``'s :func:`declaration_models`), not
+    proven true (the challenge would surely lose the game), and at least
+    :data:`GAMBLE_FLOOR` likely false by ``sampler``'s belief.
+
+    A declaration without that motive is not gambled on: counting alone
+    says little there, since a combination is rare in a dealt hand (a tringa
+    in about one hand of 250), so even a few bluffers in a hundred would make
+    a true tringa look most likely false. Such gambles were measured losing
+    every time against ``medium``, which never bluffs; those declarations are
+    challenged only once counting proves them false (:func:`challenge`).
     """
     if view.challenged_this_turn or max(view.scores) < view.rules.target - NEAR_TARGET:
         return []
@@ -243,7 +251,7 @@ def gamble_targets(view: SeatView, legal: Sequence[Action], sampler: Determinize
     for seat in _live_opponent_declarations(view):
         declared = view.declarations[seat]
         assert declared is not None
-        if CHALLENGES[seat] not in legal or view.possible_kinds(seat) == {declared}:
+        if seat not in sampler.models or CHALLENGES[seat] not in legal or view.possible_kinds(seat) == {declared}:
             continue
         if 1.0 - sampler.kind_probabilities(seat)[declared] >= GAMBLE_FLOOR:
             targets.append(seat)
