@@ -29,7 +29,8 @@ The challenge cannot fail, and the penalty comes at once instead of at R8.5's
 exposure (which only looks at the declarer's own plays).
 
 ``hard`` and ``expert`` also *weigh* a challenge that may fail, near the
-target (:func:`gamble_targets`): a failed challenge loses the game (R8.8),
+target, of a declaration made where a bluff was in its declarer's interest
+(:func:`gamble_targets`): a failed challenge loses the game (R8.8),
 and far from the target waiting is free, since a false declaration is exposed
 by itself when its cards are played (R8.9). The chance that the declaration
 is false comes from the view alone: counting (the hands the unseen cards can
