@@ -117,7 +117,7 @@ def test_json_output_shape(capsys) -> None:
     assert 0 <= first["win_rate_95"][0] <= first["win_rate"] <= first["win_rate_95"][1] <= 1
     assert set(result["margin_per_round"]) == {"mean", "95", "of"}
     assert first["moves"] > 0 and first["move_seconds_p95"] >= first["move_seconds_median"]
-    # Card choices are the plays with two or more cards to choose from: fewer than all decisions.
+    # Card choices are the plays with cards of two or more ranks to choose from: fewer than all decisions.
     assert 0 < first["choices"] < first["moves"] and first["choice_seconds_p95"] >= first["choice_seconds_median"]
 
 

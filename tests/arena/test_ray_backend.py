@@ -15,6 +15,6 @@ def test_ray_gives_the_local_results() -> None:
     for result in (local, remote):
         result["seconds"] = None
         for entrant in result["entrants"]:
-            for timing in ("move_seconds_median", "move_seconds_p95", "choice_seconds_median", "choice_seconds_p95"):
+            for timing in [key for key in entrant if "seconds" in key]:
                 entrant.pop(timing)
     assert local == remote

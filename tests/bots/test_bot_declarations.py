@@ -14,7 +14,17 @@ import pytest
 from bot_levels import QUICK
 
 from decks import build_deck
-from ronda.bots.declarations import delaying_bluff, true_declaration
+from ronda.bots import make_bot
+from ronda.bots.declarations import (
+    DELAY_REACH,
+    DELAYING,
+    at_stake,
+    declaration_models,
+    delaying_bluff,
+    gamble_targets,
+    true_declaration,
+)
+from ronda.bots.determinize import Determinizer
 from ronda.bots.pimc import PimcBot
 from ronda.bots.rules_based import MediumBot
 from ronda.engine.actions import Challenge, Declare, Play
@@ -178,18 +188,77 @@ def _contested(target: int) -> Game:
     return game
 
 
-def test_hard_challenges_when_the_game_is_at_stake_and_the_ronda_looks_false_enough() -> None:
+def _delayed(target: int) -> Game:
+    """Seat 0 declares a true ronda that would win; seat 1, holding nothing, answers with a ronda; seat 0 to act."""
+    rules = Rules(players=2, target=target)
+    game = _game(rules, [{0: "5o 5c 7e", 1: "1o 2c 3e"}])
+    game.apply(Declare("ronda"))
+    game.apply(Declare("ronda"))
+    return game
+
+
+def test_R8_8_a_ronda_answering_a_winning_ronda_is_believed_a_delaying_bluff() -> None:
+    """Declared where the delaying bluff was in the declarer's interest, a ronda is most likely that bluff."""
+    view = _delayed(target=1).view(0)
+    assert declaration_models(view) == {1: DELAYING}
+    believed = Determinizer(view, models=declaration_models(view)).kind_probabilities(1)
+    trusted = Determinizer(view).kind_probabilities(1)
+    assert believed["none"] > 0.7 > 0.2 > trusted["none"]
+    # Declared first, with nothing to answer, the same ronda is believed as people usually are.
+    assert declaration_models(_contested(target=2).view(1)) == {}
+
+
+@pytest.mark.parametrize("level", SEARCHERS)
+def test_R8_8_a_likely_delaying_bluff_is_challenged_when_exposing_it_wins_the_game(level: str) -> None:
+    """Seat 0 needs one point: the bluff's penalty now (R8.6) wins, and waiting lets seat 1 score first."""
+    game = _delayed(target=1)
+    action = QUICK[level](0).choose(game.view(0), game.legal_actions())
+    assert action == Challenge(1)
+    events = game.apply(action)
+    assert [e.TYPE for e in events][-3:] == ["exposure", "score", "game_over"]
+    assert game.winner == 0
+
+
+def test_R8_8_a_declaration_made_first_is_not_gambled_on_even_if_false() -> None:
+    """Seat 0's ronda is in fact false, but nothing in seat 1's view says so: a failed challenge would lose."""
     game = _contested(target=2)  # seat 0 would win with both rondas' points
     view = game.view(1)
-    assert Challenge(0) in game.legal_actions()
-    eager = PimcBot(0, samples=4, time_limit=None, at_stake_threshold=0.0)
-    assert eager.choose(view, game.legal_actions()) == Challenge(0)
-    # believing declarations, a ronda is more likely true than not: no gamble at the default threshold
-    assert isinstance(PimcBot(0, samples=4, time_limit=None).choose(view, game.legal_actions()), Play)
+    assert Challenge(0) in game.legal_actions() and at_stake(view, 0)
+    for seed in range(3):
+        assert isinstance(PimcBot(seed, samples=8).choose(view, game.legal_actions()), Play)
 
 
-def test_hard_does_not_gamble_on_a_challenge_when_nothing_is_at_stake() -> None:
-    game = _contested(target=41)
+@pytest.mark.parametrize("level", SEARCHERS)
+def test_R8_8_a_rare_declaration_without_a_motive_to_bluff_is_not_gambled_on(level: str) -> None:
+    """A true tringa, declared first: counting alone makes a tringa look most likely false (it is rare)."""
+    game = _game(Rules(players=2, target=12), [{0: "5o 5c 5e", 1: "1o 2c 7e"}])
+    game.apply(Declare("tringa"))
+    game.apply(Declare("none"))
+    game.apply(Play(parse_card("5o")))
     view = game.view(1)
-    action = PimcBot(0, samples=4, time_limit=None, at_stake_threshold=0.0).choose(view, game.legal_actions())
-    assert isinstance(action, Play)
+    assert Challenge(0) in game.legal_actions() and declaration_models(view) == {}
+    sampler = Determinizer(view)
+    assert sampler.kind_probabilities(0)["tringa"] < 0.5
+    assert gamble_targets(view, game.legal_actions(), sampler) == []
+    for seed in range(3):
+        assert isinstance(make_bot(level, seed).choose(view, game.legal_actions()), Play)
+
+
+def test_R8_8_no_gamble_on_a_challenge_far_from_the_target() -> None:
+    """Waiting is free far from the target: a false declaration is exposed by its own cards (R8.9)."""
+    game = _delayed(target=41)
+    view = game.view(0)
+    sampler = Determinizer(view, models={1: DELAYING})  # even believed most likely false
+    assert gamble_targets(view, game.legal_actions(), sampler) == []
+    assert isinstance(PimcBot(0, samples=8).choose(view, game.legal_actions()), Play)
+
+
+def test_no_delaying_bluff_far_from_the_target() -> None:
+    """Seat 1 could not win meanwhile: declaring nothing lets R9.5 show seat 0's tringa, which may be false."""
+    rules = Rules(players=2, target=5)
+    game = _game(rules, [{0: "5o 5c 5e", 1: "1o 2c 3e"}])
+    game.apply(Declare("tringa"))
+    view = game.view(1)
+    assert view.scores[1] < rules.target - DELAY_REACH
+    assert delaying_bluff(view) is None
+    assert QUICK["hard"](0).choose(view, game.legal_actions()) == Declare("none")

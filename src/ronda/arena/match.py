@@ -6,7 +6,10 @@ swap seats, with 3 each entrant sits at each seat once, with 4 the two
 partnerships swap pairs of seats. Round k of every game of a unit is dealt
 from the same deck, so what one entrant was dealt, the other is dealt too.
 
-Bots see only ``game.view(seat)`` and ``game.legal_actions()``.
+Bots see only ``game.view(seat)`` and ``game.legal_actions()``. They think
+on their fixed budgets (guesses, rollouts), so a match gives the same numbers
+on any machine, loaded or idle; ``time_limit`` caps each decision's thinking
+in seconds, as in interactive play, and then results depend on the machine.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import make_bot
-from ..engine.actions import Play
+from ..engine.actions import Declare, Play
 from ..engine.deck import shuffled_deck
 from ..engine.events import RoundStart, Score
 from ..engine.game import OVER, WAITING, Game
 from ..engine.record import save_record
 from ..engine.rules import Rules
+from .announcements import Announcements, Referee
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class MatchSpec:
     records: str | None = None
     plugins: tuple[str, ...] = ()
     """Modules that register bot families (``ronda.adapters.policy``), imported by every worker first."""
+    time_limit: float | None = None
 
     def seatings(self) -> list[tuple[int, ...]]:
         """For each game of a unit, the entrant at each seat."""
@@ -86,10 +91,14 @@ class GameResult:
     round_points: list[list[int]]  # per round, per entrant
     winner: int | None  # entrant, or None when a single round was played
     move_times: dict[int, list[float]] = field(default_factory=dict)  # per entrant, every decision
-    # Per entrant, the card choices only (two or more cards to choose from): the decisions a search
-    # bot really thinks about. Forced cards and declarations take microseconds and pull the median
+    # Per entrant, the card choices only (cards of two or more ranks to choose from): the decisions a
+    # search bot really thinks about. Forced cards and declarations take microseconds and pull the median
     # of all decisions far below what a player waits for.
     choice_times: dict[int, list[float]] = field(default_factory=dict)
+    # The same card choices in CPU time of the process: what the bot computed, which another process
+    # on the machine disturbs far less than the wall clock.
+    choice_cpu_times: dict[int, list[float]] = field(default_factory=dict)
+    announcements: list[Announcements] = field(default_factory=list)  # per entrant
 
     @property
     def rounds(self) -> int:
@@ -105,28 +114,39 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     seating = spec.seatings()[seating_index]
     entrants = len(spec.entrants)
     bots = [
-        make_bot(bot_name(spec.entrants[entrant], seat), seed=hash((spec.seed, unit, seating_index, seat)) & 0xFFFFFFFF)
+        make_bot(
+            bot_name(spec.entrants[entrant], seat),
+            seed=hash((spec.seed, unit, seating_index, seat)) & 0xFFFFFFFF,
+            time_limit=spec.time_limit,
+        )
         for seat, entrant in enumerate(seating)
     ]
     game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
     times: dict[int, list[float]] = {e: [] for e in range(entrants)}
     choice_times: dict[int, list[float]] = {e: [] for e in range(entrants)}
+    cpu_times: dict[int, list[float]] = {e: [] for e in range(entrants)}
+    referee = Referee(game, seating, entrants)
+    referee.saw(game.events)
     while game.phase != OVER:
         if game.phase == WAITING:
             if spec.rounds_only:
                 break
-            game.add_deck(unit_deck(rules, spec.seed, unit, game.round + 1))
+            referee.saw(game.add_deck(unit_deck(rules, spec.seed, unit, game.round + 1)))
             continue
         seat = game.turn
         view = game.view(seat)
         legal = game.legal_actions()
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(view, legal)
-        spent = time.perf_counter() - start
+        spent, cpu = time.perf_counter() - start, time.process_time() - cpu
         times[seating[seat]].append(spent)
-        if sum(isinstance(a, Play) for a in legal) > 1:
+        if len({a.card >> 2 for a in legal if type(a) is Play}) > 1:
             choice_times[seating[seat]].append(spent)
-        game.apply(action, seat=seat)
+            cpu_times[seating[seat]].append(cpu)
+        events = game.apply(action, seat=seat)
+        if type(action) is Declare:
+            referee.declared(seat, action.declaration)
+        referee.saw(events)
     if spec.records:
         folder = Path(spec.records)
         folder.mkdir(parents=True, exist_ok=True)
@@ -142,7 +162,7 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     if spec.rounds_only and round_points and game.phase != OVER:
         round_points = round_points[:1]
     winner = side_entrant[game.winner] if game.winner is not None else None
-    return GameResult(seating, round_points, winner, times, choice_times)
+    return GameResult(seating, round_points, winner, times, choice_times, cpu_times, referee.counts)
 
 
 def play_unit(spec: MatchSpec, unit: int) -> list[GameResult]:
@@ -159,6 +179,7 @@ def spec_to_dict(spec: MatchSpec) -> dict[str, Any]:
         "seed": spec.seed,
         "records": spec.records,
         "plugins": list(spec.plugins),
+        "time_limit": spec.time_limit,
     }
 
 
@@ -170,6 +191,7 @@ def spec_from_dict(data: dict[str, Any]) -> MatchSpec:
         seed=data["seed"],
         records=data["records"],
         plugins=tuple(data.get("plugins", ())),
+        time_limit=data.get("time_limit"),
     )
 
 

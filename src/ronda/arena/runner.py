@@ -14,6 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from .announcements import Announcements, total
 from .match import GameResult, MatchSpec, play_unit, play_unit_from_dict, spec_to_dict
 from .stats import Sprt, mean_interval, percentile, wilson_interval
 
@@ -78,6 +79,13 @@ class Tally:
 
     def choice_times(self, entrant: int) -> list[float]:
         return [t for g in self.games for t in g.choice_times.get(entrant, [])]
+
+    def choice_cpu_times(self, entrant: int) -> list[float]:
+        return [t for g in self.games for t in g.choice_cpu_times.get(entrant, [])]
+
+    def announcements(self, entrant: int) -> Announcements:
+        """The entrant's bluffs and challenges over every game (:mod:`ronda.arena.announcements`)."""
+        return total(g.announcements[entrant] for g in self.games if g.announcements)
 
 
 def iterate_units(spec: MatchSpec, units: int, jobs: int = 1, backend: str = "local") -> Iterator[list[GameResult]]:
@@ -174,11 +182,13 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
         "rounds": sum(g.rounds for g in games),
         "seconds": round(outcome.seconds, 2),
         "seed": spec.seed,
+        "time_limit": spec.time_limit,
         "entrants": [],
     }
     for entrant, name in enumerate(names):
         times = tally.move_times(entrant)
         choices = tally.choice_times(entrant)
+        cpu = tally.choice_cpu_times(entrant)
         wins = tally.round_wins(entrant) if spec.rounds_only else tally.game_wins(entrant)
         played = result["rounds"] if spec.rounds_only else len(games)
         low, high = wilson_interval(wins, played)
@@ -198,6 +208,9 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
                 "choice_seconds_median": round(percentile(choices, 50), 5),
                 "choice_seconds_p95": round(percentile(choices, 95), 5),
                 "choices": len(choices),
+                "choice_cpu_seconds_median": round(percentile(cpu, 50), 5),
+                "choice_cpu_seconds_p95": round(percentile(cpu, 95), 5),
+                "announcements": tally.announcements(entrant).to_json(),
             }
         )
     if len(names) == 2:

@@ -7,7 +7,7 @@ weakest first after ``random``:
 ``random``  uniformly random legal plays and declarations (testing only)
 ``easy``    greedy rules, little care for the next seat, no card memory, mistakes
 ``medium``  one-ply rules: captures, caida and missa, the next seat's chances, counted cards
-``hard``    determinized search (PIMC) with greedy rollouts, ~0.02 s a move
+``hard``    determinized search (PIMC) with greedy rollouts, 48 guesses a card choice
 ``expert``  the same search reading the other seats' plays, with deeper rollouts and more guesses
 ========== ==================================================================
 
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from .base import Bot, RandomBot
 from .pimc import ExpertBot, PimcBot
 from .rules_based import EasyBot, MediumBot
+from .search import SearchBot
 
 _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
     "random": lambda seed: RandomBot(seed),
@@ -63,17 +64,30 @@ def levels() -> list[str]:
     return list(_FACTORIES)
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A new bot of the named level; raises ``ValueError`` naming the known levels."""
+def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = None) -> Bot:
+    """A new bot of the named level (or of a registered family, ``policy:PATH``); raises ``ValueError`` naming
+    the known levels.
+
+    Every level thinks on a fixed budget (guesses, rollouts), so a seeded bot
+    decides the same on any machine, loaded or idle. ``time_limit`` (seconds)
+    caps a search level's thinking for interactive play: it stops early once
+    the time is up, and then decides by what it had time for, which depends on
+    the machine. The rule levels and the families think in microseconds and ignore it.
+    """
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"a bot's time limit is a number of seconds above 0, not {time_limit!r}")
     factory = _FACTORIES.get(level)
-    if factory is not None:
-        return factory(seed)
-    prefix, colon, argument = level.partition(":")
-    family = _FAMILIES.get(prefix) if colon else None
-    if family is None:
-        known = ", ".join([*_FACTORIES, *(f"{p}:..." for p in _FAMILIES)])
-        raise ValueError(f"unknown bot level {level!r} (known: {known})")
-    return family(argument, seed)
+    if factory is None:
+        prefix, colon, argument = level.partition(":")
+        family = _FAMILIES.get(prefix) if colon else None
+        if family is None:
+            known = ", ".join([*_FACTORIES, *(f"{p}:..." for p in _FAMILIES)])
+            raise ValueError(f"unknown bot level {level!r} (known: {known})")
+        return family(argument, seed)
+    bot = factory(seed)
+    if time_limit is not None and isinstance(bot, SearchBot):
+        bot.time_limit = time_limit
+    return bot
 
 
 __all__ = [

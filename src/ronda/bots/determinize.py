@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import accumulate, combinations_with_replacement
@@ -138,8 +139,11 @@ class Determinizer:
     """Samples placements of a view's hidden cards, and the games they make.
 
     Knobs: ``model`` (the :class:`DeclarationModel`, how much declarations are
-    believed), ``rejection_tries`` (uniform draws tried per hand before
-    enumerating rank patterns; speed only, the distribution is the same),
+    believed), ``models`` (a model for some seats instead of ``model``: the
+    search bots believe less a declaration that was in its declarer's interest
+    as a bluff, :func:`~ronda.bots.declarations.declaration_models`),
+    ``rejection_tries`` (uniform draws tried per hand before enumerating
+    rank patterns; speed only, the distribution is the same),
     ``play_model`` (read the other seats' plays too, see
     :mod:`ronda.bots.inference`; ``None``: not) and ``candidates`` (guesses
     drawn per kept guess when reading plays).
@@ -152,9 +156,11 @@ class Determinizer:
         rejection_tries: int = 24,
         play_model: PlayModel | None = None,
         candidates: int = 8,
+        models: Mapping[int, DeclarationModel] | None = None,
     ) -> None:
         self.view = view
         self.model = model
+        self.models = dict(models or {})
         self.rejection_tries = rejection_tries
         self.builder = PositionBuilder(view)
         rules = view.rules
@@ -165,7 +171,8 @@ class Determinizer:
         seats = []
         for seat in self.builder.unknown_seats():
             declared = view.declarations[seat]
-            weights = tuple(model.likelihood(declared, kind, rules.auto_declare) for kind in KINDS)
+            believed = self.models.get(seat, model)
+            weights = tuple(believed.likelihood(declared, kind, rules.auto_declare) for kind in KINDS)
             seats.append((seat, view.hand_sizes[seat], weights))
         # Most constrained first: a tringa or double ronda is rarest, then a ronda, then the rest.
         order = {TRINGA: 0, DOUBLE_RONDA: 0, RONDA: 1}
@@ -287,8 +294,9 @@ class Determinizer:
             return {kind: float(kind == (combo[0] if combo else NONE)) for kind in KINDS}
         counts = [(self.builder.hidden >> (4 * r) & 0xF).bit_count() for r in range(10)]
         totals: dict[Kind, float] = dict.fromkeys(KINDS, 0.0)
+        believed = self.models.get(seat, self.model)
         likelihood = {
-            kind: self.model.likelihood(view.declarations[seat], kind, view.rules.auto_declare) for kind in KINDS
+            kind: believed.likelihood(view.declarations[seat], kind, view.rules.auto_declare) for kind in KINDS
         }
         for pattern, kind_index in self._patterns(seat, view.hand_sizes[seat]):
             ways = 1

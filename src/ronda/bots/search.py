@@ -1,16 +1,16 @@
 """What the search bots share: the announcement decisions, the guesses, the budget.
 
-A search bot declares, bluffs and challenges by :mod:`ronda.bots.declarations`
-(bluffing allowed, challenging when the game is at stake), and searches only
-the choice of a card, on guesses of the hidden cards drawn by a
-:class:`~ronda.bots.determinize.Determinizer` from its view alone.
+A search bot declares and bluffs by :mod:`ronda.bots.declarations`, and
+searches the choice of a card — and, near the target, whether a challenge that
+may fail pays — on guesses of the hidden cards drawn by a
+:class:`~ronda.bots.determinize.Determinizer` from its view alone, believing
+each declaration as far as :func:`~ronda.bots.declarations.declaration_models` says.
 
-Budgets come in two forms: a count (``budget``: guesses or iterations) and a
-``time_limit`` in seconds that stops the search early, but never before
-``min_budget``. With ``time_limit=None`` a bot is a pure function of the view,
-the legal actions and its seed — what tests and reproducible matches use; the
-default time limits are safety nets sized to stay well under the per-move
-targets on a busy machine.
+The budget is a count (``budget``: guesses), so a bot is a pure function of
+the view, the legal actions and its seed, on any machine: what tests, the
+arena and seeded research environments rely on. A ``time_limit`` in seconds
+(off by default) caps it for interactive play: the search stops once the time
+is up, but never before ``min_budget`` guesses.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from ..engine.actions import Action, Play
 from ..engine.game import DECLARE, Policy
 from ..engine.view import SeatView
-from .declarations import challenge, declaration
+from .declarations import challenge, declaration, declaration_models, gamble_targets
 from .determinize import Determinizer
 from .inference import PlayModel
 from .rollout import greedy_policy
@@ -34,9 +34,9 @@ class SearchBot:
     Knobs: ``budget``, ``time_limit``, ``min_budget`` (see the module),
     ``policy`` (the rollout policy, :mod:`ronda.bots.rollout`), ``explore``
     (share of random cards in the default policy's rollouts), ``win_value`` (utility of winning the
-    game, in points), ``bluff`` (may bluff), ``at_stake_threshold`` (how
-    likely false an opponent's declaration must be to be challenged when the
-    game is at stake), ``play_model`` (read the other seats' plays when
+    game, in points), ``bluff`` (may bluff), ``gamble`` (weigh challenges
+    that may fail near the target, :func:`~ronda.bots.declarations.gamble_targets`),
+    ``play_model`` (read the other seats' plays when
     guessing, :mod:`ronda.bots.inference`), ``candidates`` (guesses drawn per
     kept guess when reading plays), ``seed``.
     """
@@ -54,7 +54,7 @@ class SearchBot:
         explore: float = 0.1,
         win_value: float = 10.0,
         bluff: bool = True,
-        at_stake_threshold: float = 0.5,
+        gamble: bool = True,
         play_model: PlayModel | None = None,
         candidates: int = 8,
     ) -> None:
@@ -66,18 +66,23 @@ class SearchBot:
         self.explore = explore
         self.win_value = win_value
         self.bluff = bluff
-        self.at_stake_threshold = at_stake_threshold
+        self.gamble = gamble
         self.play_model = play_model
         self.candidates = candidates
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.phase == DECLARE:
             return declaration(view, may_bluff=self.bluff)
-        sampler = Determinizer(view, play_model=self.play_model, candidates=self.candidates)
-        chosen = challenge(view, legal, at_stake_threshold=self.at_stake_threshold, determinizer=sampler)
-        if chosen is not None:
-            return chosen
-        plays = [a for a in legal if type(a) is Play]
+        proven = challenge(view, legal)
+        if proven is not None:
+            return proven
+        sampler = Determinizer(
+            view, play_model=self.play_model, candidates=self.candidates, models=declaration_models(view)
+        )
+        plays = distinct_plays(legal)
+        targets = gamble_targets(view, legal, sampler) if self.gamble else []
+        if targets:
+            return self.weigh(view, plays, targets, sampler)
         if len(plays) == 1:
             return plays[0]
         return self.pick(view, plays, sampler)
@@ -86,11 +91,26 @@ class SearchBot:
         """The card to play, searched on guesses from ``sampler``."""
         raise NotImplementedError
 
+    def weigh(self, view: SeatView, plays: list[Play], targets: list[int], sampler: Determinizer) -> Action:
+        """A challenge of one of ``targets`` if the search says it pays, else the card to play."""
+        raise NotImplementedError
+
     def steps(self) -> range | _Timed:
         """The search's iterations: ``budget`` of them, fewer if the time limit comes first."""
         if self.time_limit is None:
             return range(self.budget)
         return _Timed(self.budget, self.min_budget, self.time_limit)
+
+
+def distinct_plays(legal: Sequence[Action]) -> list[Play]:
+    """The legal plays, one card per rank: two cards of one rank play and score alike (R1.1), so one is searched."""
+    seen = 0
+    plays = []
+    for action in legal:
+        if type(action) is Play and not seen >> (action.card >> 2) & 1:
+            seen |= 1 << (action.card >> 2)
+            plays.append(action)
+    return plays
 
 
 class _Timed:
@@ -113,4 +133,4 @@ class _Timed:
         return done
 
 
-__all__ = ["SearchBot"]
+__all__ = ["SearchBot", "distinct_plays"]

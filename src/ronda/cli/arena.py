@@ -72,10 +72,14 @@ def _print_table(result: dict[str, Any]) -> None:
             f"{e['move_seconds_median'] * 1000:>10.1f} ms{e['move_seconds_p95'] * 1000:>6.0f} ms"
         )
     choices = ", ".join(
-        f"{e['name']} {e['choice_seconds_median'] * 1000:.1f} ms (p95 {e['choice_seconds_p95'] * 1000:.0f} ms)"
+        f"{e['name']} {e['choice_cpu_seconds_median'] * 1000:.1f} ms (p95 {e['choice_cpu_seconds_p95'] * 1000:.0f} ms)"
         for e in result["entrants"]
     )
-    print(f"time per card choice (two or more cards to choose from), median: {choices}")
+    print(f"time per card choice (cards of two or more ranks), median CPU time on this machine: {choices}")
+    for e in result["entrants"]:
+        line = _announcements_line(e["announcements"])
+        if line:
+            print(f"{e['name']}: {line}")
     if "margin_per_round" in result:
         m = result["margin_per_round"]
         print(f"margin per round ({m['of']}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]")
@@ -84,6 +88,24 @@ def _print_table(result: dict[str, Any]) -> None:
         claim = f"{names[0]} beats {names[1]}"
         verdict = "accepted" if result["sprt"] == "H1" else "rejected"
         print(f"SPRT: '{claim}' {verdict} after {result['units']} units")
+
+
+def _announcements_line(a: dict[str, int]) -> str:
+    """An entrant's bluffs and challenges in one line, or nothing if it made none."""
+    parts = []
+    if a["bluffs"]:
+        parts.append(
+            f"{a['bluffs']} bluffs in {a['declarations']} declarations, {a['bluffs_exposed']} exposed "
+            f"({a['bluffs_challenged']} challenged, {a['bluffs_shown']} shown, {a['bluffs_played']} by play; "
+            f"{a['bluff_penalty']} penalty points), games won/lost in their deal {a['bluff_games_won']}/"
+            f"{a['bluff_games_lost']}"
+        )
+    if a["challenges"]:
+        parts.append(
+            f"{a['challenges']} challenges, {a['challenges_won']} won ({a['challenge_points']} points, "
+            f"{a['challenge_games_won']} games won in their deal), {a['challenges_lost']} lost (each a game)"
+        )
+    return "; ".join(parts)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -111,10 +133,20 @@ def _run(args: argparse.Namespace) -> int:
             raise ValueError("--sprt compares two entrants (2 players, or two partnerships)")
         if args.jobs < 1:
             raise ValueError("--jobs must be at least 1")
+        if args.time_limit is not None and not args.time_limit > 0:
+            raise ValueError("--time-limit is a number of seconds above 0")
     except (ValueError, RulesError) as error:
         print(f"ronda arena: {error}", file=sys.stderr)
         return 2
-    spec = MatchSpec(entrants, rules, rounds_only=args.rounds, seed=args.seed, records=args.records, plugins=plugins)
+    spec = MatchSpec(
+        entrants,
+        rules,
+        rounds_only=args.rounds,
+        seed=args.seed,
+        records=args.records,
+        plugins=plugins,
+        time_limit=args.time_limit,
+    )
     show = args.progress or (sys.stderr.isatty() and not args.no_progress)
     update, stop = progress_bar("arena", args.units, "units", show)
     try:
@@ -159,6 +191,13 @@ def register(commands: Any) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="ray needs pip install 'ronda[ray]'")
     p.add_argument("--sprt", metavar="P0,P1", help="stop once 'first beats second' is decided: p0,p1 or Elo0,Elo1")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="cap each search bot's thinking per decision, as in interactive play (default: none, the bots' "
+        "fixed budgets alone, so the numbers are the same on any machine)",
+    )
     p.add_argument("--records", metavar="DIR", help="save every game as a record in DIR")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")

@@ -51,6 +51,13 @@ def register(commands: Any) -> None:
         type=float,
         help="seconds between two bot moves so you can follow them (default 0.6 full screen, 0 plain)",
     )
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        metavar="SECONDS",
+        help="cap a search bot's (hard, expert) thinking per decision; on a slow machine it then plays weaker "
+        "(default: none, each bot thinks its full budget and --seed replays the same game)",
+    )
     p.add_argument("--plain", action="store_true", help="plain text lines and typed commands, no full screen")
     p.add_argument("--no-setup", action="store_true", help="skip the start screen and play at once")
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with s (or any game record)")
@@ -74,11 +81,13 @@ def run(args: argparse.Namespace) -> int:
     pace = args.pace if args.pace is not None else (0.0 if plain else DEFAULT_PACE)
     if pace < 0:
         return _fail("--pace must be 0 or more seconds")
+    if args.time_limit is not None and not args.time_limit > 0:
+        return _fail("--time-limit must be more than 0 seconds")
     try:
         if args.resume:
             if args.players or args.preset or args.variant or args.target is not None:
                 return _fail("--resume continues the saved game under its own rules: drop the rules options")
-            resumed = Session.resume(args.resume, args.seat, args.level, pace, args.seed)
+            resumed = Session.resume(args.resume, args.seat, args.level, pace, args.seed, args.time_limit)
             session: Session | None = resumed
             settings = resumed.settings
         else:
@@ -93,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
                 variants=variants,
                 seed=args.seed,
                 pace=pace,
+                time_limit=args.time_limit,
             )
             session = Session(settings) if plain or args.no_setup else None
             if session is None:

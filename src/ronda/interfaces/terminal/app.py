@@ -353,6 +353,7 @@ class SetupScreen(Screen[Settings]):
             variants=variants,
             seed=int(seed_text) if seed_text else None,
             pace=self.settings.pace,
+            time_limit=self.settings.time_limit,
         )
 
 
@@ -910,7 +911,13 @@ class RondaApp(App[None]):
         settings = self.session.settings if self.session is not None else self.settings
         if self.session is not None:
             settings = Settings(
-                self.session.rules, settings.seat, self.session.levels, None, settings.preset, settings.pace
+                self.session.rules,
+                settings.seat,
+                self.session.levels,
+                None,
+                settings.preset,
+                settings.pace,
+                settings.time_limit,
             )
         self.push_screen(SetupScreen(settings), self._settings_chosen)
 

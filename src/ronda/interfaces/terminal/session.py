@@ -85,6 +85,8 @@ class Settings:
     """Everything chosen before a game: rules, the human's seat, a bot level for every other seat, seed, pace.
 
     ``levels`` holds one entry per seat, ``None`` at the human's seat.
+    ``time_limit`` caps a search bot's thinking per decision in seconds
+    (``None``: its fixed budget alone, so a seed replays the same game).
     """
 
     rules: Rules = field(default_factory=Rules)
@@ -93,6 +95,7 @@ class Settings:
     seed: int | None = None
     preset: str = "classic"
     pace: float = DEFAULT_PACE
+    time_limit: float | None = None
 
     @classmethod
     def make(
@@ -105,6 +108,7 @@ class Settings:
         variants: dict[str, Any] | None = None,
         seed: int | None = None,
         pace: float = DEFAULT_PACE,
+        time_limit: float | None = None,
     ) -> Settings:
         """Settings from the choices a player makes; raises ``RondaError``/``ValueError`` naming a bad one.
 
@@ -114,7 +118,7 @@ class Settings:
         rules = preset_rules(preset, players, **(variants or {}))
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise RondaError(f"your seat must be from 0 to {players - 1}, not {seat}")
-        return cls(rules, seat, spread_levels(level, players, seat), seed, preset, pace)
+        return cls(rules, seat, spread_levels(level, players, seat), seed, preset, pace, time_limit)
 
     @property
     def players(self) -> int:
@@ -179,7 +183,9 @@ class Session:
             levels = spread_levels([lvl for lvl in levels if lvl] or [DEFAULT_LEVEL], rules.players, self.human)
         self.levels = levels
         self.bots: dict[int, Bot] = {
-            seat: make_bot(level, seed=self.seed * 10 + seat + 1) for seat, level in enumerate(levels) if level
+            seat: make_bot(level, seed=self.seed * 10 + seat + 1, time_limit=settings.time_limit)
+            for seat, level in enumerate(levels)
+            if level
         }
         self.narrator = Narrator(rules.players, me=self.human, ace_high=rules.ace_high)
         self.lines: list[str] = []
@@ -599,6 +605,7 @@ class Session:
         level: str | Sequence[str] | None = None,
         pace: float = DEFAULT_PACE,
         seed: int | None = None,
+        time_limit: float | None = None,
     ) -> Session:
         """Continue a saved game: the record is replayed by the engine; the seat and bots come from the side file.
 
@@ -627,7 +634,7 @@ class Session:
             levels = spread_levels(DEFAULT_LEVEL, players, human)
         seed = seed if seed is not None else saved.get("seed") if isinstance(saved.get("seed"), int) else None
         preset = saved.get("preset", "classic") if isinstance(saved.get("preset"), str) else "classic"
-        settings = Settings(game.rules, human, levels, seed, preset, pace)
+        settings = Settings(game.rules, human, levels, seed, preset, pace, time_limit)
         session = cls(settings, game)
         session.hints = hints
         session.saved_to = Path(path)
