@@ -28,6 +28,7 @@ from ronda.engine.game import DECLARE
 from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.app import HelpScreen, MessageScreen, RondaApp, SetupScreen
 from ronda.interfaces.terminal.session import Session, Settings
+from ronda.interfaces.terminal.widgets import TableView
 
 SIZE = (150, 46)
 
@@ -537,6 +538,55 @@ def test_the_cards_a_bot_just_took_stay_marked_on_the_table_for_a_moment():
             await pilot.pause(app.MARK_SECONDS + 0.5)
             text = screen_text(app)
             assert "drop ┓" not in text and "Just now" not in text  # the moment is over: the table as it is
+
+    run(scenario)
+
+
+def test_a_mark_that_ends_while_another_screen_is_up_ends_quietly():
+    """The moment of a bot's play may end while the rules, a summary or the analysis is on top of the table."""
+
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
+        app = RondaApp(session=session)
+        app.MARK_SECONDS = 0.5
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("2")  # seat 1 takes 5o with 5c: marked for a moment
+            await settle(pilot, app)
+            assert "Just now: Seat 1 plays 5c" in screen_text(app)
+            await pilot.press("question_mark")  # the rules on top of the table
+            await pilot.pause(app.MARK_SECONDS + 0.5)  # the moment ends behind them
+            await pilot.press("escape")
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "Just now" not in text and "took" not in text
+            await pilot.press("1")  # the game goes on
+            await settle(pilot, app)
+            assert "Seat 1 drops 2b" in screen_text(app)
+
+    run(scenario)
+
+
+def test_a_mark_that_ends_as_the_app_closes_and_the_table_is_gone_raises_nothing():
+    """The moment's timer may fire while the app is closing and its widgets are already gone (seen in CI)."""
+
+    async def scenario() -> None:
+        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
+        app = RondaApp(session=session)
+        app.MARK_SECONDS = 0.5
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("2")  # seat 1 takes 5o with 5c: marked for a moment
+            await settle(pilot, app)
+            assert "Just now: Seat 1 plays 5c" in screen_text(app)
+            await app.query_one(TableView).remove()  # as when the app closes
+            await pilot.pause(app.MARK_SECONDS + 0.5)  # the moment ends with no table to unmark
 
     run(scenario)
 

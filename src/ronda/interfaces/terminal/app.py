@@ -617,11 +617,14 @@ class RondaApp(App[None]):
         if self._mark_timer is not None:
             self._mark_timer.stop()
             self._mark_timer = None
-        self.query_one(TableView).mark = None
+        for table in self.query(TableView):  # none when the app is closing
+            table.mark = None
 
     def _unmark_and_draw(self) -> None:
+        """The moment is over. Its timer may fire as the app closes, with the board already gone."""
         self._unmark()
-        self.refresh_board()
+        if self.query(TableView):
+            self.refresh_board()
 
     @work(exclusive=True, group="play")
     async def advance(self) -> None:
