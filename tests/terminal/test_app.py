@@ -515,18 +515,27 @@ def test_the_rules_screen_wraps_its_text_once_and_keeps_the_keys_table_whole():
     run(scenario)
 
 
+def a_bot_about_to_take_5o() -> tuple[Session, RondaApp]:
+    """A game in which, once you declare none (n) and drop 5o (2), seat 1 takes it with 5c: a caida, marked."""
+    session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
+    session.bots[1] = ScriptedBot("none", "5c 2b 11o")
+    return session, RondaApp(session=session)
+
+
+async def drop_5o_for_the_bot(pilot: Any, app: RondaApp) -> None:
+    await settle(pilot, app)
+    await pilot.press("n")
+    await settle(pilot, app)
+    await pilot.press("2")  # 5o dropped; seat 1 takes it with 5c: a caida
+    await settle(pilot, app)
+
+
 def test_the_cards_a_bot_just_took_stay_marked_on_the_table_for_a_moment():
     async def scenario() -> None:
-        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
-        app = RondaApp(session=session)
+        session, app = a_bot_about_to_take_5o()
         app.MARK_SECONDS = 3.0  # long enough for a loaded machine to look before it is over
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("n")
-            await settle(pilot, app)
-            await pilot.press("2")  # 5o dropped; seat 1 takes it with 5c: a caida
-            await settle(pilot, app)
+            await drop_5o_for_the_bot(pilot, app)
             text = screen_text(app)
             assert "5o" not in session.view.table.names()  # taken, yet still drawn, marked
             assert "┏━ took ┓ ┏━ play ┓" in text  # 5o taken and 5c played, side by side in rank order
@@ -546,16 +555,10 @@ def test_a_mark_that_ends_while_another_screen_is_up_ends_quietly():
     """The moment of a bot's play may end while the rules, a summary or the analysis is on top of the table."""
 
     async def scenario() -> None:
-        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
-        app = RondaApp(session=session)
+        _, app = a_bot_about_to_take_5o()
         app.MARK_SECONDS = 0.5
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("n")
-            await settle(pilot, app)
-            await pilot.press("2")  # seat 1 takes 5o with 5c: marked for a moment
-            await settle(pilot, app)
+            await drop_5o_for_the_bot(pilot, app)
             assert "Just now: Seat 1 plays 5c" in screen_text(app)
             await pilot.press("question_mark")  # the rules on top of the table
             await pilot.pause(app.MARK_SECONDS + 0.5)  # the moment ends behind them
@@ -574,16 +577,10 @@ def test_a_mark_that_ends_as_the_app_closes_and_the_table_is_gone_raises_nothing
     """The moment's timer may fire while the app is closing and its widgets are already gone (seen in CI)."""
 
     async def scenario() -> None:
-        session = explicit_session([{0: "5o 6c 3e", 1: "5c 11o 2b"}], table="7e 10e 4b 1c")
-        session.bots[1] = ScriptedBot("none", "5c 2b 11o")
-        app = RondaApp(session=session)
+        _, app = a_bot_about_to_take_5o()
         app.MARK_SECONDS = 0.5
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("n")
-            await settle(pilot, app)
-            await pilot.press("2")  # seat 1 takes 5o with 5c: marked for a moment
-            await settle(pilot, app)
+            await drop_5o_for_the_bot(pilot, app)
             assert "Just now: Seat 1 plays 5c" in screen_text(app)
             await app.query_one(TableView).remove()  # as when the app closes
             await pilot.pause(app.MARK_SECONDS + 0.5)  # the moment ends with no table to unmark

@@ -557,7 +557,6 @@ class Game:
         for card in self._table:
             if card >= 0:
                 table |= 1 << card
-        shown = self._shown
         return (
             self._rules,
             self._phase,
@@ -576,9 +575,7 @@ class Game:
             self._deal_start,
             tuple(self._declared),
             tuple(self._exposed),
-            (None,) * self._n
-            if shown.count(None) == self._n
-            else tuple([None if m is None else CardSet(m) for m in shown]),
+            tuple([None if m is None else CardSet(m) for m in self._shown]),
             tuple(self._given),
             None if self._last_drop < 0 else self._last_drop,
             chain,
