@@ -326,6 +326,9 @@ def test_a_real_sigint_ends_the_plain_game_cleanly(tmp_path):
         text=True,
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": SRC},
+        # Ctrl-C as a terminal gives it: a runner started in the background (CI) ignores SIGINT, and a child
+        # would inherit that and never see the key.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdout is not None and process.stdin is not None
     for line in process.stdout:  # wait for the first question, then press Ctrl-C
