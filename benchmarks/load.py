@@ -12,7 +12,12 @@ bot (thinking in the server's worker processes); the others are two people.
 
 A scripted person answers each decision with a random legal action after
 ``--pace`` seconds, give or take ``--jitter`` of it (think time), so a game
-moves at about one decision per ``pace`` seconds per person. Measured: the
+moves at about one decision per ``pace`` seconds per person. People arrive
+as they would at a server already running, each at a random moment of the
+``--ramp`` (by default ten decisions long), not all in one instant: a thousand
+hellos at once, each answered with the whole game, is a restart's reconnection
+storm, which the soak covers. The measured seconds begin once everyone has
+arrived; the moves made during the ramp are reported apart. Measured: the
 latency from a person's move to the ``update`` that answers it (p50, p99), the
 bots' decisions per second, the people's moves per second, errors, and the
 decisions lost: every event a client was shown is looked for in the stored
@@ -54,6 +59,8 @@ class Totals:
     latencies: list[float] = field(default_factory=list)
     moves: int = 0
     bot_decisions: int = 0
+    bot_waits: list[float] = field(default_factory=list)
+    """From the update that gives a bot the turn to the one with its decision (queueing for a worker included)."""
     games_over: int = 0
     errors: list[str] = field(default_factory=list)
     retried: int = 0
@@ -63,6 +70,10 @@ class Totals:
     """The versions at which clients of a table were sent the whole picture (``state``) instead of events."""
     client_lags: list[float] = field(default_factory=list)
     """How late the clients' own event loop woke from a 10 ms sleep: the part of a latency that is theirs."""
+    measured_from: float = 0.0
+    """When the people have all arrived (``perf_counter``): moves sent before are the ramp's, counted apart."""
+    ramp_latencies: list[float] = field(default_factory=list)
+    """Move to update while people were still arriving (each arrival is a hello answered with the whole game)."""
 
 
 def free_port() -> int:
@@ -122,6 +133,11 @@ async def new_table(http: httpx.AsyncClient, base: str, target: int, bot: bool) 
     return Table(table_id, tokens, bot)
 
 
+def ramp(args: argparse.Namespace) -> float:
+    """Seconds over which the people arrive: ``--ramp``, by default ten decisions at their pace (none at pace 0)."""
+    return float(args.ramp) if args.ramp is not None else 10 * args.pace
+
+
 def think_time(args: argparse.Namespace, rng: random.Random) -> float:
     if args.pace <= 0:
         return 0.0
@@ -141,6 +157,9 @@ class Seat:
     acted_at: int = -1
     sent: dict[str, Any] | None = None
     sent_at: float | None = None
+    arrival: float = 0.0
+    bot_turn_at: float | None = None
+    """Seconds after the start when this person opens the game (people arrive over the ramp, not all at once)."""
 
 
 def take(seat: Seat, message: dict[str, Any], totals: Totals, bots: set[int]) -> None:
@@ -156,15 +175,22 @@ def take(seat: Seat, message: dict[str, Any], totals: Totals, bots: set[int]) ->
     if kind not in ("state", "update", "catchup"):
         return
     if kind == "update" and seat.sent_at is not None:
-        totals.latencies.append(time.perf_counter() - seat.sent_at)
+        latencies = totals.latencies if seat.sent_at >= totals.measured_from else totals.ramp_latencies
+        latencies.append(time.perf_counter() - seat.sent_at)
         seat.sent_at = None
     seen = totals.seen.setdefault(seat.table.table_id, {})
     if kind == "state":
         totals.states.setdefault(seat.table.table_id, set()).add(message["version"])
+    now = time.perf_counter()
     for event in message.get("events", []):
         if kind == "update" and seat.seat == 0 and event.get("seat") in bots and event["type"] in BOT_KINDS:
-            totals.bot_decisions += 1
+            totals.bot_decisions += now >= totals.measured_from
+            if seat.bot_turn_at is not None and seat.bot_turn_at >= totals.measured_from:
+                totals.bot_waits.append(now - seat.bot_turn_at)
+            seat.bot_turn_at = None
         seen[event["version"]] = event
+    if bots and seat.seat == 0 and seat.bot_turn_at is None and message["view"].get("turn") in bots:
+        seat.bot_turn_at = now
     seat.version, seat.legal = message["version"], message["legal"]
     if message["view"]["phase"] == "game_over" and not seat.over:
         seat.over = True
@@ -177,7 +203,7 @@ async def act(ws: ClientConnection, seat: Seat, args: argparse.Namespace, totals
     seat.sent = seat.rng.choice(options)
     await ws.send(json.dumps({"type": "act", "action": seat.sent}))
     seat.sent_at = time.perf_counter()
-    totals.moves += 1
+    totals.moves += seat.sent_at >= totals.measured_from
 
 
 async def play_seat(
@@ -187,6 +213,7 @@ async def play_seat(
     bots = {1} if seat.table.bot else set()
     async with connect(ws_url, max_size=2**22, open_timeout=60) as ws:
         await start.wait()
+        await asyncio.sleep(seat.arrival)
         await ws.send(json.dumps({"type": "hello", "token": seat.table.tokens[seat.seat], "since": 0}))
         while not stop.is_set() and not seat.over:
             due = seat.legal and seat.acted_at != seat.version
@@ -241,17 +268,19 @@ async def run(args: argparse.Namespace, base: str) -> tuple[Totals, float]:
     start, stop = asyncio.Event(), asyncio.Event()
     ws_base = base.replace("http://", "ws://")
     seats = [Seat(t, s, random.Random(rng.random())) for t in tables for s in t.tokens]
+    for seat in seats:
+        seat.arrival = seat.rng.uniform(0, ramp(args))
     tasks = [
         asyncio.create_task(play_seat(f"{ws_base}/ws/{s.table.table_id}", s, args, totals, start, stop)) for s in seats
     ]
     await asyncio.sleep(1.0)  # every connection open before the clock starts
-    began = time.perf_counter()
+    totals.measured_from = time.perf_counter() + ramp(args)
     start.set()
     probe = asyncio.create_task(probe_lag(totals, stop))
-    await asyncio.wait(tasks, timeout=args.duration)
+    await asyncio.wait(tasks, timeout=ramp(args) + args.duration)
     stop.set()
     await probe
-    seconds = time.perf_counter() - began
+    seconds = time.perf_counter() - totals.measured_from
     await asyncio.wait(tasks, timeout=10)
     for task in tasks:
         if task.done() and task.exception() is not None:
@@ -265,7 +294,8 @@ async def probe_lag(totals: Totals, stop: asyncio.Event) -> None:
     while not stop.is_set():
         asked = time.perf_counter()
         await asyncio.sleep(0.01)
-        totals.client_lags.append(time.perf_counter() - asked - 0.01)
+        if asked >= totals.measured_from:
+            totals.client_lags.append(time.perf_counter() - asked - 0.01)
 
 
 def measure_own_server(args: argparse.Namespace) -> tuple[Totals, float, tuple[int, int] | None]:
@@ -303,8 +333,12 @@ def report(args: argparse.Namespace, totals: Totals, seconds: float, checked: tu
         "moves_per_second": round(totals.moves / seconds, 1),
         "latency_ms_p50": round(percentile(latencies_ms, 50), 2),
         "latency_ms_p99": round(percentile(latencies_ms, 99), 2),
+        "ramp_s": ramp(args),
+        "ramp_latency_ms_p99": round(percentile([1000 * s for s in totals.ramp_latencies], 99), 2),
         "client_loop_lag_ms_p99": round(1000 * percentile(totals.client_lags, 99), 2),
         "bot_decisions_per_second": round(totals.bot_decisions / seconds, 1),
+        "bot_wait_s_p50": round(percentile(totals.bot_waits, 50), 2),
+        "bot_wait_s_p99": round(percentile(totals.bot_waits, 99), 2),
         "games_over": totals.games_over,
         "errors": len(totals.errors),
         "refused_and_sent_again": totals.retried,
@@ -327,7 +361,16 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=100, help="concurrent two-player games (default 100)")
     add_people_options(parser)
     parser.add_argument(
-        "--duration", type=float, default=60, help="seconds measured (default 60); games still going are stopped"
+        "--duration",
+        type=float,
+        default=60,
+        help="seconds measured once everyone has arrived (default 60); games still going are then stopped",
+    )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        help="seconds over which the people open their games, each at a random moment, before the measured"
+        " seconds (default: ten decisions at --pace, 0 at pace 0); their moves meanwhile are reported apart",
     )
     parser.add_argument("--target", type=int, default=41, help="points to win (default 41)")
     parser.add_argument(
@@ -353,6 +396,7 @@ def main() -> int:
     result = report(args, totals, seconds, checked)
     flags = f"--games {args.games} --pace {args.pace:g} --hard-bots {args.hard_bots:g} --duration {args.duration:g}"
     flags += f" --target {args.target}" if args.target != 41 else ""
+    flags += f" --ramp {args.ramp:g}" if args.ramp is not None else ""
     flags += f" --jitter {args.jitter:g}" if args.jitter != 0.3 else ""
     flags += f" --bot-workers {args.bot_workers}" if args.bot_workers else ""
     flags += f" --sync {args.sync}" if args.sync != "full" else ""
@@ -362,12 +406,16 @@ def main() -> int:
     if args.json:
         print(json.dumps({**result, **machine, "command": command}))
     else:
+        bots = f"bots {result['bot_decisions_per_second']:.1f} decisions/s"
+        if totals.bot_waits:
+            waits = f"p50 {result['bot_wait_s_p50']:.2f} s, p99 {result['bot_wait_s_p99']:.2f} s"
+            bots += f" (from a bot's turn to its move {waits})"
         print(
             f"{args.games} games ({result['hard_bot_tables']} against a hard bot), a person's pace {args.pace:g} s: "
             f"{totals.moves} moves in {seconds:.0f} s; move→update p50 {result['latency_ms_p50']:.1f} ms, "
             f"p99 {result['latency_ms_p99']:.1f} ms "
-            f"(the clients' own loop late by {result['client_loop_lag_ms_p99']:.1f} ms at p99); "
-            f"bots {result['bot_decisions_per_second']:.1f} decisions/s; "
+            f"(while people arrived over {result['ramp_s']:g} s: p99 {result['ramp_latency_ms_p99']:.1f} ms) "
+            f"(the clients' own loop late by {result['client_loop_lag_ms_p99']:.1f} ms at p99); {bots}; "
             f"{len(totals.errors)} errors; {result['decisions_lost']} decisions lost "
             f"({result['tables_checked']} stored games replayed and compared)"
         )

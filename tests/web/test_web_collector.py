@@ -79,3 +79,35 @@ def test_python_starts_no_full_collection_while_the_collector_runs_and_does_agai
 def test_a_schedule_of_no_time_is_refused() -> None:
     with pytest.raises(ValueError, match="above zero"):
         Collector(full=0)
+
+
+def test_the_middle_generation_is_collected_often_so_that_each_of_its_pauses_is_short() -> None:
+    """Every third collection takes the middle generation while the server runs (Python's own: every eleventh)."""
+    generations: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            generations.append(info["generation"])
+
+    def churn() -> list[int]:
+        generations.clear()
+        gc.callbacks.append(note)
+        try:
+            kept = [[[] for _ in range(10)] for _ in range(20_000)]  # survivors: what the middle generation holds
+            del kept
+        finally:
+            gc.callbacks.remove(note)
+        return generations[:]
+
+    async def scenario() -> list[int]:
+        collector = Collector(full=3600)
+        await collector.start()
+        try:
+            return churn()
+        finally:
+            await collector.stop()
+
+    running = asyncio.run(scenario())
+    assert running.count(1) * 4 >= len(running) > 20
+    after = churn()
+    assert after.count(1) * 4 < len(after), "after stop Python's own thresholds are back"
