@@ -410,11 +410,15 @@ def main() -> int:
         if totals.bot_waits:
             waits = f"p50 {result['bot_wait_s_p50']:.2f} s, p99 {result['bot_wait_s_p99']:.2f} s"
             bots += f" (from a bot's turn to its move {waits})"
+        arriving = ""
+        if totals.ramp_latencies:
+            arriving = f"(while people arrived over {result['ramp_s']:g} s: "
+            arriving += f"p99 {result['ramp_latency_ms_p99']:.1f} ms) "
         print(
             f"{args.games} games ({result['hard_bot_tables']} against a hard bot), a person's pace {args.pace:g} s: "
             f"{totals.moves} moves in {seconds:.0f} s; move→update p50 {result['latency_ms_p50']:.1f} ms, "
             f"p99 {result['latency_ms_p99']:.1f} ms "
-            f"(while people arrived over {result['ramp_s']:g} s: p99 {result['ramp_latency_ms_p99']:.1f} ms) "
+            f"{arriving}"
             f"(the clients' own loop late by {result['client_loop_lag_ms_p99']:.1f} ms at p99); {bots}; "
             f"{len(totals.errors)} errors; {result['decisions_lost']} decisions lost "
             f"({result['tables_checked']} stored games replayed and compared)"
