@@ -80,7 +80,7 @@ def gymnasium(rounds: int, first: int = 0) -> int:
         while not done:
             observation, _, done, _, _ = environment.step(_pick(observation["action_mask"], rng))
         assert environment.game is not None
-        decisions += len(environment.game.to_record()["rounds"][0]["actions"])
+        decisions += environment.game.actions_taken  # the round's decisions, both seats
     return decisions
 
 
