@@ -35,6 +35,7 @@ Declare(declaration='double_ronda')
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -167,25 +168,22 @@ _ACTIONS: tuple[Action, ...] = (*PLAYS, *(DECLARES[kind] for kind in DECLARATION
 """The action of each id (the fast path of :func:`id_action`)."""
 _ID_OF = {id(action): action_id(action) for action in _ALL_ACTIONS}
 """Action ids by object identity: the engine keeps one instance of every action, so its legal lists hold only those."""
-_MASKS: dict[int, np.ndarray] = {}
+_NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def action_mask(legal: Iterable[Action]) -> np.ndarray:
-    """1 for each legal action id, 0 elsewhere (int8, length 48; read-only, shared between equal masks).
+    """1 for each legal action id, 0 elsewhere (int8, length 48): a new array, the caller's to keep or change.
+
+    Written item by item into a copy of zeros: cheaper than any cache of
+    shared masks, which has to be copied for the caller anyway.
 
     >>> action_mask([Play(0), Declare("none")]).nonzero()[0].tolist()
     [0, 40]
     """
-    bits = 0
+    mask = _NO_MASK.copy()
     for action in legal:
         number = _ID_OF.get(id(action))
-        bits |= 1 << (action_id(action) if number is None else number)
-    mask = _MASKS.get(bits)
-    if mask is None:
-        mask = np.unpackbits(np.frombuffer(bits.to_bytes(6, "little"), dtype=np.uint8), bitorder="little").view(np.int8)
-        mask.flags.writeable = False
-        if len(_MASKS) < 100_000:
-            _MASKS[bits] = mask
+        mask[action_id(action) if number is None else number] = 1
     return mask
 
 
@@ -339,9 +337,11 @@ class Encoder:
     half as much as a view.
     """
 
-    __slots__ = ("_deal_parts", "_earlier", "_earlier_key")
+    __slots__ = ("_deal_parts", "_earlier", "_earlier_key", "_raw", "_raw_bytes")
 
     def __init__(self) -> None:
+        self._raw = np.zeros(_ALL_BYTES, dtype=np.uint8)  # the bits of the observation being built
+        self._raw_bytes = self._raw.data
         self._earlier_key: tuple[int, int, int] | None = None
         self._earlier: list[int] = []
         self._deal_parts: dict[int, tuple[tuple[int, int], _Frame, int, int]] = {}
@@ -568,14 +568,23 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
         *q[unseen >> 24 & 255],
         *q[unseen >> 32],
     ]
-    # one unpack makes the whole vector (the counts' places unpack as zeros), one write puts the counts in
-    raw = np.frombuffer(bits.to_bytes(_ALL_BYTES, "little"), dtype=np.uint8)
+    # One unpack makes the whole vector (the counts' places unpack as zeros) and the counts are packed into
+    # its memory as float32 (what numpy's own conversion gives): numpy's calls cost more than the encoding.
+    if cache is None:
+        raw = np.frombuffer(bits.to_bytes(_ALL_BYTES, "little"), dtype=np.uint8)
+    else:
+        raw = cache._raw
+        cache._raw_bytes[:] = bits.to_bytes(_ALL_BYTES, "little")
     if out is None:
         out = np.unpackbits(raw, count=OBSERVATION_SIZE, bitorder="little").astype(np.float32)
+        _pack_counts(out.data.cast("B"), 4 * _BITS, *counts)
     else:
         out[:_BITS] = np.unpackbits(raw, count=_BITS, bitorder="little")
-    out[_BITS:] = counts
+        out[_BITS:] = counts
     return out
+
+
+_pack_counts = struct.Struct(f"={OBSERVATION_SIZE - _BITS}f").pack_into
 
 
 def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:

@@ -145,7 +145,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         assert self.episode is not None
         game = self.episode.game
         over = self.episode.over
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(game.legal_actions()).copy()
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(game.legal_actions())
         vector = self._encoder.observe(game.view_masks(self.seat))
         info = {"action_mask": self._mask}
         if self.flat:

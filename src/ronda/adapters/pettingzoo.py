@@ -136,7 +136,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         assert self.episode is not None
         self.infos[previous]["action_mask"] = _NO_ACTIONS
         if not self.episode.over:
-            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions()).copy()
+            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions())
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, int | None]:
         if self.episode is None:
