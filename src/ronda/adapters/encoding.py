@@ -576,12 +576,15 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
         raw = cache._raw
         cache._raw_bytes[:] = bits.to_bytes(_ALL_BYTES, "little")
     if out is None:
-        out = np.unpackbits(raw, count=OBSERVATION_SIZE, bitorder="little").astype(np.float32)
-        _pack_counts(out.data.cast("B"), 4 * _BITS, *counts)
+        out = np.unpackbits(raw, None, OBSERVATION_SIZE, "little").astype(_FLOAT32)  # positional: keywords cost
+        _pack_counts(out.data, 4 * _BITS, *counts)
     else:
-        out[:_BITS] = np.unpackbits(raw, count=_BITS, bitorder="little")
+        out[:_BITS] = np.unpackbits(raw, None, _BITS, "little")
         out[_BITS:] = counts
     return out
+
+
+_FLOAT32 = np.dtype(np.float32)
 
 
 _pack_counts = struct.Struct(f"={OBSERVATION_SIZE - _BITS}f").pack_into
