@@ -126,27 +126,41 @@ def rlcard_game(name: str) -> Callable[[int, int], int]:
 
 def breakdown(positions: int = 2000) -> None:
     """Microseconds per call of what an environment step adds to the engine's, on positions of random rounds."""
-    from ronda.adapters.encoding import action_mask, observe
+    from ronda.adapters.encoding import Encoder, action_mask, observe
     from ronda.engine.view import SeatView
 
     rng = random.Random(0)
     games: list[Game] = []
+    firsts: set[int] = set()  # where each game's positions begin
     seed = 0
     while len(games) < positions:
         game = Game(Rules(players=2), seed=seed)
         seed += 1
+        firsts.add(len(games))
         while game.round == 0 and game.phase not in (WAITING, OVER):
             games.append(game.copy())
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])
     views = [g.view(g.turn) for g in games]
+    masks = [g.view_masks(g.turn) for g in games]
     legals = [g.legal_actions() for g in games]
     fields = [tuple(v) for v in views]
+    encoder = Encoder()
+
+    def follow() -> None:
+        """What an environment does: one encoder through each game's positions in order, reset between games."""
+        for index, position in enumerate(masks):
+            if index in firsts:
+                encoder.reset()
+            encoder.observe(position)
+
     parts: list[tuple[str, Callable[[], object]]] = [
         ("legal_actions()", lambda: [g.legal_actions() for g in games]),
         ("view(seat)", lambda: [g.view(g.turn) for g in games]),
         ("  of which the SeatView itself", lambda: [tuple.__new__(SeatView, f) for f in fields]),
+        ("view_masks(seat)", lambda: [g.view_masks(g.turn) for g in games]),
         ("observe(view)", lambda: [observe(v) for v in views]),
+        ("Encoder.observe(view_masks)", follow),
         ("action_mask(legal)", lambda: [action_mask(legal) for legal in legals]),
     ]
     best = dict.fromkeys((name for name, _ in parts), float("inf"))

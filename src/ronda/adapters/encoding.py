@@ -552,16 +552,8 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
         *(_GIVEN.get(given) or _given_counts(given)),
         *(_debt_counts(frame, debts) if rules.transfer_scoring else _NO_DEBTS),
         _ROUND_COUNTS[min(max(round_index, 0), 20)],
-        *q[hand & 255],
-        *q[hand >> 8 & 255],
-        *q[hand >> 16 & 255],
-        *q[hand >> 24 & 255],
-        *q[hand >> 32],
-        *t[table & 255],
-        *t[table >> 8 & 255],
-        *t[table >> 16 & 255],
-        *t[table >> 24 & 255],
-        *t[table >> 32],
+        *(_HAND_RANKS.get(hand) or _rank_counts(_HAND_RANKS, hand, q)),
+        *(_TABLE_RANKS.get(table) or _rank_counts(_TABLE_RANKS, table, t)),
         *q[unseen & 255],
         *q[unseen >> 8 & 255],
         *q[unseen >> 16 & 255],
@@ -597,6 +589,20 @@ def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:
 
 _QUARTERS = _pair_table(0.25)
 _ONES = _pair_table(1.0)
+_HAND_RANKS: dict[int, tuple[float, ...]] = {}
+_TABLE_RANKS: dict[int, tuple[float, ...]] = {}
+
+
+def _rank_counts(
+    memo: dict[int, tuple[float, ...]], mask: int, table: tuple[tuple[float, float], ...]
+) -> tuple[float, ...]:
+    """The ten per-rank counts of a card mask, scaled by ``table`` and kept in ``memo`` (hands and tables recur)."""
+    counts: tuple[float, ...] = table[mask & 255] + table[mask >> 8 & 255] + table[mask >> 16 & 255]
+    counts += table[mask >> 24 & 255]
+    counts += table[mask >> 32]
+    if len(memo) < 200_000:
+        memo[mask] = counts
+    return counts
 
 
 def encode_state(hands: Iterable[int], stock: int, seat0: SeatView) -> np.ndarray:
