@@ -6,10 +6,13 @@ Every path plays uniformly random legal actions for single rounds of 2-player
 Ronda (``reward="round"``: an episode is one round); the adapters' cost is
 what they add: views, observations, masks and their libraries' bookkeeping.
 A *decision* is one declaration, play or challenge, whoever takes it: the
-Gymnasium path counts the random opponent's decisions too (the opponent gets
-a view like any bot). RLCard's ``uno`` and ``leduc-holdem`` with random
-actions are measured in the same run for reference when RLCard is installed
-(``pip install rlcard``); they are skipped, saying so, when it is not.
+Gymnasium path counts the random opponent's decisions too (the random level
+reads no view, so the environment builds it none; any other opponent gets one).
+The random agent of the PettingZoo and Gymnasium paths picks among the
+mask's ids as cheaply as the bare engine picks among its legal actions.
+RLCard's ``uno`` and ``leduc-holdem`` with random actions are measured in
+the same run for reference when RLCard is installed (``pip install
+rlcard``); they are skipped, saying so, when it is not.
 
 The paths take turns: each plays ``--rounds / --chunks`` rounds, then the
 next path does, ``--chunks`` times over, and a path's rate is all its
