@@ -561,23 +561,13 @@ class Game:
         """
         if not isinstance(seat, int) or not 0 <= seat < self._n:
             raise RondaError(f"there is no seat {seat!r} in a {self._n}-player game")
-        table = 0
-        for card in self._table:
-            if card >= 0:
-                table |= 1 << card
         chain = self._chain_rank >= 0
         winner = self._winner
         return tuple.__new__(
             ViewMasks,
             (
-                self._rules,
-                self._phase,
-                self._turn,
-                self._dealer,
-                self._round,
-                self._deal,
-                len(self._sizes),
-                table,
+                *self._round_facts(),
+                self._table_mask(),
                 self._opening_table,
                 tuple(map(int.bit_count, self._hands)),
                 tuple(map(int.bit_count, self._piles)),
@@ -603,24 +593,26 @@ class Game:
             ),
         )
 
+    def _round_facts(self) -> tuple[Rules, Phase, int, int, int, int, int]:
+        """The first fields of a view and of its masks: rules, phase, turn, dealer, round, deal, deals in the round."""
+        return (self._rules, self._phase, self._turn, self._dealer, self._round, self._deal, len(self._sizes))
+
+    def _table_mask(self) -> Mask:
+        """The cards on the table, as a mask."""
+        table = 0
+        for card in self._table:
+            if card >= 0:
+                table |= 1 << card
+        return table
+
     def _public_facts(self) -> tuple[Any, ...]:
         """The fields of :class:`PublicView`, in its order."""
         chain = None
         if self._chain_rank >= 0:
             chain = Chain(self._chain_rank, CardSet(self._chain_cards), self._chain_count, self._chain_side)
-        table = 0
-        for card in self._table:
-            if card >= 0:
-                table |= 1 << card
         return (
-            self._rules,
-            self._phase,
-            self._turn,
-            self._dealer,
-            self._round,
-            self._deal,
-            len(self._sizes),
-            CardSet(table),
+            *self._round_facts(),
+            CardSet(self._table_mask()),
             CardSet(self._opening_table),
             tuple([h.bit_count() for h in self._hands]),
             tuple([p.bit_count() for p in self._piles]),
