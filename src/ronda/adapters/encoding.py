@@ -46,8 +46,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
-from ..engine.cards import ALL_CARDS, NUM_CARDS, cards_of
-from ..engine.combinations import DECLARATIONS, NONE, combination_of
+from ..engine.cards import ALL_CARDS, NUM_CARDS
+from ..engine.combinations import DECLARATIONS, NONE, hand_combination
 from ..engine.errors import IllegalActionError
 from ..engine.rules import Rules
 from ..engine.view import SeatView, ViewMasks
@@ -363,18 +363,12 @@ class Encoder:
 _CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
 _KIND_BIT: dict[str | None, int] = {None: 0}
 _KIND_BIT.update({kind: 1 << (_O["my_combination"] + i) for i, kind in enumerate(DECLARATIONS)})
-_MY_COMBINATION: dict[tuple[tuple[int, ...], bool], int] = {}
 
 
 def _my_combination_bit(dealt: int, rules: Rules) -> int:
-    """The bit of the kind a hand as dealt holds (R8.1), by the engine's own detector, memoised by ranks."""
-    ranks = tuple([card >> 2 for card in cards_of(dealt)])
-    key = (ranks, rules.ace_high)
-    bit = _MY_COMBINATION.get(key)
-    if bit is None:
-        combo = combination_of(ranks, len(ranks) == 4, rules.ace_high)
-        bit = _MY_COMBINATION[key] = _KIND_BIT[NONE if combo is None else combo[0]]
-    return bit
+    """The bit of the kind a hand as dealt holds (R8.1), by the engine's own memoised detector (it met the hand)."""
+    combination = hand_combination(dealt, rules.ace_high)
+    return _KIND_BIT[NONE if combination is None else combination.kind]
 
 
 _TABLE = _O["table"]
@@ -557,7 +551,11 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
         *(_debt_counts(frame, debts) if rules.transfer_scoring else _NO_DEBTS),
         _ROUND_COUNTS[min(max(round_index, 0), 20)],
         *(_HAND_RANKS.get(hand) or _rank_counts(_HAND_RANKS, hand, q)),
-        *(_TABLE_RANKS.get(table) or _rank_counts(_TABLE_RANKS, table, t)),
+        *t[table & 255],
+        *t[table >> 8 & 255],
+        *t[table >> 16 & 255],
+        *t[table >> 24 & 255],
+        *t[table >> 32],
         *q[unseen & 255],
         *q[unseen >> 8 & 255],
         *q[unseen >> 16 & 255],
@@ -594,13 +592,12 @@ def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:
 _QUARTERS = _pair_table(0.25)
 _ONES = _pair_table(1.0)
 _HAND_RANKS: dict[int, tuple[float, ...]] = {}
-_TABLE_RANKS: dict[int, tuple[float, ...]] = {}
 
 
 def _rank_counts(
     memo: dict[int, tuple[float, ...]], mask: int, table: tuple[tuple[float, float], ...]
 ) -> tuple[float, ...]:
-    """The ten per-rank counts of a card mask, scaled by ``table`` and kept in ``memo`` (hands and tables recur)."""
+    """The ten per-rank counts of a card mask, scaled by ``table`` and kept in ``memo`` (hands of a few cards recur)."""
     counts: tuple[float, ...] = table[mask & 255] + table[mask >> 8 & 255] + table[mask >> 16 & 255]
     counts += table[mask >> 24 & 255]
     counts += table[mask >> 32]
