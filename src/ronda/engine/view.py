@@ -251,7 +251,7 @@ class ViewMasks(NamedTuple):
     absent things as -1 (``last_drop``, ``chain_rank``, ``chain_side``,
     ``last_capture_side``, ``winner``): no :class:`CardSet` or :class:`Chain`
     object is built. Why it exists: an environment builds one observation per
-    step, and building a whole view cost as much as the engine's step.
+    step, and a whole view cost over half of the engine's step.
     :meth:`~ronda.engine.game.Game.view_masks` builds it from the game,
     :meth:`SeatView.masks` from a view, and the two are equal:
 
