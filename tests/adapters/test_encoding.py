@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from decks import run, start
@@ -192,8 +192,7 @@ def test_R11_swapping_an_unseen_card_of_another_hand_with_a_stock_card_changes_n
             _, parsed = action_from_record(action)
             twin.apply(parsed)
     assert twin.hand(holder) != game.hand(holder)
-    if [event.to_json() for event in twin.events] != [event.to_json() for event in game.events]:
-        return
+    assume([event.to_json() for event in twin.events] == [event.to_json() for event in game.events])
     assert np.array_equal(observe(twin.view(seat)), observe(view))
     assert np.array_equal(action_mask(twin.legal_actions()), action_mask(game.legal_actions()))
 
