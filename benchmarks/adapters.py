@@ -6,10 +6,13 @@ Every path plays uniformly random legal actions for single rounds of 2-player
 Ronda (``reward="round"``: an episode is one round); the adapters' cost is
 what they add: views, observations, masks and their libraries' bookkeeping.
 A *decision* is one declaration, play or challenge, whoever takes it: the
-Gymnasium path counts the random opponent's decisions too (the opponent gets
-a view like any bot). RLCard's ``uno`` and ``leduc-holdem`` with random
-actions are measured in the same run for reference when RLCard is installed
-(``pip install rlcard``); they are skipped, saying so, when it is not.
+Gymnasium path counts the random opponent's decisions too (the random level
+reads no view, so the environment builds it none; any other opponent gets one).
+The random agent of the PettingZoo and Gymnasium paths picks among the
+mask's ids as cheaply as the bare engine picks among its legal actions.
+RLCard's ``uno`` and ``leduc-holdem`` with random actions are measured in
+the same run for reference when RLCard is installed (``pip install
+rlcard``); they are skipped, saying so, when it is not.
 
 The paths take turns: each plays ``--rounds / --chunks`` rounds, then the
 next path does, ``--chunks`` times over, and a path's rate is all its
@@ -49,9 +52,14 @@ def bare_engine(rounds: int, first: int = 0) -> int:
 
 
 def _pick(mask: np.ndarray, rng: random.Random) -> int:
-    """A random legal action id, drawn as cheaply as the bare engine draws its action."""
-    legal = np.flatnonzero(mask)
-    return int(legal[rng.randrange(len(legal))])
+    """A random legal action id, drawn as cheaply as the bare engine draws its action.
+
+    ``mask.nonzero()`` and a list, not ``np.flatnonzero`` and a numpy scalar:
+    those cost a third of an engine step more, which is the random agent's
+    time, not the environment's.
+    """
+    legal: list[int] = mask.nonzero()[0].tolist()
+    return legal[rng.randrange(len(legal))]
 
 
 def pettingzoo(rounds: int, first: int = 0) -> int:
@@ -80,7 +88,7 @@ def gymnasium(rounds: int, first: int = 0) -> int:
         while not done:
             observation, _, done, _, _ = environment.step(_pick(observation["action_mask"], rng))
         assert environment.game is not None
-        decisions += len(environment.game.to_record()["rounds"][0]["actions"])
+        decisions += environment.game.actions_taken  # the round's decisions, both seats
     return decisions
 
 
@@ -121,27 +129,41 @@ def rlcard_game(name: str) -> Callable[[int, int], int]:
 
 def breakdown(positions: int = 2000) -> None:
     """Microseconds per call of what an environment step adds to the engine's, on positions of random rounds."""
-    from ronda.adapters.encoding import action_mask, observe
+    from ronda.adapters.encoding import Encoder, action_mask, observe
     from ronda.engine.view import SeatView
 
     rng = random.Random(0)
     games: list[Game] = []
+    firsts: set[int] = set()  # where each game's positions begin
     seed = 0
     while len(games) < positions:
         game = Game(Rules(players=2), seed=seed)
         seed += 1
+        firsts.add(len(games))
         while game.round == 0 and game.phase not in (WAITING, OVER):
             games.append(game.copy())
             legal = game.legal_actions()
             game.apply(legal[rng.randrange(len(legal))])
     views = [g.view(g.turn) for g in games]
+    masks = [g.view_masks(g.turn) for g in games]
     legals = [g.legal_actions() for g in games]
     fields = [tuple(v) for v in views]
+    encoder = Encoder()
+
+    def follow() -> None:
+        """What an environment does: one encoder through each game's positions in order, reset between games."""
+        for index, position in enumerate(masks):
+            if index in firsts:
+                encoder.reset()
+            encoder.observe(position)
+
     parts: list[tuple[str, Callable[[], object]]] = [
         ("legal_actions()", lambda: [g.legal_actions() for g in games]),
         ("view(seat)", lambda: [g.view(g.turn) for g in games]),
         ("  of which the SeatView itself", lambda: [tuple.__new__(SeatView, f) for f in fields]),
+        ("view_masks(seat)", lambda: [g.view_masks(g.turn) for g in games]),
         ("observe(view)", lambda: [observe(v) for v in views]),
+        ("Encoder.observe(view_masks)", follow),
         ("action_mask(legal)", lambda: [action_mask(legal) for legal in legals]),
     ]
     best = dict.fromkeys((name for name, _ in parts), float("inf"))

@@ -10,7 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from decks import run, start
@@ -165,7 +165,10 @@ def test_R11_swapping_an_unseen_card_of_another_hand_with_a_stock_card_changes_n
 ) -> None:
     """Two deals that differ only where the seat to act cannot see look the same to it: vector and mask.
 
-    (Not with ``auto_declare``: there a declaration is the hand's combination, so a swap may be seen by rule.)
+    (Not with ``auto_declare``: there a declaration is the hand's combination, so a swap may be seen by rule.
+    Nor when the swap changed a public event: a hand that held a combination declared otherwise pays the
+    undeclared penalty (R8.7) when its cards are played, so a ronda made a tringa by the swap pays it later,
+    and every seat sees that.)
     """
     game = _random_game(seed, steps, rules)
     seat = game.turn
@@ -189,6 +192,7 @@ def test_R11_swapping_an_unseen_card_of_another_hand_with_a_stock_card_changes_n
             _, parsed = action_from_record(action)
             twin.apply(parsed)
     assert twin.hand(holder) != game.hand(holder)
+    assume([event.to_json() for event in twin.events] == [event.to_json() for event in game.events])
     assert np.array_equal(observe(twin.view(seat)), observe(view))
     assert np.array_equal(action_mask(twin.legal_actions()), action_mask(game.legal_actions()))
 
@@ -219,10 +223,65 @@ def test_the_encoder_of_an_environment_gives_observe_s_vector_through_several_ga
             game.apply(legal[rng.randrange(len(legal))])
 
 
+every_variant_st = st.builds(
+    lambda players, flags, target: Rules(
+        players=players,
+        auto_declare=flags[0],
+        ace_high=flags[1],
+        chain_points=(1, 6, 15) if flags[2] else (1, 5, 10),
+        undeclared_ronda_penalty=5 if flags[3] else 1,
+        dealer_duty=flags[4],
+        four_card_hands=flags[5] and players != 3,
+        transfer_scoring=flags[6],
+        target=target,
+    ),
+    st.sampled_from([2, 3, 4]),
+    st.tuples(*[st.booleans()] * 7),
+    st.sampled_from([11, 21, 41]),
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=every_variant_st, seed=st.integers(0, 10_000), skip=st.floats(0.0, 0.6))
+def test_the_encoder_fed_view_masks_gives_observe_s_vector_at_every_step_through_rounds_and_games(
+    rules: Rules, seed: int, skip: float
+) -> None:
+    """The environments' fast path (``Encoder`` on ``Game.view_masks``) against the plain ``observe(view)``.
+
+    Two whole games (small targets, so both end) through one encoder with a
+    reset between them, as an environment does: every deal and round, bluffs,
+    challenges that fail and succeed (R8.8), penalties, debts with
+    transfer_scoring, the hands shown before a win (R9.5). At each step some
+    seats look and some do not, in a random order, so the encoder also meets
+    positions several steps apart, and positions of a new deal or round.
+    """
+    rng = random.Random(seed)
+    encoder = Encoder()
+    for game_index in range(2):
+        game = Game(rules, seed=seed + game_index)
+        encoder.reset()
+        while True:
+            for seat in rng.sample(range(rules.players), rules.players):
+                if rng.random() < skip:
+                    continue
+                masks = game.view_masks(seat)
+                view = game.view(seat)
+                assert masks == view.masks()
+                assert np.array_equal(encoder.observe(masks), observe(view)), (game_index, seat, game.actions_taken)
+            if game.phase == OVER:
+                break
+            legal = game.legal_actions()
+            challenges = [a for a in legal if isinstance(a, Challenge)]
+            game.apply(rng.choice(challenges) if challenges and rng.random() < 0.2 else rng.choice(legal))
+
+
 def test_an_action_mask_marks_exactly_the_legal_actions() -> None:
     game = start(Rules(players=2), [{0: "5o 5c 2e", 1: "2o 3c 7e"}], table="1b 4o 7o 11c", dealer=1)
     assert action_mask(game.legal_actions()).nonzero()[0].tolist() == [40, 41, 42]
     run(game, "declare none; declare ronda")
     mask = action_mask(game.legal_actions())
     assert mask.nonzero()[0].tolist() == sorted([parse_card(c) for c in ("5o", "5c", "2e")] + [45])
-    assert not mask.flags.writeable
+    mask[:] = 0  # each mask is the caller's own: changing one changes no other
+    assert action_mask(game.legal_actions()).nonzero()[0].tolist() == sorted(
+        [parse_card(c) for c in ("5o", "5c", "2e")] + [45]
+    )

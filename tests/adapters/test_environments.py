@@ -7,6 +7,7 @@ from extras import require
 require("research")
 
 import random
+from collections.abc import Sequence
 
 import gymnasium
 import numpy as np
@@ -236,3 +237,26 @@ def test_an_action_id_of_the_mask_is_legal_in_the_game() -> None:
     observation, _ = environment.reset(seed=4)
     game = environment.game
     assert {id_action(int(i)) for i in np.flatnonzero(observation["action_mask"])} == set(game.legal_actions())
+
+
+def test_gymnasium_builds_a_view_only_for_opponents_that_read_one() -> None:
+    """The random level draws among the legal actions alone, so it is given no view; every other opponent is."""
+    from ronda.adapters.opponents import make_opponent, reads_view
+    from ronda.bots import RandomBot
+
+    class PeekingRandom(RandomBot):
+        def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+            seen.append(view.seat)
+            return super().choose(view, legal)
+
+    assert not reads_view(make_opponent("random", seed=1))
+    assert reads_view(make_opponent("easy", seed=1)) and reads_view(make_opponent(lambda o, m: 0, seed=1))
+    seen: list[int] = []
+    assert reads_view(make_opponent(PeekingRandom(1), seed=1))  # a subclass may read the view: it gets one
+    environment = RondaEnv(opponents=PeekingRandom(5), reward="round")
+    environment.reset(seed=4)
+    done = False
+    while not done:
+        _, _, done, _, _ = environment.step(int(np.flatnonzero(environment.action_masks())[0]))
+    assert environment.game is not None
+    assert len(seen) == sum(a["seat"] == 1 for a in environment.game.to_record()["rounds"][0]["actions"]) > 0

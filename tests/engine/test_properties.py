@@ -11,11 +11,12 @@ import contextlib
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from random_games import choose, every_action, games, play_out
 
 from ronda.engine.cards import ALL_CARDS, CardSet, card_name, parse_card
-from ronda.engine.errors import IllegalActionError
+from ronda.engine.errors import IllegalActionError, RondaError
 from ronda.engine.events import Score
 from ronda.engine.game import DECLARE, PLAY, Game
 from ronda.engine.record import replay
@@ -97,6 +98,21 @@ def test_scores_equal_the_sum_of_score_events(game_spec: tuple) -> None:
     assert totals == game.scores
     if rules.transfer_scoring:
         assert all(e.reason == "cards" for e in game.events if isinstance(e, Score))
+
+
+@settings(max_examples=100, deadline=None)
+@given(games)
+def test_view_masks_are_the_seats_view_as_masks_after_every_action(game_spec: tuple) -> None:
+    """``Game.view_masks`` (what the research environments encode) holds exactly the facts of ``view`` (R11)."""
+    rules, seed, choice_seed = game_spec
+
+    def check(game: Game, action: object, events: list) -> None:
+        for seat in range(rules.players):
+            assert game.view_masks(seat) == game.view(seat).masks()
+
+    play_out(rules, seed, choice_seed, each=check)
+    with pytest.raises(RondaError, match=f"there is no seat {rules.players} in a {rules.players}-player game"):
+        Game(rules, seed=seed).view_masks(rules.players)
 
 
 @settings(max_examples=500, deadline=None)

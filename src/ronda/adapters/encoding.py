@@ -20,10 +20,14 @@ is the observer's side. A network trained in one seat therefore plays every
 seat, and one network serves 2, 3 and 4 players (slots of absent seats stay
 0). The variant flags and ``players`` tell rule sets apart.
 
-Why it is fast: every yes/no piece (cards, one-hots) is a bit of one Python
-integer, unpacked to floats in one numpy call; only the 25 counts are
-written one by one. Building an observation costs a few microseconds beside
-the view itself.
+Why it is fast, since the environments build one at every step: every yes/no
+piece (cards, one-hots) is a bit of one Python integer, unpacked to floats
+in one numpy call, and the 55 counts are packed into the vector's memory in
+one ``struct`` call (numpy's calls, not the encoding, are what costs). The
+environments feed :class:`Encoder` the game's
+:meth:`~ronda.engine.game.Game.view_masks` (the view's facts as bare masks,
+no view built), and it keeps what stays the same through a deal.
+``python benchmarks/adapters.py --breakdown`` times each part.
 
 >>> action_id(Play(39)), action_id(Declare("ronda")), action_id(Challenge(1))
 (39, 41, 45)
@@ -35,17 +39,18 @@ Declare(declaration='double_ronda')
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
 
 from ..engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
-from ..engine.cards import ALL_CARDS, NUM_CARDS, cards_of
-from ..engine.combinations import DECLARATIONS, NONE, combination_of
+from ..engine.cards import ALL_CARDS, NUM_CARDS
+from ..engine.combinations import DECLARATIONS, NONE, hand_combination
 from ..engine.errors import IllegalActionError
 from ..engine.rules import Rules
-from ..engine.view import SeatView
+from ..engine.view import SeatView, ViewMasks
 
 NUM_ACTIONS = 48
 _DECLARATION_IDS = {kind: 40 + i for i, kind in enumerate(DECLARATIONS)}
@@ -111,7 +116,7 @@ PIECES = _BIT_PIECES + _COUNT_PIECES
 
 OBSERVATION_SIZE = sum(size for _, size, _ in PIECES)
 _BITS = sum(size for _, size, _ in _BIT_PIECES)
-_BYTES = _BITS // 8
+_ALL_BYTES = (OBSERVATION_SIZE + 7) // 8
 _COUNTS = OBSERVATION_SIZE - _BITS - 30
 assert _BITS % 8 == 0 and _COUNTS == 25
 
@@ -149,6 +154,8 @@ def action_id(action: Action) -> int:
 
 def id_action(number: object) -> Action:
     """The action of an integer; raises :class:`IllegalActionError` for anything else."""
+    if type(number) is int and 0 <= number < NUM_ACTIONS:
+        return _ACTIONS[number]
     if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or not 0 <= number < NUM_ACTIONS:
         raise IllegalActionError(f"actions are integers from 0 to {NUM_ACTIONS - 1}, not {number!r}")
     number = int(number)
@@ -160,27 +167,26 @@ def id_action(number: object) -> Action:
 
 
 _ALL_ACTIONS: tuple[Action, ...] = (*PLAYS, *DECLARES.values(), *CHALLENGES)
+_ACTIONS: tuple[Action, ...] = (*PLAYS, *(DECLARES[kind] for kind in DECLARATIONS), *CHALLENGES)
+"""The action of each id (the fast path of :func:`id_action`)."""
 _ID_OF = {id(action): action_id(action) for action in _ALL_ACTIONS}
 """Action ids by object identity: the engine keeps one instance of every action, so its legal lists hold only those."""
-_MASKS: dict[int, np.ndarray] = {}
+_NO_MASK = np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 def action_mask(legal: Iterable[Action]) -> np.ndarray:
-    """1 for each legal action id, 0 elsewhere (int8, length 48; read-only, shared between equal masks).
+    """1 for each legal action id, 0 elsewhere (int8, length 48): a new array, the caller's to keep or change.
+
+    Written item by item into a copy of zeros: cheaper than any cache of
+    shared masks, which has to be copied for the caller anyway.
 
     >>> action_mask([Play(0), Declare("none")]).nonzero()[0].tolist()
     [0, 40]
     """
-    bits = 0
+    mask = _NO_MASK.copy()
     for action in legal:
         number = _ID_OF.get(id(action))
-        bits |= 1 << (action_id(action) if number is None else number)
-    mask = _MASKS.get(bits)
-    if mask is None:
-        mask = np.unpackbits(np.frombuffer(bits.to_bytes(6, "little"), dtype=np.uint8), bitorder="little").view(np.int8)
-        mask.flags.writeable = False
-        if len(_MASKS) < 100_000:
-            _MASKS[bits] = mask
+        mask[action_id(action) if number is None else number] = 1
     return mask
 
 
@@ -233,9 +239,10 @@ class _Frame(NamedTuple):
     shown_shift: tuple[int, ...]
     exposed_bits: tuple[int, ...]
     side_bits: tuple[tuple[int, ...], ...]  # per piece (last capture, chain, winner): side -> bit
-    hand_size_index: tuple[int, ...]  # per seat: index among the counts
-    debt_index: tuple[tuple[int, ...], ...]  # payer side, payee side -> index among the counts
-    counts_template: list[float]  # the counts that never change: the target
+    my_side: int
+    debt_index: tuple[tuple[int, ...], ...]  # payer side, payee side -> index among the nine debt counts
+    target_count: float
+    score_counts: dict[tuple[int, ...], tuple[float, ...]]  # scores in side-slot order -> their three counts
 
 
 _FRAMES: dict[tuple[int, int], tuple[Rules, _Frame]] = {}
@@ -293,9 +300,10 @@ def _make_frame(rules: Rules, me: int) -> _Frame:
             tuple(1 << (_O[piece] + side_slot[side]) for side in range(sides))
             for piece in ("last_capture_side", "chain_side", "winner")
         ),
-        hand_size_index=slot,
+        my_side=my_side,
         debt_index=tuple(tuple(3 * side_slot[i] + side_slot[j] for j in range(sides)) for i in range(sides)),
-        counts_template=[0.0] * 11 + [min(rules.target / 100.0, 1.0)] + [0.0] * (_COUNTS - 12),
+        target_count=min(rules.target / 100.0, 1.0),
+        score_counts={},
     )
 
 
@@ -305,8 +313,10 @@ _LAST_DEAL_BIT = 1 << _O["last_deal"]
 _CHALLENGED_BIT = 1 << _O["challenged"]
 
 
-def observe(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+def observe(view: SeatView | ViewMasks, out: np.ndarray | None = None) -> np.ndarray:
     """The observation of one seat's view (float32, length :data:`OBSERVATION_SIZE`), written into ``out`` if given.
+
+    ``view`` is a :class:`SeatView` or its :class:`ViewMasks` (``Game.view_masks(seat)``, the same facts).
 
     >>> from ronda.engine.game import Game
     >>> from ronda.engine.rules import Rules
@@ -315,144 +325,262 @@ def observe(view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
     >>> [card for card in range(40) if vector[OFFSETS["hand"] + card]] == list(view.hand)
     True
     """
-    return _encode(view, out, None)
+    return _encode(view.masks() if isinstance(view, SeatView) else view, out, None)
 
 
 class Encoder:
-    """:func:`observe` for the views of one game, followed through one episode.
+    """:func:`observe` for the views of one game, followed through one episode, at about half its cost.
 
-    The plays of the round's earlier deals are folded into masks once per
-    deal instead of at every observation. The cache is keyed on the round,
-    the dealer and where the deal starts, which identifies a deal only
-    within one game: call :meth:`reset` whenever a new game begins.
+    What stays the same through a deal is folded into bits once per seat and
+    deal and kept: the earlier deals' plays, the opening table, the dealer,
+    the deal, the observer's hand as dealt. Each step then adds only what a
+    turn may change. The cache is keyed on the round and the deal, which
+    identify a deal only within one game: call :meth:`reset` whenever a new
+    game begins. Environments give it ``Game.view_masks(seat)``, which costs
+    a third less than a view.
     """
 
-    __slots__ = ("_earlier", "_key")
+    __slots__ = ("_deal_parts", "_earlier", "_earlier_key", "_raw", "_raw_bytes")
 
     def __init__(self) -> None:
-        self._key: tuple[int, int, int] | None = None
+        self._raw = np.zeros(_ALL_BYTES, dtype=np.uint8)  # the bits of the observation being built
+        self._raw_bytes = self._raw.data
+        self._earlier_key: tuple[int, int, int] | None = None
         self._earlier: list[int] = []
+        self._deal_parts: dict[int, tuple[tuple[int, int], _Frame, int, int]] = {}
 
     def reset(self) -> None:
         """Forget the game followed so far."""
-        self._key = None
+        self._earlier_key = None
+        self._deal_parts.clear()
 
-    def observe(self, view: SeatView, out: np.ndarray | None = None) -> np.ndarray:
+    def observe(self, view: SeatView | ViewMasks, out: np.ndarray | None = None) -> np.ndarray:
         """The same vector as :func:`observe`."""
-        return _encode(view, out, self)
+        return _encode(view.masks() if isinstance(view, SeatView) else view, out, self)
 
 
 _CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
 _KIND_BIT: dict[str | None, int] = {None: 0}
 _KIND_BIT.update({kind: 1 << (_O["my_combination"] + i) for i, kind in enumerate(DECLARATIONS)})
-_MY_COMBINATION: dict[tuple[int, bool], int] = {}
 
 
 def _my_combination_bit(dealt: int, rules: Rules) -> int:
-    """The bit of the kind a hand as dealt holds (R8.1), by the engine's own detector, memoised by hand."""
-    key = (dealt, rules.ace_high)
-    bit = _MY_COMBINATION.get(key)
-    if bit is None:
-        combo = combination_of((c >> 2 for c in cards_of(dealt)), dealt.bit_count() == 4, rules.ace_high)
-        bit = _KIND_BIT[NONE if combo is None else combo[0]]
-        if len(_MY_COMBINATION) < 200_000:
-            _MY_COMBINATION[key] = bit
-    return bit
+    """The bit of the kind a hand as dealt holds (R8.1), by the engine's own memoised detector (it met the hand)."""
+    combination = hand_combination(dealt, rules.ace_high)
+    return _KIND_BIT[NONE if combination is None else combination.kind]
 
 
-def _encode(view: SeatView, out: np.ndarray | None, cache: Encoder | None) -> np.ndarray:
-    frame = _frame(view.rules, view.seat)
-    n = frame.players
+_TABLE = _O["table"]
+_UNSEEN = _O["unseen"]
+_LAST_DROP = _O["last_drop"]
+_CHAIN_CARDS = _O["chain_cards"]
+_CHAIN_RANK = _O["chain_rank"]
+_CHAIN_COUNT = _O["chain_count"] - 2
 
-    # ---- bits: one integer, one unpack
-    hand = view.hand.mask
-    table = view.table.mask
-    opening = view.opening_table.mask
-    bits = hand | table << _O["table"] | opening << _O["opening_table"] | frame.constant_bits
-    known = hand | table | opening
-    plays = view.plays
-    deal_start = view.deal_start
-    key = (view.round, view.dealer, deal_start)
-    if cache is not None and cache._key == key:
-        earlier = cache._earlier
-    else:
-        earlier = [0] * n
-        for seat, card in plays[:deal_start]:
-            earlier[seat] |= _CARD_BITS[card]
-        if cache is not None:
-            cache._key, cache._earlier = key, earlier
-    this_deal = [0] * n
+
+def _earlier_plays(masks: ViewMasks, cache: Encoder | None) -> list[int]:
+    """Per seat, the cards it played in the round's earlier deals (kept by ``cache`` for the deal)."""
+    key = (masks.round, masks.dealer, masks.deal_start)
+    if cache is not None and cache._earlier_key == key:
+        return cache._earlier
+    earlier = [0] * masks.rules.players
+    for seat, card in masks.plays[: masks.deal_start]:
+        earlier[seat] |= _CARD_BITS[card]
+    if cache is not None:
+        cache._earlier_key, cache._earlier = key, earlier
+    return earlier
+
+
+def _deal_bits(masks: ViewMasks, frame: _Frame, earlier: list[int], dealt: int) -> tuple[int, int]:
+    """The bits that stay the same through a deal, and the cards they let the observer place."""
+    opening = masks.opening_table
+    bits = frame.constant_bits | opening << _O["opening_table"] | frame.dealer_bits[masks.dealer]
+    known = opening
+    for seat, played in enumerate(earlier):
+        bits |= played << frame.round_play_shift[seat]
+        known |= played
+    deal = masks.deal
+    if deal >= 0:
+        bits |= _DEAL_BITS[min(deal, 5)]
+        if deal == masks.deals_in_round - 1:
+            bits |= _LAST_DEAL_BIT
+    return bits | _my_combination_bit(dealt, masks.rules), known
+
+
+def _remembered(
+    memo: dict[tuple[int, ...], tuple[float, ...]], key: tuple[int, ...], counts: tuple[float, ...]
+) -> tuple[float, ...]:
+    """``counts``, kept in ``memo`` under ``key`` while it is small (the counts of few keys recur at every step)."""
+    if len(memo) < 100_000:
+        memo[key] = counts
+    return counts
+
+
+_SIZES: dict[tuple[int, ...], tuple[float, ...]] = {}
+_PILES: dict[tuple[int, ...], tuple[float, ...]] = {}
+_GIVEN: dict[tuple[int, ...], tuple[float, ...]] = {}
+_NO_DEBTS = (0.0,) * 9
+_ROUND_COUNTS = (0.0, *(r * 0.05 for r in range(1, 20)), 1.0)
+"""Rounds played before this one / 20, at most 1, by round index (0 for -1 and 0)."""
+
+
+def _size_counts(sizes: tuple[int, ...]) -> tuple[float, ...]:
+    return _remembered(_SIZES, sizes, tuple(size * 0.25 for size in sizes) + (0.0,) * (4 - len(sizes)))
+
+
+def _pile_counts(piles: tuple[int, ...]) -> tuple[float, ...]:
+    return _remembered(_PILES, piles, tuple(pile * 0.025 for pile in piles) + (0.0,) * (3 - len(piles)))
+
+
+def _score_counts(frame: _Frame, scores: tuple[int, ...]) -> tuple[float, ...]:
+    target = frame.target
+    counts = tuple(score / target if score / target < 1.0 else 1.0 for score in scores)
+    return _remembered(frame.score_counts, scores, counts + (0.0,) * (3 - len(scores)))
+
+
+def _given_counts(given: tuple[int, ...]) -> tuple[float, ...]:
+    counts = tuple(points * 0.05 if points * 0.05 < 1.0 else 1.0 for points in given)
+    return _remembered(_GIVEN, given, counts + (0.0,) * (3 - len(given)))
+
+
+def _debt_counts(frame: _Frame, debts: tuple[tuple[int, ...], ...]) -> list[float]:
+    counts = [0.0] * 9
+    for payer, row in enumerate(debts):
+        for payee, owed in enumerate(row):
+            if owed:
+                counts[frame.debt_index[payer][payee]] = min(owed / 40.0, 1.0)
+    return counts
+
+
+def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> np.ndarray:
+    (
+        rules,
+        phase,
+        turn,
+        _dealer,
+        round_index,
+        deal,
+        _deals,
+        table,
+        _opening,
+        hand_sizes,
+        pile_sizes,
+        stock,
+        scores,
+        plays,
+        deal_start,
+        declarations,
+        exposed,
+        shown,
+        given,
+        last_drop,
+        chain_rank,
+        chain_cards,
+        chain_count,
+        chain_side,
+        last_capture_side,
+        challenged,
+        winner,
+        debts,
+        me,
+        hand,
+    ) = masks
+    this_deal = [0] * len(hand_sizes)
     for seat, card in plays[deal_start:]:
         this_deal[seat] |= _CARD_BITS[card]
-    for seat in range(n):
-        deal_mask = this_deal[seat]
-        round_mask = earlier[seat] | deal_mask
-        known |= round_mask
-        bits |= round_mask << frame.round_play_shift[seat] | deal_mask << frame.deal_play_shift[seat]
-    for seat, shown in enumerate(view.shown):
-        if shown is not None:
-            known |= shown.mask
-            bits |= shown.mask << frame.shown_shift[seat]
-    bits |= (ALL_CARDS & ~known) << _O["unseen"]
-    bits |= _my_combination_bit(hand | this_deal[view.seat], view.rules)
-    if view.last_drop is not None:
-        bits |= 1 << (_O["last_drop"] + view.last_drop)
-    chain = view.chain
-    if chain is not None:
-        bits |= (
-            chain.cards.mask << _O["chain_cards"]
-            | frame.side_bits[1][chain.side]
-            | 1 << (_O["chain_rank"] + chain.rank)
-            | 1 << (_O["chain_count"] + min(max(chain.count, 2), 4) - 2)
-        )
+
+    # ---- bits: one integer, one unpack; what stays the same through the deal comes from the cache
+    entry = None if cache is None else cache._deal_parts.get(me)
+    if entry is not None and entry[0] == (round_index, deal):
+        _, frame, bits, known = entry
+    else:
+        frame = _frame(rules, me)
+        bits, known = _deal_bits(masks, frame, _earlier_plays(masks, cache), hand | this_deal[me])
+        if cache is not None:
+            cache._deal_parts[me] = ((round_index, deal), frame, bits, known)
     declaration_bits = frame.declaration_bits
-    exposed = view.exposed
-    for seat, declared in enumerate(view.declarations):
+    for seat, declared in enumerate(declarations):
         bits |= declaration_bits[seat][declared]
         if exposed[seat]:
             bits |= frame.exposed_bits[seat]
-    bits |= frame.turn_bits[view.turn] | frame.dealer_bits[view.dealer] | _PHASE_BITS[view.phase]
-    if view.challenged_this_turn:
+        cards = shown[seat]
+        if cards is not None:
+            known |= cards
+            bits |= cards << frame.shown_shift[seat]
+    bits |= hand | table << _TABLE | frame.turn_bits[turn] | _PHASE_BITS[phase]
+    known |= hand | table
+    round_shift, deal_shift = frame.round_play_shift, frame.deal_play_shift
+    for seat, played in enumerate(this_deal):
+        if played:
+            known |= played
+            bits |= played << round_shift[seat] | played << deal_shift[seat]
+    unseen = ALL_CARDS & ~known
+    bits |= unseen << _UNSEEN
+    if last_drop >= 0:
+        bits |= 1 << (_LAST_DROP + last_drop)
+    if chain_rank >= 0:
+        bits |= (
+            chain_cards << _CHAIN_CARDS
+            | frame.side_bits[1][chain_side]
+            | 1 << (_CHAIN_RANK + chain_rank)
+            | 1 << (_CHAIN_COUNT + min(max(chain_count, 2), 4))
+        )
+    if challenged:
         bits |= _CHALLENGED_BIT
-    if view.last_capture_side is not None:
-        bits |= frame.side_bits[0][view.last_capture_side]
-    deal = view.deal
-    if deal >= 0:
-        bits |= _DEAL_BITS[min(deal, 5)]
-        if deal == view.deals_in_round - 1:
-            bits |= _LAST_DEAL_BIT
-    if view.winner is not None:
-        bits |= frame.side_bits[2][view.winner]
+    if last_capture_side >= 0:
+        bits |= frame.side_bits[0][last_capture_side]
+    if winner >= 0:
+        bits |= frame.side_bits[2][winner]
 
-    # ---- counts: [hand sizes 4, piles 3, stock, scores 3, target, given 3, debts 9, round]
-    counts: list[float] = frame.counts_template[:]
-    for index, size in zip(frame.hand_size_index, view.hand_sizes, strict=True):
-        counts[index] = size * 0.25
-    scores, given, piles = view.scores, view.settlement_given, view.pile_sizes
-    target = frame.target
-    for side, s in enumerate(frame.side_slot):
-        counts[4 + s] = piles[side] * 0.025
-        score = scores[side] / target
-        counts[8 + s] = score if score < 1.0 else 1.0
-        points = given[side] * 0.05
-        counts[12 + s] = points if points < 1.0 else 1.0
-    counts[7] = view.stock * 0.025
-    round_index = view.round
-    if round_index > 0:
-        counts[24] = round_index * 0.05 if round_index < 20 else 1.0
-    if view.rules.transfer_scoring:
-        debt_index = frame.debt_index
-        for payer, row in enumerate(view.debts):
-            for payee, owed in enumerate(row):
-                if owed:
-                    counts[15 + debt_index[payer][payee]] = min(owed / 40.0, 1.0)
-    # ---- the same cards by rank: two ranks (eight card bits) a table look-up
-    counts += _by_rank(hand, _QUARTERS) + _by_rank(table, _ONES) + _by_rank(ALL_CARDS & ~known, _QUARTERS)
+    # ---- counts, in slot order: hand sizes 4, piles 3, stock, scores 3, target, given 3, debts 9, round;
+    # then per rank: the observer's cards, the table's, the unseen ones (two ranks a table look-up)
+    my_side = frame.my_side
+    sizes = hand_sizes[me:] + hand_sizes[:me]
+    piles = pile_sizes[my_side:] + pile_sizes[:my_side]
+    points = scores[my_side:] + scores[:my_side]
+    given = given[my_side:] + given[:my_side]
+    q, t = _QUARTERS, _ONES
+    counts = [
+        *(_SIZES.get(sizes) or _size_counts(sizes)),
+        *(_PILES.get(piles) or _pile_counts(piles)),
+        stock * 0.025,
+        *(frame.score_counts.get(points) or _score_counts(frame, points)),
+        frame.target_count,
+        *(_GIVEN.get(given) or _given_counts(given)),
+        *(_debt_counts(frame, debts) if rules.transfer_scoring else _NO_DEBTS),
+        _ROUND_COUNTS[min(max(round_index, 0), 20)],
+        *(_HAND_RANKS.get(hand) or _rank_counts(_HAND_RANKS, hand, q)),
+        *t[table & 255],
+        *t[table >> 8 & 255],
+        *t[table >> 16 & 255],
+        *t[table >> 24 & 255],
+        *t[table >> 32],
+        *q[unseen & 255],
+        *q[unseen >> 8 & 255],
+        *q[unseen >> 16 & 255],
+        *q[unseen >> 24 & 255],
+        *q[unseen >> 32],
+    ]
+    # One unpack makes the whole vector (the counts' places unpack as zeros) and the counts are packed into
+    # its memory as float32 (what numpy's own conversion gives): numpy's calls cost more than the encoding.
+    if cache is None:
+        raw = np.frombuffer(bits.to_bytes(_ALL_BYTES, "little"), dtype=np.uint8)
+    else:
+        raw = cache._raw
+        cache._raw_bytes[:] = bits.to_bytes(_ALL_BYTES, "little")
     if out is None:
-        out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-    out[:_BITS] = np.unpackbits(np.frombuffer(bits.to_bytes(_BYTES, "little"), dtype=np.uint8), bitorder="little")
-    out[_BITS:] = counts
+        out = np.unpackbits(raw, None, OBSERVATION_SIZE, "little").astype(_FLOAT32)  # positional: keywords cost
+        _pack_counts(out.data, 4 * _BITS, *counts)
+    else:
+        out[:_BITS] = np.unpackbits(raw, None, _BITS, "little")
+        out[_BITS:] = counts
     return out
+
+
+_FLOAT32 = np.dtype(np.float32)
+
+
+_pack_counts = struct.Struct(f"={OBSERVATION_SIZE - _BITS}f").pack_into
 
 
 def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:
@@ -462,17 +590,19 @@ def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:
 
 _QUARTERS = _pair_table(0.25)
 _ONES = _pair_table(1.0)
+_HAND_RANKS: dict[int, tuple[float, ...]] = {}
 
 
-def _by_rank(mask: int, table: tuple[tuple[float, float], ...]) -> tuple[float, ...]:
-    """The ten per-rank counts of a card mask, scaled by ``table``."""
-    return (
-        table[mask & 255]
-        + table[mask >> 8 & 255]
-        + table[mask >> 16 & 255]
-        + table[mask >> 24 & 255]
-        + table[mask >> 32 & 255]
-    )
+def _rank_counts(
+    memo: dict[int, tuple[float, ...]], mask: int, table: tuple[tuple[float, float], ...]
+) -> tuple[float, ...]:
+    """The ten per-rank counts of a card mask, scaled by ``table`` and kept in ``memo`` (hands of a few cards recur)."""
+    counts: tuple[float, ...] = table[mask & 255] + table[mask >> 8 & 255] + table[mask >> 16 & 255]
+    counts += table[mask >> 24 & 255]
+    counts += table[mask >> 32]
+    if len(memo) < 200_000:
+        memo[mask] = counts
+    return counts
 
 
 def encode_state(hands: Iterable[int], stock: int, seat0: SeatView) -> np.ndarray:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import gymnasium
 import numpy as np
@@ -58,9 +58,10 @@ from gymnasium import spaces
 from ..engine.errors import IllegalActionError
 from ..engine.game import Game
 from ..engine.rules import Rules
+from ..engine.view import SeatView
 from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, Encoder, action_mask, id_action
 from .episode import Episode
-from .opponents import Chooser, OpponentSpec, check_opponent, make_opponent
+from .opponents import Chooser, OpponentSpec, check_opponent, make_opponent, reads_view
 from .returns import check_reward
 
 Observation = dict[str, np.ndarray] | np.ndarray
@@ -126,6 +127,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         self.episode: Episode | None = None
         self._rng = random.Random()
         self._choosers: dict[int, Chooser] = {}
+        self._sighted: set[int] = set()
         self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         self._ended = True
         self._encoder = Encoder()
@@ -143,8 +145,8 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         assert self.episode is not None
         game = self.episode.game
         over = self.episode.over
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(game.legal_actions()).copy()
-        vector = self._encoder.observe(game.view(self.seat))
+        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(game.legal_actions())
+        vector = self._encoder.observe(game.view_masks(self.seat))
         info = {"action_mask": self._mask}
         if self.flat:
             return vector, info
@@ -156,8 +158,9 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         game = episode.game
         while not episode.over and game.turn != self.seat:
             seat = game.turn
-            action = self._choosers[seat](game.view(seat), game.legal_actions())
-            episode.apply(action, seat=seat)
+            # An opponent that reads no view (the random level, see reads_view) is given none.
+            view = game.view(seat) if seat in self._sighted else cast(SeatView, None)
+            episode.apply(self._choosers[seat](view, game.legal_actions()), seat=seat)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -169,6 +172,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         self.episode = Episode(self.rules, self.reward_mode, rng, self.dealer, options)
         self._encoder.reset()
         self._choosers = {seat: make_opponent(spec, rng.randrange(1 << 31)) for seat, spec in self.opponents.items()}
+        self._sighted = {seat for seat, chooser in self._choosers.items() if reads_view(chooser)}
         self._ended = False
         self._opponents_play()
         return self._observe()

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import Bot, make_bot
+from ..bots import Bot, RandomBot, make_bot
 from ..engine.actions import Action
 from ..engine.errors import IllegalActionError
 from ..engine.view import SeatView
@@ -62,6 +62,16 @@ def make_opponent(spec: object, seed: int) -> Chooser:
     if callable(spec):
         return _policy_chooser(spec)
     raise ValueError(f"an opponent is a level name, (level, settings), a bot or a policy function, not {spec!r}")
+
+
+def reads_view(chooser: Chooser) -> bool:
+    """Whether an opponent reads its view: the random level draws among the legal actions alone.
+
+    An environment then builds no view for it (a view costs half an engine
+    step, and random opponents are what a learner meets first and most).
+    Only the random level's own class is trusted so: a subclass may read the view.
+    """
+    return type(getattr(chooser, "__self__", None)) is not RandomBot
 
 
 def make_level(level: str, settings: dict[str, Any], seed: int) -> Bot:

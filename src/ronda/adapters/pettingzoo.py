@@ -100,6 +100,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self.dealer = dealer
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.state_space = spaces.Box(low=0.0, high=1.0, shape=(STATE_SIZE,), dtype=np.float32)
         self._seed_rng = random.Random()
         self.episode: Episode | None = None
@@ -135,7 +136,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         assert self.episode is not None
         self.infos[previous]["action_mask"] = _NO_ACTIONS
         if not self.episode.over:
-            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions()).copy()
+            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions())
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, int | None]:
         if self.episode is None:
@@ -146,12 +147,22 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         if self.episode is None:
             EnvLogger.error_observe_before_reset()
         assert self.episode is not None
-        seat = int(agent.rsplit("_", 1)[1])
-        vector = self._encoder.observe(self.episode.game.view(seat))
+        vector = self._encoder.observe(self.episode.game.view_masks(self._seat_of[agent]))
         if self.flat:
             return vector
         mask = self.infos[agent]["action_mask"]
         return {"observation": vector, "action_mask": mask if mask is not _NO_ACTIONS else mask.copy()}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()``, read in one go (it runs at every step of every training loop)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> np.ndarray:
         """The whole game for a centralized critic: every hand, the stock, the public facts (never for an agent)."""
@@ -178,7 +189,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         assert self.episode is not None
         episode = self.episode
         acting = self.agent_selection
-        self._events.extend(episode.apply(id_action(action)))
+        self._events += episode.apply(id_action(action))
         if episode.over:
             # Rewards come only at the end: until then every reward is 0 and nothing accumulates.
             for agent, value in zip(self.possible_agents, episode.returns(), strict=True):

@@ -87,7 +87,7 @@ from .events import (
 from .rules import Rules
 from .settlement import Active, settle
 from .table import RankMask, play_step
-from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView
+from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView, ViewMasks
 
 _DECLARES_3: tuple[Declare, ...] = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
 _DECLARES_4: tuple[Declare, ...] = (*_DECLARES_3, DECLARES[DOUBLE_RONDA])
@@ -548,24 +548,71 @@ class Game:
         """
         return tuple.__new__(PublicView, self._public_facts())
 
+    def view_masks(self, seat: int) -> ViewMasks:
+        """The facts of :meth:`view` as bare masks and numbers (:class:`ViewMasks`): for an environment's every step.
+
+        Equal to ``view(seat).masks()`` for a third less than the view costs:
+        no card set or chain object is made.
+
+        >>> game = Game(Rules(players=2), seed=2)
+        >>> masks = game.view_masks(0)
+        >>> masks.hand == game.hand(0).mask, masks.chain_rank, masks == game.view(0).masks()
+        (True, -1, True)
+        """
+        if not isinstance(seat, int) or not 0 <= seat < self._n:
+            raise RondaError(f"there is no seat {seat!r} in a {self._n}-player game")
+        chain = self._chain_rank >= 0
+        winner = self._winner
+        return tuple.__new__(
+            ViewMasks,
+            (
+                *self._round_facts(),
+                self._table_mask(),
+                self._opening_table,
+                tuple(map(int.bit_count, self._hands)),
+                tuple(map(int.bit_count, self._piles)),
+                NUM_CARDS - self._stock_pos if self._deck else 0,
+                tuple(self._scores),
+                tuple(self._plays),
+                self._deal_start,
+                tuple(self._declared),
+                tuple(self._exposed),
+                tuple(self._shown),
+                tuple(self._given),
+                self._last_drop,
+                self._chain_rank,
+                self._chain_cards if chain else 0,
+                self._chain_count if chain else 0,
+                self._chain_side if chain else -1,
+                self._last_capture_side,
+                self._challenged,
+                -1 if winner is None else winner,
+                tuple(map(tuple, self._debts)),
+                seat,
+                self._hands[seat],
+            ),
+        )
+
+    def _round_facts(self) -> tuple[Rules, Phase, int, int, int, int, int]:
+        """The first fields of a view and of its masks: rules, phase, turn, dealer, round, deal, deals in the round."""
+        return (self._rules, self._phase, self._turn, self._dealer, self._round, self._deal, len(self._sizes))
+
+    def _table_mask(self) -> Mask:
+        """The cards on the table, as a mask."""
+        table = 0
+        for card in self._table:
+            if card >= 0:
+                table |= 1 << card
+        return table
+
     def _public_facts(self) -> tuple[Any, ...]:
         """The fields of :class:`PublicView`, in its order."""
         chain = None
         if self._chain_rank >= 0:
             chain = Chain(self._chain_rank, CardSet(self._chain_cards), self._chain_count, self._chain_side)
-        table = 0
-        for card in self._table:
-            if card >= 0:
-                table |= 1 << card
         return (
-            self._rules,
-            self._phase,
-            self._turn,
-            self._dealer,
-            self._round,
-            self._deal,
-            len(self._sizes),
-            CardSet(table),
+            *self._round_facts(),
+            CardSet(self._table_mask()),
             CardSet(self._opening_table),
             tuple([h.bit_count() for h in self._hands]),
             tuple([p.bit_count() for p in self._piles]),

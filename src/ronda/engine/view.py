@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import combinations_with_replacement
 from operator import itemgetter
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from .cards import ALL_CARDS, Card, CardSet, Mask
 from .combinations import NONE, Kind, combination_of
@@ -188,6 +188,33 @@ class SeatView(PublicView):
                 known |= shown.mask
         return CardSet(ALL_CARDS & ~known)
 
+    def masks(self) -> ViewMasks:
+        """This view's facts as :class:`ViewMasks` (bare masks and numbers, -1 for what is absent)."""
+        chain = self.chain
+        last_drop, last_capture, winner = self.last_drop, self.last_capture_side, self.winner
+        return tuple.__new__(
+            ViewMasks,
+            (
+                *self[:7],
+                self.table.mask,
+                self.opening_table.mask,
+                *self[9:17],
+                tuple([None if hand is None else hand.mask for hand in self.shown]),
+                self.settlement_given,
+                -1 if last_drop is None else last_drop,
+                -1 if chain is None else chain.rank,
+                0 if chain is None else chain.cards.mask,
+                0 if chain is None else chain.count,
+                -1 if chain is None else chain.side,
+                -1 if last_capture is None else last_capture,
+                self.challenged_this_turn,
+                -1 if winner is None else winner,
+                self.debts,
+                self.seat,
+                self.hand.mask,
+            ),
+        )
+
     def possible_kinds(self, seat: int) -> frozenset[Kind]:
         """What ``seat``'s hand as dealt this deal may hold, as far as this seat can tell (R8.1, R11).
 
@@ -217,6 +244,55 @@ class SeatView(PublicView):
         return _possible_kinds(played, self.hand_sizes[seat], available)
 
 
+class ViewMasks(NamedTuple):
+    """A :class:`SeatView`'s facts as bare integers and tuples: what a research adapter encodes at every step.
+
+    The same facts as the view, nothing more (R11), with cards as masks and
+    absent things as -1 (``last_drop``, ``chain_rank``, ``chain_side``,
+    ``last_capture_side``, ``winner``): no :class:`CardSet` or :class:`Chain`
+    object is built. Why it exists: an environment builds one observation per
+    step, and a whole view cost over half of the engine's step.
+    :meth:`~ronda.engine.game.Game.view_masks` builds it from the game,
+    :meth:`SeatView.masks` from a view, and the two are equal:
+
+    >>> from ronda.engine.game import Game
+    >>> game = Game(Rules(players=2), seed=1)
+    >>> game.view_masks(1) == game.view(1).masks()
+    True
+    """
+
+    rules: Rules
+    phase: Phase
+    turn: int
+    dealer: int
+    round: int
+    deal: int
+    deals_in_round: int
+    table: Mask
+    opening_table: Mask
+    hand_sizes: tuple[int, ...]
+    pile_sizes: tuple[int, ...]
+    stock: int
+    scores: tuple[int, ...]
+    plays: tuple[tuple[int, Card], ...]
+    deal_start: int
+    declarations: tuple[Kind | None, ...]
+    exposed: tuple[bool, ...]
+    shown: tuple[Mask | None, ...]
+    settlement_given: tuple[int, ...]
+    last_drop: int
+    chain_rank: int
+    chain_cards: Mask
+    chain_count: int
+    chain_side: int
+    last_capture_side: int
+    challenged_this_turn: bool
+    winner: int
+    debts: tuple[tuple[int, ...], ...]
+    seat: int
+    hand: Mask
+
+
 @cache
 def _possible_kinds(played: tuple[int, ...], held: int, available: tuple[int, ...]) -> frozenset[Kind]:
     """The kinds a hand of ``played`` ranks plus ``held`` more cards, drawn from ``available`` per rank, may be."""
@@ -230,4 +306,4 @@ def _possible_kinds(played: tuple[int, ...], held: int, available: tuple[int, ..
     return frozenset(kinds)
 
 
-__all__ = ["DECLARE", "OVER", "PLAY", "WAITING", "Chain", "Phase", "PublicView", "SeatView"]
+__all__ = ["DECLARE", "OVER", "PLAY", "WAITING", "Chain", "Phase", "PublicView", "SeatView", "ViewMasks"]
