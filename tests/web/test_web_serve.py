@@ -97,3 +97,23 @@ def test_a_real_server_plays_two_games_over_real_websockets() -> None:
     result = json.loads(done.stdout)
     assert result["games_over"] == 2 and result["moves"] > 0 and result["errors"] == 0
     assert result["decisions_lost"] == 0 and result["tables_checked"] == 2 and result["bot_decisions_per_second"] > 0
+
+
+def test_the_load_benchmark_lets_people_arrive_over_a_ramp_and_times_the_bots_turns() -> None:
+    """At a person's pace the clock starts once everyone has arrived; the bot's wait for a worker is reported."""
+    pytest.importorskip("websockets")
+    command = ["--games", "2", "--pace", "0.05", "--ramp", "0.5", "--hard-bots", "0.5", "--duration", "3", "--json"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "load.py"), *command],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    result = json.loads(done.stdout)
+    assert result["ramp_s"] == 0.5 and "--ramp 0.5" in result["command"]
+    assert result["moves"] > 0 and result["latency_ms_p99"] >= result["latency_ms_p50"] > 0
+    assert result["bot_wait_s_p99"] >= result["bot_wait_s_p50"] > 0
+    assert result["errors"] == 0 and result["decisions_lost"] == 0
