@@ -253,3 +253,34 @@ def test_a_server_killed_right_after_a_refused_move_loses_nothing(
         seen = {**sock.events, **back[seat].events}
         assert sorted(seen) == list(range(1, len(events) + 1))
         assert [{k: v for k, v in seen[n].items() if k != "version"} for n in sorted(seen)] == events
+
+
+def test_a_batch_of_decisions_keeps_each_game_s_latest_scores_and_a_finished_game_s_result(
+    database_url: str,
+) -> None:
+    """Group commit: one batch holds several scoring decisions of one game and the last decision of another."""
+    from ronda.interfaces.web.store import Decision, StoredSeat, StoredTable
+
+    store = Store(database_url)
+    try:
+        with store.engine.begin() as db:
+            for table_id in ("a", "b"):
+                seats = [StoredSeat(0, "human", "Ana", None, None), StoredSeat(1, "human", "Badr", None, None)]
+                table = StoredTable(table_id, "2026-11-23", {"players": 2}, None, "playing", seats)
+                store.new_table(db, table, dealer=0, deck=["1o"] * 40)
+        play = {"seat": 0, "play": "1o"}
+        batch = [
+            Decision("a", 0, 0, 0, play, scores=[1, 0]),
+            Decision("b", 0, 0, 0, play, scores=[40, 2]),
+            Decision("a", 0, 1, 0, play),
+            Decision("a", 0, 2, 0, play, scores=[5, 1]),
+            Decision("b", 0, 1, 0, play, result=(0, [41, 2])),
+        ]
+        with store.engine.begin() as db:
+            store.record_decisions(db, batch)
+        games = {table.id: table.games[0] for table in store.load_tables()}
+        assert games["a"].scores == [5, 1] and not games["a"].finished
+        assert games["b"].scores == [41, 2] and games["b"].finished and games["b"].winner == 0
+        assert store.action_numbers("a", 0) == [0, 1, 2]
+    finally:
+        store.close()
