@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,10 +82,8 @@ def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(
     assert not (tmp_path / "elsewhere").exists()
 
 
-def test_a_real_server_plays_two_games_over_real_websockets() -> None:
-    """The load benchmark in miniature: `python -m ronda serve` (uvicorn), two games to game over, one with a bot."""
-    pytest.importorskip("websockets")
-    command = ["--games", "2", "--target", "5", "--pace", "0", "--hard-bots", "0.5", "--duration", "40", "--json"]
+def _load_benchmark(command: list[str]) -> dict[str, Any]:
+    """``benchmarks/load.py`` run as its users run it, its one JSON line read; it must exit 0."""
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "load.py"), *command],
         capture_output=True,
@@ -94,7 +93,15 @@ def test_a_real_server_plays_two_games_over_real_websockets() -> None:
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def test_a_real_server_plays_two_games_over_real_websockets() -> None:
+    """The load benchmark in miniature: `python -m ronda serve` (uvicorn), two games to game over, one with a bot."""
+    pytest.importorskip("websockets")
+    command = ["--games", "2", "--target", "5", "--pace", "0", "--hard-bots", "0.5", "--duration", "40", "--json"]
+    result = _load_benchmark(command)
     assert result["games_over"] == 2 and result["moves"] > 0 and result["errors"] == 0
     assert result["decisions_lost"] == 0 and result["tables_checked"] == 2 and result["bot_decisions_per_second"] > 0
 
@@ -103,16 +110,7 @@ def test_the_load_benchmark_lets_people_arrive_over_a_ramp_and_times_the_bots_tu
     """At a person's pace the clock starts once everyone has arrived; the bot's wait for a worker is reported."""
     pytest.importorskip("websockets")
     command = ["--games", "2", "--pace", "0.05", "--ramp", "0.5", "--hard-bots", "0.5", "--duration", "3", "--json"]
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "load.py"), *command],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=ROOT,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout)
+    result = _load_benchmark(command)
     assert result["ramp_s"] == 0.5 and "--ramp 0.5" in result["command"]
     assert result["moves"] > 0 and result["latency_ms_p99"] >= result["latency_ms_p50"] > 0
     assert result["bot_wait_s_p99"] >= result["bot_wait_s_p50"] > 0
