@@ -40,7 +40,7 @@ Declare(declaration='double_ronda')
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -242,7 +242,8 @@ class _Frame(NamedTuple):
     my_side: int
     debt_index: tuple[tuple[int, ...], ...]  # payer side, payee side -> index among the nine debt counts
     target_count: float
-    score_counts: dict[tuple[int, ...], tuple[float, ...]]  # scores in side-slot order -> their three counts
+    seat: int
+    pack_sizes: Callable[..., bytes]  # hand sizes (seat slots), piles (side slots), stock -> 8 packed counts
 
 
 _FRAMES: dict[tuple[int, int], tuple[Rules, _Frame]] = {}
@@ -303,7 +304,8 @@ def _make_frame(rules: Rules, me: int) -> _Frame:
         my_side=my_side,
         debt_index=tuple(tuple(3 * side_slot[i] + side_slot[j] for j in range(sides)) for i in range(sides)),
         target_count=min(rules.target / 100.0, 1.0),
-        score_counts={},
+        seat=me,
+        pack_sizes=struct.Struct("=" + "f" * n + "4x" * (4 - n) + "f" * sides + "4x" * (3 - sides) + "f").pack,
     )
 
 
@@ -325,38 +327,123 @@ def observe(view: SeatView | ViewMasks, out: np.ndarray | None = None) -> np.nda
     >>> [card for card in range(40) if vector[OFFSETS["hand"] + card]] == list(view.hand)
     True
     """
-    return _encode(view.masks() if isinstance(view, SeatView) else view, out, None)
+    return _encode(view.masks() if isinstance(view, SeatView) else view, out, Encoder())
 
 
 class Encoder:
-    """:func:`observe` for the views of one game, followed through one episode, at about half its cost.
+    """:func:`observe` for the views of one game, followed through one episode, at a fraction of its cost.
 
-    What stays the same through a deal is folded into bits once per seat and
-    deal and kept: the earlier deals' plays, the opening table, the dealer,
-    the deal, the observer's hand as dealt. Each step then adds only what a
-    turn may change. The cache is keyed on the round and the deal, which
-    identify a deal only within one game: call :meth:`reset` whenever a new
-    game begins. Environments give it ``Game.view_masks(seat)``, which costs
-    a third less than a view.
+    An environment observes the same few seats step after step, and a step
+    changes little: a card or two played, the table, a count or two. So each
+    observer's bits are brought up to date rather than rebuilt: the round's
+    constant parts once a round, the deal's once a deal, the plays as they
+    come, the declarations and shown hands when they change. Numpy's calls
+    cost more than the encoding, so the vector is made in three of them.
+
+    What it remembers is keyed on the round and the deal, which identify a
+    deal only within one game: call :meth:`reset` whenever a new game begins.
+    Environments give it ``Game.view_masks(seat)``, which costs a third less
+    than a view.
     """
 
-    __slots__ = ("_deal_parts", "_earlier", "_earlier_key", "_raw", "_raw_bytes")
+    __slots__ = ("_observers", "_raw", "_raw_bytes")
 
     def __init__(self) -> None:
         self._raw = np.zeros(_ALL_BYTES, dtype=np.uint8)  # the bits of the observation being built
         self._raw_bytes = self._raw.data
-        self._earlier_key: tuple[int, int, int] | None = None
-        self._earlier: list[int] = []
-        self._deal_parts: dict[int, tuple[tuple[int, int], _Frame, int, int]] = {}
+        self._observers: dict[int, _Observer] = {}
 
     def reset(self) -> None:
         """Forget the game followed so far."""
-        self._earlier_key = None
-        self._deal_parts.clear()
+        self._observers.clear()
 
     def observe(self, view: SeatView | ViewMasks, out: np.ndarray | None = None) -> np.ndarray:
         """The same vector as :func:`observe`."""
         return _encode(view.masks() if isinstance(view, SeatView) else view, out, self)
+
+
+class _Observer:
+    """What one seat's observations share through a round, brought up to date at each observation.
+
+    ``round_bits`` and ``round_known`` hold the round's constants and every
+    card played so far this round (the ``round_plays`` piece); ``deal_bits``
+    the deal's constants and this deal's plays (``deal_plays``); ``plays_seen``
+    how many of the round's plays they hold.
+    """
+
+    __slots__ = (
+        "announced",
+        "announced_bits",
+        "announced_known",
+        "deal",
+        "deal_bits",
+        "frame",
+        "my_deal_plays",
+        "plays_seen",
+        "round",
+        "round_bits",
+        "round_known",
+    )
+
+    def __init__(self, masks: ViewMasks) -> None:
+        self.round = masks.round
+        self.frame = frame = _frame(masks.rules, masks.seat)
+        opening = masks.opening_table
+        self.round_bits = frame.constant_bits | opening << _O["opening_table"] | frame.dealer_bits[masks.dealer]
+        self.round_known = opening
+        self.plays_seen = 0
+        self.deal = -2  # no deal yet: the first observation begins one
+        self.deal_bits = self.my_deal_plays = 0
+        self.announced: tuple[object, ...] = ()
+        self.announced_bits = self.announced_known = 0
+
+    def add_plays(self, plays: tuple[tuple[int, int], ...], end: int, in_deal: bool) -> None:
+        """Fold ``plays[plays_seen:end]`` in: into the round's bits, and into the deal's if ``in_deal``."""
+        frame = self.frame
+        me = frame.seat
+        round_shift, deal_shift = frame.round_play_shift, frame.deal_play_shift
+        round_bits, known, deal_bits, mine = self.round_bits, self.round_known, self.deal_bits, self.my_deal_plays
+        for seat, card in plays[self.plays_seen : end]:
+            card_bit = _CARD_BITS[card]
+            round_bits |= card_bit << round_shift[seat]
+            known |= card_bit
+            if in_deal:
+                deal_bits |= card_bit << deal_shift[seat]
+                if seat == me:
+                    mine |= card_bit
+        self.round_bits, self.round_known, self.deal_bits, self.my_deal_plays = round_bits, known, deal_bits, mine
+        self.plays_seen = end
+
+    def begin_deal(self, masks: ViewMasks) -> None:
+        """A new deal: the earlier deals' plays stay in the round's bits, the deal's constants are set anew."""
+        self.add_plays(masks.plays, masks.deal_start, False)
+        self.deal = deal = masks.deal
+        bits = 0
+        if deal >= 0:
+            bits = _DEAL_BITS[min(deal, 5)]
+            if deal == masks.deals_in_round - 1:
+                bits |= _LAST_DEAL_BIT
+        self.deal_bits, self.my_deal_plays = bits, 0
+        self.add_plays(masks.plays, len(masks.plays), True)
+        # the observer's hand as dealt: what it holds and what it has played this deal (R8.1)
+        self.deal_bits |= _my_combination_bit(masks.hand | self.my_deal_plays, masks.rules)
+
+    def announce(
+        self, declarations: tuple[str | None, ...], exposed: tuple[bool, ...], shown: tuple[int | None, ...]
+    ) -> None:
+        """The bits of the seats' declarations, exposures and shown hands, and the cards shown hands place."""
+        frame = self.frame
+        bits = known = 0
+        for seat, declared in enumerate(declarations):
+            bits |= frame.declaration_bits[seat][declared]
+            if exposed[seat]:
+                bits |= frame.exposed_bits[seat]
+            cards = shown[seat]
+            if cards is not None:
+                known |= cards
+                bits |= cards << frame.shown_shift[seat]
+        self.announced = (declarations, exposed, shown)
+        self.announced_bits, self.announced_known = bits, known
 
 
 _CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
@@ -377,84 +464,47 @@ _CHAIN_CARDS = _O["chain_cards"]
 _CHAIN_RANK = _O["chain_rank"]
 _CHAIN_COUNT = _O["chain_count"] - 2
 
-
-def _earlier_plays(masks: ViewMasks, cache: Encoder | None) -> list[int]:
-    """Per seat, the cards it played in the round's earlier deals (kept by ``cache`` for the deal)."""
-    key = (masks.round, masks.dealer, masks.deal_start)
-    if cache is not None and cache._earlier_key == key:
-        return cache._earlier
-    earlier = [0] * masks.rules.players
-    for seat, card in masks.plays[: masks.deal_start]:
-        earlier[seat] |= _CARD_BITS[card]
-    if cache is not None:
-        cache._earlier_key, cache._earlier = key, earlier
-    return earlier
+_SCORE_COUNTS: dict[tuple[object, ...], bytes] = {}
+"""Packed score counts by situation (a few hundred recur); bounded by :data:`_MEMO_LIMIT`."""
+_MEMO_LIMIT = 50_000
 
 
-def _deal_bits(masks: ViewMasks, frame: _Frame, earlier: list[int], dealt: int) -> tuple[int, int]:
-    """The bits that stay the same through a deal, and the cards they let the observer place."""
-    opening = masks.opening_table
-    bits = frame.constant_bits | opening << _O["opening_table"] | frame.dealer_bits[masks.dealer]
-    known = opening
-    for seat, played in enumerate(earlier):
-        bits |= played << frame.round_play_shift[seat]
-        known |= played
-    deal = masks.deal
-    if deal >= 0:
-        bits |= _DEAL_BITS[min(deal, 5)]
-        if deal == masks.deals_in_round - 1:
-            bits |= _LAST_DEAL_BIT
-    return bits | _my_combination_bit(dealt, masks.rules), known
-
-
-def _remembered(
-    memo: dict[tuple[int, ...], tuple[float, ...]], key: tuple[int, ...], counts: tuple[float, ...]
-) -> tuple[float, ...]:
-    """``counts``, kept in ``memo`` under ``key`` while it is small (the counts of few keys recur at every step)."""
-    if len(memo) < 100_000:
-        memo[key] = counts
-    return counts
-
-
-_SIZES: dict[tuple[int, ...], tuple[float, ...]] = {}
-_PILES: dict[tuple[int, ...], tuple[float, ...]] = {}
-_GIVEN: dict[tuple[int, ...], tuple[float, ...]] = {}
-_NO_DEBTS = (0.0,) * 9
-_ROUND_COUNTS = (0.0, *(r * 0.05 for r in range(1, 20)), 1.0)
-"""Rounds played before this one / 20, at most 1, by round index (0 for -1 and 0)."""
-
-
-def _size_counts(sizes: tuple[int, ...]) -> tuple[float, ...]:
-    return _remembered(_SIZES, sizes, tuple(size * 0.25 for size in sizes) + (0.0,) * (4 - len(sizes)))
-
-
-def _pile_counts(piles: tuple[int, ...]) -> tuple[float, ...]:
-    return _remembered(_PILES, piles, tuple(pile * 0.025 for pile in piles) + (0.0,) * (3 - len(piles)))
-
-
-def _score_counts(frame: _Frame, scores: tuple[int, ...]) -> tuple[float, ...]:
+def _score_counts(
+    frame: _Frame,
+    key: tuple[object, ...],
+    scores: tuple[int, ...],
+    given: tuple[int, ...],
+    round_index: int,
+    debts: tuple[tuple[int, ...], ...],
+) -> bytes:
+    """Scores / target (3), the target / 100, points given / 20 (3), debts / 40 (9), rounds / 20: packed, kept."""
+    side = frame.my_side
+    points = scores[side:] + scores[:side]
+    given_now = given[side:] + given[:side]
     target = frame.target
-    counts = tuple(score / target if score / target < 1.0 else 1.0 for score in scores)
-    return _remembered(frame.score_counts, scores, counts + (0.0,) * (3 - len(scores)))
-
-
-def _given_counts(given: tuple[int, ...]) -> tuple[float, ...]:
-    counts = tuple(points * 0.05 if points * 0.05 < 1.0 else 1.0 for points in given)
-    return _remembered(_GIVEN, given, counts + (0.0,) * (3 - len(given)))
-
-
-def _debt_counts(frame: _Frame, debts: tuple[tuple[int, ...], ...]) -> list[float]:
-    counts = [0.0] * 9
+    owed = [0.0] * 9
     for payer, row in enumerate(debts):
-        for payee, owed in enumerate(row):
-            if owed:
-                counts[frame.debt_index[payer][payee]] = min(owed / 40.0, 1.0)
-    return counts
+        for payee, cards in enumerate(row):
+            if cards:
+                owed[frame.debt_index[payer][payee]] = min(cards / 40.0, 1.0)
+    counts = (
+        *(min(score / target, 1.0) for score in points),
+        *(0.0,) * (3 - len(points)),
+        frame.target_count,
+        *(min(value * 0.05, 1.0) for value in given_now),
+        *(0.0,) * (3 - len(given_now)),
+        *owed,
+        min(max(round_index, 0), 20) * 0.05,
+    )
+    packed = _PACK_17(*counts)
+    if len(_SCORE_COUNTS) < _MEMO_LIMIT:
+        _SCORE_COUNTS[key] = packed
+    return packed
 
 
-def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> np.ndarray:
+def _encode(masks: ViewMasks, out: np.ndarray | None, encoder: Encoder) -> np.ndarray:
     (
-        rules,
+        _rules,
         phase,
         turn,
         _dealer,
@@ -468,7 +518,7 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
         stock,
         scores,
         plays,
-        deal_start,
+        _deal_start,
         declarations,
         exposed,
         shown,
@@ -485,37 +535,28 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
         me,
         hand,
     ) = masks
-    this_deal = [0] * len(hand_sizes)
-    for seat, card in plays[deal_start:]:
-        this_deal[seat] |= _CARD_BITS[card]
-
-    # ---- bits: one integer, one unpack; what stays the same through the deal comes from the cache
-    entry = None if cache is None else cache._deal_parts.get(me)
-    if entry is not None and entry[0] == (round_index, deal):
-        _, frame, bits, known = entry
-    else:
-        frame = _frame(rules, me)
-        bits, known = _deal_bits(masks, frame, _earlier_plays(masks, cache), hand | this_deal[me])
-        if cache is not None:
-            cache._deal_parts[me] = ((round_index, deal), frame, bits, known)
-    declaration_bits = frame.declaration_bits
-    for seat, declared in enumerate(declarations):
-        bits |= declaration_bits[seat][declared]
-        if exposed[seat]:
-            bits |= frame.exposed_bits[seat]
-        cards = shown[seat]
-        if cards is not None:
-            known |= cards
-            bits |= cards << frame.shown_shift[seat]
-    bits |= hand | table << _TABLE | frame.turn_bits[turn] | _PHASE_BITS[phase]
-    known |= hand | table
-    round_shift, deal_shift = frame.round_play_shift, frame.deal_play_shift
-    for seat, played in enumerate(this_deal):
-        if played:
-            known |= played
-            bits |= played << round_shift[seat] | played << deal_shift[seat]
-    unseen = ALL_CARDS & ~known
-    bits |= unseen << _UNSEEN
+    # ---- bits: one integer, one unpack; the observer's memo brings what changes slowly up to date
+    observer = encoder._observers.get(me)
+    if observer is None or observer.round != round_index or len(plays) < observer.plays_seen:
+        observer = encoder._observers[me] = _Observer(masks)
+    if observer.deal != deal:
+        observer.begin_deal(masks)
+    elif len(plays) != observer.plays_seen:
+        observer.add_plays(plays, len(plays), True)
+    if (declarations, exposed, shown) != observer.announced:
+        observer.announce(declarations, exposed, shown)
+    frame = observer.frame
+    unseen = ALL_CARDS & ~(observer.round_known | observer.announced_known | hand | table)
+    bits = (
+        observer.round_bits
+        | observer.deal_bits
+        | observer.announced_bits
+        | hand
+        | table << _TABLE
+        | unseen << _UNSEEN
+        | frame.turn_bits[turn]
+        | _PHASE_BITS[phase]
+    )
     if last_drop >= 0:
         bits |= 1 << (_LAST_DROP + last_drop)
     if chain_rank >= 0:
@@ -532,77 +573,62 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, cache: Encoder | None) -> 
     if winner >= 0:
         bits |= frame.side_bits[2][winner]
 
-    # ---- counts, in slot order: hand sizes 4, piles 3, stock, scores 3, target, given 3, debts 9, round;
-    # then per rank: the observer's cards, the table's, the unseen ones (two ranks a table look-up)
-    my_side = frame.my_side
-    sizes = hand_sizes[me:] + hand_sizes[:me]
-    piles = pile_sizes[my_side:] + pile_sizes[:my_side]
-    points = scores[my_side:] + scores[:my_side]
-    given = given[my_side:] + given[:my_side]
-    q, t = _QUARTERS, _ONES
-    counts = [
-        *(_SIZES.get(sizes) or _size_counts(sizes)),
-        *(_PILES.get(piles) or _pile_counts(piles)),
-        stock * 0.025,
-        *(frame.score_counts.get(points) or _score_counts(frame, points)),
-        frame.target_count,
-        *(_GIVEN.get(given) or _given_counts(given)),
-        *(_debt_counts(frame, debts) if rules.transfer_scoring else _NO_DEBTS),
-        _ROUND_COUNTS[min(max(round_index, 0), 20)],
-        *(_HAND_RANKS.get(hand) or _rank_counts(_HAND_RANKS, hand, q)),
-        *t[table & 255],
-        *t[table >> 8 & 255],
-        *t[table >> 16 & 255],
-        *t[table >> 24 & 255],
-        *t[table >> 32],
-        *q[unseen & 255],
-        *q[unseen >> 8 & 255],
-        *q[unseen >> 16 & 255],
-        *q[unseen >> 24 & 255],
-        *q[unseen >> 32],
-    ]
-    # One unpack makes the whole vector (the counts' places unpack as zeros) and the counts are packed into
-    # its memory as float32 (what numpy's own conversion gives): numpy's calls cost more than the encoding.
-    if cache is None:
-        raw = np.frombuffer(bits.to_bytes(_ALL_BYTES, "little"), dtype=np.uint8)
-    else:
-        raw = cache._raw
-        cache._raw_bytes[:] = bits.to_bytes(_ALL_BYTES, "little")
+    # ---- counts as packed float32: hand sizes 4, piles 3 and the stock by seat and side slot; scores 3, target,
+    # given 3, debts 9 and the round, kept per situation; per rank the observer's cards, the table's, the unseen
+    me, side = frame.seat, frame.my_side
+    key = (scores, given, round_index, debts, side, frame.target)
+    q, t = _QUARTER_PAIRS, _ONE_PAIRS
+    counts = b"".join(
+        (
+            frame.pack_sizes(
+                *map(_QUARTERS.__getitem__, hand_sizes[me:] + hand_sizes[:me]),
+                *map(_FORTIETHS.__getitem__, pile_sizes[side:] + pile_sizes[:side]),
+                _FORTIETHS[stock],
+            ),
+            _SCORE_COUNTS.get(key) or _score_counts(frame, key, scores, given, round_index, debts),
+            q[hand & 255],
+            q[hand >> 8 & 255],
+            q[hand >> 16 & 255],
+            q[hand >> 24 & 255],
+            q[hand >> 32],
+            t[table & 255],
+            t[table >> 8 & 255],
+            t[table >> 16 & 255],
+            t[table >> 24 & 255],
+            t[table >> 32],
+            q[unseen & 255],
+            q[unseen >> 8 & 255],
+            q[unseen >> 16 & 255],
+            q[unseen >> 24 & 255],
+            q[unseen >> 32],
+        )
+    )
+    # One unpack makes the whole vector (the counts' places unpack as zeros), then the counts' bytes are copied
+    # into its memory.
+    encoder._raw_bytes[:] = bits.to_bytes(_ALL_BYTES, "little")
     if out is None:
-        out = np.unpackbits(raw, None, OBSERVATION_SIZE, "little").astype(_FLOAT32)  # positional: keywords cost
-        _pack_counts(out.data, 4 * _BITS, *counts)
+        out = np.unpackbits(encoder._raw, None, OBSERVATION_SIZE, "little").astype(_FLOAT32)  # positional: cheaper
+        _pack_counts(out.data, 4 * _BITS, counts)
     else:
-        out[:_BITS] = np.unpackbits(raw, None, _BITS, "little")
-        out[_BITS:] = counts
+        out[:_BITS] = np.unpackbits(encoder._raw, None, _BITS, "little")
+        out[_BITS:] = np.frombuffer(counts, _FLOAT32)
     return out
 
 
 _FLOAT32 = np.dtype(np.float32)
+_pack_counts = struct.Struct(f"{4 * (OBSERVATION_SIZE - _BITS)}s").pack_into
+_PACK_17 = struct.Struct("=17f").pack
+_QUARTERS = tuple(size * 0.25 for size in range(41))
+_FORTIETHS = tuple(cards * 0.025 for cards in range(41))
 
 
-_pack_counts = struct.Struct(f"={OBSERVATION_SIZE - _BITS}f").pack_into
+def _pair_bytes(scale: float) -> tuple[bytes, ...]:
+    """Per byte of a card mask (two ranks, four suits each): the cards of each rank times ``scale``, packed."""
+    return tuple(struct.pack("=2f", (b & 15).bit_count() * scale, (b >> 4).bit_count() * scale) for b in range(256))
 
 
-def _pair_table(scale: float) -> tuple[tuple[float, float], ...]:
-    """For each byte of a card mask (two ranks, four suits each): how many cards of each rank, times ``scale``."""
-    return tuple(((b & 15).bit_count() * scale, (b >> 4).bit_count() * scale) for b in range(256))
-
-
-_QUARTERS = _pair_table(0.25)
-_ONES = _pair_table(1.0)
-_HAND_RANKS: dict[int, tuple[float, ...]] = {}
-
-
-def _rank_counts(
-    memo: dict[int, tuple[float, ...]], mask: int, table: tuple[tuple[float, float], ...]
-) -> tuple[float, ...]:
-    """The ten per-rank counts of a card mask, scaled by ``table`` and kept in ``memo`` (hands of a few cards recur)."""
-    counts: tuple[float, ...] = table[mask & 255] + table[mask >> 8 & 255] + table[mask >> 16 & 255]
-    counts += table[mask >> 24 & 255]
-    counts += table[mask >> 32]
-    if len(memo) < 200_000:
-        memo[mask] = counts
-    return counts
+_QUARTER_PAIRS = _pair_bytes(0.25)
+_ONE_PAIRS = _pair_bytes(1.0)
 
 
 def encode_state(hands: Iterable[int], stock: int, seat0: SeatView) -> np.ndarray:
