@@ -275,6 +275,48 @@ def test_the_encoder_fed_view_masks_gives_observe_s_vector_at_every_step_through
             game.apply(rng.choice(challenges) if challenges and rng.random() < 0.2 else rng.choice(legal))
 
 
+@settings(max_examples=30, deadline=None)
+@given(rules=every_variant_st, seed=st.integers(0, 10_000))
+def test_every_count_of_every_observation_is_the_views_number_in_the_observers_slots(rules: Rules, seed: int) -> None:
+    """The counts, read back against the view at every step of a whole game, for every player count and variant.
+
+    The encoder keeps packed counts in memos shared by every game of the same
+    shape; reading them back here, rule set after rule set in one process,
+    shows no memo hands one table's counts to another.
+    """
+    rng = random.Random(seed)
+    encoder = Encoder()
+    game = Game(rules, seed=seed)
+    n, sides = rules.players, rules.sides
+    while game.phase != OVER:
+        seat = game.turn
+        view = game.view(seat)
+        piece = decode(encoder.observe(game.view_masks(seat)))
+        my_side = rules.side_of(seat)
+        slot = [(other - seat) % n for other in range(n)]
+        side_slot = [(side - my_side) % sides for side in range(sides)]
+        hand_sizes = [0.0] * 4
+        for other in range(n):
+            hand_sizes[slot[other]] = view.hand_sizes[other] / 4
+        assert piece["hand_sizes"].tolist() == pytest.approx(hand_sizes)
+        expected = {name: [0.0] * 3 for name in ("pile_sizes", "scores", "settlement_given")}
+        debts = [0.0] * 9
+        for side in range(sides):
+            expected["pile_sizes"][side_slot[side]] = view.pile_sizes[side] / 40
+            expected["scores"][side_slot[side]] = min(view.scores[side] / rules.target, 1.0)
+            expected["settlement_given"][side_slot[side]] = min(view.settlement_given[side] / 20, 1.0)
+            for payee in range(sides):
+                debts[3 * side_slot[side] + side_slot[payee]] = min(view.debts[side][payee] / 40, 1.0)
+        for name, values in expected.items():
+            assert piece[name].tolist() == pytest.approx(values), name
+        assert piece["debts"].tolist() == pytest.approx(debts)
+        assert piece["stock"][0] == pytest.approx(view.stock / 40)
+        assert piece["target"][0] == pytest.approx(min(rules.target / 100, 1.0))
+        assert piece["round"][0] == pytest.approx(min(view.round, 20) / 20)
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+
+
 def test_an_action_mask_marks_exactly_the_legal_actions() -> None:
     game = start(Rules(players=2), [{0: "5o 5c 2e", 1: "2o 3c 7e"}], table="1b 4o 7o 11c", dealer=1)
     assert action_mask(game.legal_actions()).nonzero()[0].tolist() == [40, 41, 42]

@@ -40,7 +40,7 @@ Declare(declaration='double_ronda')
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -243,7 +243,12 @@ class _Frame(NamedTuple):
     debt_index: tuple[tuple[int, ...], ...]  # payer side, payee side -> index among the nine debt counts
     target_count: float
     seat: int
-    pack_sizes: Callable[..., bytes]  # hand sizes (seat slots), piles (side slots), stock -> 8 packed counts
+    # memos filled as met, shared by the frames of one shape (:func:`_count_memos`):
+    hand_counts: dict[tuple[object, ...], bytes]  # hand sizes by seat -> 4 packed counts in seat slots
+    pile_counts: dict[tuple[object, ...], bytes]  # pile sizes by side -> 3 packed counts in side slots
+    score_counts: dict[tuple[object, ...], bytes]  # scores by side -> 3 packed counts in side slots, the target
+    given_counts: dict[tuple[object, ...], bytes]  # points given by side -> 3 packed counts in side slots
+    debt_counts: dict[tuple[object, ...], bytes]  # debts, round -> 9 packed counts in side slots, the round
 
 
 _FRAMES: dict[tuple[int, int], tuple[Rules, _Frame]] = {}
@@ -305,8 +310,30 @@ def _make_frame(rules: Rules, me: int) -> _Frame:
         debt_index=tuple(tuple(3 * side_slot[i] + side_slot[j] for j in range(sides)) for i in range(sides)),
         target_count=min(rules.target / 100.0, 1.0),
         seat=me,
-        pack_sizes=struct.Struct("=" + "f" * n + "4x" * (4 - n) + "f" * sides + "4x" * (3 - sides) + "f").pack,
+        **_count_memos(n, sides, me, my_side, rules.target),
     )
+
+
+_COUNT_MEMOS: dict[tuple[int, ...], dict[str, dict[tuple[object, ...], bytes]]] = {}
+
+
+def _count_memos(
+    players: int, sides: int, me: int, my_side: int, target: int
+) -> dict[str, dict[tuple[object, ...], bytes]]:
+    """The packed-count memos of a frame, shared by every frame of the same shape.
+
+    Environments make new rules, so new frames, at every construction: shared memos stay warm across them.
+    """
+    memos = _COUNT_MEMOS.get((players, sides, me, my_side, target))
+    if memos is None:
+        memos = _COUNT_MEMOS[players, sides, me, my_side, target] = {
+            "hand_counts": {},
+            "pile_counts": {},
+            "score_counts": {},
+            "given_counts": {},
+            "debt_counts": {},
+        }
+    return memos
 
 
 _PHASE_BITS = {phase: 1 << (_O["phase"] + i) for i, phase in enumerate(PHASES)}
@@ -337,8 +364,11 @@ class Encoder:
     changes little: a card or two played, the table, a count or two. So each
     observer's bits are brought up to date rather than rebuilt: the round's
     constant parts once a round, the deal's once a deal, the plays as they
-    come, the declarations and shown hands when they change. Numpy's calls
-    cost more than the encoding, so the vector is made in three of them.
+    come, the declarations and shown hands when they change. The counts are
+    packed floats kept by situation (hand sizes, piles, scores...) in memos
+    shared by every game of the same shape, since an environment makes new
+    rules, so new frames, each time it is built. Numpy's calls cost more
+    than the encoding, so the vector is made in three of them.
 
     What it remembers is keyed on the round and the deal, which identify a
     deal only within one game: call :meth:`reset` whenever a new game begins.
@@ -383,6 +413,8 @@ class _Observer:
         "round",
         "round_bits",
         "round_known",
+        "score_counts",
+        "score_key",
     )
 
     def __init__(self, masks: ViewMasks) -> None:
@@ -396,6 +428,8 @@ class _Observer:
         self.deal_bits = self.my_deal_plays = 0
         self.announced: tuple[object, ...] = ()
         self.announced_bits = self.announced_known = 0
+        self.score_key: tuple[object, ...] = ()
+        self.score_counts = b""
 
     def add_plays(self, plays: tuple[tuple[int, int], ...], end: int, in_deal: bool) -> None:
         """Fold ``plays[plays_seen:end]`` in: into the round's bits, and into the deal's if ``in_deal``."""
@@ -464,42 +498,45 @@ _CHAIN_CARDS = _O["chain_cards"]
 _CHAIN_RANK = _O["chain_rank"]
 _CHAIN_COUNT = _O["chain_count"] - 2
 
-_SCORE_COUNTS: dict[tuple[object, ...], bytes] = {}
-"""Packed score counts by situation (a few hundred recur); bounded by :data:`_MEMO_LIMIT`."""
 _MEMO_LIMIT = 50_000
+"""The most situations (pile sizes, scores, ...) one memo of packed counts keeps."""
 
 
-def _score_counts(
-    frame: _Frame,
-    key: tuple[object, ...],
-    scores: tuple[int, ...],
-    given: tuple[int, ...],
-    round_index: int,
-    debts: tuple[tuple[int, ...], ...],
-) -> bytes:
-    """Scores / target (3), the target / 100, points given / 20 (3), debts / 40 (9), rounds / 20: packed, kept."""
+def _kept(memo: dict[tuple[object, ...], bytes], key: tuple[object, ...], packed: bytes) -> bytes:
+    """``packed``, kept in ``memo`` under ``key`` while the memo holds fewer than :data:`_MEMO_LIMIT`."""
+    if len(memo) < _MEMO_LIMIT:
+        memo[key] = packed
+    return packed
+
+
+def _score_counts(frame: _Frame, scores: tuple[int, ...]) -> bytes:
+    """Scores / target in side slots (3) and the target / 100: packed, kept in the frame."""
     side = frame.my_side
-    points = scores[side:] + scores[:side]
-    given_now = given[side:] + given[:side]
-    target = frame.target
-    owed = [0.0] * 9
+    counts = [0.0, 0.0, 0.0, frame.target_count]
+    for slot, score in enumerate(scores[side:] + scores[:side]):
+        counts[slot] = min(score / frame.target, 1.0)
+    return _kept(frame.score_counts, scores, _PACK_4(*counts))
+
+
+def _given_counts(frame: _Frame, given: tuple[int, ...]) -> bytes:
+    """Points given in settlement / 20 in side slots (3): packed, kept in the frame."""
+    side = frame.my_side
+    counts = [0.0, 0.0, 0.0]
+    for slot, value in enumerate(given[side:] + given[:side]):
+        counts[slot] = min(value * 0.05, 1.0)
+    return _kept(frame.given_counts, given, _PACK_3(*counts))
+
+
+def _debt_counts(frame: _Frame, key: tuple[tuple[tuple[int, ...], ...], int]) -> bytes:
+    """Debts / 40 by payer and payee side slots (9) and the round / 20: packed, kept in the frame."""
+    debts, round_index = key
+    counts = [0.0] * 10
     for payer, row in enumerate(debts):
         for payee, cards in enumerate(row):
             if cards:
-                owed[frame.debt_index[payer][payee]] = min(cards / 40.0, 1.0)
-    counts = (
-        *(min(score / target, 1.0) for score in points),
-        *(0.0,) * (3 - len(points)),
-        frame.target_count,
-        *(min(value * 0.05, 1.0) for value in given_now),
-        *(0.0,) * (3 - len(given_now)),
-        *owed,
-        min(max(round_index, 0), 20) * 0.05,
-    )
-    packed = _PACK_17(*counts)
-    if len(_SCORE_COUNTS) < _MEMO_LIMIT:
-        _SCORE_COUNTS[key] = packed
-    return packed
+                counts[frame.debt_index[payer][payee]] = min(cards / 40.0, 1.0)
+    counts[9] = min(max(round_index, 0), 20) * 0.05
+    return _kept(frame.debt_counts, key, _PACK_10(*counts))
 
 
 def _encode(masks: ViewMasks, out: np.ndarray | None, encoder: Encoder) -> np.ndarray:
@@ -575,17 +612,24 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, encoder: Encoder) -> np.nd
 
     # ---- counts as packed float32: hand sizes 4, piles 3 and the stock by seat and side slot; scores 3, target,
     # given 3, debts 9 and the round, kept per situation; per rank the observer's cards, the table's, the unseen
-    me, side = frame.seat, frame.my_side
-    key = (scores, given, round_index, debts, side, frame.target)
+    key = (scores, given, round_index, debts)
+    if key == observer.score_key:
+        score_counts = observer.score_counts
+    else:
+        rest = (debts, round_index)
+        score_counts = (
+            (frame.score_counts.get(scores) or _score_counts(frame, scores))
+            + (frame.given_counts.get(given) or _given_counts(frame, given))
+            + (frame.debt_counts.get(rest) or _debt_counts(frame, rest))
+        )
+        observer.score_key, observer.score_counts = key, score_counts
     q, t = _QUARTER_PAIRS, _ONE_PAIRS
     counts = b"".join(
         (
-            frame.pack_sizes(
-                *map(_QUARTERS.__getitem__, hand_sizes[me:] + hand_sizes[:me]),
-                *map(_FORTIETHS.__getitem__, pile_sizes[side:] + pile_sizes[:side]),
-                _FORTIETHS[stock],
-            ),
-            _SCORE_COUNTS.get(key) or _score_counts(frame, key, scores, given, round_index, debts),
+            frame.hand_counts.get(hand_sizes) or _hand_counts(frame, hand_sizes),
+            frame.pile_counts.get(pile_sizes) or _pile_counts(frame, pile_sizes),
+            _STOCK_COUNTS[stock],
+            score_counts,
             q[hand & 255],
             q[hand >> 8 & 255],
             q[hand >> 16 & 255],
@@ -617,9 +661,28 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, encoder: Encoder) -> np.nd
 
 _FLOAT32 = np.dtype(np.float32)
 _pack_counts = struct.Struct(f"{4 * (OBSERVATION_SIZE - _BITS)}s").pack_into
-_PACK_17 = struct.Struct("=17f").pack
-_QUARTERS = tuple(size * 0.25 for size in range(41))
-_FORTIETHS = tuple(cards * 0.025 for cards in range(41))
+_PACK_10 = struct.Struct("=10f").pack
+_PACK_4 = struct.Struct("=4f").pack
+_PACK_3 = struct.Struct("=3f").pack
+_STOCK_COUNTS = tuple(struct.pack("=f", cards * 0.025) for cards in range(NUM_CARDS + 1))
+
+
+def _hand_counts(frame: _Frame, hand_sizes: tuple[int, ...]) -> bytes:
+    """Hand sizes / 4 in seat slots, four of them: packed, kept in the frame (a few dozen recur)."""
+    me = frame.seat
+    sizes = [0.0] * 4
+    for slot, size in enumerate(hand_sizes[me:] + hand_sizes[:me]):
+        sizes[slot] = size * 0.25
+    return _kept(frame.hand_counts, hand_sizes, _PACK_4(*sizes))
+
+
+def _pile_counts(frame: _Frame, pile_sizes: tuple[int, ...]) -> bytes:
+    """Captured cards / 40 in side slots, three of them: packed, kept in the frame."""
+    side = frame.my_side
+    sizes = [0.0] * 3
+    for slot, cards in enumerate(pile_sizes[side:] + pile_sizes[:side]):
+        sizes[slot] = cards * 0.025
+    return _kept(frame.pile_counts, pile_sizes, _PACK_3(*sizes))
 
 
 def _pair_bytes(scale: float) -> tuple[bytes, ...]:

@@ -74,7 +74,7 @@ class Episode:
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """One decision; the next round is dealt at once when a whole game is the episode."""
         events = self.game.apply(action, seat=seat)
-        if self.game.phase == WAITING and self.reward != "round":
+        if self.reward != "round" and self.game.phase == WAITING:
             events = events + self.game.add_deck(shuffled_deck(self.rules, self._rng))
         self.events = events
         return events

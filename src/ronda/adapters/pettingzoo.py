@@ -129,12 +129,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {"action_mask": _NO_ACTIONS} for a in self.agents}
         self.agent_selection = self.possible_agents[self.episode.game.turn]
         self._events = list(self.episode.events)
-        self._update_mask(self.agent_selection)
-
-    def _update_mask(self, previous: str) -> None:
-        """The acting agent's mask in its info (the flat observation's only mask); the one who acted has none now."""
-        assert self.episode is not None
-        self.infos[previous]["action_mask"] = _NO_ACTIONS
+        # The acting agent's mask is in its info (the flat observation's only mask); the others' are empty.
         if not self.episode.over:
             self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions())
 
@@ -190,6 +185,8 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         episode = self.episode
         acting = self.agent_selection
         self._events += episode.apply(id_action(action))
+        infos = self.infos
+        infos[acting]["action_mask"] = _NO_ACTIONS
         if episode.over:
             # Rewards come only at the end: until then every reward is 0 and nothing accumulates.
             for agent, value in zip(self.possible_agents, episode.returns(), strict=True):
@@ -197,8 +194,9 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         else:
-            self.agent_selection = self.possible_agents[episode.game.turn]
-        self._update_mask(acting)
+            game = episode.game
+            agent = self.agent_selection = self.possible_agents[game.turn]
+            infos[agent]["action_mask"] = action_mask(game.legal_actions())
 
     def render(self) -> str | None:
         if self.episode is None:

@@ -186,8 +186,9 @@ class Game:
     - ``_deck``, ``_stock_pos``: this round's deck in dealing order, and how many of its cards are dealt;
     - ``_hands``, ``_dealt``: each seat's hand now, and as dealt this deal (masks);
     - ``_cards_in_hands``: cards left in all hands this deal;
-    - ``_table``, ``_table_ranks``: the table's card of each rank (-1 if none: R4.2 keeps one card a
-      rank), and its ranks as a rank mask; ``_opening_table``: the cards turned up for the round (R3.4);
+    - ``_table``, ``_table_ranks``, ``_table_cards``: the table's card of each rank (-1 if none: R4.2
+      keeps one card a rank), its ranks as a rank mask and its cards as a card mask (every view reads it);
+      ``_opening_table``: the cards turned up for the round (R3.4);
     - ``_piles``: each side's captured cards this round (masks);
     - ``_last_drop``, ``_last_drop_seat``: the card dropped on the turn before in this deal (a caida
       may take it, R5.1; -1 if none), and who dropped it;
@@ -236,6 +237,7 @@ class Game:
         "_last_drop_seat",
         "_log",
         "_n",
+        "_no_debts",
         "_opening_table",
         "_pending_decks",
         "_phase",
@@ -254,6 +256,7 @@ class Game:
         "_stale",
         "_stock_pos",
         "_table",
+        "_table_cards",
         "_table_ranks",
         "_truth",
         "_turn",
@@ -291,6 +294,8 @@ class Game:
         self._size = 0
         self._combos = hand_combinations_memo(rules.ace_high)
         self._side_of = tuple(rules.side_of(s) for s in range(self._n))
+        # the debts every view shows when only transfer_scoring makes any (R10); () when it is on
+        self._no_debts = () if rules.transfer_scoring else ((0,) * rules.sides,) * rules.sides
         self._rng = rng
         self._pending_decks = [list(d) for d in decks]
         self._dealer = dealer
@@ -315,6 +320,7 @@ class Game:
         self._cards_in_hands = 0
         self._table = [-1] * 10
         self._table_ranks = 0
+        self._table_cards = 0
         self._opening_table = 0
         self._piles = [0] * sides
         self._chain_cards = 0
@@ -360,6 +366,7 @@ class Game:
         o._rules = self._rules
         o._n = self._n
         o._side_of = self._side_of
+        o._no_debts = self._no_debts
         o._sizes = self._sizes
         o._combos = self._combos
         o._phase = self._phase
@@ -373,6 +380,7 @@ class Game:
         o._cards_in_hands = self._cards_in_hands
         o._table = self._table[:]
         o._table_ranks = self._table_ranks
+        o._table_cards = self._table_cards
         o._opening_table = self._opening_table
         o._last_drop = self._last_drop
         o._last_drop_seat = self._last_drop_seat
@@ -567,7 +575,7 @@ class Game:
             ViewMasks,
             (
                 *self._round_facts(),
-                self._table_mask(),
+                self._table_cards,
                 self._opening_table,
                 tuple(map(int.bit_count, self._hands)),
                 tuple(map(int.bit_count, self._piles)),
@@ -587,7 +595,7 @@ class Game:
                 self._last_capture_side,
                 self._challenged,
                 -1 if winner is None else winner,
-                tuple(map(tuple, self._debts)),
+                self._no_debts or tuple(map(tuple, self._debts)),
                 seat,
                 self._hands[seat],
             ),
@@ -597,14 +605,6 @@ class Game:
         """The first fields of a view and of its masks: rules, phase, turn, dealer, round, deal, deals in the round."""
         return (self._rules, self._phase, self._turn, self._dealer, self._round, self._deal, len(self._sizes))
 
-    def _table_mask(self) -> Mask:
-        """The cards on the table, as a mask."""
-        table = 0
-        for card in self._table:
-            if card >= 0:
-                table |= 1 << card
-        return table
-
     def _public_facts(self) -> tuple[Any, ...]:
         """The fields of :class:`PublicView`, in its order."""
         chain = None
@@ -612,7 +612,7 @@ class Game:
             chain = Chain(self._chain_rank, CardSet(self._chain_cards), self._chain_count, self._chain_side)
         return (
             *self._round_facts(),
-            CardSet(self._table_mask()),
+            CardSet(self._table_cards),
             CardSet(self._opening_table),
             tuple([h.bit_count() for h in self._hands]),
             tuple([p.bit_count() for p in self._piles]),
@@ -953,6 +953,7 @@ class Game:
             for card in table:
                 self._table[card >> 2] = card
                 self._table_ranks |= 1 << (card >> 2)
+                self._table_cards |= 1 << card
                 self._opening_table |= 1 << card
         self._stock_pos = pos
         self._cards_in_hands = size * n
@@ -1056,6 +1057,7 @@ class Game:
                     cards |= 1 << c
                     r += 1
                 self._table_ranks = table_after
+                self._table_cards &= ~cards
                 self._piles[side] |= cards
                 self._last_capture_side = side
                 self._last_drop = -1
@@ -1080,6 +1082,7 @@ class Game:
         else:
             self._table[card >> 2] = card
             self._table_ranks = table_after
+            self._table_cards |= bit
             self._last_drop = card
             self._last_drop_seat = seat
             self._chain_rank = -1
@@ -1167,6 +1170,7 @@ class Game:
                 self._piles[side] |= 1 << card
             self._table = [-1] * 10
             self._table_ranks = 0
+            self._table_cards = 0
             self._events.append(TableTaken(side, cards))
         counts = [p.bit_count() for p in self._piles]
         self._events.append(RoundEnd(self._round, tuple(counts)))
@@ -1376,6 +1380,7 @@ class Game:
         for card in view.table:
             game._table[card >> 2] = card
             game._table_ranks |= 1 << (card >> 2)
+            game._table_cards |= 1 << card
         game._opening_table = view.opening_table.mask
         game._piles = list(piles)
         game._scores = list(view.scores)
