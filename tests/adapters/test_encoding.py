@@ -277,11 +277,13 @@ def test_the_encoder_fed_view_masks_gives_observe_s_vector_at_every_step_through
 
 @settings(max_examples=30, deadline=None)
 @given(rules=every_variant_st, seed=st.integers(0, 10_000))
-def test_every_count_of_every_observation_is_the_views_number_in_the_observers_slots(rules: Rules, seed: int) -> None:
-    """The counts, read back against the view at every step of a whole game, for every player count and variant.
+def test_every_count_and_announcement_of_every_observation_is_the_views_in_the_observers_slots(
+    rules: Rules, seed: int
+) -> None:
+    """Counts and announcements read back against the view at every step of a whole game, in every variant.
 
-    The encoder keeps packed counts in memos shared by every game of the same
-    shape; reading them back here, rule set after rule set in one process,
+    The encoder keeps packed counts and announcement bits in memos shared by
+    every game of the same shape; reading them back here, rule set after rule set in one process,
     shows no memo hands one table's counts to another.
     """
     rng = random.Random(seed)
@@ -313,6 +315,13 @@ def test_every_count_of_every_observation_is_the_views_number_in_the_observers_s
         assert piece["stock"][0] == pytest.approx(view.stock / 40)
         assert piece["target"][0] == pytest.approx(min(rules.target / 100, 1.0))
         assert piece["round"][0] == pytest.approx(min(view.round, 20) / 20)
+        kinds = [None, "none", "ronda", "tringa", "double_ronda"]
+        for other in range(n):
+            at = slot[other]
+            assert kinds[int(np.argmax(piece["declarations"][5 * at : 5 * at + 5]))] == view.declarations[other]
+            assert piece["exposed"][at] == view.exposed[other]
+            shown = view.shown[other]
+            assert cards(piece["shown"][40 * at : 40 * at + 40]) == (CardSet() if shown is None else shown)
         legal = game.legal_actions()
         game.apply(legal[rng.randrange(len(legal))])
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -243,12 +243,13 @@ class _Frame(NamedTuple):
     debt_index: tuple[tuple[int, ...], ...]  # payer side, payee side -> index among the nine debt counts
     target_count: float
     seat: int
-    # memos filled as met, shared by the frames of one shape (:func:`_count_memos`):
+    # memos filled as met, shared by the frames of one shape (:func:`_shared_memos`):
     hand_counts: dict[tuple[object, ...], bytes]  # hand sizes by seat -> 4 packed counts in seat slots
     pile_counts: dict[tuple[object, ...], bytes]  # pile sizes by side -> 3 packed counts in side slots
     score_counts: dict[tuple[object, ...], bytes]  # scores by side -> 3 packed counts in side slots, the target
     given_counts: dict[tuple[object, ...], bytes]  # points given by side -> 3 packed counts in side slots
     debt_counts: dict[tuple[object, ...], bytes]  # debts, round -> 9 packed counts in side slots, the round
+    announcements: dict[tuple[object, ...], tuple[int, int]]  # declarations, exposed, shown -> bits, cards shown
 
 
 _FRAMES: dict[tuple[int, int], tuple[Rules, _Frame]] = {}
@@ -310,28 +311,23 @@ def _make_frame(rules: Rules, me: int) -> _Frame:
         debt_index=tuple(tuple(3 * side_slot[i] + side_slot[j] for j in range(sides)) for i in range(sides)),
         target_count=min(rules.target / 100.0, 1.0),
         seat=me,
-        **_count_memos(n, sides, me, my_side, rules.target),
+        **_shared_memos(n, sides, me, my_side, rules.target),
     )
 
 
-_COUNT_MEMOS: dict[tuple[int, ...], dict[str, dict[tuple[object, ...], bytes]]] = {}
+_SHARED_MEMOS: dict[tuple[int, ...], dict[str, dict[Any, Any]]] = {}
 
 
-def _count_memos(
-    players: int, sides: int, me: int, my_side: int, target: int
-) -> dict[str, dict[tuple[object, ...], bytes]]:
-    """The packed-count memos of a frame, shared by every frame of the same shape.
+def _shared_memos(players: int, sides: int, me: int, my_side: int, target: int) -> dict[str, dict[Any, Any]]:
+    """The memos of a frame (packed counts, announcement bits), shared by every frame of the same shape.
 
     Environments make new rules, so new frames, at every construction: shared memos stay warm across them.
     """
-    memos = _COUNT_MEMOS.get((players, sides, me, my_side, target))
+    memos = _SHARED_MEMOS.get((players, sides, me, my_side, target))
     if memos is None:
-        memos = _COUNT_MEMOS[players, sides, me, my_side, target] = {
-            "hand_counts": {},
-            "pile_counts": {},
-            "score_counts": {},
-            "given_counts": {},
-            "debt_counts": {},
+        memos = _SHARED_MEMOS[players, sides, me, my_side, target] = {
+            name: {}
+            for name in ("hand_counts", "pile_counts", "score_counts", "given_counts", "debt_counts", "announcements")
         }
     return memos
 
@@ -467,17 +463,22 @@ class _Observer:
     ) -> None:
         """The bits of the seats' declarations, exposures and shown hands, and the cards shown hands place."""
         frame = self.frame
-        bits = known = 0
-        for seat, declared in enumerate(declarations):
-            bits |= frame.declaration_bits[seat][declared]
-            if exposed[seat]:
-                bits |= frame.exposed_bits[seat]
-            cards = shown[seat]
-            if cards is not None:
-                known |= cards
-                bits |= cards << frame.shown_shift[seat]
-        self.announced = (declarations, exposed, shown)
-        self.announced_bits, self.announced_known = bits, known
+        announced = self.announced = (declarations, exposed, shown)
+        found = frame.announcements.get(announced)
+        if found is None:
+            bits = known = 0
+            for seat, declared in enumerate(declarations):
+                bits |= frame.declaration_bits[seat][declared]
+                if exposed[seat]:
+                    bits |= frame.exposed_bits[seat]
+                cards = shown[seat]
+                if cards is not None:
+                    known |= cards
+                    bits |= cards << frame.shown_shift[seat]
+            found = (bits, known)
+            if len(frame.announcements) < _MEMO_LIMIT:
+                frame.announcements[announced] = found
+        self.announced_bits, self.announced_known = found
 
 
 _CARD_BITS = tuple(1 << card for card in range(NUM_CARDS))
