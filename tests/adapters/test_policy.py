@@ -111,11 +111,22 @@ def _training_script():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_a_tiny_training_run_exports_a_numpy_policy_that_plays_what_the_torch_model_plays(tmp_path: Path) -> None:
+def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_plays(tmp_path: Path) -> None:
+    """Both phases in seconds: the teacher's decisions are learned, the saved file plays what torch plays."""
     script = _training_script()
-    args = script.parse(["--steps", "128", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--opponents", "random"])
+    args = script.parse(
+        [
+            *("--steps", "256", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--opponents", "random,easy"),
+            *("--teacher", "medium", "--imitation-decisions", "400", "--imitation-epochs", "3", "--workers", "1"),
+            *("--eval-every", "128", "--eval-rounds", "3", "--out", str(tmp_path / "tiny.npz")),
+        ]
+    )
     model, policy, _ = script.train(args)
     policy.save(tmp_path / "tiny.npz")
+    assert policy.meta["imitation"]["decisions"] == 400 and policy.meta["imitation"]["teacher"] == "medium"
+    assert policy.meta["imitation"]["agreement"] > 0.6  # chance, among the legal actions, is about a third
+    assert policy.meta["arguments"]["out"] == "tiny.npz"  # a file name, never where it was written
+    assert policy.meta["reinforcement_steps"] in (0, 128, 256) and policy.meta["reinforcement_steps_run"] == 256
     same, total = script.agreement(model, Policy.load(tmp_path / "tiny.npz"), decisions=60, opponent="random")
     assert same == total
 

@@ -510,22 +510,15 @@ def _kept(memo: dict[tuple[object, ...], bytes], key: tuple[object, ...], packed
     return packed
 
 
-def _score_counts(frame: _Frame, scores: tuple[int, ...]) -> bytes:
-    """Scores / target in side slots (3) and the target / 100: packed, kept in the frame."""
-    side = frame.my_side
-    counts = [0.0, 0.0, 0.0, frame.target_count]
-    for slot, score in enumerate(scores[side:] + scores[:side]):
-        counts[slot] = min(score / frame.target, 1.0)
-    return _kept(frame.score_counts, scores, _PACK_4(*counts))
-
-
-def _given_counts(frame: _Frame, given: tuple[int, ...]) -> bytes:
-    """Points given in settlement / 20 in side slots (3): packed, kept in the frame."""
-    side = frame.my_side
-    counts = [0.0, 0.0, 0.0]
-    for slot, value in enumerate(given[side:] + given[:side]):
-        counts[slot] = min(value * 0.05, 1.0)
-    return _kept(frame.given_counts, given, _PACK_3(*counts))
+def _slot_counts(
+    memo: dict[tuple[object, ...], bytes], values: tuple[int, ...], start: int, width: int, scale: float, *tail: float
+) -> bytes:
+    """``values`` by seat or side, from the observer's (``start``) on, times ``scale`` up to 1, in ``width`` slots,
+    then ``tail``: packed, kept in ``memo`` under ``values``."""
+    counts = [0.0] * width
+    for slot, value in enumerate(values[start:] + values[:start]):
+        counts[slot] = min(value * scale, 1.0)
+    return _kept(memo, values, struct.pack(f"={width + len(tail)}f", *counts, *tail))
 
 
 def _debt_counts(frame: _Frame, key: tuple[tuple[tuple[int, ...], ...], int]) -> bytes:
@@ -619,16 +612,19 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, encoder: Encoder) -> np.nd
     else:
         rest = (debts, round_index)
         score_counts = (
-            (frame.score_counts.get(scores) or _score_counts(frame, scores))
-            + (frame.given_counts.get(given) or _given_counts(frame, given))
+            (
+                frame.score_counts.get(scores)
+                or _slot_counts(frame.score_counts, scores, frame.my_side, 3, 1.0 / frame.target, frame.target_count)
+            )
+            + (frame.given_counts.get(given) or _slot_counts(frame.given_counts, given, frame.my_side, 3, 0.05))
             + (frame.debt_counts.get(rest) or _debt_counts(frame, rest))
         )
         observer.score_key, observer.score_counts = key, score_counts
     q, t = _QUARTER_PAIRS, _ONE_PAIRS
     counts = b"".join(
         (
-            frame.hand_counts.get(hand_sizes) or _hand_counts(frame, hand_sizes),
-            frame.pile_counts.get(pile_sizes) or _pile_counts(frame, pile_sizes),
+            frame.hand_counts.get(hand_sizes) or _slot_counts(frame.hand_counts, hand_sizes, frame.seat, 4, 0.25),
+            frame.pile_counts.get(pile_sizes) or _slot_counts(frame.pile_counts, pile_sizes, frame.my_side, 3, 0.025),
             _STOCK_COUNTS[stock],
             score_counts,
             q[hand & 255],
@@ -663,27 +659,7 @@ def _encode(masks: ViewMasks, out: np.ndarray | None, encoder: Encoder) -> np.nd
 _FLOAT32 = np.dtype(np.float32)
 _pack_counts = struct.Struct(f"{4 * (OBSERVATION_SIZE - _BITS)}s").pack_into
 _PACK_10 = struct.Struct("=10f").pack
-_PACK_4 = struct.Struct("=4f").pack
-_PACK_3 = struct.Struct("=3f").pack
 _STOCK_COUNTS = tuple(struct.pack("=f", cards * 0.025) for cards in range(NUM_CARDS + 1))
-
-
-def _hand_counts(frame: _Frame, hand_sizes: tuple[int, ...]) -> bytes:
-    """Hand sizes / 4 in seat slots, four of them: packed, kept in the frame (a few dozen recur)."""
-    me = frame.seat
-    sizes = [0.0] * 4
-    for slot, size in enumerate(hand_sizes[me:] + hand_sizes[:me]):
-        sizes[slot] = size * 0.25
-    return _kept(frame.hand_counts, hand_sizes, _PACK_4(*sizes))
-
-
-def _pile_counts(frame: _Frame, pile_sizes: tuple[int, ...]) -> bytes:
-    """Captured cards / 40 in side slots, three of them: packed, kept in the frame."""
-    side = frame.my_side
-    sizes = [0.0] * 3
-    for slot, cards in enumerate(pile_sizes[side:] + pile_sizes[:side]):
-        sizes[slot] = cards * 0.025
-    return _kept(frame.pile_counts, pile_sizes, _PACK_3(*sizes))
 
 
 def _pair_bytes(scale: float) -> tuple[bytes, ...]:
