@@ -80,10 +80,16 @@ from ronda.adapters.opponents import make_level
 from ronda.adapters.policy import Policy
 
 
-def opponent_spec(text: str) -> Any:
-    """``medium`` or ``hard:8`` (a search level with that many guesses a decision) as a Ronda-v0 opponent."""
+def level_settings(text: str) -> tuple[str, dict[str, int]]:
+    """``medium`` or ``hard:8`` (a search level with that many guesses a decision): the level and its settings."""
     level, _, samples = text.partition(":")
-    return (level, {"samples": int(samples)}) if samples else level
+    return level, ({"samples": int(samples)} if samples else {})
+
+
+def opponent_spec(text: str) -> Any:
+    """``medium`` or ``hard:8`` as a Ronda-v0 opponent."""
+    level, settings = level_settings(text)
+    return (level, settings) if settings else level
 
 
 def make_env(opponent: str, reward: str, scale: float) -> Any:
@@ -104,8 +110,7 @@ def collect(job: tuple[int, int, str, list[str], int]) -> dict[str, np.ndarray]:
     observation is what the network will read at the same moment.
     """
     worker, decisions, teacher_text, opponents, seed = job
-    level, _, samples = teacher_text.partition(":")
-    teacher = make_level(level, {"samples": int(samples)} if samples else {}, seed + worker)
+    teacher = make_level(*level_settings(teacher_text), seed + worker)
     observations = np.zeros((decisions, OBSERVATION_SIZE), dtype=np.float32)
     masks = np.zeros((decisions, NUM_ACTIONS), dtype=np.int8)
     actions = np.zeros(decisions, dtype=np.int16)
