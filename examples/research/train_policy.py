@@ -17,7 +17,8 @@ arguments, steps and minutes). It runs in two phases, each printing progress:
    than forgets it, for the rest of ``--minutes`` (or ``--steps``). Every
    ``--eval-every`` steps the numpy export plays ``--eval-rounds`` fixed
    rounds against ``medium``; the best export so far, the imitation included,
-   is the one saved.
+   is the one saved, to ``--out`` as soon as it is found: a run stopped
+   (Ctrl-C) or killed keeps the best policy it had, never half a file.
 
 What it trains: one seat of ``Ronda-v0`` (:mod:`ronda.adapters.gymnasium`)
 with the flat observation and ``action_masks()``, ``reward="round"`` (a
@@ -64,6 +65,7 @@ import copy
 import json
 import multiprocessing
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -196,12 +198,20 @@ def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[
 class Budget(BaseCallback):  # type: ignore[misc]
     """Stops at the wall-clock deadline; every ``eval_every`` steps keeps the export if it beats the best so far."""
 
-    def __init__(self, deadline: float, eval_every: int, eval_rounds: int, meta: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        deadline: float,
+        eval_every: int,
+        eval_rounds: int,
+        meta: dict[str, Any],
+        on_best: Callable[[Policy, int], None],
+    ) -> None:
         super().__init__()
         self.deadline = deadline
         self.eval_every = eval_every
         self.eval_rounds = eval_rounds
         self.meta = meta
+        self.on_best = on_best
         self.next_check = eval_every
         self.best: tuple[float, Policy, int] | None = None
         self.best_weights: dict[str, Any] = {}
@@ -219,6 +229,7 @@ class Budget(BaseCallback):  # type: ignore[misc]
         if kept:
             self.best = (margin, policy, steps)
             self.best_weights = copy.deepcopy(self.model.policy.state_dict())
+            self.on_best(policy, steps)
         print(
             f"{steps} steps: recent training reward {recent:+.3f}, against medium {margin:+.2f} a round"
             + (" (best so far, kept)" if kept else ""),
@@ -317,27 +328,32 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         "trainer": "imitation of a ronda bot, then sb3-contrib MaskablePPO",
     }
     imitation = imitate(model, args, scale) if args.imitation_decisions > 0 else None
-    budget = Budget(deadline, args.eval_every, args.eval_rounds, meta)
+    arguments = {**vars(args), "out": Path(args.out).name}  # a file name, never a machine's path
+
+    def save(policy: Policy, steps: int) -> None:
+        """The best policy so far, saved as it is found: a run stopped or killed keeps it (whole, or the last)."""
+        policy.meta.update(
+            arguments=arguments,
+            imitation=imitation,
+            reinforcement_steps=steps,
+            reinforcement_steps_run=model.num_timesteps,
+            minutes=round((time.perf_counter() - start) / 60, 1),
+            cpu_minutes=round(time.process_time() / 60, 1),
+        )
+        policy.save(args.out)
+
+    budget = Budget(deadline, args.eval_every, args.eval_rounds, meta, save)
     budget.init_callback(model)
     if imitation is not None:
         budget.check(0)  # the imitation alone is a candidate too
     if time.perf_counter() < deadline and args.steps > 0:
         model.learn(total_timesteps=args.steps, callback=budget, progress_bar=False)
         budget.check(model.num_timesteps)
-    minutes = (time.perf_counter() - start) / 60
     assert budget.best is not None
     _, policy, steps = budget.best
     model.policy.load_state_dict(budget.best_weights)  # the model plays what the saved policy plays
-    arguments = {**vars(args), "out": Path(args.out).name}  # a file name, never a machine's path
-    policy.meta.update(
-        arguments=arguments,
-        imitation=imitation,
-        reinforcement_steps=steps,
-        reinforcement_steps_run=model.num_timesteps,
-        minutes=round(minutes, 1),
-        cpu_minutes=round(time.process_time() / 60, 1),
-    )
-    return model, policy, minutes
+    save(policy, steps)  # again, with the whole run's steps and minutes
+    return model, policy, (time.perf_counter() - start) / 60
 
 
 def agreement(
@@ -360,8 +376,11 @@ def agreement(
 
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv)
-    _, policy, minutes = train(args)
-    policy.save(args.out)
+    try:
+        _, policy, minutes = train(args)
+    except KeyboardInterrupt:
+        kept = f"{args.out} holds the best policy so far" if Path(args.out).exists() else "nothing was saved yet"
+        raise SystemExit(f"interrupted: {kept}") from None
     print(f"trained in {minutes:.1f} min; saved {args.out} ({Path(args.out).stat().st_size} bytes)")
     for opponent in ("random", "easy", "medium"):
         margin = evaluate(Policy.load(args.out), opponent, args.final_rounds, seed=10_000)

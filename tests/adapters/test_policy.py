@@ -156,3 +156,41 @@ def test_ronda_arena_finds_the_shipped_policy_by_name_in_a_fresh_process() -> No
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["entrants"][0]["name"] == "policy:ronda-2p"
+
+
+def test_a_training_run_killed_midway_leaves_its_best_policy_so_far_whole(tmp_path: Path) -> None:
+    """A real SIGKILL after the first kept policy: the file loads, says how far it got, and plays legal actions."""
+    require("train")
+    out = tmp_path / "killed.npz"
+    arguments = [
+        *("--steps", "10000000", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--opponents", "random"),
+        *("--teacher", "medium", "--imitation-decisions", "300", "--imitation-epochs", "2", "--workers", "1"),
+        *("--eval-every", "128", "--eval-rounds", "2", "--out", str(out)),
+    ]
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "examples" / "research" / "train_policy.py"), *arguments],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+    )
+    assert process.stdout is not None
+    said = []
+    for line in process.stdout:  # the run prints a kept policy once it is saved
+        said.append(line)
+        if "(best so far, kept)" in line:
+            break
+    process.kill()
+    process.wait()
+    assert process.returncode != 0, "".join(said)  # killed, not finished
+    policy = Policy.load(out)
+    assert policy.meta["imitation"]["decisions"] == 300 and policy.meta["arguments"]["out"] == "killed.npz"
+    assert policy.meta["reinforcement_steps_run"] < 10_000_000
+    bot = PolicyBot(policy)
+    game = Game(Rules(players=2), seed=1)
+    while game.phase != OVER and game.round == 0:
+        legal = game.legal_actions()
+        chosen = bot.choose(game.view(0), legal) if game.turn == 0 else legal[0]
+        assert chosen in legal
+        game.apply(chosen)

@@ -331,3 +331,71 @@ def test_randomly_mutated_records_replay_or_fail_cleanly(game_spec, edits) -> No
         replay(json.loads(json.dumps(record)))
     except RecordError as error:
         assert str(error) and "\n" not in str(error)
+
+
+_KEEP_SAVING = """
+import sys
+from ronda.engine.game import Game
+from ronda.engine.record import save_record
+from ronda.engine.rules import Rules
+
+games = []
+for seed in (1, 2):
+    game = Game(Rules(players=2), seed=seed)
+    for _ in range(30):
+        game.apply(game.legal_actions()[0])
+    games.append(game)
+print("saving", flush=True)
+turn = 0
+while True:
+    save_record(games[turn % 2], sys.argv[1])
+    turn += 1
+"""
+
+
+def test_a_record_saved_over_by_a_process_killed_at_any_moment_is_one_whole_game(tmp_path: Path) -> None:
+    """A real SIGKILL in the middle of saving: the file is always one of the two games, whole, never a mix or half."""
+    target = tmp_path / "game.json"
+    wholes = set()
+    for seed in (1, 2):
+        game = Game(Rules(players=2), seed=seed)
+        for _ in range(30):
+            game.apply(game.legal_actions()[0])
+        wholes.add(json.dumps(game.to_record(), sort_keys=True))
+    rng = random.Random(0)
+    for _ in range(6):
+        process = subprocess.Popen([sys.executable, "-c", _KEEP_SAVING, str(target)], stdout=subprocess.PIPE, text=True)
+        assert process.stdout is not None and process.stdout.readline() == "saving\n"
+        # let it save over the file a random number of times, then kill it wherever it is
+        deadline = rng.uniform(0.01, 0.2)
+        try:
+            process.wait(timeout=deadline)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        process.wait()
+        assert process.returncode != 0  # it was killed, not finished
+        saved = json.loads(target.read_text(encoding="utf-8"))
+        assert json.dumps(saved, sort_keys=True) in wholes
+        assert replay(saved).actions_taken == 30
+
+
+def test_a_save_that_fails_midway_leaves_the_old_record_and_no_stray_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk, faked (it cannot be made here without mounting one): the error comes out, the old game stays."""
+    from ronda.engine import record
+
+    target = tmp_path / "game.json"
+    game = Game(Rules(players=2), seed=5)
+    record.save_record(game, target)
+    before = target.read_bytes()
+    game.apply(game.legal_actions()[0])
+
+    def full_disk(descriptor: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(record.os, "fsync", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        record.save_record(game, target)
+    assert target.read_bytes() == before
+    assert [path.name for path in tmp_path.iterdir()] == ["game.json"]

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -38,6 +39,7 @@ import numpy as np
 
 from ..bots import Bot, register_family
 from ..engine.actions import Action
+from ..engine.record import write_atomically
 from ..engine.view import SeatView
 from .encoding import (
     NUM_ACTIONS,
@@ -105,12 +107,18 @@ class Policy:
         return cls(layers, meta)
 
     def save(self, path: str | Path) -> None:
-        """Write the policy file (the encoding signature included)."""
+        """Write the policy file (the encoding signature included) at exactly ``path``, whole or not at all.
+
+        A training run saves its best policy so far over the last one: a run
+        killed while saving keeps the previous file (:func:`write_atomically`).
+        """
         meta = {**self.meta, "encoding": encoding_signature()}
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-        np.savez_compressed(path, **arrays)
+        packed = io.BytesIO()
+        np.savez_compressed(packed, **arrays)
+        write_atomically(path, packed.getvalue())
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """The 48 action logits of one observation."""

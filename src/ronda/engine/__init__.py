@@ -17,7 +17,8 @@ interfaces; everything else in ``ronda`` stands on it, through the names below.
 - :func:`combination_of`, :func:`hand_combination`, :func:`candidates`: what a hand holds (R8.1), what a
   declaration may still be (R8.5);
 - :func:`replay`, :func:`load_record`, :func:`save_record`, :func:`dumps_record`, :func:`replay_result`:
-  game records (RECORD.md); :func:`shuffled_deck`, :func:`check_deck`: decks (R3.3, R3.4);
+  game records (RECORD.md), written whole or not at all (:func:`write_atomically`);
+  :func:`shuffled_deck`, :func:`check_deck`: decks (R3.3, R3.4);
 - :class:`RondaError` and its subclasses: every error the engine raises, all ``ValueError``.
 
 Masks (plain ints, bit ``c`` for card ``c``) appear in the API only where
@@ -42,7 +43,7 @@ from .errors import (
 from .events import Event, Reason
 from .game import Game, Policy, SearchState
 from .position import PositionBuilder
-from .record import dumps_record, load_record, replay, replay_result, save_record
+from .record import dumps_record, load_record, replay, replay_result, save_record, write_atomically
 from .rules import Rules
 from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView
 
@@ -95,4 +96,5 @@ __all__ = [
     "replay_result",
     "save_record",
     "shuffled_deck",
+    "write_atomically",
 ]

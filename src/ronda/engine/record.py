@@ -15,6 +15,8 @@ True
 from __future__ import annotations
 
 import json
+import os
+import secrets
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -53,8 +55,33 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def save_record(game: Game, path: str | Path) -> None:
-    """Write ``game`` as a record file (pretty JSON, one action a line)."""
-    Path(path).write_text(dumps_record(game.to_record()), encoding="utf-8")
+    """Write ``game`` as a record file (pretty JSON, one action a line), whole or not at all."""
+    write_atomically(path, dumps_record(game.to_record()).encode("utf-8"))
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that the file is, at every moment, the old one or the new one, whole.
+
+    Saving over a game record (or a policy) that a crash, a kill or a full
+    disk interrupts must not leave half a file where a whole game was: the
+    bytes go to a fresh file beside it, reach the disk, and only then take
+    its name (a rename within one directory, which the system does at once).
+    The fresh file is created with the usual permissions (the umask applies).
+    A process killed mid-write may leave its ``.part`` file behind, never a
+    broken ``path``.
+    """
+    target = Path(path)
+    part = target.with_name(f".{target.name}.{secrets.token_hex(4)}.part")
+    descriptor = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(part, target)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
 
 
 def dumps_record(record: Mapping[str, Any]) -> str:

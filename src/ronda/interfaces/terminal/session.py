@@ -42,7 +42,7 @@ from ...engine.errors import RondaError
 from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.presets import PRESETS, preset_of, preset_rules, variant_value_text
-from ...engine.record import dumps_record, load_record, replay
+from ...engine.record import dumps_record, load_record, replay, write_atomically
 from ...engine.rules import Rules
 from ...engine.view import SeatView
 from ...presentation.challenge import ChallengeOption, challenge_options, challenge_warning
@@ -581,14 +581,14 @@ class Session:
     def save(self, path: str | Path | None = None) -> Path:
         """Write the game as a record (RECORD.md) and the interface settings beside it; returns the record's path."""
         target = Path(path) if path else Path(time.strftime("ronda-%Y%m%d-%H%M%S.json"))
-        target.write_text(dumps_record(self.record()), encoding="utf-8")
+        write_atomically(target, dumps_record(self.record()).encode("utf-8"))
         side = {
             "seat": self.human,
             "levels": list(self.levels),
             "seed": self.seed,
             "preset": self.settings.preset,
         }
-        side_file(target).write_text(json.dumps(side, indent=2) + "\n", encoding="utf-8")
+        write_atomically(side_file(target), (json.dumps(side, indent=2) + "\n").encode("utf-8"))
         self.saved_to = target
         self._saved_events = len(self.game.events)
         return target
