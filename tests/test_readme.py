@@ -21,3 +21,24 @@ def test_readme_main_command_uses_files_that_exist() -> None:
     for word in main.split():
         if word.startswith("examples/"):
             assert (ROOT / word).is_file(), word
+
+
+def test_every_link_of_the_readme_and_the_docs_to_a_file_of_the_project_leads_to_one() -> None:
+    """A newcomer follows the README's links to the docs, and the docs' links to each other."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    broken = []
+    for page in pages:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text()):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            if not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)} -> {target}")
+    assert broken == []
+
+
+def test_the_readme_starts_with_its_two_commands_and_keeps_measurements_in_the_docs() -> None:
+    """The top of the README is for a newcomer: the two commands come first, and no table of figures is there."""
+    text = (ROOT / "README.md").read_text()
+    first_command = text.index("```sh")
+    assert first_command < 1500
+    assert "p99" not in text and "decisions/s" not in text
