@@ -1,7 +1,7 @@
 """Draw docs/images/terminal.svg, the README's picture of the terminal game, from a real game.
 
 ``python docs/images/make_terminal_screenshot.py`` (needs the ``tui`` extra) starts ``ronda play``'s app
-headless at 120×34, plays the first few decisions of a seeded game against the medium bot by pressing
+headless at 120x34, plays the first few decisions of a seeded game against the medium bot by pressing
 the keys a person would (Enter declares what the hand holds, ``1`` plays the first card), and saves
 what the terminal shows. The same seed draws the same picture.
 """
