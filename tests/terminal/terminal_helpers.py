@@ -86,6 +86,30 @@ def screen_text(app: object) -> str:
     return console.export_text()
 
 
+def boxed(screen: str, title: str) -> str:
+    """The words inside the box whose top border carries ``title``, as a person reads them off the screen.
+
+    The box is found by its corners on the screen's characters (``╭─ Title ──╮``,
+    heavy or light), and its lines are joined with single spaces, so a line the
+    box wrapped reads whole. An empty string when no such box is on screen.
+    """
+    lines = screen.splitlines()
+    for top, line in enumerate(lines):
+        at = line.find(f"─ {title} ")
+        at = at if at >= 0 else line.find(f"━ {title} ")
+        if at < 0:
+            continue
+        left = max(line.rfind(corner, 0, at) for corner in "╭┏╔")
+        right = min((i for i in (line.find(corner, at) for corner in "╮┓╗") if i >= 0), default=len(line))
+        inside = []
+        for row in lines[top + 1 :]:
+            if row[left : left + 1] in ("╰", "┗", "╚", ""):
+                break
+            inside.append(row[left + 1 : right])
+        return " ".join(" ".join(inside).split())
+    return ""
+
+
 class ScriptedBot:
     """A test opponent: declares ``kind`` every deal, plays the cards it is told in order while it holds them."""
 
