@@ -135,6 +135,13 @@ def explicit_session(deals: list[dict[int, str]], table: str, players: int = 2, 
     )
 
 
+def last_card_session() -> Session:
+    """You (seat 0) and seat 1, three known cards each; seat 1 declares none and plays its cards in order."""
+    session = explicit_session([{0: "5o 6c 3e", 1: "11o 12c 2b"}], table="7e 10e 4b 1c")
+    session.bots[1] = ScriptedBot("none", "11o 12c 2b")
+    return session
+
+
 def bluff_session(seat_one_hand: str, mine: str = "5o 6c 3e") -> Session:
     """You at seat 0; seat 1 declares ronda on every deal, holding one or not, and plays its lowest card."""
     session = explicit_session([{0: mine, 1: seat_one_hand}], table="7e 10e 4b 1c")
