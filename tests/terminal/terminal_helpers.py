@@ -86,6 +86,30 @@ def screen_text(app: object) -> str:
     return console.export_text()
 
 
+def boxed(screen: str, title: str) -> str:
+    """The words inside the box whose top border carries ``title``, as a person reads them off the screen.
+
+    The box is found by its corners on the screen's characters (``╭─ Title ──╮``,
+    heavy or light), and its lines are joined with single spaces, so a line the
+    box wrapped reads whole. An empty string when no such box is on screen.
+    """
+    lines = screen.splitlines()
+    for top, line in enumerate(lines):
+        at = line.find(f"─ {title} ")
+        at = at if at >= 0 else line.find(f"━ {title} ")
+        if at < 0:
+            continue
+        left = max(line.rfind(corner, 0, at) for corner in "╭┏╔")
+        right = min((i for i in (line.find(corner, at) for corner in "╮┓╗") if i >= 0), default=len(line))
+        inside = []
+        for row in lines[top + 1 :]:
+            if row[left : left + 1] in ("╰", "┗", "╚", ""):
+                break
+            inside.append(row[left + 1 : right])
+        return " ".join(" ".join(inside).split())
+    return ""
+
+
 class ScriptedBot:
     """A test opponent: declares ``kind`` every deal, plays the cards it is told in order while it holds them."""
 
@@ -109,6 +133,13 @@ def explicit_session(deals: list[dict[int, str]], table: str, players: int = 2, 
     return Session(
         Settings(rules, human, spread_levels("random", players, human), seed=1, pace=0), Game(rules, decks=[deck])
     )
+
+
+def last_card_session() -> Session:
+    """You (seat 0) and seat 1, three known cards each; seat 1 declares none and plays its cards in order."""
+    session = explicit_session([{0: "5o 6c 3e", 1: "11o 12c 2b"}], table="7e 10e 4b 1c")
+    session.bots[1] = ScriptedBot("none", "11o 12c 2b")
+    return session
 
 
 def bluff_session(seat_one_hand: str, mine: str = "5o 6c 3e") -> Session:

@@ -7,6 +7,7 @@ from extras import require
 require("tui")
 
 import asyncio
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,6 +18,7 @@ from terminal_helpers import (
     card_names_in,
     explicit_session,
     hidden_from,
+    last_card_session,
     proven_ronda_session,
     quick_settings,
     screen_text,
@@ -218,7 +220,9 @@ def test_save_and_resume(tmp_path, monkeypatch):
             await pilot.press("1")
             await settle(pilot, app)
             await pilot.press("s")
-            assert f"Saved to {path}. Continue it later with: ronda play --resume {path}" in screen_text(app)
+            text = screen_text(app)  # the note wraps beside the play-by-play: its two halves
+            assert f"Saved to {path} (the game) and game.play.json (your seat and the bots)." in text
+            assert f"ronda play --resume {path}" in text
             assert app.session is not None
             return app.session.view.hand.names()
 
@@ -297,6 +301,8 @@ def test_the_rules_in_short_on_the_question_mark():
             text = screen_text(app)
             assert "Ronda — the rules in short" in text and "challenge an opponent's declaration" in text
             assert "Caida: take the card just dropped (+1)." in text
+            assert re.search(r"\bp +when the game is over: play again, with the same choices", text)
+            assert re.search(r"\bn +when the game is over: a new game, from the start screen", text)
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, HelpScreen)
@@ -351,7 +357,7 @@ def test_the_start_screen_works_from_the_keyboard_alone():
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             assert isinstance(app.screen, SetupScreen)
-            assert "Tab or arrows: next choice" in screen_text(app)  # the keys are said on the screen
+            assert "Tab or ←/→: next choice · Enter or ↓: open a list" in screen_text(app)  # the keys, said
             assert app.focused is not None and app.focused.id == "start"
             await press_focused(pilot, app, "tab", "quit")
             await press_focused(pilot, app, "tab", "players")
@@ -764,5 +770,56 @@ def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
             await pilot.press("escape")
             await until(pilot, lambda: "Game over" in screen_text(app))
             assert session.over and app.session is session
+
+    run(scenario)
+
+
+def test_one_card_left_is_said_in_the_singular_on_screen():
+    async def scenario() -> None:
+        app = RondaApp(session=last_card_session())
+        async with app.run_test(size=SIZE) as pilot:
+            for key in ("n", "1", "1"):
+                await settle(pilot, app)
+                await pilot.press(key)
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "▮ 1 in hand" in text and "Keys: 1 or ←/→ and Enter" in text
+            await refused(pilot, app, [("2", "You hold 1 card: press 1.")])  # not "1 cards: press 1 to 1"
+
+    run(scenario)
+
+
+def test_a_game_key_once_the_game_is_over_names_the_keys_that_work_then():
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 11c 2b"))  # seat 1's ronda is true: challenging it ends the game
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("c", "y")
+            await settle(pilot, app)
+            await pilot.press("escape")  # look at the board
+            await pilot.pause()
+            await pilot.press("1")
+            message = "The game is over: p plays again, n starts a new game, a analyses it, s saves, q quits."
+            assert message in screen_text(app)  # "a plays again" said the key of the analysis
+
+    run(scenario)
+
+
+def test_down_on_the_start_screen_opens_a_list_as_its_keys_say():
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "Tab or ←/→: next choice · Enter or ↓: open a list" in screen_text(app)  # not "arrows: next"
+            await press_focused(pilot, app, "right", "quit")
+            await press_focused(pilot, app, "right", "players")  # →: the next choice
+            before = screen_text(app)
+            await pilot.press("down")  # ↓ on a list: the list opens, the choice stays
+            await pilot.pause()
+            after = screen_text(app)
+            assert app.screen.query_one("#players").expanded
+            assert after != before and "Ronda — a new game" in after
 
     run(scenario)

@@ -12,10 +12,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from terminal_helpers import (
     bluff_session,
     card_names_in,
     hidden_from,
+    last_card_session,
     proven_ronda_session,
     quick_settings,
     script_round,
@@ -153,7 +155,10 @@ def test_save_then_resume_from_the_command_line(tmp_path):
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
-    assert "Saved to mine.json. Continue it later with: ronda play --resume mine.json" in result.stdout
+    assert (
+        "Saved to mine.json (the game) and mine.play.json (your seat and the bots). "
+        "Continue it later with: ronda play --resume mine.json"
+    ) in result.stdout
     assert result.stdout.rstrip().endswith("Bye.")  # nothing happened since the save
     result = run_ronda("play", "--plain", "--resume", "mine.json", stdin="state\nquit\n", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -291,8 +296,49 @@ def test_save_and_state_still_work_once_the_game_is_over(tmp_path, monkeypatch):
     text = out.getvalue()
     after = text[text.index("> state") :]
     assert f"Scores: {session.scores_text()}" in after and "Final scores:" in after
-    assert "Saved to over.json. Watch it again with: ronda replay over.json" in after
+    assert "Saved to over.json (the game) and over.play.json (your seat and the bots). " in after
+    assert "Watch it again with: ronda replay over.json" in after
     assert replay(load_record(tmp_path / "over.json")).winner == session.game.winner
+
+
+def test_one_card_left_is_said_in_the_singular():
+    out = io.StringIO()
+    commands = "declare none\nplay 1\nplay 1\nstate\nplay 2\nquit\n"
+    PlainGame(last_card_session(), io.StringIO(commands), out).run()
+    text = out.getvalue()
+    assert "Seat 1 (random): 1 card in hand, its pile" in text  # not "1 cards"
+    assert "You hold 1 card: play 1, or name the card ('play " in text  # not "play 1 to 1"
+    assert "1 cards" not in text and "1 to 1" not in text
+
+
+def test_y_in_the_middle_of_a_game_is_told_what_it_answers():
+    out = io.StringIO()
+    PlainGame(last_card_session(), io.StringIO("declare none\ny\nagain\nquit\n"), out).run()
+    text = out.getvalue()
+    assert "'y' answers a question, and none is asked now: after 'challenge 1' the game asks y/n first" in text
+    assert "'again' starts a new game once this one is over." in text
+    assert "means something only when a game is over" not in text
+
+
+def test_save_names_both_files_it_writes_and_a_checkout_ignores_them(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    PlainGame(last_card_session(), io.StringIO("declare none\nsave\nquit\n"), out).run()
+    written = sorted(path.name for path in tmp_path.iterdir())
+    assert len(written) == 2, written
+    record, side = (next(name for name in written if name.endswith(".play.json") == is_side) for is_side in (0, 1))
+    assert f"Saved to {record} (the game) and {side} (your seat and the bots)." in out.getvalue()
+    # In a checkout of ronda, a game saved where `ronda play` was started is not an untracked file.
+    checkout = Path(__file__).resolve().parents[2]
+    if not (checkout / ".git").exists():
+        pytest.skip("not a git checkout")
+    ignored = subprocess.run(
+        ["git", "-C", str(checkout), "check-ignore", "--no-index", record, side, f"docs/{record}", "game.play.json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ignored.stdout.split() == [record, side, f"docs/{record}", "game.play.json"]
 
 
 class Interrupted(io.StringIO):

@@ -61,7 +61,12 @@ def register(commands: Any) -> None:
     p.add_argument("--plain", action="store_true", help="plain text lines and typed commands, no full screen")
     p.add_argument("--no-setup", action="store_true", help="skip the start screen and play at once")
     p.add_argument("--resume", metavar="FILE", help="continue a game saved with s (or any game record)")
-    p.add_argument("--save", metavar="FILE", help="where s saves the game (default ronda-DATE-TIME.json here)")
+    p.add_argument(
+        "--save",
+        metavar="FILE",
+        help="where s saves the game (default ronda-DATE-TIME.json here); your seat and the bots go beside it "
+        "(game.json: game.play.json)",
+    )
     p.set_defaults(run=run)
 
 

@@ -38,7 +38,17 @@ from ...engine.game import DECLARE, PLAY
 from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
 from ...presentation.messages import for_players
 from .cards import coloured
-from .session import DEFAULT_LEVEL, IllegalMove, Session, Settings, presets, rulebook, rules_help
+from .session import (
+    DEFAULT_LEVEL,
+    IllegalMove,
+    Session,
+    Settings,
+    cards_text,
+    places_text,
+    presets,
+    rulebook,
+    rules_help,
+)
 from .widgets import HandView, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
 
 KEYS = (
@@ -49,6 +59,8 @@ KEYS = (
     ("c", "challenge an opponent's declaration (its seat number if several; then y to confirm, n or Esc not to)"),
     ("h", "a hint: your best options now, with their expected points and why (kept with the game when saved)"),
     ("a", "when the game is over: the analysis of your decisions, from what you could see then"),
+    ("p", "when the game is over: play again, with the same choices and the next seed"),
+    ("n", "when the game is over: a new game, from the start screen"),
     ("s", "save the game (resume with: ronda play --resume FILE)"),
     ("?", "these rules"),
     ("q", "quit"),
@@ -220,14 +232,16 @@ class NumberField(Input):
             super().action_cursor_right(select)
 
 
-SETUP_KEYS = "Tab or arrows: next choice · Enter or ↓: open a list · Space: tick a box · Start: play · Esc: quit"
+SETUP_KEYS = "Tab or ←/→: next choice · Enter or ↓: open a list · Space: tick a box · Start: play · Esc: quit"
+"""The start screen's keys as it says them: ↓ opens a list (it goes to the next choice only from a box or a button)."""
 
 
 class SetupScreen(Screen[Settings]):
     """The start screen: players, your seat, each bot's level, rules preset and variants, target, seed.
 
-    All of it works from the keyboard: Tab and Shift+Tab, or the arrows, go
-    from control to control in reading order; Enter or ↓ opens a list, Space
+    All of it works from the keyboard: Tab and Shift+Tab, or ← and →, go
+    from control to control in reading order (↑ and ↓ too, except on a list,
+    which ↓ opens); Enter or ↓ opens a list, Space
     or Enter ticks a box, digits fill a number, Enter on Start (or in a number
     box) starts the game.
     """
@@ -724,7 +738,7 @@ class RondaApp(App[None]):
         if session is None:
             return None
         if session.over:
-            self.refuse("The game is over: a plays again, n starts a new game, s saves, q quits.")
+            self.refuse("The game is over: p plays again, n starts a new game, a analyses it, s saves, q quits.")
             return None
         if not session.human_to_act():
             if key is not None and session.bot_to_act() is not None and len(self.queued) < self.QUEUED_KEYS:
@@ -756,7 +770,7 @@ class RondaApp(App[None]):
             return
         cards = list(session.view.hand)
         if not 1 <= number <= len(cards):
-            self.refuse(f"You hold {len(cards)} card{'s' if len(cards) != 1 else ''}: press 1 to {len(cards)}.")
+            self.refuse(f"You hold {cards_text(len(cards))}: press {places_text(len(cards))}.")
             return
         self.query_one(HandView).selected = number - 1
         self.human(PLAYS[cards[number - 1]])
@@ -858,12 +872,11 @@ class RondaApp(App[None]):
         if session is None:
             return
         try:
-            path = session.save(self.save_path)
+            session.save(self.save_path)
         except OSError as error:
             self.refuse(f"Could not save: {error.strerror or error}")
             return
-        again = f"ronda replay {path}" if session.over else f"ronda play --resume {path}"
-        self.note = f"Saved to {path}. {'Watch it again' if session.over else 'Continue it later'} with: {again}"
+        self.note = session.saved_text()
         self.error = ""
         self.refresh_board()
 

@@ -214,18 +214,18 @@ class PlainGame:
         elif command.startswith("save"):
             path = command[len("save") :].strip() or self.save_path
             try:
-                saved = self.session.save(path)
+                self.session.save(path)
             except OSError as error:
                 self.say(f"Could not save: {error.strerror or error}.")
             else:
-                again = (
-                    f"Watch it again with: ronda replay {saved}"
-                    if self.session.over
-                    else (f"Continue it later with: ronda play --resume {saved}")
-                )
-                self.say(f"Saved to {saved}. {again}")
+                self.say(self.session.saved_text())
+        elif command in ("y", "yes", "n", "no"):
+            self.say(
+                f"'{command}' answers a question, and none is asked now: after 'challenge 1' the game asks y/n "
+                "first, and once the game is over y plays again and n quits."
+            )
         else:
-            self.say(f"'{command}' means something only when a game is over.")
+            self.say(f"'{command}' starts a new game once this one is over.")
         return None
 
     def _analysis(self) -> None:

@@ -59,6 +59,16 @@ SIDE_FILE_SUFFIX = ".play.json"
 """The interface's own settings (seat, bot levels, seed) are kept beside a saved record, never in it (RECORD.md)."""
 
 
+def cards_text(count: int) -> str:
+    """A number of cards in words: '1 card', '3 cards'."""
+    return f"{count} card{'' if count == 1 else 's'}"
+
+
+def places_text(count: int) -> str:
+    """The places of a hand of ``count`` cards, as the keys and ``play N`` number them: '1', '1 to 3'."""
+    return "1" if count == 1 else f"1 to {count}"
+
+
 # ------------------------------------------------------------------ presets
 
 
@@ -363,7 +373,7 @@ class Session:
         pile = "your side's" if self.rules.players == 4 and side == view.side else "its side's"
         if self.rules.players != 4:
             pile = "your" if seat == self.human else "its"
-        text = f"{name}: {view.hand_sizes[seat]} cards in hand, {pile} pile {view.pile_sizes[side]}"
+        text = f"{name}: {cards_text(view.hand_sizes[seat])} in hand, {pile} pile {view.pile_sizes[side]}"
         declared = self.declaration_text(seat)
         if declared:
             text += f", declared {declared}"
@@ -593,6 +603,22 @@ class Session:
         self._saved_events = len(self.game.events)
         return target
 
+    def saved_text(self) -> str:
+        """What saving wrote, both files by name, and the command that takes the game up again.
+
+        A save is two files: the record (RECORD.md, what ``ronda replay`` reads)
+        and beside it the seat, levels and seed of this game (``.play.json``),
+        which ``--resume`` reads too. Both are named, so none is a surprise.
+        """
+        record = self.saved_to
+        assert record is not None, "saved_text is for a saved game"
+        again = (
+            f"Watch it again with: ronda replay {record}"
+            if self.over
+            else (f"Continue it later with: ronda play --resume {record}")
+        )
+        return f"Saved to {record} (the game) and {side_file(record)} (your seat and the bots). {again}"
+
     def unsaved(self) -> bool:
         """Whether anything has happened since the game was last saved (or resumed), or it was never saved."""
         return len(self.game.events) != self._saved_events
@@ -736,9 +762,9 @@ def _card_play(word: str, session: Session) -> Play:
         if not 1 <= place <= len(hand):
             if not hand:
                 raise IllegalMove("You hold no cards now.")
-            count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
             raise IllegalMove(
-                f"You hold {count}: play 1 to {len(hand)}, or name the card ('play {card_name(hand[0])}')."
+                f"You hold {cards_text(len(hand))}: play {places_text(len(hand))}, "
+                f"or name the card ('play {card_name(hand[0])}')."
             )
         return PLAYS[hand[place - 1]]
     try:
@@ -758,7 +784,9 @@ __all__ = [
     "PlayMark",
     "Session",
     "Settings",
+    "cards_text",
     "parse_command",
+    "places_text",
     "presets",
     "rulebook",
     "rules_help",

@@ -234,34 +234,45 @@ class PlayLog(RichLog):
     """The play-by-play: narration lines wrapped between phrases to the pane's width, again whenever it changes.
 
     A RichLog draws a line once, at the width it has then; this one keeps the
-    lines and draws them anew when the pane is resized (or first laid out), so
-    a line is never cut or broken inside "seat 1" or "+1 (caida)".
+    lines and draws them anew at the pane's width whenever that width is not
+    the one they were drawn at: on a resize, on its first layout, and when
+    lines come after the log was emptied for a new game (the pane keeps its
+    size then, so no resize would come to draw them). A line is never cut or
+    broken inside "seat 1" or "+1 (caida)".
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, wrap=True, min_width=20)
         self.entries: list[str] = []
         self._drawn_width = 0
+        """The width the lines on screen were drawn at; 0 before the pane has one."""
 
     def add(self, lines: list[str]) -> None:
         self.entries += lines
         width = self.scrollable_content_region.width
-        if width and width == self._drawn_width:
+        if not width:
+            return  # not laid out yet: the first resize draws them all
+        if width != self._drawn_width:
+            self._redraw(width)
+        else:
             for line in lines:
                 self._draw(line, width)
 
     def reset(self) -> None:
+        """Empty the log for a new game; the pane keeps its width, so what is added next is drawn at once."""
         self.entries = []
-        self._drawn_width = 0
         self.clear()
 
     def on_resize(self, event: Resize) -> None:
         width = self.scrollable_content_region.width
         if width and width != self._drawn_width:
-            self.clear()
-            self._drawn_width = width
-            for line in self.entries:
-                self._draw(line, width)
+            self._redraw(width)
+
+    def _redraw(self, width: int) -> None:
+        self.clear()
+        self._drawn_width = width
+        for line in self.entries:
+            self._draw(line, width)
 
     def _draw(self, line: str, width: int) -> None:
         style = ""

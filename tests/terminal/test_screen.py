@@ -1,0 +1,226 @@
+"""Every way into a full-screen game, read off the rendered screen as a person reads it.
+
+Each test goes into a game the way a player does (the start screen, ``--no-setup``,
+``--resume``, ``p`` to play again; 2, 3 and 4 players), makes the first moves by
+keys, and reads the characters the screen shows: the "Play by play" box must tell
+the game and the move just made, the "Your hand" box must show the hand, and the
+prompt must say the keys. Nothing here reads a widget's state: a panel that holds
+its lines but draws none (issue 25: the play-by-play stayed blank after the start
+screen and after "play again") fails these tests. The last test drives the real
+``ronda play`` in a terminal (tmux) and reads the terminal's own screen.
+"""
+
+from __future__ import annotations
+
+from extras import require
+
+require("tui")
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from terminal_helpers import bluff_session, boxed, quick_settings, screen_text, simple_choice
+from test_app import SIZE, settle
+
+import ronda
+from ronda.engine.game import DECLARE
+from ronda.interfaces.terminal.app import MessageScreen, RondaApp
+from ronda.interfaces.terminal.session import Session, Settings, parse_command
+
+
+def words(text: str) -> str:
+    """Text with every run of spaces and line ends made one space: how it reads once wrapped in a box."""
+    return " ".join(text.split())
+
+
+def play_by_play(app: RondaApp) -> str:
+    return boxed(screen_text(app), "Play by play")
+
+
+def assert_hand_and_prompt_shown(app: RondaApp) -> None:
+    """Every card of the hand inside the "Your hand" box, and the keys to press under it."""
+    session = app.session
+    assert session is not None
+    text = screen_text(app)
+    hand = boxed(text, "Your hand")
+    assert hand, "no 'Your hand' box on screen"
+    for card in session.view.hand.names():
+        assert card in hand, f"{card} is in the hand but not drawn in the hand's box"
+    if session.view.phase == DECLARE:
+        assert "Keys: n none · r ronda · t tringa" in text
+    else:
+        assert re.search(r"Keys: 1(-\d)? or ←/→ and Enter", text), "the prompt's keys are not on screen"
+
+
+async def first_moves_on_screen(pilot: Any, app: RondaApp) -> None:
+    """From the human's first turn: the game is told, a declaration and a card are played, each told on screen."""
+    await settle(pilot, app)
+    session = app.session
+    assert session is not None
+    log = play_by_play(app)
+    assert words(session.title()) in log, f"the play-by-play does not tell the game: {log!r}"
+    assert_hand_and_prompt_shown(app)
+    if session.view.phase == DECLARE:
+        truth = session.true_declaration()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert f"You declare {truth.replace('_', ' ')}" in play_by_play(app)
+        assert_hand_and_prompt_shown(app)
+    card = session.view.hand.names()[0]
+    await pilot.press("1")
+    await settle(pilot, app)
+    assert not isinstance(app.screen, MessageScreen)
+    log = play_by_play(app)
+    assert re.search(rf"You (drop|play) {card}\b", log), f"the play of {card} is not in the play-by-play: {log!r}"
+    assert_hand_and_prompt_shown(app)
+
+
+def run(scenario: Any) -> None:
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_from_the_start_screen_the_play_by_play_tells_the_game(players: int) -> None:
+    """The README's first command: the start screen, Start (Enter), declare (Enter), play 1."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(players, 0, "random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "Ronda — a new game" in screen_text(app)
+            await pilot.press("enter")  # Start has the focus
+            await first_moves_on_screen(pilot, app)
+            assert app.session is not None and app.session.rules.players == players
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_without_the_start_screen_the_play_by_play_tells_the_game(players: int) -> None:
+    """``ronda play --no-setup``."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=4, players=players), setup=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await first_moves_on_screen(pilot, app)
+
+    run(scenario)
+
+
+def test_a_resumed_game_shows_its_story_so_far_and_goes_on(tmp_path: Path) -> None:
+    """``ronda play --resume FILE``: what was played before the save is in the play-by-play, then the next moves."""
+    session = Session(quick_settings(seed=12))
+    for _ in range(2):  # declare, then play a card
+        while not session.human_to_act():
+            session.step_bot()
+        command = simple_choice(session)
+        action = parse_command(command, session)
+        assert not isinstance(action, str)
+        session.act(action)
+    played = command.split()[-1]
+    path = session.save(tmp_path / "game.json")
+
+    async def scenario() -> None:
+        app = RondaApp(session=Session.resume(path, pace=0))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert re.search(rf"You (drop|play) {played}\b", play_by_play(app))
+            await first_moves_on_screen(pilot, app)
+
+    run(scenario)
+
+
+def test_after_play_again_the_play_by_play_tells_the_new_game() -> None:
+    """``p`` on the game-over screen: the new game's story replaces the old one's on screen."""
+
+    async def scenario() -> None:
+        app = RondaApp(session=bluff_session("11o 11c 2b"))  # seat 1's ronda is true: challenging it ends the game
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("n")
+            await settle(pilot, app)
+            await pilot.press("c", "y")
+            await settle(pilot, app)
+            assert "Game over" in screen_text(app)
+            await pilot.press("p")
+            await first_moves_on_screen(pilot, app)
+            assert "You challenge seat 1" not in play_by_play(app)  # the last game's story is gone
+
+    run(scenario)
+
+
+SRC = str(Path(ronda.__file__).resolve().parents[1])
+"""The tree under test: the terminal's ``python3 -m ronda`` imports this ``ronda``, not an installed one."""
+
+TMUX = shutil.which("tmux")
+
+
+class Terminal:
+    """A real terminal (a detached tmux session) running one command; its screen is read as characters."""
+
+    def __init__(self, name: str, command: list[str], cwd: Path, size: tuple[int, int] = (140, 42)) -> None:
+        assert TMUX is not None
+        self.name = name
+        env = f"PYTHONPATH={SRC}"
+        line = " ".join([env, *(f"'{part}'" for part in command)])
+        self.tmux("new-session", "-d", "-s", name, "-x", str(size[0]), "-y", str(size[1]), "-c", str(cwd), line)
+
+    def tmux(self, *args: str) -> str:
+        assert TMUX is not None
+        return subprocess.run([TMUX, *args], capture_output=True, text=True, check=True, timeout=30).stdout
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-t", self.name)
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", self.name, *keys)
+
+    def wait_for(self, pattern: str, box: str | None = None, seconds: float = 60) -> str:
+        """Wait until ``pattern`` is on screen (inside ``box`` if named); then the screen (a generous bound)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            screen = self.screen()
+            where = boxed(screen, box) if box else screen
+            if re.search(pattern, where):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never on screen: {pattern!r} (in {box or 'the screen'}); it shows:\n{screen}")
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        subprocess.run([TMUX or "tmux", "kill-session", "-t", self.name], capture_output=True, check=False)
+
+
+@pytest.mark.skipif(
+    TMUX is None and not os.environ.get("RONDA_CI"),
+    reason="tmux is not installed (Debian: apt-get install tmux); this test plays `ronda play` in a real terminal",
+)
+def test_ronda_play_in_a_real_terminal_tells_the_first_moves(tmp_path: Path) -> None:
+    """The README's first command in a 140x42 terminal: start screen, Enter, Enter, 1, as issue 25 was found."""
+    if TMUX is None:
+        pytest.fail("RONDA_CI is set but tmux is not installed")
+    command = [sys.executable, "-m", "ronda", "play", "--seed", "3", "--level", "random", "--pace", "0"]
+    terminal = Terminal(f"ronda-test-{os.getpid()}", command, tmp_path)
+    try:
+        terminal.wait_for(r"Ronda — a new game")
+        terminal.keys("Enter")  # Start
+        terminal.wait_for(r"Keys: n none")
+        terminal.wait_for(r"Ronda, 2 players: you are seat 0", box="Play by play")
+        terminal.keys("Enter")  # declare what the hand holds
+        screen = terminal.wait_for(r"Keys: 1-3")
+        assert re.search(r"You declare (none|ronda|tringa)", boxed(screen, "Play by play"))
+        hand = re.findall(r"\b(?:1[0-2]|[1-7])[oceb]\b", boxed(screen, "Your hand"))
+        assert len(hand) == 3, f"three cards in the hand's box, read {hand}"
+        terminal.keys("1")
+        terminal.wait_for(rf"You (drop|play) {hand[0]}\b", box="Play by play")
+        terminal.wait_for(r"Keys: 1-2")
+    finally:
+        terminal.close()
