@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from decks import run, start
-from ronda.adapters.returns import REWARDS, return_bounds, seat_returns, side_returns
+from ronda.adapters.returns import REWARDS, forfeiting_side, return_bounds, seat_returns, side_returns
 from ronda.engine.game import OVER
 from ronda.engine.rules import Rules
 
@@ -70,9 +70,10 @@ def test_R8_8_ahead_6_0_a_failed_challenge_returns_the_least_there_is_in_every_r
     assert game.phase == OVER and game.winner == 1
     assert seat_returns(rules, "round", game.scores, game.winner) == (-41.0, 41.0)
     assert seat_returns(rules, "outcome", game.scores, game.winner) == (-1.0, 1.0)
-    game_return = seat_returns(rules, "game", game.scores, game.winner)
-    assert game_return == (6.0 - 82.0, 82.0 - 6.0)
-    assert game_return[0] < 0 < game_return[1]
+    forfeit = forfeiting_side(rules, game.events)
+    assert forfeit == 0
+    assert seat_returns(rules, "game", game.scores, game.winner, forfeit=forfeit) == return_bounds(rules, "game")
+    assert seat_returns(rules, "game", game.scores, game.winner) == (6.0 - 82.0, 82.0 - 6.0)  # a game lost at 6-41
 
 
 def test_three_players_outcome_and_round_pay_the_winner_what_the_others_lose() -> None:
@@ -80,6 +81,9 @@ def test_three_players_outcome_and_round_pay_the_winner_what_the_others_lose() -
     assert side_returns(rules, "outcome", [41, 40, 0], 0) == (1.0, -0.5, -0.5)
     assert side_returns(rules, "round", [3, 40, 0], 0) == (82.0, -41.0, -41.0)
     assert side_returns(rules, "round", [9, 3, 0], None) == (7.5, -1.5, -6.0)
+    # side 2 challenged side 0's true declaration: the least there is for it, zero-sum all the same
+    assert side_returns(rules, "game", [12, 30, 38], 0, forfeit=2) == (102.5, -20.5, -82.0)
+    assert side_returns(rules, "game", [12, 30, 38], 0, forfeit=2)[2] == return_bounds(rules, "game")[0]
     # a win with the others close behind is still worth more than second place far ahead of the third
     assert side_returns(rules, "game", [41, 40, 40], 0)[0] > side_returns(rules, "game", [41, 40, 0], 0)[1]
 
