@@ -52,12 +52,21 @@ def test_a_lost_game_never_returns_more_than_a_won_one_or_than_a_round_not_decid
         assert lost <= undecided <= won
 
 
-@given(episodes)
-def test_every_return_lies_within_the_bounds(episode: tuple) -> None:
+@given(episodes, st.lists(st.integers(0, 160), min_size=3, max_size=3), st.integers(0, 2))
+def test_every_return_lies_within_the_bounds_from_any_start_and_sums_to_zero(
+    episode: tuple, start: list[int], forfeit: int
+) -> None:
+    """Whatever the scores an episode began at, and a game thrown away by a failed challenge too."""
     rules, points, winner, reward = episode
     winner = None if winner is None else winner % rules.sides
     low, high = return_bounds(rules, reward)
-    assert all(low <= value <= high for value in side_returns(rules, reward, points[: rules.sides], winner))
+    points, start = points[: rules.sides], [min(s, rules.target - 1) for s in start[: rules.sides]]
+    assert all(low <= value <= high for value in side_returns(rules, reward, points, winner))
+    began = side_returns(rules, reward, points, winner, start=start)
+    assert all(low <= value <= high for value in began) and sum(began) == pytest.approx(0.0, abs=1e-9)
+    if winner is not None and forfeit % rules.sides != winner:
+        thrown = side_returns(rules, reward, points, winner, forfeit=forfeit % rules.sides)
+        assert thrown[forfeit % rules.sides] == low and sum(thrown) == pytest.approx(0.0, abs=1e-9)
 
 
 def test_R8_8_ahead_6_0_a_failed_challenge_returns_the_least_there_is_in_every_reward() -> None:
