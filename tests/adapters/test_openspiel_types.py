@@ -240,3 +240,27 @@ def test_a_state_from_a_record_is_the_real_game_s_position() -> None:
         game.state_from_record(record, 5000)
     with pytest.raises(pyspiel.SpielError, match="the record is played under"):
         pyspiel.load_game("python_ronda(players=3)").state_from_record(record, 3)
+
+
+def test_scores_drawn_by_chance_are_uniform_below_the_target_and_known_to_every_player() -> None:
+    game = pyspiel.load_game("python_ronda(scores=uniform,players=3,target=21)")
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    state = game.new_initial_state()
+    for side in range(3):
+        assert state.chance_outcomes() == [(points, 1 / 21) for points in range(21)]
+        state.apply_action([20, 0, 13][side])
+    twin = game.new_initial_state()
+    for points in (20, 1, 13):
+        twin.apply_action(points)
+    rng = random.Random(4)
+    while state.is_chance_node():
+        card = rng.choice(state.chance_outcomes())[0]
+        state.apply_action(card)
+        twin.apply_action(card)
+    assert state.engine.scores == [20, 0, 13] and twin.engine.scores == [20, 1, 13]
+    for player in range(3):  # the same cards, other scores: every player tells the two apart
+        assert state.information_state_string(player) != twin.information_state_string(player)
+        assert state.information_state_tensor(player) != twin.information_state_tensor(player)
+    _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(restored) == str(state) and restored.engine.scores == [20, 0, 13]
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

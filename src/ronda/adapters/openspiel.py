@@ -26,7 +26,9 @@ every other R10 variant     ``auto_declare``, ``ace_high``, ``dealer_duty``,
                             ``four_card_hands``, ``transfer_scoring`` (bool),
                             ``undeclared_ronda_penalty`` (1 or 5)
 ``scores``                  where every episode begins: one score per side,
-                            ``36_30`` (default: 0 each), each below the target
+                            ``36_30`` (default: 0 each), each below the target;
+                            or ``uniform``: chance draws each side's score,
+                            uniformly below the target, before the deal
 ``dealer``                  the first round's dealer (default -1: the last
                             seat, R3.2)
 ``first_round``             the first round's number (default 0)
@@ -181,12 +183,16 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
 
 
 Start = tuple[tuple[int, ...], int, int]
-"""Where an episode begins: the scores (one per side), the first dealer, the first round's number."""
+"""Where an episode begins: the scores (one per side; ``()``: drawn by chance), the first dealer, the first round."""
 
 
 def _start_from_params(rules: Rules, params: dict[str, Any]) -> Start:
     """The start the ``scores``, ``dealer`` and ``first_round`` parameters give; ``SpielError`` naming a bad one."""
     text = params["scores"]
+    if text == "uniform":
+        start: Start = ((), rules.players - 1 if params["dealer"] == -1 else params["dealer"], params["first_round"])
+        _check_start(rules, start)
+        return start
     try:
         scores = tuple(int(p) for p in str(text).replace(",", "_").split("_") if p.strip()) if text else ()
     except ValueError:
@@ -202,7 +208,7 @@ def _start_from_params(rules: Rules, params: dict[str, Any]) -> Start:
 def _check_start(rules: Rules, start: Start) -> None:
     scores, dealer, first = start
     try:
-        Game.from_scores(rules, list(scores), round=first, decks=[], dealer=dealer)
+        Game.from_scores(rules, list(scores or (0,) * rules.sides), round=first, decks=[], dealer=dealer)
     except RondaError as error:
         raise pyspiel.SpielError(f"python_ronda: {error}") from None
 
@@ -267,7 +273,7 @@ class RondaGame(pyspiel.Game):  # type: ignore[misc]
         low, high = return_bounds(self.rules, self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_CARDS,
+            max_chance_outcomes=NUM_CARDS if self.start[0] else max(NUM_CARDS, self.rules.target),
             num_players=self.rules.players,
             min_utility=low,
             max_utility=high,
@@ -336,6 +342,8 @@ class StateData:
         self.rounds = rounds
         self.start = start
         """The scores, the first dealer and the first round's number the episode begins at."""
+        self.drawn: list[int] = []
+        """The scores chance has drawn so far, side by side, when the start's are drawn (``scores=uniform``)."""
         self.deck: list[int] = []
         """The cards dealt so far of the round being dealt (chance)."""
         self.engine: Game | None = None
@@ -352,6 +360,7 @@ class StateData:
         other = StateData.__new__(StateData)
         other.rules, other.reward, other.rounds, other.start = self.rules, self.reward, self.rounds, self.start
         other.deck = self.deck[:]
+        other.drawn = self.drawn[:]
         other.engine = None if self.engine is None else self.engine.copy(history=False)
         other.events = self.events[:]
         other.hands = dict(self.hands)
@@ -363,7 +372,22 @@ class StateData:
         return (_replayed, (self.rules.to_dict(), self.reward, self.rounds, self.actions, self.start))
 
     def dealing(self) -> bool:
+        """Chance acts: it draws the scores (``scores=uniform``), or deals."""
         return self.engine is None or self.engine.phase == WAITING
+
+    def drawing(self) -> bool:
+        """Chance is drawing the scores the episode begins at, one side at a time."""
+        return self.engine is None and not self.start[0] and len(self.drawn) < self.rules.sides
+
+    def began_at(self) -> tuple[int, ...]:
+        """The scores the episode began at (drawn ones too; zeros while they are being drawn)."""
+        return self.start[0] or (tuple(self.drawn) if len(self.drawn) == self.rules.sides else (0,) * self.rules.sides)
+
+    def start_lines(self) -> list[str]:
+        """The information-state line of a start other than 0-0: states of one game may begin at other scores."""
+        if not self.start[0] or any(self.start[0]):
+            return [f"scores at the start: {list(self.start[0] or self.drawn)}"]
+        return []
 
     def terminal(self) -> bool:
         engine = self.engine
@@ -372,12 +396,14 @@ class StateData:
         return engine.phase == OVER or (engine.phase == WAITING and engine.round - self.start[2] + 1 >= self.rounds)
 
     def apply(self, action: int) -> None:
-        if self.dealing():
+        if self.drawing():
+            self.drawn.append(action)
+        elif self.dealing():
             self.deck.append(action)
             if len(self.deck) == NUM_CARDS:
                 if self.engine is None:
-                    scores, dealer, first = self.start
-                    self.engine = Game.from_scores(self.rules, scores, round=first, decks=[], dealer=dealer)
+                    _, dealer, first = self.start
+                    self.engine = Game.from_scores(self.rules, self.began_at(), round=first, decks=[], dealer=dealer)
                 self.round_actions = []
                 self._note(self.engine.add_deck(self.deck))
                 self.deck = []
@@ -397,7 +423,12 @@ class StateData:
                 self.hands[len(self.events) - 1] = tuple(engine.hand(seat).mask for seat in range(self.rules.players))
 
     def allowed_cards(self) -> list[int]:
-        """The cards chance may deal next: any card left, but the opening table stays valid (R3.4)."""
+        """The cards chance may deal next: any card left, but the opening table stays valid (R3.4).
+
+        While the scores are drawn (``scores=uniform``): every score below the target, uniformly.
+        """
+        if self.drawing():
+            return list(range(self.rules.target))
         left = sorted(set(range(NUM_CARDS)) - set(self.deck))
         start = self.rules.players * self.rules.deal_sizes()[0]
         position = len(self.deck)
@@ -498,6 +529,8 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self.episode.drawing():
+                return f"side {len(self.episode.drawn)} begins at {int(action)}"
             return f"deal {card_name(int(action))}"
         return describe_action(int(action))
 
@@ -510,7 +543,7 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
         forfeit = None if engine.winner is None else forfeiting_side(episode.rules, episode.events)
         return list(
             seat_returns(
-                episode.rules, episode.reward, engine.scores, engine.winner, start=episode.start[0], forfeit=forfeit
+                episode.rules, episode.reward, engine.scores, engine.winner, start=episode.began_at(), forfeit=forfeit
             )
         )
 
@@ -519,7 +552,7 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
     def information_state_string(self, player: int | None = None) -> str:
         player = self.current_player() if player is None else player
         episode = self.episode
-        lines = [f"seat {player}"]
+        lines = [f"seat {player}", *episode.start_lines()]
         hands = episode.hands
         for index, event in enumerate(episode.events):
             lines.append(json.dumps(event.to_json(), separators=(",", ":")))
@@ -528,6 +561,8 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
                 lines.append(f"my hand {CardSet(dealt[player])}")
         if episode.deck:
             lines.append(f"dealing: {len(episode.deck)} cards")
+        elif episode.drawing():
+            lines.append(f"drawing the scores: {len(episode.drawn)} drawn")
         return "\n".join(lines)
 
     def observation_string(self, player: int | None = None) -> str:
@@ -570,7 +605,8 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         engine = self.episode.engine
         if engine is None:
-            return f"dealing: {len(self.episode.deck)} cards"
+            drawn = f", scores drawn {self.episode.drawn}" if self.episode.drawn else ""
+            return f"dealing: {len(self.episode.deck)} cards{drawn}"
         return repr(engine)
 
 
@@ -737,6 +773,7 @@ class RondaObserver:
                 parts.append(f"seat {player} hand {engine.hand(player)} dealt {engine.dealt_hand(player)}")
         if self.public:
             if self.perfect_recall:
+                parts += episode.start_lines()
                 parts += [json.dumps(event.to_json(), separators=(",", ":")) for event in episode.events]
             parts.append("dealing" if engine is None else describe_public(engine.public_view()))
         if self.private == _PRIVATE.ALL_PLAYERS:
