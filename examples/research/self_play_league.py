@@ -1,7 +1,7 @@
 """Self-play against a growing league of past policies, evaluated on duplicate deals after every generation.
 
     pip install -e '.[train]'
-    nice -n 10 python examples/research/self_play_league.py                       # small: about a minute
+    nice -n 10 python examples/research/self_play_league.py                       # small: about 25 s on 2 cores
     nice -n 10 python examples/research/self_play_league.py --generations 20 --steps 100000 --units 50
 
 Each generation, sb3-contrib's MaskablePPO trains seat 0 of ``Ronda-v0``
