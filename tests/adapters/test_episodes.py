@@ -20,6 +20,7 @@ from ronda.adapters.encoding import action_id, observation_pieces, observe
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.pettingzoo import env
 from ronda.adapters.returns import return_bounds
+from ronda.bots.winprob import win_probability
 from ronda.engine.actions import Declare
 from ronda.engine.events import Score
 from ronda.engine.game import OVER, Game
@@ -226,3 +227,37 @@ def test_R8_8_a_game_thrown_away_by_a_failed_challenge_returns_the_least_there_i
     assert environment.episode.game.winner == 1
     assert environment.rewards == {f"player_{s}": (low if s % 2 == 0 else high) for s in range(players)}
     assert (low, high) == (-123.0, 123.0)
+
+
+# ---------------------------------------------------------------- a round paid in winning chances
+
+
+def test_chances_a_tringa_that_wins_at_36_pays_all_the_chance_seat_0_did_not_have_yet() -> None:
+    rules = Rules(players=2)
+    environment = env(players=2, reward="chances")
+    environment.reset(options={"deck": TRINGA_DECK, "dealer": 1, "scores": [36, 12]})
+    environment.step(action_id(Declare("tringa")))
+    environment.step(action_id(Declare("none")))
+    before = win_probability(rules, [36, 12], dealer=1)
+    assert 0.5 < before[0] < 1.0
+    assert environment.rewards == pytest.approx({"player_0": 1.0 - before[0], "player_1": -before[1]})
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_chances_an_undecided_round_pays_the_change_to_the_next_round_s_chances(players: int) -> None:
+    rules = Rules(players=players)
+    start = [14, 11, 5][: rules.sides]
+    paid = 0
+    for seed in range(10):
+        environment = RondaEnv(players=players, opponents="random", reward="chances")
+        environment.reset(seed=seed, options={"scores": start, "dealer": 0})
+        rng, done, reward = random.Random(seed), False, 0.0
+        while not done:
+            _, reward, done, _, _ = _random_step(environment, rng)
+        game = environment.game
+        if game.winner is None:
+            assert game.dealer == 1  # the deal has passed on: the next round is valued with its dealer
+            change = win_probability(rules, game.scores, 1)[0] - win_probability(rules, start, 0)[0]
+            assert reward == pytest.approx(change)
+            paid += 1
+    assert paid >= 3

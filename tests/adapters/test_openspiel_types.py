@@ -264,3 +264,18 @@ def test_scores_drawn_by_chance_are_uniform_below_the_target_and_known_to_every_
     _, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert str(restored) == str(state) and restored.engine.scores == [20, 0, 13]
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_chances_in_openspiel_pay_the_change_in_the_chance_to_win_within_the_bounds() -> None:
+    from ronda.bots.winprob import win_probability
+
+    game = pyspiel.load_game("python_ronda(reward=chances,scores=20_25,dealer=0)")
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    before = win_probability(Rules(players=2), [20, 25], 0)
+    for seed in range(4):
+        state = _play(game, seed, 1000)
+        engine = state.engine
+        after = [float(engine.winner == s) for s in range(2)]
+        if engine.winner is None:
+            after = list(win_probability(Rules(players=2), engine.scores, engine.dealer))
+        assert state.returns() == pytest.approx([a - b for a, b in zip(after, before, strict=True)])

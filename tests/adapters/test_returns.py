@@ -7,11 +7,12 @@ from extras import require
 require("research")
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from decks import run, start
 from ronda.adapters.returns import REWARDS, forfeiting_side, return_bounds, seat_returns, side_returns
+from ronda.bots.winprob import win_probability
 from ronda.engine.game import OVER
 from ronda.engine.rules import Rules
 
@@ -21,7 +22,7 @@ episodes = st.builds(
     st.sampled_from([5, 25, 41, 101]),
     st.lists(st.integers(0, 160), min_size=3, max_size=3),
     st.sampled_from([None, 0, 1, 2]),
-    st.sampled_from(REWARDS),
+    st.sampled_from([reward for reward in REWARDS if reward != "chances"]),  # chances: its own tests below
 )
 
 
@@ -99,3 +100,32 @@ def test_three_players_outcome_and_round_pay_the_winner_what_the_others_lose() -
 
 def test_four_players_partners_share_their_side_s_return() -> None:
     assert seat_returns(Rules(players=4), "round", [8, 3], None) == (5.0, -5.0, 5.0, -5.0)
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    st.sampled_from([Rules(players=2), Rules(players=3), Rules(players=4, target=25)]),
+    st.lists(st.integers(0, 60), min_size=3, max_size=3),
+    st.lists(st.integers(0, 40), min_size=3, max_size=3),
+    st.sampled_from([None, 0, 1, 2]),
+    st.integers(0, 3),
+    st.integers(0, 3),
+)
+def test_chances_pay_the_change_in_the_chance_to_win_zero_sum_and_within_their_bounds(
+    rules: Rules, points: list[int], start: list[int], winner: int | None, first: int, then: int
+) -> None:
+    sides = rules.sides
+    start = [min(s, rules.target - 1) for s in start[:sides]]
+    points = [max(p, s) for p, s in zip(points[:sides], start, strict=False)]
+    winner = None if winner is None else winner % sides
+    if winner is None:
+        points = [min(p, rules.target - 1) for p in points]  # a game not decided has no side at the target
+    dealers = (first % rules.players, then % rules.players)
+    paid = side_returns(rules, "chances", points, winner, start=start, dealers=dealers)
+    before = win_probability(rules, start, dealers[0])
+    after = win_probability(rules, points, dealers[1]) if winner is None else [float(s == winner) for s in range(sides)]
+    assert paid == pytest.approx([a - b for a, b in zip(after, before, strict=True)])
+    assert sum(paid) == pytest.approx(0.0, abs=1e-9) and all(-1.0 <= value <= 1.0 for value in paid)
+    if winner is not None:  # a won game is worth the most the start allowed, a lost one the least
+        assert paid[winner] == pytest.approx(1.0 - before[winner])
+        assert all(paid[s] == pytest.approx(-before[s]) for s in range(sides) if s != winner)

@@ -7,6 +7,8 @@ and pay the same returns (:mod:`ronda.adapters.returns`):
   of a new game at the real target, so scores mean what they mean in play; it
   ends when the round ends, or earlier when the game is decided inside it (a
   failed challenge, R8.8, or a side at the target, R9.3).
+- ``reward="chances"``: the same round, paid by the change in each side's
+  chance to win the game (:mod:`ronda.adapters.returns`).
 - ``reward="game"`` or ``"outcome"``: the episode is a whole game (from where
   it begins); it ends when the game is won.
 
@@ -62,7 +64,7 @@ from ..engine.events import Event
 from ..engine.game import OVER, WAITING, Game
 from ..engine.record import load_record, replay
 from ..engine.rules import Rules
-from .returns import Reward, forfeiting_side, return_bounds, seat_returns
+from .returns import ROUND_REWARDS, Reward, forfeiting_side, return_bounds, seat_returns
 
 ScoreSampler = Callable[[Rules, random.Random], Sequence[int]]
 """``sampler(rules, rng) -> scores``: a distribution of score states to begin episodes at."""
@@ -111,6 +113,8 @@ class Episode:
         self.events: list[Event] = list(self.game.events)
         self.start: tuple[int, ...] = tuple(self.game.scores)
         """The scores the episode began at: ``round`` pays what the episode scored from them."""
+        self.start_dealer = self.game.dealer
+        """The seat dealing when the episode began: ``chances`` values the start with it."""
 
     @property
     def over(self) -> bool:
@@ -120,7 +124,7 @@ class Episode:
     def apply(self, action: Action, seat: int | None = None) -> list[Event]:
         """One decision; the next round is dealt at once when a whole game is the episode."""
         events = self.game.apply(action, seat=seat)
-        if self.reward != "round" and self.game.phase == WAITING:
+        if self.reward not in ROUND_REWARDS and self.game.phase == WAITING:
             events = events + self.game.add_deck(shuffled_deck(self.rules, self._rng))
         self.events = events
         return events
@@ -131,7 +135,10 @@ class Episode:
             return (0.0,) * self.rules.players
         game = self.game
         forfeit = None if game.winner is None else forfeiting_side(self.rules, self.events)
-        return seat_returns(self.rules, self.reward, game.scores, game.winner, start=self.start, forfeit=forfeit)
+        dealers = (self.start_dealer, game.dealer)
+        return seat_returns(
+            self.rules, self.reward, game.scores, game.winner, start=self.start, forfeit=forfeit, dealers=dealers
+        )
 
     def lowest_return(self) -> float:
         """The worst return of this reward: what an illegal action that ends the episode is worth."""

@@ -29,7 +29,9 @@ Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (855,)),
 Rewards             at the end of the episode only, from
                     :mod:`ronda.adapters.returns`: ``outcome`` (default: a
                     whole game, +1 / -1/(k-1)), ``game`` (a whole game, points
-                    with the result on top) or ``round`` (one round, in points)
+                    with the result on top), ``round`` (one round, in points)
+                    or ``chances`` (one round, the change in the chance to
+                    win the game)
 Opponents           every other seat, in seat order, or one for all of them
                     (with 4 players the partner too): level names, ``(level,
                     settings)``, any bot, or ``policy(observation, mask) -> id``

@@ -12,8 +12,8 @@ Parameters (every one survives ``str(game)`` → ``load_game``, pickling and
 
 ==========================  ==================================================
 ``players``                 2, 3 or 4
-``reward``                  ``round`` (default): an episode is one round of a
-                            new game; ``game`` or ``outcome``: a whole game
+``reward``                  ``round`` (default) or ``chances``: an episode is
+                            one round; ``game`` or ``outcome``: a whole game
                             (:mod:`ronda.adapters.returns` says what each pays)
 ``max_rounds``              with ``game``/``outcome``, the most rounds an
                             episode lasts (default 50; a game cut short has no
@@ -102,7 +102,7 @@ from .encoding import (
     observation_pieces,
     observe,
 )
-from .returns import REWARDS, Reward, forfeiting_side, return_bounds, seat_returns
+from .returns import REWARDS, ROUND_REWARDS, Reward, forfeiting_side, return_bounds, seat_returns
 
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
@@ -268,7 +268,7 @@ class RondaGame(pyspiel.Game):  # type: ignore[misc]
             raise pyspiel.SpielError(
                 f"python_ronda: max_rounds must be a whole number from 1 to 1000, not {max_rounds!r}"
             )
-        self.rounds = 1 if self.reward == "round" else max_rounds
+        self.rounds = 1 if self.reward in ROUND_REWARDS else max_rounds
         self.start = _start_from_params(self.rules, params)
         low, high = return_bounds(self.rules, self.reward)
         info = pyspiel.GameInfo(
@@ -543,7 +543,13 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
         forfeit = None if engine.winner is None else forfeiting_side(episode.rules, episode.events)
         return list(
             seat_returns(
-                episode.rules, episode.reward, engine.scores, engine.winner, start=episode.began_at(), forfeit=forfeit
+                episode.rules,
+                episode.reward,
+                engine.scores,
+                engine.winner,
+                start=episode.began_at(),
+                forfeit=forfeit,
+                dealers=(episode.start[1], engine.dealer),
             )
         )
 

@@ -21,9 +21,10 @@ Rewards             at the end of the episode, zero-sum, from
                     :mod:`ronda.adapters.returns`: ``reward="outcome"``
                     (default: a whole game, +1 to the winners, -1/(k-1) to the
                     others), ``"game"`` (a whole game, points with the result on
-                    top) or ``"round"`` (one round of a new game, in points; a
-                    game decided inside the round pays the most and the least
-                    there is)
+                    top), ``"round"`` (one round, in points; a game decided
+                    inside the round pays the most and the least there is) or
+                    ``"chances"`` (the same round, paid by the change in each
+                    side's chance to win the game)
 Variants            any R10 variant by name: ``env(players=4, dealer_duty=True)``
 ==================  ===========================================================
 

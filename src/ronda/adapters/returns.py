@@ -1,6 +1,6 @@
 """What an episode is worth to each side: the one returns helper of every research adapter.
 
-Three rewards, chosen by name (``reward=`` in PettingZoo and Gymnasium, the
+Four rewards, chosen by name (``reward=`` in PettingZoo and Gymnasium, the
 ``reward`` parameter in OpenSpiel). ``T`` is the game's target (41 by
 default), ``k`` the number of sides (2, or 3 with three players), and a side's
 *margin* is its points minus the mean of the other sides' points, each side's
@@ -20,6 +20,12 @@ reward       an episode is     return of each side
                                challenge (R8.8) counts as forfeited: the challenger's side
                                at 0 points and every other side at ``T``.
 ``outcome``  a whole game      ``+1`` for the winning side, ``-1/(k-1)`` for each other side.
+``chances``  one round         the change in the side's chance to win the game
+                               (:func:`ronda.bots.winprob.win_probability`), from the
+                               scores and dealer the episode began at to those it ends
+                               at (1 or 0 once the game is decided): a round's points
+                               valued by what they do for the game, so a point at 39-25
+                               is worth more than at 0-0. In ``[-1, 1]``.
 ===========  ================  ==========================================================
 
 An episode may begin at given scores (:mod:`ronda.adapters.episode`):
@@ -33,7 +39,8 @@ Why these, and what they promise (each checked by a property test):
   return, so the seats' returns sum to zero too.
 - **A lost game is never worth more than a won one**, however the points
   stood, and **a game thrown away by a failed challenge is worth the least
-  there is** in every reward: seat 0 ahead 7-0 that challenges a true
+  there is** in ``round``, ``game`` and ``outcome`` (in ``chances``, the
+  least from where the episode began: all the chance the side had, lost): seat 0 ahead 7-0 that challenges a true
   declaration and loses the game (R8.8) gets the lowest return, not +7 (in
   ``game``, ``-3·T`` with two sides, the forfeit's points). In ``round``, a
   won game is worth at least any round that is not decided and a lost game
@@ -68,11 +75,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal, get_args
 
+from ..bots.winprob import win_probability
 from ..engine.events import ChallengeMade, Event, GameOver
 from ..engine.rules import Rules
 
-Reward = Literal["round", "game", "outcome"]
+Reward = Literal["round", "game", "outcome", "chances"]
 REWARDS: tuple[str, ...] = get_args(Reward)
+ROUND_REWARDS = ("round", "chances")
+"""The rewards whose episode is one round (the others' is a whole game)."""
 
 
 def check_reward(reward: object) -> Reward:
@@ -110,17 +120,26 @@ def side_returns(
     *,
     start: Sequence[int] | None = None,
     forfeit: int | None = None,
+    dealers: tuple[int, int] | None = None,
 ) -> tuple[float, ...]:
     """Each side's return for an episode that ended at ``points`` per side, won by ``winner`` (or not).
 
     ``start``: the points each side had when the episode began (0 each by
-    default); only ``round`` reads them. ``forfeit``: the side that lost the
-    game by a failed challenge (R8.8), if it did (:func:`forfeiting_side`).
+    default); ``round`` and ``chances`` read them. ``forfeit``: the side that
+    lost the game by a failed challenge (R8.8), if it did
+    (:func:`forfeiting_side`). ``dealers``: for ``chances``, the seat dealing
+    when the episode began and the one to deal next when it ended (default:
+    the last seat both times, R3.2).
     """
     sides, target = rules.sides, float(rules.target)
     result = outcome(rules, winner)
     if reward == "outcome":
         return result
+    if reward == "chances":
+        first, then = dealers or (rules.players - 1, rules.players - 1)
+        before = win_probability(rules, start or [0] * sides, first)
+        after = tuple(max(v, 0.0) for v in result) if winner is not None else win_probability(rules, points, then)
+        return tuple(a - b for a, b in zip(after, before, strict=True))
     if reward == "round":
         if winner is not None:
             return tuple(value * (sides - 1) * target for value in result)
@@ -140,9 +159,10 @@ def seat_returns(
     *,
     start: Sequence[int] | None = None,
     forfeit: int | None = None,
+    dealers: tuple[int, int] | None = None,
 ) -> tuple[float, ...]:
     """:func:`side_returns` given to every seat: partners share their side's."""
-    by_side = side_returns(rules, reward, points, winner, start=start, forfeit=forfeit)
+    by_side = side_returns(rules, reward, points, winner, start=start, forfeit=forfeit, dealers=dealers)
     return tuple(by_side[rules.side_of(seat)] for seat in range(rules.players))
 
 
@@ -171,6 +191,8 @@ def return_bounds(rules: Rules, reward: Reward) -> tuple[float, float]:
     sides, target = rules.sides, float(rules.target)
     if reward == "outcome":
         return (-1.0 / (sides - 1), 1.0)
+    if reward == "chances":
+        return (-1.0, 1.0)
     if reward == "round":
         return (-target, (sides - 1) * target)
     return (-target - 2.0 * target / (sides - 1), 3.0 * target)
@@ -178,6 +200,7 @@ def return_bounds(rules: Rules, reward: Reward) -> tuple[float, float]:
 
 __all__ = [
     "REWARDS",
+    "ROUND_REWARDS",
     "Reward",
     "check_reward",
     "forfeiting_side",
