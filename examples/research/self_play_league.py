@@ -11,6 +11,8 @@ then one frozen copy of the learner per generation). Episodes are single
 rounds begun at scores drawn uniformly (``start={"scores": "uniform"}``), so
 the learner meets positions near the target, where R9.5, the delaying bluff
 and the risky challenge are, in every batch rather than once a game.
+``--reward chances`` pays each round by the change in the learner's chance
+to win the game (:mod:`ronda.adapters.returns`) instead of its points.
 
 After each generation the learner is frozen (its numpy export,
 :class:`ronda.adapters.policy.Policy`), evaluated with
@@ -59,6 +61,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--units", type=int, default=8, help="duplicate units (two rounds each) per opponent")
     parser.add_argument("--first", default="easy", help="the league's first member: a level or policy:FILE")
     parser.add_argument("--yardstick", default="medium", help="an opponent outside the league, evaluated each time")
+    parser.add_argument(
+        "--reward", default="round", choices=["round", "chances"], help="points, or the change in winning chances"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
@@ -73,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
 
     def make(index: int) -> Any:
         def build() -> gymnasium.Env[Any, Any]:
-            env = RondaEnv(opponents="random", reward="round", observation="flat", start={"scores": "uniform"})
+            env = RondaEnv(opponents="random", reward=args.reward, observation="flat", start={"scores": "uniform"})
             env.reset(seed=args.seed * 1000 + index)
             return League(env, league, random.Random(rng.random()))
 

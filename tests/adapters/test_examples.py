@@ -34,6 +34,7 @@ def test_self_play_with_a_league_trains_evaluates_and_grows_the_league(
 ) -> None:
     require("train")
     argv = ["self_play_league.py", "--generations", "2", "--steps", "256", "--units", "1", "--envs", "1"]
+    argv += ["--reward", "chances"]
     monkeypatch.setattr(sys, "argv", argv)
     runpy.run_path(str(ROOT / "examples" / "research" / "self_play_league.py"), run_name="__main__")
     out = capsys.readouterr().out
