@@ -90,7 +90,7 @@ LAYERS: dict[str, set[str]] = {
     "presentation": {"engine", "analysis"},
     "interfaces.terminal": {"engine", "bots", "analysis", "presentation"},
     "interfaces.web": {"engine", "bots", "analysis", "presentation"},
-    "adapters": {"engine", "bots", "presentation"},
+    "adapters": {"engine", "bots", "arena", "presentation"},  # arena: evaluate() plays its duplicate games
     "cli": {
         "engine",
         "bots",

@@ -27,3 +27,16 @@ def test_example_scripts_run(script: str, argv: list[str], monkeypatch: pytest.M
     monkeypatch.setattr(sys, "argv", [script, *argv])
     runpy.run_path(str(ROOT / "examples" / "research" / script), run_name="__main__")
     assert capsys.readouterr().out.strip()
+
+
+def test_self_play_with_a_league_trains_evaluates_and_grows_the_league(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    require("train")
+    argv = ["self_play_league.py", "--generations", "2", "--steps", "256", "--units", "1", "--envs", "1"]
+    argv += ["--reward", "chances"]
+    monkeypatch.setattr(sys, "argv", argv)
+    runpy.run_path(str(ROOT / "examples" / "research" / "self_play_league.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    # the second generation meets the first member, the first generation (frozen) and the yardstick
+    assert "league of 2" in out and "generation 1 " in out.split("league of 2")[1] and "medium" in out

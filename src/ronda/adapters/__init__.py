@@ -13,14 +13,19 @@ through ``Game.legal_actions``/``apply`` and every observation is built from
                                ``outcome``; zero-sum, a lost game never worth more
                                than a won one; true bounds
 :mod:`.episode`                a round or a whole game as one episode, dealt from
-                               the environment's seeded generator
+                               the environment's seeded generator, begun anywhere:
+                               given or drawn scores, a record's position
 :mod:`.pettingzoo`             the AEC environment ``ronda_v0`` (``state()`` too)
 :mod:`.gymnasium`              ``Ronda-v0``: one seat against opponents, flat or
                                dict observations, ``action_masks()``
 :mod:`.opponents`              opponents: levels with settings, bots, policy functions
-:mod:`.openspiel`              the Python game ``python_ronda``, ISMCTS-ready, and
-                               two small bot wrappers for ``evaluate_bots``
+:mod:`.openspiel`              the Python game ``python_ronda``, ISMCTS-ready, every
+                               observation type; two small bot wrappers for
+                               ``evaluate_bots``
 :mod:`.policy`                 trained networks played with numpy alone; the
                                ``policy:PATH`` bots (``ronda arena policy:ronda-2p``)
+:mod:`.evaluation`             ``evaluate(policy, field)``: any policy against
+                               opponents on the arena's duplicate deals, with
+                               intervals and, when asked, trajectories
 =============================  ===================================================
 """

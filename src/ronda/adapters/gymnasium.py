@@ -8,7 +8,7 @@
 ((855,), (48,))
 
 ``RondaEnv(players=2, seat=0, opponents="medium", reward="outcome", observation="dict", illegal="end", dealer=None,
-**variants)``; ``gymnasium.make("ronda.adapters.gymnasium:Ronda-v0", ...)`` also works without the import.
+start=None, **variants)``; ``gymnasium.make("ronda.adapters.gymnasium:Ronda-v0", ...)`` also works without the import.
 
 ==================  ===========================================================
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
@@ -20,11 +20,18 @@ Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (855,)),
                     Either way :meth:`RondaEnv.action_masks` (what sb3-contrib's
                     MaskablePPO calls) and ``info["action_mask"]`` give the mask.
                     Built from the agent's seat view only (R11), seats relative
-                    to the agent.
+                    to the agent; :meth:`RondaEnv.observation_pieces` names
+                    each piece. On the step that ends the episode the mask
+                    allows every action: none is legal, and a vector
+                    environment's autoreset ignores the action that follows
+                    (Gymnasium's default ``NEXT_STEP``), but a masked policy
+                    must still be able to choose one.
 Rewards             at the end of the episode only, from
                     :mod:`ronda.adapters.returns`: ``outcome`` (default: a
                     whole game, +1 / -1/(k-1)), ``game`` (a whole game, points
-                    with the result on top) or ``round`` (one round, in points)
+                    with the result on top), ``round`` (one round, in points)
+                    or ``chances`` (one round, the change in the chance to
+                    win the game)
 Opponents           every other seat, in seat order, or one for all of them
                     (with 4 players the partner too): level names, ``(level,
                     settings)``, any bot, or ``policy(observation, mask) -> id``
@@ -34,7 +41,11 @@ Variants            any R10 variant by name: ``RondaEnv(dealer_duty=True)``
 
 Episodes (:mod:`ronda.adapters.episode`): the first dealer is drawn unless
 ``dealer`` names one; ``reset(seed=…)`` makes the deal, the dealer and every
-bot's choices the same each time (search bots get a fixed budget).
+bot's choices the same each time (search bots get a fixed budget). An
+episode begins anywhere: at given scores (``reset(options={"scores": [36,
+30], "dealer": 1})``), at scores drawn at every reset (``RondaEnv(start=
+{"scores": "uniform"})``, autoresets included), or at a real game's position
+(``options={"record": "game.json", "decision": 57}``).
 
 An illegal action changes nothing in the game; what follows is ``illegal``:
 ``"end"`` (default) ends the episode with ``illegal_reward`` (default the
@@ -48,7 +59,7 @@ by another.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 import gymnasium
@@ -59,7 +70,7 @@ from ..engine.errors import IllegalActionError
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.view import SeatView
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, Encoder, action_mask, id_action
+from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, Encoder, action_mask, id_action, observation_pieces
 from .episode import Episode
 from .opponents import Chooser, OpponentSpec, check_opponent, make_opponent, reads_view
 from .returns import check_reward
@@ -67,6 +78,8 @@ from .returns import check_reward
 Observation = dict[str, np.ndarray] | np.ndarray
 
 _ILLEGAL = ("end", "refuse", "raise")
+_ANY_ACTION = np.ones(NUM_ACTIONS, dtype=np.int8)
+"""The mask once the episode is over: any action, which no step takes (see the module docstring)."""
 _OBSERVATIONS = ("dict", "flat")
 
 
@@ -95,6 +108,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         illegal_reward: float | None = None,
         dealer: int | None = None,
         render_mode: str | None = None,
+        start: Mapping[str, Any] | None = None,
         **variants: Any,
     ) -> None:
         self.reward_mode = check_reward(reward)
@@ -121,6 +135,9 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.dealer = dealer
+        self.start = dict(start or {})
+        """The reset options of every reset that gives none (:mod:`ronda.adapters.episode`)."""
+        Episode(self.rules, self.reward_mode, random.Random(0), dealer, self.start)  # a bad start is named now
         self.render_mode = render_mode
         self.observation_space = observation_space(self.flat)
         self.action_space: spaces.Space[Any] = spaces.Discrete(NUM_ACTIONS)
@@ -137,6 +154,11 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         """The engine's game of the current episode (``None`` before :meth:`reset`)."""
         return None if self.episode is None else self.episode.game
 
+    @staticmethod
+    def observation_pieces() -> list[tuple[str, int, int]]:
+        """(name, offset, size) of every piece of the observation vector (:mod:`ronda.adapters.encoding`)."""
+        return observation_pieces()
+
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as sb3-contrib's MaskablePPO asks for them (bool, length 48)."""
         return self._mask.astype(bool)
@@ -145,7 +167,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         assert self.episode is not None
         game = self.episode.game
         over = self.episode.over
-        self._mask = np.zeros(NUM_ACTIONS, dtype=np.int8) if over else action_mask(game.legal_actions())
+        self._mask = _ANY_ACTION.copy() if over else action_mask(game.legal_actions())
         vector = self._encoder.observe(game.view_masks(self.seat))
         info = {"action_mask": self._mask}
         if self.flat:
@@ -169,7 +191,8 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         if seed is not None:
             self._rng = random.Random(seed)
         rng = self._rng
-        self.episode = Episode(self.rules, self.reward_mode, rng, self.dealer, options)
+        given = self.start if options is None else options
+        self.episode = Episode(self.rules, self.reward_mode, rng, self.dealer, given)
         self._encoder.reset()
         self._choosers = {seat: make_opponent(spec, rng.randrange(1 << 31)) for seat, spec in self.opponents.items()}
         self._sighted = {seat for seat, chooser in self._choosers.items() if reads_view(chooser)}

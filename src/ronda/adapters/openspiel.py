@@ -12,8 +12,8 @@ Parameters (every one survives ``str(game)`` → ``load_game``, pickling and
 
 ==========================  ==================================================
 ``players``                 2, 3 or 4
-``reward``                  ``round`` (default): an episode is one round of a
-                            new game; ``game`` or ``outcome``: a whole game
+``reward``                  ``round`` (default) or ``chances``: an episode is
+                            one round; ``game`` or ``outcome``: a whole game
                             (:mod:`ronda.adapters.returns` says what each pays)
 ``max_rounds``              with ``game``/``outcome``, the most rounds an
                             episode lasts (default 50; a game cut short has no
@@ -25,7 +25,23 @@ Parameters (every one survives ``str(game)`` → ``load_game``, pickling and
 every other R10 variant     ``auto_declare``, ``ace_high``, ``dealer_duty``,
                             ``four_card_hands``, ``transfer_scoring`` (bool),
                             ``undeclared_ronda_penalty`` (1 or 5)
+``scores``                  where every episode begins: one score per side,
+                            ``36_30`` (default: 0 each), each below the target;
+                            or ``uniform``: chance draws each side's score,
+                            uniformly below the target, before the deal
+``dealer``                  the first round's dealer (default -1: the last
+                            seat, R3.2)
+``first_round``             the first round's number (default 0)
 ==========================  ==================================================
+
+An episode also begins anywhere through two state constructors of the game
+(their states pickle and serialize like any other):
+``game.new_initial_state_at(scores=[36, 30], dealer=0, round=5)`` (draw the
+scores from any distribution and pass them), and
+``game.state_from_record(record, decision)``, a real game's position: the
+record's round holding that decision, begun at its scores, its deck dealt by
+chance, its decisions up to that one taken (earlier rounds count through
+the scores).
 
 A bad parameter raises ``pyspiel.SpielError`` naming it, like any OpenSpiel game.
 
@@ -66,16 +82,27 @@ import numpy as np
 import pyspiel
 
 from ..bots import Bot, make_bot
-from ..engine.cards import NUM_CARDS, CardSet, card_name, rank_of
+from ..engine.actions import action_from_record
+from ..engine.cards import NUM_CARDS, CardSet, card_name, parse_card, rank_of
 from ..engine.combinations import DECLARATIONS
 from ..engine.deck import is_run_of_four
 from ..engine.errors import RondaError
 from ..engine.events import Event
 from ..engine.game import OVER, WAITING, Game
+from ..engine.record import load_record, replay
 from ..engine.rules import CHAIN_POINTS_CHOICES, Rules
-from ..engine.view import SeatView
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_id, action_mask, describe_action, id_action, observe
-from .returns import REWARDS, Reward, return_bounds, seat_returns
+from ..engine.view import PublicView, SeatView
+from .encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    action_id,
+    action_mask,
+    describe_action,
+    id_action,
+    observation_pieces,
+    observe,
+)
+from .returns import REWARDS, ROUND_REWARDS, Reward, forfeiting_side, return_bounds, seat_returns
 
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
@@ -89,7 +116,12 @@ _DEFAULTS: dict[str, Any] = {
     "dealer_duty": False,
     "four_card_hands": False,
     "transfer_scoring": False,
+    "scores": "",
+    "dealer": -1,
+    "first_round": 0,
 }
+_START = ("scores", "dealer", "first_round")
+"""The parameters that say where an episode begins, not which rules it is played by."""
 
 _GAME_TYPE = pyspiel.GameType(
     short_name="python_ronda",
@@ -150,6 +182,65 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
         raise pyspiel.SpielError(f"python_ronda: {error}") from None
 
 
+Start = tuple[tuple[int, ...], int, int]
+"""Where an episode begins: the scores (one per side; ``()``: drawn by chance), the first dealer, the first round."""
+
+
+def _start_from_params(rules: Rules, params: dict[str, Any]) -> Start:
+    """The start the ``scores``, ``dealer`` and ``first_round`` parameters give; ``SpielError`` naming a bad one."""
+    text = params["scores"]
+    if text == "uniform":
+        start: Start = ((), rules.players - 1 if params["dealer"] == -1 else params["dealer"], params["first_round"])
+        _check_start(rules, start)
+        return start
+    try:
+        scores = tuple(int(p) for p in str(text).replace(",", "_").split("_") if p.strip()) if text else ()
+    except ValueError:
+        raise pyspiel.SpielError(f"python_ronda: scores are one number per side, like 36_30, not {text!r}") from None
+    scores = scores or (0,) * rules.sides
+    params["scores"] = "_".join(map(str, scores)) if any(scores) else ""
+    dealer = params["dealer"]
+    start = (scores, rules.players - 1 if dealer == -1 else dealer, params["first_round"])
+    _check_start(rules, start)
+    return start
+
+
+def _check_start(rules: Rules, start: Start) -> None:
+    scores, dealer, first = start
+    try:
+        Game.from_scores(rules, list(scores or (0,) * rules.sides), round=first, decks=[], dealer=dealer)
+    except RondaError as error:
+        raise pyspiel.SpielError(f"python_ronda: {error}") from None
+
+
+def _record_round(rules: Rules, record: dict[str, Any], decision: int) -> tuple[PublicView, list[int], list[int]]:
+    """The round of ``record`` holding ``decision``: its start (a public view), its deck and its decisions before it."""
+    if not isinstance(decision, int) or isinstance(decision, bool) or decision < 0:
+        raise ValueError(f"the decision is a whole number from 0, not {decision!r}")
+    rounds = record.get("rounds") if isinstance(record, dict) else None
+    if not isinstance(rounds, list) or not rounds:
+        raise ValueError("a record needs a non-empty list of rounds")
+    left = decision
+    for index, rnd in enumerate(rounds):
+        actions = rnd.get("actions", []) if isinstance(rnd, dict) else []
+        if left < len(actions) or index == len(rounds) - 1:
+            break
+        left -= len(actions)
+    if left > len(actions):
+        raise ValueError(
+            f"the record holds {decision - left + len(actions)} decisions: there is no decision {decision}"
+        )
+    game = replay({**record, "rounds": [*rounds[:index], {**rnd, "actions": []}]})
+    if game.rules != rules:
+        raise ValueError(f"the record is played under {game.rules}, this game under {rules}")
+    at_round = game.public_view()
+    taken = replay({**record, "rounds": [*rounds[:index], {**rnd, "actions": actions[:left]}]})
+    if taken.phase in (OVER, WAITING):
+        raise ValueError(f"no decision {decision} is due in the record: its game or round is over by then")
+    ids = [action_id(action) for _, action in (action_from_record(entry) for entry in actions[:left])]
+    return at_round, [parse_card(c) if isinstance(c, str) else c for c in rnd["deck"]], ids
+
+
 def _decisions_per_round(rules: Rules) -> int:
     """At most: every card played once, each seat declares once a deal, each declaration challenged once (R8.8)."""
     plays = NUM_CARDS - rules.opening_table_size
@@ -177,11 +268,12 @@ class RondaGame(pyspiel.Game):  # type: ignore[misc]
             raise pyspiel.SpielError(
                 f"python_ronda: max_rounds must be a whole number from 1 to 1000, not {max_rounds!r}"
             )
-        self.rounds = 1 if self.reward == "round" else max_rounds
+        self.rounds = 1 if self.reward in ROUND_REWARDS else max_rounds
+        self.start = _start_from_params(self.rules, params)
         low, high = return_bounds(self.rules, self.reward)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=NUM_CARDS,
+            max_chance_outcomes=NUM_CARDS if self.start[0] else max(NUM_CARDS, self.rules.target),
             num_players=self.rules.players,
             min_utility=low,
             max_utility=high,
@@ -194,9 +286,45 @@ class RondaGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> RondaState:
         return RondaState(self)
 
+    def new_initial_state_at(
+        self, scores: list[int] | tuple[int, ...] | None = None, dealer: int | None = None, round: int = 0
+    ) -> RondaState:
+        """The first state of an episode that begins at ``scores`` (one per side), ``dealer`` dealing, round ``round``.
+
+        Chance then deals the round as usual. ``SpielError`` names a bad value.
+        """
+        scores = tuple(scores) if scores is not None else (0,) * self.rules.sides
+        dealer = self.rules.players - 1 if dealer is None else dealer
+        start = (scores, dealer, round)
+        _check_start(self.rules, start)
+        return RondaState(self, start)
+
+    def state_from_record(self, record: dict[str, Any] | str, decision: int) -> RondaState:
+        """The state of a real game (a RECORD.md record, or its file) where its ``decision``-th decision is due.
+
+        The episode is the record's round that holds the decision (counted over
+        the whole record from 0), begun at that round's scores and dealer; its
+        deck is dealt by chance, card by card, and its decisions before that
+        one are taken. ``SpielError`` names what does not fit this game.
+        """
+        try:
+            record = load_record(record) if isinstance(record, str) else record
+            at_round, deck, actions = _record_round(self.rules, record, decision)
+        except (RondaError, ValueError) as error:
+            raise pyspiel.SpielError(f"python_ronda: {error}") from None
+        state = self.new_initial_state_at(list(at_round.scores), at_round.dealer, at_round.round)
+        for action in [*deck, *actions]:
+            state.apply_action(action)
+        return state
+
+    @staticmethod
+    def observation_pieces() -> list[tuple[str, int, int]]:
+        """(name, offset, size) of every piece of the plain observation (:mod:`ronda.adapters.encoding`)."""
+        return observation_pieces()
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> RondaObserver:
-        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return RondaObserver(perfect_recall)
+        """The observer of ``iig_obs_type`` (:class:`RondaObserver`); none given: the plain observation."""
+        return RondaObserver(iig_obs_type, params)
 
 
 class StateData:
@@ -208,10 +336,14 @@ class StateData:
     list of actions it was built from, replayed when it is read back.
     """
 
-    def __init__(self, rules: Rules, reward: Reward, rounds: int) -> None:
+    def __init__(self, rules: Rules, reward: Reward, rounds: int, start: Start) -> None:
         self.rules = rules
         self.reward = reward
         self.rounds = rounds
+        self.start = start
+        """The scores, the first dealer and the first round's number the episode begins at."""
+        self.drawn: list[int] = []
+        """The scores chance has drawn so far, side by side, when the start's are drawn (``scores=uniform``)."""
         self.deck: list[int] = []
         """The cards dealt so far of the round being dealt (chance)."""
         self.engine: Game | None = None
@@ -226,8 +358,9 @@ class StateData:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> StateData:
         other = StateData.__new__(StateData)
-        other.rules, other.reward, other.rounds = self.rules, self.reward, self.rounds
+        other.rules, other.reward, other.rounds, other.start = self.rules, self.reward, self.rounds, self.start
         other.deck = self.deck[:]
+        other.drawn = self.drawn[:]
         other.engine = None if self.engine is None else self.engine.copy(history=False)
         other.events = self.events[:]
         other.hands = dict(self.hands)
@@ -236,23 +369,41 @@ class StateData:
         return other
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_replayed, (self.rules.to_dict(), self.reward, self.rounds, self.actions))
+        return (_replayed, (self.rules.to_dict(), self.reward, self.rounds, self.actions, self.start))
 
     def dealing(self) -> bool:
+        """Chance acts: it draws the scores (``scores=uniform``), or deals."""
         return self.engine is None or self.engine.phase == WAITING
+
+    def drawing(self) -> bool:
+        """Chance is drawing the scores the episode begins at, one side at a time."""
+        return self.engine is None and not self.start[0] and len(self.drawn) < self.rules.sides
+
+    def began_at(self) -> tuple[int, ...]:
+        """The scores the episode began at (drawn ones too; zeros while they are being drawn)."""
+        return self.start[0] or (tuple(self.drawn) if len(self.drawn) == self.rules.sides else (0,) * self.rules.sides)
+
+    def start_lines(self) -> list[str]:
+        """The information-state line of a start other than 0-0: states of one game may begin at other scores."""
+        if not self.start[0] or any(self.start[0]):
+            return [f"scores at the start: {list(self.start[0] or self.drawn)}"]
+        return []
 
     def terminal(self) -> bool:
         engine = self.engine
         if engine is None:
             return False
-        return engine.phase == OVER or (engine.phase == WAITING and engine.round + 1 >= self.rounds)
+        return engine.phase == OVER or (engine.phase == WAITING and engine.round - self.start[2] + 1 >= self.rounds)
 
     def apply(self, action: int) -> None:
-        if self.dealing():
+        if self.drawing():
+            self.drawn.append(action)
+        elif self.dealing():
             self.deck.append(action)
             if len(self.deck) == NUM_CARDS:
                 if self.engine is None:
-                    self.engine = Game(self.rules, decks=[])
+                    _, dealer, first = self.start
+                    self.engine = Game.from_scores(self.rules, self.began_at(), round=first, decks=[], dealer=dealer)
                 self.round_actions = []
                 self._note(self.engine.add_deck(self.deck))
                 self.deck = []
@@ -272,7 +423,12 @@ class StateData:
                 self.hands[len(self.events) - 1] = tuple(engine.hand(seat).mask for seat in range(self.rules.players))
 
     def allowed_cards(self) -> list[int]:
-        """The cards chance may deal next: any card left, but the opening table stays valid (R3.4)."""
+        """The cards chance may deal next: any card left, but the opening table stays valid (R3.4).
+
+        While the scores are drawn (``scores=uniform``): every score below the target, uniformly.
+        """
+        if self.drawing():
+            return list(range(self.rules.target))
         left = sorted(set(range(NUM_CARDS)) - set(self.deck))
         start = self.rules.players * self.rules.deal_sizes()[0]
         position = len(self.deck)
@@ -319,8 +475,11 @@ class StateData:
             out[deal * 40 + card] = 1.0
 
 
-def _replayed(rules: dict[str, Any], reward: Reward, rounds: int, actions: list[int]) -> StateData:
-    episode = StateData(Rules.from_dict(rules), reward, rounds)
+def _replayed(
+    rules: dict[str, Any], reward: Reward, rounds: int, actions: list[int], start: Start | None = None
+) -> StateData:
+    rules_ = Rules.from_dict(rules)
+    episode = StateData(rules_, reward, rounds, start or ((0,) * rules_.sides, rules_.players - 1, 0))
     for action in actions:
         episode.apply(action)
     return episode
@@ -329,9 +488,9 @@ def _replayed(rules: dict[str, Any], reward: Reward, rounds: int, actions: list[
 class RondaState(pyspiel.State):  # type: ignore[misc]
     """A state: chance deals each round's deck card by card, then the engine plays it."""
 
-    def __init__(self, game: RondaGame) -> None:
+    def __init__(self, game: RondaGame, start: Start | None = None) -> None:
         super().__init__(game)
-        self.episode = StateData(game.rules, game.reward, game.rounds)
+        self.episode = StateData(game.rules, game.reward, game.rounds, game.start if start is None else start)
 
     @property
     def engine(self) -> Game | None:
@@ -370,6 +529,8 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self.episode.drawing():
+                return f"side {len(self.episode.drawn)} begins at {int(action)}"
             return f"deal {card_name(int(action))}"
         return describe_action(int(action))
 
@@ -377,15 +538,27 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
         episode = self.episode
         if not episode.terminal():
             return [0.0] * episode.rules.players
-        assert episode.engine is not None
-        return list(seat_returns(episode.rules, episode.reward, episode.engine.scores, episode.engine.winner))
+        engine = episode.engine
+        assert engine is not None
+        forfeit = None if engine.winner is None else forfeiting_side(episode.rules, episode.events)
+        return list(
+            seat_returns(
+                episode.rules,
+                episode.reward,
+                engine.scores,
+                engine.winner,
+                start=episode.began_at(),
+                forfeit=forfeit,
+                dealers=(episode.start[1], engine.dealer),
+            )
+        )
 
     # ------------------------------------------------------- what a player knows
 
     def information_state_string(self, player: int | None = None) -> str:
         player = self.current_player() if player is None else player
         episode = self.episode
-        lines = [f"seat {player}"]
+        lines = [f"seat {player}", *episode.start_lines()]
         hands = episode.hands
         for index, event in enumerate(episode.events):
             lines.append(json.dumps(event.to_json(), separators=(",", ":")))
@@ -394,6 +567,8 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
                 lines.append(f"my hand {CardSet(dealt[player])}")
         if episode.deck:
             lines.append(f"dealing: {len(episode.deck)} cards")
+        elif episode.drawing():
+            lines.append(f"drawing the scores: {len(episode.drawn)} drawn")
         return "\n".join(lines)
 
     def observation_string(self, player: int | None = None) -> str:
@@ -436,7 +611,8 @@ class RondaState(pyspiel.State):  # type: ignore[misc]
     def __str__(self) -> str:
         engine = self.episode.engine
         if engine is None:
-            return f"dealing: {len(self.episode.deck)} cards"
+            drawn = f", scores drawn {self.episode.drawn}" if self.episode.drawn else ""
+            return f"dealing: {len(self.episode.deck)} cards{drawn}"
         return repr(engine)
 
 
@@ -455,44 +631,165 @@ def guess_game(view: SeatView, rng: random.Random) -> Game:
 
 def describe_view(view: SeatView) -> str:
     """One readable line of what a seat knows (the observation string)."""
-    n = view.rules.players
+    return f"seat {view.seat} of {view.rules.players}, {describe_public(view, hand=view.hand)}"
+
+
+def describe_public(view: PublicView, hand: CardSet | None = None) -> str:
+    """One readable line of the public facts (and of ``hand``, when given): the public observation string."""
     deal_plays = ", ".join(f"{s} {card_name(c)}" for s, c in view.plays[view.deal_start :]) or "-"
     declared = ", ".join(
         f"{s} {d or '?'}{' exposed' if view.exposed[s] else ''}" for s, d in enumerate(view.declarations)
     )
-    shown = ", ".join(f"{s} {hand}" for s, hand in enumerate(view.shown) if hand is not None) or "-"
+    shown = ", ".join(f"{s} {cards}" for s, cards in enumerate(view.shown) if cards is not None) or "-"
     chain = "-" if view.chain is None else f"{CardSet(view.chain.cards)} of side {view.chain.side}"
     last = "-" if view.last_capture_side is None else f"side {view.last_capture_side}"
+    mine = "" if hand is None else f"hand {hand} | "
     return (
-        f"seat {view.seat} of {n}, dealer {view.dealer}, round {view.round} "
+        f"dealer {view.dealer}, round {view.round} "
         f"deal {view.deal + 1}/{view.deals_in_round}, {view.phase} turn {view.turn} | "
-        f"hand {view.hand} | table {view.table} | this deal: {deal_plays} | "
+        f"{mine}table {view.table} | this deal: {deal_plays} | "
         f"declared: {declared} | shown: {shown} | chain: {chain} | last capture: {last} | "
         f"piles {list(view.pile_sizes)} stock {view.stock} | scores {list(view.scores)}"
     )
 
 
-class RondaObserver:
-    """Observation and information-state tensors and strings (see the module docstring)."""
+def spectator_view(view: PublicView) -> SeatView:
+    """The public facts as a seat view of nobody: seat 0's frame, an empty hand (the public observation's input).
 
-    def __init__(self, perfect_recall: bool) -> None:
-        self.perfect_recall = perfect_recall
-        size = INFORMATION_STATE_SIZE if perfect_recall else OBSERVATION_SIZE
-        self.tensor = np.zeros(size, np.float32)
-        self.dict = {"information_state" if perfect_recall else "observation": self.tensor}
+    Every seat computes the same one, and it holds no card a seat may not see
+    (R11): :func:`~ronda.adapters.encoding.observe` then encodes the public
+    facts alone, in absolute seats, with the hand's pieces empty.
+    """
+    return tuple.__new__(SeatView, (*view, 0, CardSet()))
+
+
+_PRIVATE = pyspiel.PrivateInfoType
+
+
+class RondaObserver:
+    """Tensors and strings for every :class:`pyspiel.IIGObservationType`, as OpenSpiel's own Python games give them.
+
+    ``make_observation(game)`` with no type is the plain observation
+    (public facts and the player's own hand, no recall), as in OpenSpiel's
+    Kuhn poker; OpenSpiel's information state is
+    ``IIGObservationType(perfect_recall=True)``. The pieces, in this order:
+
+    - ``private_info=SINGLE_PLAYER`` (OpenSpiel's default and information-state
+      types), with ``public_info``: ``observation``
+      (:func:`~ronda.adapters.encoding.observe` of the player's view, seats
+      relative to the player), or with ``perfect_recall``
+      ``information_state`` (the round in full, then the observation: the
+      module docstring). Without ``public_info``: ``hand`` and
+      ``dealt_hand`` (the player's cards now and as dealt this deal), or with
+      ``perfect_recall`` ``private_history`` (the player's hand as dealt in
+      each deal of the round: the information state's first block).
+    - ``private_info=NONE`` or ``ALL_PLAYERS``, with ``public_info``: the
+      public part in absolute seats, the same for every player
+      (:func:`spectator_view`): with ``perfect_recall`` ``public_history``
+      (every card played in order, every challenge and declaration), then
+      ``public_observation``.
+    - then with ``ALL_PLAYERS`` (every hidden card: for centralized critics
+      and analysis, never for a player): ``hands`` and ``dealt_hands`` (every
+      seat's, 40 values a seat), or with ``perfect_recall``
+      ``private_histories`` (every seat's private history).
+    """
+
+    def __init__(self, iig_obs_type: Any = None, params: Any = None) -> None:
+        if params:
+            raise ValueError(f"python_ronda observations take no parameters, not {params!r}")
+        kind = iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        self.public = bool(kind.public_info)
+        self.perfect_recall = bool(kind.perfect_recall)
+        self.private = kind.private_info
+        pieces: list[tuple[str, int]] = []
+        if self.private == _PRIVATE.SINGLE_PLAYER:
+            if self.public:
+                pieces.append(
+                    ("information_state", INFORMATION_STATE_SIZE)
+                    if self.perfect_recall
+                    else ("observation", OBSERVATION_SIZE)
+                )
+            else:
+                pieces += [("private_history", _DEALT)] if self.perfect_recall else [("hand", 40), ("dealt_hand", 40)]
+        else:
+            if self.public:
+                if self.perfect_recall:
+                    pieces.append(("public_history", ROUND_BLOCK - _DEALT))
+                pieces.append(("public_observation", OBSERVATION_SIZE))
+            if self.private == _PRIVATE.ALL_PLAYERS:
+                pieces += (
+                    [("private_histories", 4 * _DEALT)]
+                    if self.perfect_recall
+                    else [("hands", 4 * 40), ("dealt_hands", 4 * 40)]
+                )
+        self.tensor = np.zeros(sum(size for _, size in pieces), np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        offset = 0
+        for name, size in pieces:
+            self.dict[name] = self.tensor[offset : offset + size]
+            offset += size
 
     def set_from(self, state: RondaState, player: int) -> None:
-        if self.perfect_recall:
-            state.information_state_tensor_into(player, self.tensor)
-        elif state.engine is None:
-            self.tensor.fill(0.0)
-        else:
-            observe(state.engine.view(player), self.tensor)
+        self.tensor.fill(0.0)
+        episode = state.episode
+        engine = episode.engine
+        if engine is None:
+            return  # the first deck is being dealt: nothing is known yet
+        pieces = self.dict
+        if "information_state" in pieces:
+            state.information_state_tensor_into(player, pieces["information_state"])
+        if "observation" in pieces:
+            observe(engine.view(player), pieces["observation"])
+        if "hand" in pieces:
+            pieces["hand"][list(engine.hand(player))] = 1.0
+            pieces["dealt_hand"][list(engine.dealt_hand(player))] = 1.0
+        if "private_history" in pieces:
+            pieces["private_history"][:] = self._round_block(episode, engine.view(player))[:_DEALT]
+        if "public_observation" in pieces:
+            public = spectator_view(engine.public_view())
+            observe(public, pieces["public_observation"])
+            if "public_history" in pieces:
+                pieces["public_history"][:] = self._round_block(episode, public)[_DEALT:]
+        if "hands" in pieces:
+            for seat in range(episode.rules.players):
+                pieces["hands"][seat * 40 + np.array(list(engine.hand(seat)), dtype=int)] = 1.0
+                pieces["dealt_hands"][seat * 40 + np.array(list(engine.dealt_hand(seat)), dtype=int)] = 1.0
+        if "private_histories" in pieces:
+            for seat in range(episode.rules.players):
+                block = self._round_block(episode, engine.view(seat))[:_DEALT]
+                pieces["private_histories"][seat * _DEALT : (seat + 1) * _DEALT] = block
+
+    @staticmethod
+    def _round_block(episode: StateData, view: SeatView) -> np.ndarray:
+        block = np.zeros(ROUND_BLOCK, np.float32)
+        episode.round_block(view, block)
+        return block
 
     def string_from(self, state: RondaState, player: int) -> str:
-        if self.perfect_recall:
-            return state.information_state_string(player)
-        return state.observation_string(player)
+        episode = state.episode
+        engine = episode.engine
+        if self.private == _PRIVATE.SINGLE_PLAYER and self.public:
+            return state.information_state_string(player) if self.perfect_recall else state.observation_string(player)
+        parts: list[str] = []
+        if self.private == _PRIVATE.SINGLE_PLAYER:
+            if self.perfect_recall:
+                parts.append(f"seat {player}")
+                parts += [f"my hand {CardSet(dealt[player])}" for _, dealt in sorted(episode.hands.items())]
+            elif engine is not None:
+                parts.append(f"seat {player} hand {engine.hand(player)} dealt {engine.dealt_hand(player)}")
+        if self.public:
+            if self.perfect_recall:
+                parts += episode.start_lines()
+                parts += [json.dumps(event.to_json(), separators=(",", ":")) for event in episode.events]
+            parts.append("dealing" if engine is None else describe_public(engine.public_view()))
+        if self.private == _PRIVATE.ALL_PLAYERS:
+            if self.perfect_recall:
+                for _, dealt in sorted(episode.hands.items()):
+                    parts.append("hands " + ", ".join(f"{s} {CardSet(h)}" for s, h in enumerate(dealt)))
+            if engine is not None:
+                seats = range(episode.rules.players)
+                parts.append("hands now " + ", ".join(f"{s} {engine.hand(s)}" for s in seats))
+        return "\n".join(parts)
 
 
 class RondaBot(pyspiel.Bot):  # type: ignore[misc]

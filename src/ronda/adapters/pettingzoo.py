@@ -1,6 +1,6 @@
 """Ronda as a PettingZoo AEC environment: ``ronda_v0``.
 
-``env(players=2, reward="outcome", observation="dict", dealer=None, **variants)`` is the
+``env(players=2, reward="outcome", observation="dict", dealer=None, start=None, **variants)`` is the
 environment (``raw_env`` is the same class: the checks of PettingZoo's usual
 wrappers are built in, see :func:`env`). Agents are ``player_0`` … ``player_{n-1}``
 (seat numbers); with 4 players ``player_0``/``player_2`` and
@@ -21,14 +21,19 @@ Rewards             at the end of the episode, zero-sum, from
                     :mod:`ronda.adapters.returns`: ``reward="outcome"``
                     (default: a whole game, +1 to the winners, -1/(k-1) to the
                     others), ``"game"`` (a whole game, points with the result on
-                    top) or ``"round"`` (one round of a new game, in points; a
-                    game decided inside the round pays the most and the least
-                    there is)
+                    top), ``"round"`` (one round, in points; a game decided
+                    inside the round pays the most and the least there is) or
+                    ``"chances"`` (the same round, paid by the change in each
+                    side's chance to win the game)
 Variants            any R10 variant by name: ``env(players=4, dealer_duty=True)``
 ==================  ===========================================================
 
 Episodes are :class:`~ronda.adapters.episode.Episode`: equal seeds, equal
-episodes; the first dealer is drawn unless ``dealer`` names one.
+episodes; the first dealer is drawn unless ``dealer`` names one. An episode
+begins anywhere: ``reset(options={"scores": [36, 30]})``, ``{"scores":
+"uniform"}``, ``{"record": "game.json", "decision": 57}``; ``start=`` gives
+the options of every reset that gives none. ``observation_pieces()`` names
+every piece of the observation.
 
 An illegal action raises :class:`~ronda.engine.errors.IllegalActionError`
 and changes nothing: use the action mask.
@@ -38,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -49,7 +55,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from ..engine.events import Event
 from ..engine.rules import Rules
 from ..presentation.narration import narrate
-from .encoding import NUM_ACTIONS, STATE_SIZE, Encoder, action_mask, encode_state, id_action
+from .encoding import NUM_ACTIONS, STATE_SIZE, Encoder, action_mask, encode_state, id_action, observation_pieces
 from .episode import Episode
 from .gymnasium import observation_space
 from .returns import check_reward
@@ -87,6 +93,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         observation: str = "dict",
         dealer: int | None = None,
         render_mode: str | None = None,
+        start: Mapping[str, Any] | None = None,
         **variants: Any,
     ) -> None:
         super().__init__()
@@ -98,6 +105,9 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
             raise ValueError(f"dealer must be a seat from 0 to {players - 1} or None, not {dealer!r}")
         self.flat = observation == "flat"
         self.dealer = dealer
+        self.start = dict(start or {})
+        """The reset options of every reset that gives none (:mod:`ronda.adapters.episode`)."""
+        Episode(self.rules, self.reward_mode, random.Random(0), dealer, self.start)  # a bad start is named now
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
@@ -106,6 +116,11 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self.episode: Episode | None = None
         self._events: list[Event] = []
         self._encoder = Encoder()
+
+    @staticmethod
+    def observation_pieces() -> list[tuple[str, int, int]]:
+        """(name, offset, size) of every piece of the observation vector (:mod:`ronda.adapters.encoding`)."""
+        return observation_pieces()
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -119,7 +134,8 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         if seed is not None:
             self._seed_rng = random.Random(seed)
         # PettingZoo's api_test resets with options={"options": 1}: an unknown option is a warning here.
-        self.episode = Episode(self.rules, self.reward_mode, self._seed_rng, self.dealer, options, strict=False)
+        given = self.start if options is None else options
+        self.episode = Episode(self.rules, self.reward_mode, self._seed_rng, self.dealer, given, strict=False)
         self._encoder.reset()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -17,11 +17,12 @@ from __future__ import annotations
 import importlib
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import Bot, make_bot
 from ..engine.actions import Declare, Play
 from ..engine.deck import shuffled_deck
 from ..engine.events import RoundStart, Score
@@ -110,17 +111,30 @@ class GameResult:
 
 def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     """One game of one unit, played by fresh bots seeded from the match seed."""
+    return play_seated(spec, unit, seating_index)[1]
+
+
+def play_seated(
+    spec: MatchSpec, unit: int, seating_index: int, bots: Sequence[Bot] | None = None
+) -> tuple[Game, GameResult]:
+    """:func:`play_game`, with the bots of each seat given (or made from the entrants' names), and the game too.
+
+    Bots that are not names (a policy being trained, with its own
+    bookkeeping) play duplicate games through this:
+    :func:`ronda.adapters.evaluation.evaluate`.
+    """
     rules = spec.rules
     seating = spec.seatings()[seating_index]
     entrants = len(spec.entrants)
-    bots = [
-        make_bot(
-            bot_name(spec.entrants[entrant], seat),
-            seed=hash((spec.seed, unit, seating_index, seat)) & 0xFFFFFFFF,
-            time_limit=spec.time_limit,
-        )
-        for seat, entrant in enumerate(seating)
-    ]
+    if bots is None:
+        bots = [
+            make_bot(
+                bot_name(spec.entrants[entrant], seat),
+                seed=hash((spec.seed, unit, seating_index, seat)) & 0xFFFFFFFF,
+                time_limit=spec.time_limit,
+            )
+            for seat, entrant in enumerate(seating)
+        ]
     game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
     times: dict[int, list[float]] = {e: [] for e in range(entrants)}
     choice_times: dict[int, list[float]] = {e: [] for e in range(entrants)}
@@ -162,7 +176,7 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     if spec.rounds_only and round_points and game.phase != OVER:
         round_points = round_points[:1]
     winner = side_entrant[game.winner] if game.winner is not None else None
-    return GameResult(seating, round_points, winner, times, choice_times, cpu_times, referee.counts)
+    return game, GameResult(seating, round_points, winner, times, choice_times, cpu_times, referee.counts)
 
 
 def play_unit(spec: MatchSpec, unit: int) -> list[GameResult]:

@@ -4,7 +4,8 @@ It depends on nothing outside the standard library and knows nothing of bots or
 interfaces; everything else in ``ronda`` stands on it, through the names below.
 
 - :class:`Game`: the game — decisions verified then applied, public events out, views for seats;
-  :meth:`Game.from_view` builds a game to search in from a view and a guess of its hidden cards
+  :meth:`Game.from_scores` begins a game at given scores (a position near the target without the rounds
+  before it); :meth:`Game.from_view` builds a game to search in from a view and a guess of its hidden cards
   (:class:`PositionBuilder` builds many), :meth:`Game.playout` plays on by itself (with a
   :data:`Policy` reading a :class:`SearchState`);
 - :class:`Rules`: players and the variants of R10;

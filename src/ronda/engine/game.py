@@ -181,6 +181,7 @@ class Game:
     - ``_phase``, ``_turn``: what is due (:data:`~ronda.engine.view.Phase`), and from which seat;
     - ``_dealer``, ``_round``, ``_deal``: the dealer, the round and the deal (-1 before the first);
     - ``_scores``, ``_winner``: points per side (R9.1); the winning side or ``None``;
+    - ``_started``: the scores and round a game made by :meth:`from_scores` began at (``None`` for 0-0, round 0);
     - ``_events``: every event so far; ``_log``: the decks and decisions of each round (``None`` in a
       copy without history), ``_round_actions`` the current round's list of them;
     - ``_deck``, ``_stock_pos``: this round's deck in dealing order, and how many of its cards are dealt;
@@ -254,6 +255,7 @@ class Game:
         "_size",
         "_sizes",
         "_stale",
+        "_started",
         "_stock_pos",
         "_table",
         "_table_cards",
@@ -286,6 +288,56 @@ class Game:
         self._setup(rules, dealer, random.Random(seed) if seed is not None else rng, decks or [])
         self._start_round()
 
+    @classmethod
+    def from_scores(
+        cls,
+        rules: Rules,
+        scores: Sequence[int],
+        *,
+        round: int = 0,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        decks: Sequence[Sequence[Card]] | None = None,
+        dealer: int | None = None,
+    ) -> Game:
+        """A game that begins at ``scores`` (one number per side, R9.1), its first round numbered ``round``.
+
+        Everything else is as in ``Game(rules, seed=..., rng=..., decks=..., dealer=...)``:
+        ``dealer`` deals this round, the deck comes from the seed, the generator or
+        the given decks. A position near the target (R9.3, R9.5) is then reached
+        without playing the rounds before it: an environment's episode, a study
+        of the endgame. Such a game has no RECORD.md record (a record begins at
+        0-0): :meth:`to_record` refuses it. Raises :class:`RondaError` naming a
+        bad score or round.
+
+        >>> game = Game.from_scores(Rules(players=2), [38, 12], round=4, seed=1, dealer=0)
+        >>> game.scores, game.round, game.dealer, game.turn
+        ([38, 12], 4, 0, 1)
+        """
+        if not isinstance(rules, Rules):
+            raise RondaError(f"a game needs Rules, not {type(rules).__name__}")
+        target = rules.target
+        if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != rules.sides:
+            raise RondaError(f"scores are one number per side ({rules.sides} sides), not {scores!r}")
+        for side, points in enumerate(scores):
+            if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points < target:
+                raise RondaError(
+                    f"side {side}'s score must be a whole number from 0 to {target - 1} "
+                    f"(at {target} the game is won, R9.3), not {points!r}"
+                )
+        if not isinstance(round, int) or isinstance(round, bool) or round < 0:
+            raise RondaError(f"the round must be a whole number from 0, not {round!r}")
+        if sum(x is not None for x in (seed, rng, decks)) != 1:
+            raise RondaError("give a game exactly one of seed, rng or decks")
+        game = cls(rules, decks=[], dealer=dealer)  # checks the dealer; waits for a deck
+        game._scores = list(scores)
+        game._round = round - 1
+        game._rng = random.Random(seed) if seed is not None else rng
+        game._pending_decks = [list(d) for d in decks or []]
+        game._started = (tuple(scores), round) if any(scores) or round else None
+        game._start_round()
+        return game
+
     def _setup(self, rules: Rules, dealer: int, rng: random.Random | None, decks: Sequence[Sequence[Card]]) -> None:
         """Every field, as at the start of a game that has dealt nothing yet."""
         self._rules = rules
@@ -302,6 +354,7 @@ class Game:
         self._round = -1
         self._scores = [0] * rules.sides
         self._winner: int | None = None
+        self._started: tuple[tuple[int, ...], int] | None = None
         self._events: list[Event] = []
         self._log: list[dict[str, Any]] | None = []
         self._round_actions: list[tuple[int, Action]] | None = None
@@ -394,6 +447,7 @@ class Game:
         o._stale = self._stale
         o._challenged = self._challenged
         o._winner = self._winner
+        o._started = self._started
         o._deal_start = self._deal_start
         o._hands = self._hands[:]
         o._dealt = self._dealt[:]
@@ -1466,6 +1520,12 @@ class Game:
         """
         if self._log is None:
             raise RondaError("this copy was made without history and cannot be saved")
+        if self._started is not None:
+            scores, first = self._started
+            raise RondaError(
+                f"this game began at scores {list(scores)} in round {first} (from_scores): "
+                "a record begins at 0-0 in round 0, so it cannot be saved"
+            )
         record: dict[str, Any] = {"format": "ronda/1", "rules": self._rules.to_dict()}
         first_dealer = self._first_dealer()
         if first_dealer != self._n - 1:
