@@ -49,7 +49,7 @@ from ...engine.events import Event
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.rules import Rules
 from ...engine.view import SeatView
-from .forms import HttpError, impersonates, name_key
+from .forms import HttpError, check_name
 from .protocol import (
     ProtocolError,
     changed_from_preset,
@@ -422,10 +422,7 @@ class Table:
                 raise HttpError(409, "seat_taken", f"seat {seat} is a bot's")
             if target.taken:
                 raise HttpError(409, "seat_taken", f"seat {seat} is taken")
-            if impersonates(name, levels):
-                raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
-            if any(s.name is not None and name_key(s.name) == name_key(name) for s in self.seats if s.human):
-                raise HttpError(409, "name_taken", f"someone at this table is already called {name!r}")
+            check_name(name, [s.name for s in self.seats if s.human and s.name is not None], levels)
             token, digest = new_token()
             starts = all(s.taken for s in self.seats if s.index != seat)
             try:
