@@ -135,8 +135,8 @@ class ServerSettings:
     """Seconds a table may stay with nobody connected: then it leaves memory (closed, if its people never came)."""
     linger: float = 30.0
     """Seconds a finished table with nobody connected stays in memory (for a quick rematch) before it leaves."""
-    max_connections: int = 64
-    """Connections one table takes at once (players and spectators together)."""
+    max_spectators: int = 64
+    """Spectators' connections one table takes at once; a seat holder's connection is always let in."""
     method: Method = field(default_factory=Method)
     """How hints and analyses are searched (``ronda serve --analysis-budget``): ``ronda analyse``'s defaults."""
 
@@ -216,6 +216,10 @@ class Table:
 
     def connected(self, seat: int) -> bool:
         return any(s == seat for s in self.clients.values())
+
+    def watching(self) -> int:
+        """Connections of spectators (no seat): the only ones a table's cap counts."""
+        return sum(1 for s in self.clients.values() if s is None)
 
     def summary(self) -> dict[str, Any]:
         """The table summary of the protocol: what anyone who knows the table may know about it."""
@@ -313,8 +317,11 @@ class Table:
             elif not self.spectators:
                 raise ProtocolError("no_spectators", "the table's creator lets only its players watch")
             was = self.clients.get(client, -1)
-            if was == -1 and len(self.clients) >= self.settings.max_connections:
-                raise ProtocolError("bad_message", f"this table takes {self.settings.max_connections} connections")
+            if seat is None and was is not None and self.watching() >= self.settings.max_spectators:
+                raise ProtocolError(
+                    "too_many_connections",
+                    f"this table takes {self.settings.max_spectators} spectators at once: try again later",
+                )
             newly_here = seat is not None and not self.connected(seat)
             self.clients[client] = seat
             if seat is not None:
