@@ -464,8 +464,8 @@ export class TableScreen {
           info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner || this.seat === null ? "" : t("opponent")),
           info.stand_in ? ` · ${t("botFor")}` : "",
           free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
-      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), "aria-label": away ? t("away") : t("here") })),
-    el("div", { class: "seat-hand", "aria-label": t("cardsInHand", { n: size }) }, hand),
+      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), role: "img", "aria-label": away ? t("away") : t("here") })),
+    el("div", { class: "seat-hand", role: "group", "aria-label": t("cardsInHand", { n: size }) }, hand),
     el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
     shown ? el("div", { class: "shown", "aria-label": t("shownHand") }, shown.map(chip)) : null);
   }
@@ -511,10 +511,10 @@ export class TableScreen {
         type: "button",
         class: `card hand-card${can ? " playable" : ""}`,
         "data-card": name, "data-key": `card:${name}`, "data-focus": `card:${name}`,
-        "aria-label": cardLabel(name),
         "aria-disabled": can ? "false" : "true",
         title: can && i < 9 ? `${cardLabel(name)} — ${i + 1}` : cardLabel(name),
-        html: cardSvg(name, { decorative: true }),
+        // The button is named by its drawing (role img, the card's name): the corner indices are not its name.
+        html: cardSvg(name),
         onclick: () => { if (can) this.act({ play: name }); },
       });
     });
