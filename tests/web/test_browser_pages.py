@@ -133,18 +133,27 @@ def test_80_spectators_from_one_address_then_both_players_play_and_only_the_winn
         host.select_option("[data-seat-kind='1']", "human")
         host.fill("#target", "1")
         host.click("#create")
-        link = host.locator("#invite-link")
-        link.wait_for()
+        host.locator("#invite-link").wait_for()
+        invite = str(host.locator("#invite-link").input_value())
         table_id = table_id_of(host)
         welcomed, refused = spectators_of(url, table_id, 80)
         try:
             assert (len(welcomed), refused) == (32, 48)  # the address's cap; the table would take 64
-            friend.goto(str(link.input_value()))
+            friend.goto(invite)
             friend.fill("#join-name", "Youssef")
             friend.click("#join-button")
             friend.wait_for_selector("#hand .hand-card")
             host.reload()  # the creator comes back, from the same address as every spectator
             host.wait_for_selector("#hand .hand-card")
+            # One more person watching from that address is told why, in words, and the page stops trying.
+            with open_page(browser, **WIDE) as watcher:
+                sockets: list[Any] = []
+                watcher.on("websocket", lambda socket: sockets.append(socket))
+                watcher.goto(invite)
+                watcher.wait_for_selector(".toast")
+                assert "Too many pages are open from your address" in watcher.inner_text("#toasts")
+                watcher.wait_for_timeout(2_000)  # a page that retried would have opened a new socket by now
+                assert len(sockets) == 1
             take_turns([host, friend])
         finally:
             for ws in welcomed:
