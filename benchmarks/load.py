@@ -87,6 +87,7 @@ def start_server(port: int, data: str, *extra: str) -> subprocess.Popen[bytes]:
         sys.executable, "-m", "ronda", "serve",
         "--port", str(port), "--data", data, "--flood-rate", "100000", "--log-level", "warning",
         "--create-rate", "100000", "--join-rate", "100000", "--tables-per-client", "100000", "--max-tables", "100000",
+        "--connections-per-client", "100000",
         *extra,
     ]  # fmt: skip
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}

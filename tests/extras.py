@@ -15,7 +15,7 @@ import pytest
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual",),
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "anyio", "httpx", "websockets"),
+    "web": ("fastapi", "uvicorn", "sqlalchemy", "anyio", "httpx", "websockets", "icu"),
     "postgres": ("psycopg",),
     "browser": ("playwright",),
     "research": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),

@@ -215,7 +215,7 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
         assert page.locator(".seat .seat-hand .card.back").count() == 3
         # Every card is drawn and labelled for screen readers, every decision is a real button.
         first = page.locator("#hand .hand-card").first
-        assert " of " in first.get_attribute("aria-label")
+        assert " of " in first.locator("svg[role='img']").get_attribute("aria-label")  # the button's name
         assert first.evaluate("node => node.tagName") == "BUTTON"
         assert page.locator("#hand .hand-card svg").count() == 3
         # The declaration buttons are exactly the legal actions the server sent.
@@ -307,7 +307,7 @@ def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url
         declare.wait_for()
         assert declare.inner_text().startswith("روندا")
         assert page.locator("[data-action='declare-tringa']").inner_text().startswith("ترينكا")
-        label = page.locator("#hand .hand-card").first.get_attribute("aria-label")
+        label = page.locator("#hand .hand-card svg").first.get_attribute("aria-label")
         assert label.split(" ")[-1] in {"ذهب", "كوبا", "شبادة", "خال"}  # the suits as the seeds name them
         # The felt still reads left to right on the card faces, the page right to left around them.
         assert page.locator("section.mine").evaluate("node => getComputedStyle(node).direction") == "rtl"
@@ -375,7 +375,7 @@ def test_an_invite_link_seats_a_friend_and_each_sees_only_their_own_hand(browser
 
 
 def labels_of_hand(page: Any) -> list[str]:
-    return sorted(card.get_attribute("aria-label") for card in page.locator("#hand .hand-card").all())
+    return sorted(card.get_attribute("aria-label") for card in page.locator("#hand .hand-card svg").all())
 
 
 def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: Any, base_url: str) -> None:

@@ -37,6 +37,8 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         "--sync",
         "--max-tables",
         "--close-after",
+        "--connections-per-client",
+        "--spectators-per-table",
     ):
         assert option in text
 
@@ -61,6 +63,8 @@ def test_without_the_web_extra_one_line_and_exit_2(
         (["serve", "--bot-workers", "0"], "--bot-workers"),
         (["serve", "--public-url", "ronda.example"], "--public-url"),
         (["serve", "--max-tables", "0"], "--max-tables"),
+        (["serve", "--connections-per-client", "0"], "--connections-per-client"),
+        (["serve", "--spectators-per-table", "-1"], "--spectators-per-table"),
     ],
 )
 def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:

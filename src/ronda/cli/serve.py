@@ -123,6 +123,21 @@ def register(commands: Any) -> None:
         help="games going at once that one address may have created (default 10)",
     )
     p.add_argument(
+        "--connections-per-client",
+        type=int,
+        default=32,
+        metavar="N",
+        help="websocket connections without a seat (spectators, and those yet to say hello) one address may hold "
+        "across the server; a player's connection to their own seat is always let in (default 32)",
+    )
+    p.add_argument(
+        "--spectators-per-table",
+        type=int,
+        default=64,
+        metavar="N",
+        help="spectators' connections one table takes at once; its players always get in (default 64)",
+    )
+    p.add_argument(
         "--create-rate",
         type=float,
         default=20.0,
@@ -196,8 +211,13 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_workers is not None and args.bot_workers < 1:
         print(f"ronda serve: --bot-workers is 1 or more, not {args.bot_workers}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if min(args.max_tables, args.tables_per_client) < 1 or min(args.create_rate, args.join_rate) <= 0:
-        print("ronda serve: --max-tables, --tables-per-client and the rates are above zero", file=sys.stderr)
+    caps = (args.max_tables, args.tables_per_client, args.connections_per_client, args.spectators_per_table)
+    if min(caps) < 1 or min(args.create_rate, args.join_rate) <= 0:
+        print(
+            "ronda serve: --max-tables, --tables-per-client, --connections-per-client, --spectators-per-table "
+            "and the rates are above zero",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     if args.close_after < 0:
         print("ronda serve: --close-after is zero or more seconds", file=sys.stderr)
@@ -237,6 +257,8 @@ def run(args: argparse.Namespace) -> int:
         forwarded=args.forwarded,
         listen_host=args.host,
         analysis_budget=args.analysis_budget,
+        connections_per_client=args.connections_per_client,
+        spectators_per_table=args.spectators_per_table,
     )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host

@@ -81,6 +81,10 @@ CREATE_RATE = 20.0
 JOIN_RATE = 30.0
 """Seats one client may try to take a minute (in bursts of as many)."""
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+CONNECTIONS_PER_CLIENT = 32
+"""Connections without a seat (spectators, and sockets yet to say hello) one client may hold across the server."""
+TOO_MANY = 4429
+"""Close code of a connection refused by a cap on connections (after a ``too_many_connections`` error)."""
 
 
 def loopback(host: str | None) -> bool:
@@ -290,6 +294,99 @@ class FloodGate:
         return "flood"
 
 
+@dataclass(eq=False)
+class Counted:
+    """One websocket as :class:`AddressCaps` counts it: its client's address and what it is now."""
+
+    address: str
+    evict: Callable[[], None]
+    """Closes the connection (with ``too_many_connections``) when a newer one of its address takes its place."""
+    kind: str = "pending"
+    """``pending`` until its hello is answered, then ``watching`` or ``seated``; ``closed`` once gone."""
+
+
+class AddressCaps:
+    """Connections without a seat, counted by client address across the whole server, each kind up to ``cap``.
+
+    A connection is *pending* from its upgrade until its hello is answered,
+    then *watching* (a spectator) or *seated*. Pending and watching connections
+    are what one address could open without end — the invite link, or a
+    public table, is all it takes — so each is capped per address; seated
+    connections are never counted. A seat holder always gets in: a new socket
+    is never refused (past the cap, the oldest pending socket of its address is
+    closed instead, so sockets that never say hello cannot keep a player out),
+    and a hello with a seat's token is never refused for these caps.
+
+    >>> caps, closed = AddressCaps(cap=2), []
+    >>> first, second = (caps.open("1.2.3.4", lambda: closed.append("first")) for _ in range(2))
+    >>> third = caps.open("1.2.3.4", lambda: closed.append("third"))
+    >>> closed, first.kind  # the oldest socket that has not said hello makes room
+    (['first'], 'closed')
+    >>> caps.watch(second), caps.watch(third)  # both watch now
+    (True, True)
+    >>> fourth = caps.open("1.2.3.4", lambda: None)
+    >>> caps.watch(fourth)  # the address already watches with 2 connections
+    False
+    >>> caps.settle(fourth, 0)  # it holds seat 0 instead: seated connections are never counted
+    >>> fourth.kind, caps.watching["1.2.3.4"]
+    ('seated', 2)
+    """
+
+    def __init__(self, cap: int = CONNECTIONS_PER_CLIENT) -> None:
+        self.cap = cap
+        self.pending: dict[str, list[Counted]] = {}
+        """Each address's sockets yet to say hello, oldest first."""
+        self.watching: dict[str, int] = {}
+
+    def open(self, address: str, evict: Callable[[], None]) -> Counted:
+        """Count a new socket of ``address`` as pending; past the cap, the address's oldest pending one is evicted."""
+        waiting = self.pending.setdefault(address, [])
+        if len(waiting) >= self.cap:
+            oldest = waiting.pop(0)
+            oldest.kind = "closed"
+            oldest.evict()
+        counted = Counted(address, evict)
+        waiting.append(counted)
+        return counted
+
+    def watch(self, counted: Counted) -> bool:
+        """Count ``counted`` as a spectator before its hello; ``False`` when its address watches at the cap.
+
+        Counted before the table answers, so that two hellos at once cannot both take the last place.
+        """
+        if counted.kind == "watching":
+            return True
+        if self.watching.get(counted.address, 0) >= self.cap:
+            return False
+        self.settle(counted, None)
+        return True
+
+    def settle(self, counted: Counted, seat: int | None) -> None:
+        """The hello was answered: the connection now holds ``seat`` (``None``: it watches)."""
+        kind = "watching" if seat is None else "seated"
+        if counted.kind not in (kind, "closed"):
+            self.close(counted)
+            counted.kind = kind
+            if kind == "watching":
+                self.watching[counted.address] = self.watching.get(counted.address, 0) + 1
+
+    def close(self, counted: Counted) -> None:
+        """The connection is gone (or changes kind): it no longer counts."""
+        if counted.kind == "pending":
+            waiting = self.pending.get(counted.address, [])
+            if counted in waiting:
+                waiting.remove(counted)
+            if not waiting:
+                self.pending.pop(counted.address, None)
+        elif counted.kind == "watching":
+            left = self.watching.get(counted.address, 0) - 1
+            if left > 0:
+                self.watching[counted.address] = left
+            else:
+                self.watching.pop(counted.address, None)
+        counted.kind = "closed"
+
+
 class Connection:
     """One websocket as a table sees it: :meth:`send` queues without blocking; :meth:`pump` writes in order."""
 
@@ -367,6 +464,8 @@ def create_app(
     listen_host: str | None = None,
     analysis_budget: int = DEFAULT_GUESSES,
     paced_collector: bool = False,
+    connections_per_client: int = CONNECTIONS_PER_CLIENT,
+    spectators_per_table: int = 64,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
@@ -382,7 +481,11 @@ def create_app(
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
     if grace < 0 or bot_delay < 0 or flood_rate <= 0 or store_timeout <= 0:
         raise ValueError("grace and bot_delay are seconds, zero or more; flood_rate and store_timeout above zero")
-    if min(max_tables, tables_per_client) < 1 or min(create_rate, join_rate) <= 0 or min(close_after, linger) < 0:
+    if (
+        min(max_tables, tables_per_client, connections_per_client, spectators_per_table) < 1
+        or min(create_rate, join_rate) <= 0
+        or min(close_after, linger) < 0
+    ):
         raise ValueError("the limits are above zero, and close_after and linger zero or more")
     workers = default_workers() if bot_workers is None else bot_workers
     if workers < 1:
@@ -398,10 +501,12 @@ def create_app(
         close_after=close_after,
         linger=linger,
         method=Method(guesses=analysis_budget),
+        max_spectators=spectators_per_table,
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     origins = Origins(public_url, frozenset(_origin(o) for o in allow_origins), forwarded, listen_host)
     creating, joining = RateGate(create_rate), RateGate(join_rate)
+    caps = AddressCaps(connections_per_client)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -452,7 +557,7 @@ def create_app(
         lobby: Lobby = request.app.state.lobby
         return lobby
 
-    def client_of(request: Request) -> str:
+    def client_of(request: Request | WebSocket) -> str:
         """Who the limits count: the address, or the proxy's ``X-Forwarded-For`` first entry when trusted."""
         if forwarded and (chain := request.headers.get("x-forwarded-for")):
             return chain.split(",")[0].strip()
@@ -574,11 +679,19 @@ def create_app(
         await websocket.accept()
         connection = Connection(websocket)
         pump = asyncio.get_running_loop().create_task(connection.pump())
+
+        def evict() -> None:
+            message = f"one address may hold {caps.cap} connections that have not said hello: this one was closed"
+            connection.send(dumps(error_json("too_many_connections", message)))
+            connection.close_soon(TOO_MANY)
+
+        handle = caps.open(client_of(websocket), evict)
         try:
             table = await lobby_of(websocket).open(table_id)
         except HttpError as error:
             why = {"closed": "closed", "store_unavailable": "store_unavailable"}.get(error.code, "not_found")
             connection.send(dumps(error_json(why, error.message)))
+            caps.close(handle)
             await connection.finish(pump, {"closed": 4410, "store_unavailable": 4503}.get(why, 4404))
             return
         code = 1000
@@ -594,8 +707,9 @@ def create_app(
 
         try:
             await serve_connection(
-                held, reopen, connection, FloodGate(flood_rate, 2 * flood_rate), invite_of(websocket, table_id)
-            )
+                held, reopen, connection, FloodGate(flood_rate, 2 * flood_rate), invite_of(websocket, table_id),
+                caps, handle,
+            )  # fmt: skip
         except WebSocketDisconnect:
             pass
         except Exception as error:
@@ -604,6 +718,7 @@ def create_app(
             code = 1011
         finally:
             held[0].leave(connection)
+            caps.close(handle)
             await connection.finish(pump, code)
 
     return Guard(app, origins)
@@ -652,11 +767,14 @@ async def serve_connection(
     connection: Connection,
     gate: FloodGate,
     invite: dict[str, Any],
+    caps: AddressCaps | None = None,
+    handle: Counted | None = None,
 ) -> None:
     """Read one client's messages until it goes: each is checked, and an error goes back to that client only.
 
     ``held[0]`` is the table the connection is at; a table that left memory
     since (:class:`~.tables.TableMoved`) is opened again with ``reopen``.
+    ``caps`` counts the connection (``handle``) as pending, watching or seated.
     """
     websocket = connection.websocket
     said_hello = False
@@ -674,12 +792,19 @@ async def serve_connection(
             message = read_client_message(text if text is not None else frame.get("bytes"))
             table = held[0]
             if isinstance(message, Hello):
+                if caps is not None and handle is not None and message.token is None and not caps.watch(handle):
+                    raise ProtocolError(
+                        "too_many_connections",
+                        f"one address may watch with {caps.cap} connections at once: close some first",
+                    )
                 try:
                     await table.hello(connection, message.token, message.since, invite)
                 except TableMoved:
                     table.leave(connection)
                     await (await reopen()).hello(connection, message.token, message.since, invite)
                 said_hello = True
+                if caps is not None and handle is not None:
+                    caps.settle(handle, held[0].clients.get(connection))
             elif not said_hello:
                 raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
             elif isinstance(message, Act):
@@ -696,6 +821,6 @@ async def serve_connection(
                 connection.send(dumps({"type": "pong"}))
         except ProtocolError as error:
             connection.send(dumps(error.to_json()))
-            if error.code in ("closed", "no_spectators"):
-                connection.close_soon(4410 if error.code == "closed" else 4403)
+            if error.code in ("closed", "no_spectators", "too_many_connections"):
+                connection.close_soon({"closed": 4410, "no_spectators": 4403}.get(error.code, TOO_MANY))
                 return

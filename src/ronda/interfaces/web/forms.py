@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+import icu
 
 from ...bots import levels
 from ...engine.errors import RondaError
@@ -30,38 +33,106 @@ MAX_NAME = 24
 MAX_BODY_BYTES = 16 * 1024
 
 
-_RESERVED = re.compile(
-    r"^(?:bots?|robots?|computers?|ordinateurs?|cpu|ai|ia|seat|place|player|joueur|joueuse|"
-    r"you|vous|toi|moi|me|us|them|nous|eux|server|serveur|admin|"
-    r"الحاسوب|حاسوب|المقعد|مقعد|اللاعب|أنت|انت|نحن|هم)"
-    r"(?:\s*#?\s*\d{0,3})$"
+_RESERVED_WORDS = (
+    "bot", "bots", "robot", "robots", "computer", "computers", "ordinateur", "ordinateurs", "cpu", "ai", "ia",
+    "seat", "place", "player", "joueur", "joueuse", "you", "vous", "toi", "moi", "me", "us", "them", "nous", "eux",
+    "server", "serveur", "admin", "الحاسوب", "حاسوب", "المقعد", "مقعد", "اللاعب", "أنت", "انت", "نحن", "هم",
+)  # fmt: skip
+"""What the page calls bots, seats and the reader ("Bot 2", "Robot 2", "الحاسوب 2", "Seat 3", "You"), and roles."""
+_BOT_WORDS = ("bot", "robot", "الحاسوب")
+_DIGITS = (
+    "0123456789"
+    "\u0660\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669"
+    "\u06f0\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7\u06f8\u06f9"
 )
-_BOT_WORD = re.compile(r"(?:^|[^\w])(?:bot|robot|الحاسوب)(?:$|[^\w])")
+_SPOOF = icu.SpoofChecker()
+"""ICU's UTS #39 spoof checker: its skeletons map every look-alike character to one prototype."""
 
 
-def name_key(name: str) -> str:
-    """A name as compared with others: compatibility-normalised, case-folded, spaces collapsed.
+def _invisible(ch: str) -> bool:
+    """A control, format or unassigned character, or one Unicode says to draw as nothing (U+3164, U+034F...)."""
+    return unicodedata.category(ch)[0] == "C" or bool(
+        icu.Char.hasBinaryProperty(ord(ch), icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+    )
 
-    >>> name_key("  \uff22ot   2 ") == name_key("bot 2")  # a full-width B
+
+def _skeleton(text: str) -> str:
+    """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles."""
+    skeleton = unicodedata.normalize("NFKC", _SPOOF.getSkeleton(0, text)).casefold()
+    return " ".join("".join(ch for ch in skeleton if not _invisible(ch)).split())
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """A name as compared with others: two names that share a key look alike on the page.
+
+    A key is the name's confusable skeleton (Unicode's UTS #39, from ICU) after
+    NFKC and case folding, folded again, invisible characters dropped and
+    spaces collapsed: "Bot 2" with a Cyrillic o (U+043E), with a full-width B,
+    "B0T 2" and "bot 2" share the key of "Bot 2". Case folding first makes
+    "AMINA" and "Amina" one name, but turns a Greek capital Beta into a small
+    beta, which looks like no Latin letter: so the skeleton of the name as
+    written is a second key ("Bot 2" with a Greek Beta looks like "Bot 2").
+
+    >>> names = ("Bot 2", "B\u043et 2", "\u0392ot 2", "\uff22ot 2", "  B0T   2 ", "b\u200dot 2", "\u0392\u039f\u03a4 2")
+    >>> all(name_keys(n) & name_keys("Bot 2") for n in names)
     True
+    >>> bool(name_keys("AMINA") & name_keys("Amina")), bool(name_keys("Amina") & name_keys("Youssef"))
+    (True, False)
     """
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return " ".join(folded.split())
+    written = unicodedata.normalize("NFKC", name)
+    return frozenset({_skeleton(written.casefold()), _skeleton(written)})
+
+
+def _alternatives(words: Iterable[str]) -> str:
+    """A regex alternation of the keys of ``words``, longest first (so "bots" is tried before "bot")."""
+    keys = {key for word in words for key in name_keys(word)}
+    return "|".join(re.escape(key) for key in sorted(keys, key=len, reverse=True))
+
+
+_RESERVED = re.compile(
+    rf"^(?:{_alternatives(_RESERVED_WORDS)})(?:\s*(?:{_alternatives('#')})?\s*(?:{_alternatives(_DIGITS)}){{0,3}})$"
+)
+_BOT_WORD = re.compile(rf"(?:^|[^\w])(?:{_alternatives(_BOT_WORDS)})(?:$|[^\w])")
 
 
 def impersonates(name: str, levels: list[str]) -> bool:
     """Whether a person's name could pass for a bot, a seat's label or the reader ("Bot 2", "Seat 3", "You").
 
     The page names bot seats "Bot 2" ("Robot 2", "الحاسوب 2") and free seats
-    "Seat 2", and calls the reader "You": a person may take none of these.
+    "Seat 2", and calls the reader "You": a person may take none of these,
+    nor anything that looks like one (compared by :func:`name_keys`).
 
     >>> [impersonates(n, ["easy", "medium"]) for n in ("Bot 2", "medium bot", "Seat 3", "You", "Robotnik", "Amina")]
     [True, True, True, True, False, False]
+    >>> lookalikes = ("B\u043et 2", "\u0392\u039f\u03a4 2", "\uff22\uff4f\uff54 \uff12", "Bot 1", "Bot l")
+    >>> [impersonates(n, ["easy"]) for n in lookalikes]
+    [True, True, True, True, True]
     """
-    key = name_key(name)
-    if _RESERVED.match(key) or _BOT_WORD.search(key):
+    keys = name_keys(name)
+    if any(_RESERVED.match(key) or _BOT_WORD.search(key) for key in keys):
         return True
-    return key in {name_key(level) for level in levels}
+    return any(keys & name_keys(level) for level in levels)
+
+
+def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
+    """Refuse a name a person could not be told apart by: a bot's or a seat's label, or another name at the table.
+
+    Raises :class:`HttpError` (400 ``bad_request`` or 409 ``name_taken``), naming the name it looks like.
+
+    >>> check_name("\u0391mina", ["Amina"], [])  # a Greek capital Alpha
+    Traceback (most recent call last):
+    ...
+    ronda.interfaces.web.forms.HttpError: someone at this table is already called 'Amina', and ...: choose another name
+    """
+    if impersonates(name, levels):
+        raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
+    keys = name_keys(name)
+    for other in others:
+        if keys & name_keys(other):
+            looks = "" if other == name else f", and {name!r} looks the same"
+            raise HttpError(
+                409, "name_taken", f"someone at this table is already called {other!r}{looks}: choose another name"
+            )
 
 
 class HttpError(Exception):
@@ -146,8 +217,8 @@ def read_table_spec(body: object) -> TableSpec:
     if seats[me].kind != "human":
         raise bad(f"me is the seat you take, and seat {me} is a bot")
     name = read_name(seats[me].name) if seats[me].name is not None else f"Player {me + 1}"
-    if seats[me].name is not None and impersonates(name, levels()):
-        raise bad(f"{name!r} could be taken for a bot or a seat: choose another name")
+    if seats[me].name is not None:
+        check_name(name, (), levels())
     creator = SeatSpec("human", name)
     seats = (*seats[:me], creator, *seats[me + 1 :])
     access = {}
@@ -195,10 +266,10 @@ def _read_seats(raw: object, players: int) -> tuple[SeatSpec, ...]:
 
 
 def read_name(raw: object) -> str:
-    """A player's name: trimmed, printable, 1 to 24 characters."""
+    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters."""
     if not isinstance(raw, str):
         raise bad(f"a player's name is text, not {raw!r}")
-    name = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C").strip()
+    name = "".join(ch for ch in raw if not _invisible(ch)).strip()
     if not 0 < len(name) <= MAX_NAME:
         shown = raw if len(raw) <= 40 else raw[:40] + "…"
         raise bad(f"a player's name is 1 to {MAX_NAME} letters, not {shown!r}")

@@ -63,6 +63,7 @@ ERROR_CODES = (
     "closed",
     "hints_off",
     "busy",
+    "too_many_connections",
 )
 RETRYABLE = frozenset({"store_unavailable"})
 """Codes that refuse a message only for now: sent again a little later, it may be taken."""

@@ -49,7 +49,7 @@ from ...engine.events import Event
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.rules import Rules
 from ...engine.view import SeatView
-from .forms import HttpError, impersonates, name_key
+from .forms import HttpError, check_name
 from .protocol import (
     ProtocolError,
     changed_from_preset,
@@ -135,8 +135,8 @@ class ServerSettings:
     """Seconds a table may stay with nobody connected: then it leaves memory (closed, if its people never came)."""
     linger: float = 30.0
     """Seconds a finished table with nobody connected stays in memory (for a quick rematch) before it leaves."""
-    max_connections: int = 64
-    """Connections one table takes at once (players and spectators together)."""
+    max_spectators: int = 64
+    """Spectators' connections one table takes at once; a seat holder's connection is always let in."""
     method: Method = field(default_factory=Method)
     """How hints and analyses are searched (``ronda serve --analysis-budget``): ``ronda analyse``'s defaults."""
 
@@ -216,6 +216,10 @@ class Table:
 
     def connected(self, seat: int) -> bool:
         return any(s == seat for s in self.clients.values())
+
+    def watching(self) -> int:
+        """Connections of spectators (no seat): the only ones a table's cap counts."""
+        return sum(1 for s in self.clients.values() if s is None)
 
     def summary(self) -> dict[str, Any]:
         """The table summary of the protocol: what anyone who knows the table may know about it."""
@@ -313,8 +317,11 @@ class Table:
             elif not self.spectators:
                 raise ProtocolError("no_spectators", "the table's creator lets only its players watch")
             was = self.clients.get(client, -1)
-            if was == -1 and len(self.clients) >= self.settings.max_connections:
-                raise ProtocolError("bad_message", f"this table takes {self.settings.max_connections} connections")
+            if seat is None and was is not None and self.watching() >= self.settings.max_spectators:
+                raise ProtocolError(
+                    "too_many_connections",
+                    f"this table takes {self.settings.max_spectators} spectators at once: try again later",
+                )
             newly_here = seat is not None and not self.connected(seat)
             self.clients[client] = seat
             if seat is not None:
@@ -422,10 +429,7 @@ class Table:
                 raise HttpError(409, "seat_taken", f"seat {seat} is a bot's")
             if target.taken:
                 raise HttpError(409, "seat_taken", f"seat {seat} is taken")
-            if impersonates(name, levels):
-                raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
-            if any(s.name is not None and name_key(s.name) == name_key(name) for s in self.seats if s.human):
-                raise HttpError(409, "name_taken", f"someone at this table is already called {name!r}")
+            check_name(name, [s.name for s in self.seats if s.human and s.name is not None], levels)
             token, digest = new_token()
             starts = all(s.taken for s in self.seats if s.index != seat)
             try:

@@ -121,6 +121,18 @@ export function verdict(decision, names, chip) {
   return el("span", { class: "verdict-line" }, out);
 }
 
+/** The largest expected points the graph shows, above and below zero: its scale. */
+function graphTop(analysis, players) {
+  return Math.ceil(Math.max(2, Math.min(12, ...analysis.decisions.map((d) => Math.abs(graphValue(d, players))))));
+}
+
+/** A decision's value on the graph: the decider's expected points; with two sides, always side 0's. */
+function graphValue(decision, players) {
+  const best = decision.options[0].expected;
+  const side = sideOfSeat(decision.seat, players);
+  return (players === 4 ? 2 : players) === 2 && side === 1 ? -best : best; // two sides: one line, side 1's gain is side 0's loss
+}
+
 /** The evaluation graph: each side's expected points at its decisions, the costly decisions marked. */
 function graph(analysis, { names, players, last, current, go }) {
   const W = 640;
@@ -128,12 +140,8 @@ function graph(analysis, { names, players, last, current, go }) {
   const pad = 18;
   const rtl = document.documentElement.dir === "rtl";
   const sides = players === 4 ? 2 : players;
-  const value = (decision) => {
-    const best = decision.options[0].expected;
-    const side = sideOfSeat(decision.seat, players);
-    return sides === 2 && side === 1 ? -best : best; // two sides: one line, side 1's gain is side 0's loss
-  };
-  const top = Math.max(2, Math.min(12, ...analysis.decisions.map((d) => Math.abs(value(d)))));
+  const value = (decision) => graphValue(decision, players);
+  const top = graphTop(analysis, players);
   const x = (step) => {
     const at = pad + ((W - 2 * pad) * step) / Math.max(1, last);
     return rtl ? W - at : at;
@@ -176,6 +184,38 @@ function graph(analysis, { names, players, last, current, go }) {
   ...lines, ...marks);
 }
 
+/** A number with its sign, isolated left to right (so Arabic text shows "+5", never "5+"). */
+export const signed = (value, digits = 0) => el("bdi", { dir: "ltr", class: "num" },
+  `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(digits)}`);
+
+/**
+ * The graph's frame: its scale in expected points (top, zero, bottom), its steps (first and last), and a legend
+ * that names every line — whose expected points each colour is — and the marks.
+ */
+function graphFrame(analysis, { names, players, last }, svg) {
+  const top = graphTop(analysis, players);
+  const sides = players === 4 ? 2 : players;
+  const lines = sides === 2 ? [0] : [...Array(sides).keys()];
+  const legend = lines.map((side) => el("li", { "data-side": side },
+    el("span", { class: `swatch line-${side}`, "aria-hidden": "true" }),
+    sides === 2 ? t("legendTwo", { name: names.sideName(0), other: names.sideName(1) }) : names.sideName(side)));
+  legend.push(el("li", { class: "legend-marks" }, el("span", { class: "swatch mark", "aria-hidden": "true" }), t("legendMarks")));
+  return [
+    el("div", { class: "graph-y-title", "aria-hidden": "true" }, t("expectedPoints")),
+    el("div", { class: "graph-frame" },
+      el("div", { class: "graph-y", "aria-hidden": "true" },
+        el("span", { class: "tick tick-top" }, signed(top)),
+        el("span", { class: "tick tick-zero" }, signed(0)),
+        el("span", { class: "tick tick-bottom" }, signed(-top))),
+      svg),
+    el("div", { class: "graph-x", "aria-hidden": "true" },
+      el("span", {}, `${t("step")} 0`),
+      el("span", { class: "axis-title" }, t("graphSteps")),
+      el("span", {}, `${t("step")} ${last}`)),
+    el("ul", { class: "graph-legend", id: "graph-legend", "aria-label": t("legend") }, legend),
+  ];
+}
+
 /** The analysis of a finished game beside its replay: the graph, each seat's summary, the costly decisions. */
 export function analysisPanel(analysis, { names, players, last, current, go, chip }) {
   const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
@@ -187,7 +227,7 @@ export function analysisPanel(analysis, { names, players, last, current, go, chi
   return el("section", { class: "analysis panel", id: "analysis", "aria-labelledby": "analysis-title" },
     el("h2", { id: "analysis-title" }, t("analysisTitle")),
     el("figure", { class: "analysis-graph" },
-      graph(analysis, { names, players, last, current, go }),
+      ...graphFrame(analysis, { names, players, last }, graph(analysis, { names, players, last, current, go })),
       el("figcaption", { class: "hint" },
         (players === 4 ? 2 : players) === 2 ? t("graphAhead", { name: names.sideName(0), other: names.sideName(1) }) : "",
         t("graphCaption", { guesses: analysis.method.guesses }))),

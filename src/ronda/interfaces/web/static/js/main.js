@@ -118,6 +118,8 @@ function play(tableId, held) {
           toast(t("e_no_table"));
           return navigate("/", true);
         }
+        // Refused by a cap on connections: trying again at once would be refused again; a reload tries later.
+        if (msg.code === "too_many_connections") connection.close();
         toast(explain(msg));
       }
       screen.receive(msg);

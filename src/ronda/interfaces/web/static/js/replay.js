@@ -19,13 +19,15 @@ const BUSY_WAIT = 5000;
 
 // Player controls drawn as SVG (the usual media symbols are missing from many fonts).
 const svg = (path) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="${path}" fill="currentColor"/></svg>`;
+// Each is its own shape: the first and last steps |◀◀ and ▶▶|, one step back ◀| and forward |▶ (a bar before
+// the arrow), and play ▶ alone, the large button with its word. Right to left, CSS mirrors them all.
 const ICONS = {
-  first: svg("M6 5h2v14H6zM20 5v14L9 12z"),
-  prev: svg("M17 5v14L6 12z"),
+  first: svg("M4 5h2v14H4zM13 5v14L6.5 12zM21 5v14l-6.5-7z"),
+  prev: svg("M16 5h2v14h-2zM14 5v14L5 12z"),
   play: svg("M7 5v14l12-7z"),
   pause: svg("M6 5h4v14H6zM14 5h4v14h-4z"),
-  next: svg("M7 5v14l11-7z"),
-  last: svg("M16 5h2v14h-2zM4 5v14l11-7z"),
+  next: svg("M6 5h2v14H6zM10 5v14l9-7z"),
+  last: svg("M18 5h2v14h-2zM11 5v14l6.5-7zM3 5v14l6.5-7z"),
 };
 
 /** Show the replay of a finished table in `app`; returns a function that stops it. */
@@ -132,15 +134,19 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
       type: "range", id: "replay-slider", min: 0, max: last, value: index, "aria-label": t("step"),
       oninput: (e) => { stop(); go(Number(e.target.value)); },
     });
-    const button = (id, label, onclick, disabled, symbol) => el("button", {
-      type: "button", class: "btn icon", id, "aria-label": label, title: label, disabled, onclick, "data-focus": id,
-      html: ICONS[symbol],
-    });
+    const button = (id, label, onclick, disabled, symbol, worded = false) => {
+      const node = el("button", {
+        type: "button", class: `btn icon${worded ? " play primary" : ""}`, id, "aria-label": worded ? null : label, title: label,
+        disabled, onclick, "data-focus": id, "data-icon": symbol, html: ICONS[symbol],
+      });
+      if (worded) node.append(el("span", {}, label));
+      return node;
+    };
     return el("div", { class: "replay-controls", role: "group", "aria-label": t("replay") },
       el("div", { class: "replay-buttons" },
         button("replay-first", t("first"), () => { stop(); go(0); }, index === 0, "first"),
         button("replay-prev", t("prev"), () => { stop(); go(index - 1); }, index === 0, "prev"),
-        button("replay-play", timer ? t("pause") : t("play"), toggle, false, timer ? "pause" : "play"),
+        button("replay-play", timer ? t("pause") : t("play"), toggle, false, timer ? "pause" : "play", true),
         button("replay-next", t("forward"), () => { stop(); go(index + 1); }, index === last, "next"),
         button("replay-last", t("last"), () => { stop(); go(last); }, index === last, "last")),
       slider,
@@ -162,7 +168,11 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
     screen.render();
     root.querySelector(".table-head")?.prepend(el("div", { class: "replay-banner" },
       el("b", {}, t("replayOf")), " ", el("a", { href: "/", "data-link": "" }, t("lobby"))));
-    root.append(analysisArea());
+    // The analysis goes in the side column, above the play-by-play: on a wide screen it is seen without scrolling.
+    const board = root.querySelector(".board");
+    const log = board?.querySelector(".log");
+    if (board && log) board.append(el("div", { class: "replay-side" }, analysisArea(), log));
+    else root.append(analysisArea());
     if (focus) root.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus({ preventScroll: true });
   };
   const keys = (event) => {

@@ -16,7 +16,7 @@
 
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
-import { hintPanel } from "./coach.js";
+import { hintPanel, signed } from "./coach.js";
 import { el } from "./dom.js";
 import { kindName, kindWord, rankName, t } from "./i18n.js";
 import { Narrator, levelName, namer, shout } from "./narrate.js";
@@ -464,8 +464,8 @@ export class TableScreen {
           info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner || this.seat === null ? "" : t("opponent")),
           info.stand_in ? ` · ${t("botFor")}` : "",
           free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
-      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), "aria-label": away ? t("away") : t("here") })),
-    el("div", { class: "seat-hand", "aria-label": t("cardsInHand", { n: size }) }, hand),
+      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), role: "img", "aria-label": away ? t("away") : t("here") })),
+    el("div", { class: "seat-hand", role: "group", "aria-label": t("cardsInHand", { n: size }) }, hand),
     el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
     shown ? el("div", { class: "shown", "aria-label": t("shownHand") }, shown.map(chip)) : null);
   }
@@ -511,10 +511,10 @@ export class TableScreen {
         type: "button",
         class: `card hand-card${can ? " playable" : ""}`,
         "data-card": name, "data-key": `card:${name}`, "data-focus": `card:${name}`,
-        "aria-label": cardLabel(name),
         "aria-disabled": can ? "false" : "true",
         title: can && i < 9 ? `${cardLabel(name)} — ${i + 1}` : cardLabel(name),
-        html: cardSvg(name, { decorative: true }),
+        // The button is named by its drawing (role img, the card's name): the corner indices are not its name.
+        html: cardSvg(name),
         onclick: () => { if (can) this.act({ play: name }); },
       });
     });
@@ -583,15 +583,18 @@ export class TableScreen {
         onclick: () => this.askHint(),
       }, waiting ? t("hintThinking") : t("hint")));
     }
+    // The challenges stand in a row of their own, apart from Hint and the prompt (a slip of the thumb loses the game).
+    const risky = challenges.length ? el("div", { class: "challenges", id: "challenges" }) : null;
+    if (risky) box.append(risky);
     for (const target of challenges) {
       const kind = kindWord(view.declarations[target] || "ronda");
       const name = names.seatName(target);
       if (view.proven?.[target] === "true") {
         // The seat's own cards prove the declaration true: a challenge could only fail and lose the game (R8.8).
-        box.append(el("span", { class: "proven-note", "data-proven": target }, t("challengeProven", { name, kind })));
+        risky.append(el("span", { class: "proven-note", "data-proven": target }, t("challengeProven", { name, kind })));
         continue;
       }
-      box.append(el("button", {
+      risky.append(el("button", {
         type: "button", class: "btn danger", "data-action": `challenge-${target}`, "data-focus": `challenge-${target}`,
         title: t("challengeHint"), disabled: this.pending,
         onclick: () => { this.confirming = target; this.render(); }, // a wrong challenge loses the game: ask first
@@ -681,7 +684,7 @@ export class TableScreen {
     const cardsPoints = (side) => s.tally?.[side]?.cards || 0;
     const roundPoints = (side) => Object.values(s.tally?.[side] || {}).reduce((a, b) => a + b, 0);
     const breakdown = (side) => Object.entries(s.tally?.[side] || {})
-      .filter(([, p]) => p).map(([reason, p]) => `${t(`r_${reason}`)} ${p > 0 ? "+" : ""}${p}`).join(" · ");
+      .filter(([, p]) => p).map(([reason, p]) => `${t(`r_${reason}`)} \u2066${p > 0 ? "+" : ""}${p}\u2069`).join(" · ");
     const showPiles = Boolean(s.piles);
     const head = el("tr", {},
       el("th", { scope: "col" }, ""),
@@ -693,9 +696,10 @@ export class TableScreen {
     const rows = sides.map((side) => el("tr", { "data-side": side, class: `${names.isMySide(side) ? "my-side" : ""}${s.kind === "game" && s.winner === side ? " winner" : ""}` },
       el("th", { scope: "row" }, names.sideName(side)),
       showPiles ? el("td", { class: "piles" }, s.piles[side]) : null,
-      showPiles ? el("td", { class: "card-points" }, cardsPoints(side) ? `+${cardsPoints(side)}` : "0") : null,
+      showPiles ? el("td", { class: "card-points" }, signed(cardsPoints(side))) : null,
       el("td", { class: "round-points", title: breakdown(side) },
-        `${roundPoints(side) >= 0 ? "+" : ""}${roundPoints(side)}`,
+        // Isolated left to right: Arabic text would otherwise show "+5" as "5+".
+        el("bdi", { dir: "ltr", class: "num" }, `${roundPoints(side) >= 0 ? "+" : ""}${roundPoints(side)}`),
         breakdown(side) ? el("small", {}, breakdown(side)) : null),
       el("td", { class: `total${totals[side] === best ? " best" : ""}` }, totals[side])));
     let title;
@@ -722,7 +726,9 @@ export class TableScreen {
       }, t("next")));
     }
     const dialog = el("div", { class: "dialog", role: "document" },
-      s.kind === "game" ? el("div", { class: `trophy${names.isMySide(s.winner) ? " won" : ""}`, "aria-hidden": "true", html: trophy() }) : null,
+      // The trophy is the winners': the losing side's screen shows none.
+      s.kind === "game" && (this.seat === null || names.isMySide(s.winner))
+        ? el("div", { class: `trophy${names.isMySide(s.winner) ? " won" : ""}`, "aria-hidden": "true", html: trophy() }) : null,
       el("h2", { id: "summary-title" }, title),
       verdict,
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),

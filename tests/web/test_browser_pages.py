@@ -1,0 +1,360 @@
+"""What players saw in the browser, checked in Debian's chromium at 1440x900 and 390x844, in English and Arabic.
+
+Each test reads what a player would notice: the analysis graph names every
+line and has a scale, and sits above the fold beside the replay; the replay's
+buttons are each their own shape, mirrored right to left like the slider; the
+stock never covers a table card; the losing screen has no trophy; signed
+scores read "+5" in Arabic too; on a phone the Challenge button (a wrong one
+loses the game) stands well away from Hint; and axe-core, the accessibility
+engine, finds nothing serious or critical on the lobby, a table and a replay.
+A lock-out as it happened once: 80 spectators from one address, then both
+players still welcomed and able to play to the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import httpx
+import test_browser
+from test_browser import (
+    create_table,
+    hand_of,
+    open_page,
+    play_until_summary,
+    serving,
+    table_id_of,
+    truthful,
+)
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+WIDE = {"viewport": {"width": 1440, "height": 900}, "locale": "en-US"}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "en-US"}
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real server on loopback: bots play at once, analyses searched with few guesses, the default caps."""
+    folder = tmp_path_factory.mktemp("pages")
+    app = create_app(
+        f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", analysis_budget=4
+    )
+    with serving(app) as base:
+        yield base
+
+
+def finish(page: Any) -> None:
+    """Play the page's game to its end, through every round summary."""
+    while True:
+        play_until_summary(page, seconds=90, honest=False)
+        if page.locator("#summary").get_attribute("data-kind") == "game":
+            return
+        page.click("[data-action='continue']")
+
+
+@pytest.fixture(scope="module")
+def finished_three(url: str, browser: Any) -> str:
+    """A finished three-player game (Amina and two bots, first to 2): its table id."""
+    with open_page(browser, **WIDE) as page:
+        table_id = create_table(page, url, players=3, target=2)
+        finish(page)
+    return table_id
+
+
+def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+# ------------------------------------------------------------------ the lock-out
+
+
+def spectators_of(url: str, table_id: str, count: int) -> tuple[list[ClientConnection], int]:
+    """``count`` spectators' hellos from this machine's one address: the connections welcomed, and the refusals."""
+    welcomed, refused = [], 0
+    for _ in range(count):
+        ws = connect(f"ws{url[4:]}/ws/{table_id}", open_timeout=10, max_queue=None)
+        ws.send(json.dumps({"type": "hello", "token": None, "since": None}))
+        first = json.loads(ws.recv(timeout=10))
+        if first["type"] == "welcome":
+            welcomed.append(ws)
+        else:
+            assert first["code"] == "too_many_connections", first
+            refused += 1
+            ws.close()
+    return welcomed, refused
+
+
+def take_turns(pages: list[Any], seconds: float = 60) -> None:
+    """Two people at one table: each page declares truthfully and plays its first card, until the game is over."""
+    deadline = test_browser.time.monotonic() + seconds
+    while not all(page.locator("#summary[data-kind='game']").count() for page in pages):
+        assert test_browser.time.monotonic() < deadline, "the game did not end"
+        for page in pages:
+            if page.locator("#summary[data-kind='round']").count():
+                page.click("[data-action='continue']")
+            elif page.locator("[data-action^='declare-']").count():
+                with contextlib.suppress(Exception):
+                    page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=2_000)
+            elif page.locator("#hand .hand-card.playable").count():
+                with contextlib.suppress(Exception):
+                    page.locator("#hand .hand-card.playable").first.click(timeout=2_000)
+        pages[0].wait_for_timeout(60)
+
+
+def test_80_spectators_from_one_address_then_both_players_play_and_only_the_winner_sees_a_trophy(
+    browser: Any, url: str
+) -> None:
+    with open_page(browser, **WIDE) as host, open_page(browser, **WIDE) as friend:
+        host.goto(url)
+        host.fill("#name", "Amina")
+        host.select_option("[data-seat-kind='1']", "human")
+        host.fill("#target", "1")
+        host.click("#create")
+        host.locator("#invite-link").wait_for()
+        invite = str(host.locator("#invite-link").input_value())
+        table_id = table_id_of(host)
+        welcomed, refused = spectators_of(url, table_id, 80)
+        try:
+            assert (len(welcomed), refused) == (32, 48)  # the address's cap; the table would take 64
+            friend.goto(invite)
+            friend.fill("#join-name", "Youssef")
+            friend.click("#join-button")
+            friend.wait_for_selector("#hand .hand-card")
+            host.reload()  # the creator comes back, from the same address as every spectator
+            host.wait_for_selector("#hand .hand-card")
+            # One more person watching from that address is told why, in words, and the page stops trying.
+            with open_page(browser, **WIDE) as watcher:
+                sockets: list[Any] = []
+                watcher.on("websocket", lambda socket: sockets.append(socket))
+                watcher.goto(invite)
+                watcher.wait_for_selector(".toast")
+                assert "Too many pages are open from your address" in watcher.inner_text("#toasts")
+                watcher.wait_for_timeout(2_000)  # a page that retried would have opened a new socket by now
+                assert len(sockets) == 1
+            take_turns([host, friend])
+        finally:
+            for ws in welcomed:
+                ws.close()
+        summary = httpx.get(f"{url}/api/tables/{table_id}").json()
+        assert summary["status"] == "finished" and not any(seat["stand_in"] for seat in summary["seats"])
+        winner = summary["winner"]
+        pages = {0: host, 1: friend}
+        assert pages[winner].locator("#summary .trophy").count() == 1
+        assert "win" in pages[winner].inner_text("#summary-title").lower()
+        loser = pages[1 - winner]
+        assert loser.inner_text("#summary-title") == "You lose"
+        assert loser.locator("#summary .trophy").count() == 0  # the losing screen shows no trophy
+
+
+# ------------------------------------------------------------------ the table
+
+
+@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1440x900", "390x844"])
+def test_the_stock_never_covers_a_table_card(browser: Any, url: str, size: dict[str, Any], tmp_path: Path) -> None:
+    with open_page(browser, **size) as page:
+        create_table(page, url, players=3)
+        page.wait_for_selector("#table-cards .table-card")
+        stock = page.locator("#stock").bounding_box()
+        assert stock is not None and page.locator("#stock .stock-count").is_visible()
+        for card in page.locator("#table-cards .table-card").all():
+            box = card.bounding_box()
+            assert box is not None and not boxes_overlap(stock, box), (stock, box)
+        page.screenshot(path=str(tmp_path / "table.png"))
+
+
+class Opponent(threading.Thread):
+    """A person at seat 1 over a real websocket who always declares ronda (true or not) and plays their first card."""
+
+    def __init__(self, url: str, table_id: str, token: str) -> None:
+        super().__init__(daemon=True)
+        self.ws = connect(f"ws{url[4:]}/ws/{table_id}", open_timeout=10)
+        self.token = token
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        self.ws.send(json.dumps({"type": "hello", "token": self.token, "since": None}))
+        while not self.stopping.is_set():
+            try:
+                message = json.loads(self.ws.recv(timeout=0.2))
+            except TimeoutError:
+                continue
+            except ConnectionClosed:
+                return
+            legal = message.get("legal") or []
+            plays = [a for a in legal if "play" in a]
+            choice = {"declare": "ronda"} if {"declare": "ronda"} in legal else (plays[0] if plays else None)
+            if choice is not None:
+                self.ws.send(json.dumps({"type": "act", "action": choice}))
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.join(timeout=5)
+        self.ws.close()
+
+
+def test_on_a_phone_the_challenge_stands_well_apart_from_hint(browser: Any, url: str, tmp_path: Path) -> None:
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}]
+    created = httpx.post(f"{url}/api/tables", json={"players": 2, "seats": seats, "hints": True}).json()
+    table_id = created["table_id"]
+    joined = httpx.post(f"{url}/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+    opponent = Opponent(url, table_id, joined["token"])
+    opponent.start()
+    try:
+        with open_page(browser, **PHONE) as page:
+            page.goto(url)
+            held = json.dumps({"seat": 0, "token": created["token"], "at": 1})
+            page.evaluate(f"localStorage.setItem('ronda.seat.{table_id}', {json.dumps(held)})")
+            page.goto(f"{url}/t/{table_id}")
+            page.wait_for_selector("#hand .hand-card")
+            deadline = test_browser.time.monotonic() + 30
+            while not (page.locator("[data-action^='challenge-']").count() and page.locator("#hint-button").count()):
+                assert test_browser.time.monotonic() < deadline, "no challenge was offered beside a hint"
+                if page.locator("[data-action='declare-none']").count():
+                    with contextlib.suppress(Exception):
+                        page.click("[data-action='declare-none']", timeout=2_000)
+                page.wait_for_timeout(60)
+            page.screenshot(path=str(tmp_path / "challenge-phone.png"))
+            hint = page.locator("#hint-button").bounding_box()
+            challenge = page.locator("[data-action^='challenge-']").first.bounding_box()
+            assert hint is not None and challenge is not None
+            # A thumb that slips off Hint (or the cards) cannot land on Challenge: a clear band lies between.
+            gap = challenge["y"] - (hint["y"] + hint["height"])
+            assert gap >= 32, f"Challenge is {gap:.0f} px under Hint"
+    finally:
+        opponent.stop()
+
+
+# ------------------------------------------------------------------ the replay and its analysis
+
+
+def open_analysis(page: Any, url: str, table_id: str) -> None:
+    page.goto(f"{url}/t/{table_id}?replay")
+    page.click("#analyse")
+    page.wait_for_selector("#analysis-graph", timeout=120_000)
+
+
+def test_the_graph_names_every_line_has_a_scale_and_sits_above_the_fold(
+    browser: Any, url: str, finished_three: str, tmp_path: Path
+) -> None:
+    with open_page(browser, **WIDE) as page:
+        open_analysis(page, url, finished_three)
+        page.screenshot(path=str(tmp_path / "replay.png"))
+        legend = page.inner_text("#graph-legend")
+        for name in ("Amina", "Bot 2", "Bot 3"):  # three players: each line is named
+            assert name in legend
+        assert (
+            page.locator(
+                "#graph-legend .swatch.line-0, #graph-legend .swatch.line-1, #graph-legend .swatch.line-2"
+            ).count()
+            == 3
+        )
+        ticks = [page.inner_text(f".graph-y .tick-{where}") for where in ("top", "zero", "bottom")]
+        assert ticks[1] == "0" and ticks[0].startswith("+") and ticks[2] == "\u2212" + ticks[0][1:]  # a minus sign
+        assert "expected points" in page.inner_text(".graph-y-title")
+        graph = page.locator("#analysis-graph").bounding_box()
+        assert graph is not None and graph["y"] + graph["height"] <= 900  # seen without scrolling
+        assert page.evaluate("window.scrollY") == 0
+
+
+def test_the_replay_buttons_are_each_their_own_and_point_the_sliders_way_in_arabic(
+    browser: Any, url: str, finished_three: str, tmp_path: Path
+) -> None:
+    with open_page(browser, **WIDE) as page:
+        page.goto(f"{url}/t/{finished_three}?replay")
+        page.wait_for_selector("#replay-play")
+        icons = page.evaluate(
+            "[...document.querySelectorAll('.replay-buttons button')].map(b => b.querySelector('svg').innerHTML)"
+        )
+        assert len(icons) == len(set(icons)) == 5  # play and forward are no longer the same arrow
+        assert page.inner_text("#replay-play") == "Play"
+        mirrored = "[...document.querySelectorAll('.replay-buttons svg')].map(s => getComputedStyle(s).transform)"
+        assert set(page.evaluate(mirrored)) == {"none"}
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[dir='rtl']")
+        assert set(page.evaluate(mirrored)) == {"matrix(-1, 0, 0, 1, 0, 0)"}
+        page.click("#replay-next")  # one step on: the slider's thumb moves the way the arrow now points
+        assert page.evaluate("document.getElementById('replay-slider').value") == "1"
+        page.locator(".replay-buttons").screenshot(path=str(tmp_path / "buttons-ar.png"))
+
+
+def test_arabic_scores_read_plus_then_number(browser: Any, url: str, tmp_path: Path) -> None:
+    with open_page(browser, **WIDE) as page:
+        create_table(page, url, players=2, target=1)
+        finish(page)
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[dir='rtl'] #summary")
+        page.locator("#summary .dialog").screenshot(path=str(tmp_path / "summary-ar.png"))
+        # The sign is drawn left of the digits, as written: measured on the page, character by character.
+        order = page.evaluate(
+            """[...document.querySelectorAll('#summary .round-points bdi, #summary .card-points bdi')].map((b) => {
+                const text = b.firstChild, r = document.createRange();
+                r.setStart(text, 0); r.setEnd(text, 1); const first = r.getBoundingClientRect();
+                r.setStart(text, text.length - 1); r.setEnd(text, text.length); const last = r.getBoundingClientRect();
+                return [text.textContent, first.left <= last.left];
+            })"""
+        )
+        assert order and all(left_to_right for _, left_to_right in order), order
+        assert any(text.startswith("+") for text, _ in order)
+
+
+# ------------------------------------------------------------------ accessibility
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now: rule, impact and the first element."""
+    page.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then((r) => r.violations)")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {v['nodes'][0]['target']}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.fixture(scope="module")
+def axe_ready() -> None:
+    if not AXE.is_file():
+        message = "axe-core is not installed: npm ci --prefix tests/web/axe (.ci/run does)"
+        if os.environ.get("RONDA_CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.mark.parametrize("size", [WIDE, PHONE], ids=["1440x900", "390x844"])
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_no_serious_accessibility_violations_on_the_lobby_a_table_and_a_replay(
+    browser: Any, url: str, finished_three: str, axe_ready: None, size: dict[str, Any], language: str
+) -> None:
+    # The page's Content-Security-Policy rightly refuses inline scripts: the test context may add axe's.
+    with open_page(browser, **size, bypass_csp=True) as page:
+        page.goto(url)
+        page.select_option("#language", language)
+        assert serious_violations(page) == [], "the lobby"
+        create_table(page, url, players=3)
+        page.wait_for_selector("#decisions button, #decisions .prompt")
+        assert serious_violations(page) == [], "a table"
+        open_analysis(page, url, finished_three)
+        assert serious_violations(page) == [], "a replay"

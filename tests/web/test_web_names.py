@@ -1,0 +1,94 @@
+"""Names a person can trust: nobody takes a name that looks like a bot's, a seat's or another player's.
+
+Looks are compared by Unicode's confusable skeletons (UTS #39, from ICU)
+after case folding and NFKC, and invisible characters are dropped from a
+name, so a name that only *looks* like "Bot 2" or like "Amina" — a Cyrillic
+o, a Greek capital Beta, a full-width letter, a zero-width joiner, a Hangul
+filler — is refused with the name it looks like, and nothing changes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from web_helpers import new_table, server
+
+ME = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "random"}]
+THREE = [{"kind": "human", "name": "Amina"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+
+
+def error_of(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"]["code"] == code, body
+    return str(body["error"]["message"])
+
+
+BOT_LOOKALIKES = [
+    "B\u043et 2",  # a Cyrillic o (U+043E): the issue's example, shown exactly as the bot "Bot 2"
+    "\u0392ot 2",  # Greek capital Beta
+    "\u0392\u039f\u03a4 3",  # Greek capitals only
+    "R\u043eb\u043et 2",  # a Cyrillic o twice in the French page's "Robot 2"
+    "Bot \u0662",  # an Arabic-Indic two
+    "C\u043emputer",  # a Cyrillic o in the English page's word for the bots
+    "B\u200bot 2",  # a zero-width space inside
+    "Bo\u3164t 2",  # a Hangul filler, drawn as nothing
+    "\uff22\uff4f\uff54\u3000\uff12",  # all full-width
+    "m\u0435dium",  # a Cyrillic e in a level's name
+]
+
+
+@pytest.mark.parametrize("name", BOT_LOOKALIKES)
+def test_a_name_that_looks_like_a_bot_is_refused(tmp_path: Path, name: str) -> None:
+    with server(tmp_path) as http:
+        table_id = new_table(http, 3, THREE)["table_id"]
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name})
+        assert "could be taken for a bot or a seat" in error_of(refused, 400, "bad_request")
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
+        made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": name}, ME[1]]})
+        error_of(made, 400, "bad_request")
+        assert len(http.app.state.lobby.tables) == 1
+
+
+AMINA_LOOKALIKES = [
+    "\u0410mina",  # a Cyrillic capital A
+    "\u0391MINA",  # Greek capital Alpha, in capitals
+    "Arnina",  # r and n drawn together read as m
+    "\uff21mina",  # full-width A
+    "Ami\u200dna",  # a zero-width joiner
+    "Amina\u3164",  # a Hangul filler at the end
+    "Am\u0131na",  # a dotless i
+]
+
+
+@pytest.mark.parametrize("name", AMINA_LOOKALIKES)
+def test_a_name_that_looks_like_another_player_at_the_table_is_refused(tmp_path: Path, name: str) -> None:
+    with server(tmp_path) as http:
+        table_id = new_table(http, 3, THREE)["table_id"]
+        message = error_of(http.post(f"/api/tables/{table_id}/join", json={"name": name}), 409, "name_taken")
+        assert "'Amina'" in message and "choose another name" in message
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
+
+
+@pytest.mark.parametrize("name", ["\u200d", "\u3164\u3164", " \u2060 ", "\u034f"])
+def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: str) -> None:
+    with server(tmp_path) as http:
+        table_id = new_table(http, 3, THREE)["table_id"]
+        assert "1 to 24 letters" in error_of(
+            http.post(f"/api/tables/{table_id}/join", json={"name": name}), 400, "bad_request"
+        )
+
+
+@pytest.mark.parametrize("name", ["Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik"])
+def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
+    """Other scripts and other names stay open to everyone: only look-alikes are refused."""
+    with server(tmp_path) as http:
+        table_id = new_table(http, 3, THREE)["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": name})
+        assert joined.status_code == 200, joined.text
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["name"] == name
