@@ -249,3 +249,14 @@ def _arena_in_a_fresh_process(entrant: str) -> subprocess.CompletedProcess[str]:
         env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
         timeout=120,
     )
+
+
+def test_a_folder_or_an_empty_file_given_as_a_policy_is_named_once(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError) as raised:
+        Policy.load(tmp_path)
+    assert str(raised.value) == f"{tmp_path}: cannot read it: is a directory"
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    with pytest.raises(PolicyError) as raised:
+        Policy.load(empty)
+    assert str(raised.value) == f"{empty} is not a policy file (an .npz of a network's layers and its meta)"

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ import numpy as np
 from ..bots import Bot, register_family
 from ..engine.actions import Action
 from ..engine.errors import InputError
-from ..engine.jsontext import parse_json
+from ..engine.jsontext import os_error_words, parse_json
 from ..engine.record import write_atomically
 from ..engine.view import SeatView
 from .encoding import (
@@ -104,7 +105,7 @@ class Policy:
         except FileNotFoundError:
             raise PolicyError(f"no policy file {str(path)!r}") from None
         except OSError as error:
-            raise PolicyError(f"{path}: cannot read it: {error.strerror or error}") from None
+            raise PolicyError(f"{path}: cannot read it: {os_error_words(error)}") from None
         if size > MAX_POLICY_BYTES:
             raise PolicyError(f"{path} is not a policy file: a policy is at most {MAX_POLICY_BYTES // 2**20} MiB")
         try:
@@ -112,7 +113,11 @@ class Policy:
                 text = str(data["meta"])
                 count = sum(1 for key in data.files if key.startswith("w"))
                 layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
-        except (OSError, ValueError, KeyError) as error:
+        except OSError as error:  # a folder, a file without permission
+            raise PolicyError(f"{path}: cannot read it: {os_error_words(error)}") from None
+        except (ValueError, EOFError, zipfile.BadZipFile):  # not an .npz at all: empty, text, pickled, broken
+            raise PolicyError(f"{path} is not a policy file (an .npz of a network's layers and its meta)") from None
+        except KeyError as error:
             raise PolicyError(f"{path} is not a policy file: {error}") from None
         if len(text) > MAX_META_CHARACTERS:
             raise PolicyError(f"{path}: a policy's meta is at most {MAX_META_CHARACTERS} characters")

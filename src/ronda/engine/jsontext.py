@@ -99,8 +99,7 @@ def read_json(path: str | Path, *, what: str, max_bytes: int, max_depth: int) ->
                 raise InputError(f"{limit}, and this file holds {size:,} bytes")
             data = file.read(max_bytes + 1)
     except OSError as error:
-        reason = error.strerror or str(error)
-        raise InputError(f"cannot read it: {reason[:1].lower()}{reason[1:]}") from None
+        raise InputError(f"cannot read it: {os_error_words(error)}") from None
     if len(data) > max_bytes:
         raise InputError(f"{limit}, and this file holds more")
     try:
@@ -108,6 +107,16 @@ def read_json(path: str | Path, *, what: str, max_bytes: int, max_depth: int) ->
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text") from None
     return parse_json(text, what=what, max_depth=max_depth)
+
+
+def os_error_words(error: OSError) -> str:
+    """What the system said, without the path it names (the caller names the file, once).
+
+    >>> os_error_words(FileNotFoundError(2, "No such file or directory", "/nowhere/x.json"))
+    'no such file or directory'
+    """
+    reason = error.strerror or type(error).__name__
+    return reason[:1].lower() + reason[1:]
 
 
 def _size(count: int) -> str:
@@ -118,4 +127,4 @@ def _size(count: int) -> str:
     return f"{count:,} bytes"
 
 
-__all__ = ["json_depth", "parse_json", "read_json"]
+__all__ = ["json_depth", "os_error_words", "parse_json", "read_json"]
