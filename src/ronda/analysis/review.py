@@ -355,7 +355,9 @@ def _workers(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
     is searched (minutes with a large budget). So the workers ignore SIGINT
     (inherited from the moment they start, when the pool is made on the main
     thread, and set again as they start), and the parent, which gets the
-    ``KeyboardInterrupt``, terminates them before raising it again.
+    ``KeyboardInterrupt``, terminates them before raising it again. (A Ctrl-C
+    in the milliseconds while the pool is made is ignored with the rest: the
+    caller says it has started only once the pool is there.)
 
     Spawned, not forked: an interface that asks for an analysis has threads
     running (the terminal app's screen writer), and a fork copies their locks
