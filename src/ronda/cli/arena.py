@@ -163,6 +163,7 @@ def _run(args: argparse.Namespace) -> int:
     )
     show = args.progress or (sys.stderr.isatty() and not args.no_progress)
     update, stop = progress_bar("arena", args.units, "units", show)
+    update(0)
     try:
         outcome = run_match(
             spec, args.units, jobs=args.jobs, backend=args.backend, sprt=sprt, on_unit=lambda done, tally: update(done)
