@@ -194,3 +194,69 @@ def test_a_training_run_killed_midway_leaves_its_best_policy_so_far_whole(tmp_pa
         chosen = bot.choose(game.view(0), legal) if game.turn == 0 else legal[0]
         assert chosen in legal
         game.apply(chosen)
+
+
+def _policy_with_meta(path: Path, meta: str) -> Path:
+    """A policy file whose layers are fine and whose ``meta`` string is ``meta``, as another program could write it."""
+    policy = _random_policy()
+    arrays: dict[str, np.ndarray] = {"meta": np.array(meta)}
+    for i, (w, b) in enumerate(policy.layers):
+        arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+    np.savez(path, **arrays)
+    return path
+
+
+_DEEP = 100_000
+_SIGNED = f'"encoding": "{encoding_signature()}"'
+
+BAD_POLICIES = {
+    "[ nesting": ("[" * _DEEP + "]" * _DEEP, "a policy's meta nests arrays and objects at most 16 deep"),
+    "{ nesting": ('{"a": ' * _DEEP + "0" + "}" * _DEEP, "a policy's meta nests arrays and objects at most 16 deep"),
+    "nesting inside the meta": (
+        "{" + _SIGNED + ', "trainer": ' + "[" * _DEEP + "]" * _DEEP + "}",
+        "a policy's meta nests arrays and objects at most 16 deep",
+    ),
+    "a huge meta": ("{" + _SIGNED + ', "notes": "' + "x" * 2_000_000 + '"}', "a policy's meta is at most 1000000"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_POLICIES)
+def test_a_deep_or_huge_policy_meta_is_refused_with_one_line(tmp_path: Path, case: str) -> None:
+    meta, words = BAD_POLICIES[case]
+    path = _policy_with_meta(tmp_path / "bad.npz", meta)
+    result = _arena_in_a_fresh_process(f"policy:{path}")
+    assert result.returncode == 2 and result.stdout == "", result.stderr[-2000:]
+    assert result.stderr.count("\n") == 1 and result.stderr.count(str(path)) == 1, result.stderr[-2000:]
+    assert result.stderr.startswith(f"ronda arena: {path}: {words}")
+
+
+def test_a_terabyte_policy_file_is_refused_by_its_size_unread(tmp_path: Path) -> None:
+    path = tmp_path / "huge.npz"
+    with path.open("wb") as file:
+        file.truncate(2**40)  # sparse: no room taken on disk
+    result = _arena_in_a_fresh_process(f"policy:{path}")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr[-2000:]
+    assert result.stderr == f"ronda arena: {path} is not a policy file: a policy is at most 256 MiB\n"
+
+
+def _arena_in_a_fresh_process(entrant: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "ronda", "arena", entrant, "random", "--units", "1", "--no-progress"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
+        timeout=120,
+    )
+
+
+def test_a_folder_or_an_empty_file_given_as_a_policy_is_named_once(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError) as raised:
+        Policy.load(tmp_path)
+    assert str(raised.value) == f"{tmp_path}: cannot read it: is a directory"
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    with pytest.raises(PolicyError) as raised:
+        Policy.load(empty)
+    assert str(raised.value) == f"{empty} is not a policy file (an .npz of a network's layers and its meta)"

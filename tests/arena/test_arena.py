@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,48 @@ def test_a_bot_only_ever_gets_a_seat_view() -> None:
     register("spy", Spy)
     run_match(MatchSpec(("spy", "random"), Rules(players=2), seed=2), units=1)
     assert seen and set(seen) == {SeatView}
+
+
+def test_one_unit_is_said_in_the_singular(capsys) -> None:
+    assert main(["arena", "random", "random", "--units", "1", "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith("2 players, 1 duplicate unit: 2 games, ")
+
+
+def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_median(capsys, monkeypatch) -> None:
+    """Times fixed after a real match, to read the table exactly: forced moves are far quicker than choices."""
+    import ronda.arena
+
+    real = ronda.arena.summary
+    timings = {  # per entrant: card choices (median, p95) in CPU seconds, and every move (median, p95)
+        "truthful-first": ((0.00012, 0.00041), (0.00002, 0.0003)),
+        "random": ((0.0354, 0.0811), (0.00003, 0.07)),
+    }
+
+    def with_known_times(*args: object, **kwargs: object) -> dict:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        for entrant in result["entrants"]:
+            (
+                (entrant["choice_cpu_seconds_median"], entrant["choice_cpu_seconds_p95"]),
+                (
+                    entrant["move_seconds_median"],
+                    entrant["move_seconds_p95"],
+                ),
+            ) = timings[entrant["name"]]
+        return result
+
+    monkeypatch.setattr(ronda.arena, "summary", with_known_times)
+    assert main(["arena", "truthful-first", "random", "--units", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()[:1] in (["truthful-first"], ["random"])}
+    assert re.findall(r"(\d+\.\d+) ms", rows["truthful-first"]) == ["0.1", "0.4"]
+    assert re.findall(r"(\d+\.\d+) ms", rows["random"]) == ["35.4", "81.1"]
+    assert sorted(re.findall(r"(\d+(?:\.\d+)?) ms", out)) == ["0.1", "0.4", "35.4", "81.1"]  # no other times
+    assert "card choice" in out
+
+
+def test_a_records_folder_that_cannot_be_made_is_one_line_naming_it(tmp_path: Path, capsys) -> None:
+    (tmp_path / "a-file").write_text("")
+    folder = tmp_path / "a-file" / "records"
+    assert main(["arena", "random", "random", "--units", "1", "--records", str(folder)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"ronda arena: --records {folder}: cannot make the folder: not a directory\n"

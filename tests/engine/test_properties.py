@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -98,6 +99,19 @@ def test_scores_equal_the_sum_of_score_events(game_spec: tuple) -> None:
     assert totals == game.scores
     if rules.transfer_scoring:
         assert all(e.reason == "cards" for e in game.events if isinstance(e, Score))
+
+
+@settings(max_examples=300, deadline=None)
+@given(games)
+def test_with_auto_declare_no_seat_is_ever_penalised_or_exposed(game_spec: tuple) -> None:
+    """R8.2 auto_declare: every declaration is true, so no combination is undeclared (R8.7), no declaration
+    is false (R8.6), and nothing is exposed: over whole random games, in every variant."""
+    rules, seed, choice_seed = game_spec
+    rules = replace(rules, auto_declare=True)
+    game = play_out(rules, seed, choice_seed)
+    penalties = [e for e in game.events if isinstance(e, Score) and e.reason in ("undeclared", "false_announcement")]
+    assert penalties == []
+    assert [e for e in game.events if e.TYPE == "exposure"] == []
 
 
 @settings(max_examples=100, deadline=None)

@@ -509,6 +509,21 @@ def test_R8_2_auto_declare_declares_the_truth_and_allows_no_challenge() -> None:
     assert "declare" not in str(game.to_record()["rounds"][0]["actions"])
 
 
+def test_R8_2_R8_6_R8_7_auto_declare_never_penalises_a_seat_whose_combination_is_played_out() -> None:
+    """R8.2 auto_declare: the declarations are the truth, so nothing is undeclared (R8.7) or false (R8.6).
+
+    Seat 0's ronda (5o 5c) and seat 1's tringa (the three 1s) are played out in
+    the deal: neither is penalised nor exposed; the tringa's 6 (R8.3) is the only
+    announcement score, and no score of the deal is taken back.
+    """
+    game = start(Rules(players=2, auto_declare=True), [{0: "5o 5c 12e", 1: "1b 1c 1e"}], table="3o 7o 10o 11o")
+    assert scores(game.events) == [(1, 6, "announcement", None)]
+    events = run(game, "play 5o; play 1b; play 5c; play 1c; play 12e; play 1e")  # both combinations played out
+    assert of(events, "exposure") == [] and scores(events) == []
+    assert game.scores == [0, 6]
+    assert game.view(0).exposed == (False, False)
+
+
 def test_R8_3_tringa_beats_ronda_and_the_higher_rank_wins() -> None:
     """R8.3: a tringa beats any ronda (6 to the tringa, at once); of two tringas the higher takes 10."""
     game = start(TWO, [{0: "3o 3c 3e", 1: "12o 12c 1b"}], table="2o 4o 6o 10o")

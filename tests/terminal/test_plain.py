@@ -191,7 +191,7 @@ def test_help_and_bad_options():
     result = run_ronda("play", "--plain", "--variant", "four_card_hands", "--players", "3")
     assert result.returncode == 2 and "four_card_hands is played by 2 or 4 players" in result.stderr
     result = run_ronda("play", "--plain", "--resume", "no-such-file.json")
-    assert result.returncode == 2 and "cannot read no-such-file.json" in result.stderr
+    assert result.returncode == 2 and "no-such-file.json: cannot read it: no such file or directory" in result.stderr
 
 
 def test_without_textual_the_terminal_falls_back_to_plain_lines(monkeypatch, capsys):

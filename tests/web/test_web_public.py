@@ -140,6 +140,8 @@ def test_deep_or_huge_input_is_a_clear_error_never_a_crash(tmp_path: Path, caplo
         message = error_of(http.post("/api/tables", content=deep, headers=JSON), 400, "bad_json")
         assert "deep" in message
         error_of(http.post(f"/api/tables/{created['table_id']}/join", content=deep, headers=JSON), 400, "bad_json")
+        curly = b'{"players": ' + b'{"a": ' * 2000 + b"2" + b"}" * 2001  # objects nested inside a field, under 16 KB
+        assert "deep" in error_of(http.post("/api/tables", content=curly, headers=JSON), 400, "bad_json")
 
         def chunks() -> Any:
             yield b'{"players": 2, "pad": "'

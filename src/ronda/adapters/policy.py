@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,8 @@ import numpy as np
 
 from ..bots import Bot, register_family
 from ..engine.actions import Action
+from ..engine.errors import InputError
+from ..engine.jsontext import os_error_words, parse_json
 from ..engine.record import write_atomically
 from ..engine.view import SeatView
 from .encoding import (
@@ -51,6 +54,13 @@ from .encoding import (
     observe,
     relative_mask,
 )
+
+MAX_POLICY_BYTES = 256 * 2**20
+"""The largest policy file read: the shipped one is half a megabyte."""
+
+MAX_META_CHARACTERS = 1_000_000
+MAX_META_DEPTH = 16
+"""Bounds on a policy's meta, checked before it is parsed (:func:`~ronda.engine.jsontext.parse_json`)."""
 
 SHIPPED = Path(__file__).parent / "policies"
 """Where the package's trained policies lie: ``policy:NAME`` finds ``NAME.npz`` here."""
@@ -91,14 +101,32 @@ class Policy:
         """Read a policy file; a :class:`PolicyError` says what is wrong with it."""
         path = Path(path)
         try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                count = sum(1 for key in data.files if key.startswith("w"))
-                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+            size = path.stat().st_size
         except FileNotFoundError:
             raise PolicyError(f"no policy file {str(path)!r}") from None
-        except (OSError, ValueError, KeyError) as error:
+        except OSError as error:
+            raise PolicyError(f"{path}: cannot read it: {os_error_words(error)}") from None
+        if size > MAX_POLICY_BYTES:
+            raise PolicyError(f"{path} is not a policy file: a policy is at most {MAX_POLICY_BYTES // 2**20} MiB")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                text = str(data["meta"])
+                count = sum(1 for key in data.files if key.startswith("w"))
+                layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(count)]
+        except OSError as error:  # a folder, a file without permission
+            raise PolicyError(f"{path}: cannot read it: {os_error_words(error)}") from None
+        except (ValueError, EOFError, zipfile.BadZipFile):  # not an .npz at all: empty, text, pickled, broken
+            raise PolicyError(f"{path} is not a policy file (an .npz of a network's layers and its meta)") from None
+        except KeyError as error:
             raise PolicyError(f"{path} is not a policy file: {error}") from None
+        if len(text) > MAX_META_CHARACTERS:
+            raise PolicyError(f"{path}: a policy's meta is at most {MAX_META_CHARACTERS} characters")
+        try:
+            meta = parse_json(text, what="a policy's meta", max_depth=MAX_META_DEPTH)
+        except InputError as error:
+            raise PolicyError(f"{path}: {error}") from None
+        if not isinstance(meta, dict):
+            raise PolicyError(f"{path}: a policy's meta is a JSON object, not {type(meta).__name__}")
         if meta.get("encoding") != encoding_signature():
             raise PolicyError(
                 f"{path} was trained on another observation encoding ({meta.get('encoding')!r}, "

@@ -24,9 +24,12 @@ hidden cards were.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import multiprocessing.pool
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -283,13 +286,18 @@ def analyse(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    started: Callable[[int], None] | None = None,
 ) -> Review:
     """Analyse every real choice of ``seats`` (default: every seat) in a record; see the module.
 
     ``jobs`` worker processes share the decisions (the results are the same
     for any number); they are *spawned*, so a script that asks for more than
     one runs its work under ``if __name__ == "__main__":``, as multiprocessing
-    requires. ``progress(done, total)`` is called after each decision.
+    requires. ``started(total)`` is called once the record is checked, before the
+    first decision is searched (which may take minutes with a large budget: a
+    progress bar shows at once), and ``progress(done, total)`` after each decision.
+    Ctrl-C (``KeyboardInterrupt``) stops the workers at once, not after the
+    decisions queued for them, and is raised again.
     Raises :class:`~ronda.engine.errors.RecordError` for a bad record or bad hints,
     ``ValueError`` for a seat the game does not have.
     """
@@ -303,31 +311,88 @@ def analyse(
             raise ValueError(f"there is no seat {seat} in a {rules.players}-player game")
     hinted = {(h.round, h.action) for h in hints}
     todo = [m for m in found if m.seat in chosen]
-    evaluations = _run(todo, method, seed, jobs, progress)
+    evaluations = _run(todo, method, seed, jobs, progress, started)
     decisions = tuple(Decision(m, e, (m.round, m.action) in hinted) for m, e in zip(todo, evaluations, strict=True))
     return Review(rules, decisions, method, seed, chosen, hints)
 
 
 def _run(
-    todo: Sequence[Moment], method: Method, seed: int, jobs: int, progress: Callable[[int, int], None] | None
+    todo: Sequence[Moment],
+    method: Method,
+    seed: int,
+    jobs: int,
+    progress: Callable[[int, int], None] | None,
+    started: Callable[[int], None] | None,
 ) -> list[Evaluation]:
     results: list[Evaluation] = []
     total = len(todo)
     if jobs <= 1 or total < 2:
+        if started is not None:
+            started(total)
         for moment in todo:
             results.append(_evaluate(moment, method, seed))
             if progress is not None:
                 progress(len(results), total)
         return results
-    # Spawned, not forked: an interface that asks for an analysis has threads running (the terminal app's
-    # screen writer), and a fork copies their locks in whatever state they are.
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with _workers(jobs) as pool:
+        if started is not None:  # once the workers are there: Ctrl-C stops them from now on
+            started(total)
         tasks = [(moment, method, seed) for moment in todo]
-        for evaluation in pool.map(_evaluate_task, tasks, chunksize=1):
+        for evaluation in pool.imap(_evaluate_task, tasks, chunksize=1):
             results.append(evaluation)
             if progress is not None:
                 progress(len(results), total)
     return results
+
+
+@contextlib.contextmanager
+def _workers(jobs: int) -> Iterator[multiprocessing.pool.Pool]:
+    """``jobs`` worker processes that Ctrl-C stops at once, quietly.
+
+    Ctrl-C in a terminal sends SIGINT to the whole foreground process group,
+    the workers too: each would print a ``KeyboardInterrupt`` traceback, and a
+    ``concurrent.futures`` pool lets go only once every decision queued for it
+    is searched (minutes with a large budget). So the workers ignore SIGINT
+    (inherited from the moment they start, when the pool is made on the main
+    thread, and set again as they start), and the parent, which gets the
+    ``KeyboardInterrupt``, terminates them before raising it again. (A Ctrl-C
+    in the milliseconds while the pool is made is ignored with the rest: the
+    caller says it has started only once the pool is there.)
+
+    Spawned, not forked: an interface that asks for an analysis has threads
+    running (the terminal app's screen writer), and a fork copies their locks
+    in whatever state they are.
+    """
+    context = multiprocessing.get_context("spawn")
+    with _sigint_ignored():
+        pool = context.Pool(jobs, initializer=_ignore_sigint)
+    try:
+        yield pool
+    except BaseException:
+        with _sigint_ignored():  # a second Ctrl-C must not leave the workers running
+            pool.terminate()
+            pool.join()
+        raise
+    pool.close()
+    pool.join()
+
+
+def _ignore_sigint() -> None:
+    """In a worker: Ctrl-C is for the parent, which stops the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored meanwhile, where a process can say so: on its main thread (else nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 __all__ = [

@@ -19,6 +19,8 @@ from ..analysis.grades import thresholds_text
 from ..analysis.search import DEFAULT_GUESSES
 
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+"""Ctrl-C, as shells report a command that SIGINT stopped (128 + 2)."""
 
 DESCRIPTION = (
     "Analyse a game record (RECORD.md): for every decision of every seat (or --seat N), the expected points of "
@@ -74,12 +76,19 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--jobs must be at least 1, not {args.jobs}")
     show = args.progress or (sys.stderr.isatty() and not args.no_progress)
     update, stop = progress_bar("analyse", 1, "decisions", False)
+    total: int | None = None  # decisions to analyse, once the record is checked
+    done = 0
 
-    def progress(done: int, total: int) -> None:
-        nonlocal update, stop
-        if done == 1:
-            update, stop = progress_bar("analyse", total, "decisions", show)
-        update(done)
+    def started(count: int) -> None:
+        nonlocal update, stop, total
+        total = count
+        update, stop = progress_bar("analyse", count, "decisions", show)  # at once: a decision may take minutes
+        update(0)
+
+    def progress(count: int, _total: int) -> None:
+        nonlocal done
+        done = count
+        update(count)
 
     try:
         record = load_record(args.file)
@@ -90,10 +99,17 @@ def run(args: argparse.Namespace) -> int:
             seed=args.seed,
             jobs=args.jobs,
             progress=progress,
+            started=started,
         )
     except (RecordError, ValueError) as error:
         stop()
         return _fail(f"{args.file}: {error}")
+    except KeyboardInterrupt:
+        stop()
+        if sys.stderr.isatty() and not (show and total is not None):
+            print(file=sys.stderr)  # the terminal echoed ^C where the cursor was: start a fresh line
+        print(f"ronda analyse: {_interrupted(done, total)}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     stop()
     if args.json:
         json.dump(review_json(review), sys.stdout)
@@ -113,6 +129,15 @@ def run(args: argparse.Namespace) -> int:
     flags += f" --seed {args.seed}" if args.seed else ""
     print(f"(ronda analyse {args.file}{flags})")
     return 0
+
+
+def _interrupted(done: int, total: int | None) -> str:
+    """What Ctrl-C left: how many of the decisions were analysed (none is printed)."""
+    if total is None:
+        return "interrupted while reading the record"
+    if done == 0:
+        return f"interrupted before any of the {total} decisions was analysed (a smaller --budget is quicker)"
+    return f"interrupted after analysing {done} of the {total} decisions (a smaller --budget is quicker)"
 
 
 def _fail(message: str) -> int:

@@ -71,7 +71,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..engine.errors import RondaError
+    from ..engine.errors import RecordError, RondaError
     from ..engine.presets import parse_variant
     from ..interfaces.terminal.session import DEFAULT_PACE, Session, Settings
 
@@ -112,6 +112,8 @@ def run(args: argparse.Namespace) -> int:
             session = Session(settings) if plain or args.no_setup else None
             if session is None:
                 Session(settings)  # check the bot levels now, not after the start screen
+    except RecordError as error:  # names no file: the one at fault is the record resumed
+        return _fail(f"{args.resume}: {error}")
     except (RondaError, ValueError) as error:
         return _fail(str(error))
     if plain:

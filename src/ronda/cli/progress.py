@@ -16,7 +16,13 @@ Update = Callable[[int], None]
 
 
 def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Update, Callable[[], None]]:
-    """``(update, stop)`` for a task of ``total`` steps called ``unit``; both do nothing when not ``enabled``."""
+    """``(update, stop)`` for a task of ``total`` steps called ``unit``; both do nothing when not ``enabled``.
+
+    The bar shows at the first ``update`` (call ``update(0)`` to show it at
+    once), not before ``stop`` is in the caller's hands: a Ctrl-C while it
+    starts is then caught where ``stop`` can take it away, instead of leaving it
+    drawing over the line that says why the command stopped.
+    """
     if not enabled:
         return (lambda done: None), (lambda: None)
     try:
@@ -33,8 +39,16 @@ def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Upda
             transient=True,
         )
         task = bar.add_task(unit, total=total)
-        bar.start()
-        return (lambda done: bar.update(task, completed=done)), bar.stop
+        shown = False
+
+        def update(done: int) -> None:
+            nonlocal shown
+            if not shown:
+                shown = True
+                bar.start()
+            bar.update(task, completed=done)
+
+        return update, bar.stop
     except ImportError:
         start = time.perf_counter()
 

@@ -19,6 +19,7 @@ interfaces; everything else in ``ronda`` stands on it, through the names below.
   declaration may still be (R8.5);
 - :func:`replay`, :func:`load_record`, :func:`save_record`, :func:`dumps_record`, :func:`replay_result`:
   game records (RECORD.md), written whole or not at all (:func:`write_atomically`);
+  :func:`read_json`, :func:`parse_json`: JSON from files and messages, size and nesting bounded before parsing;
   :func:`shuffled_deck`, :func:`check_deck`: decks (R3.3, R3.4);
 - :class:`RondaError` and its subclasses: every error the engine raises, all ``ValueError``.
 
@@ -35,6 +36,7 @@ from .errors import (
     CardError,
     DeckError,
     IllegalActionError,
+    InputError,
     NotYourTurnError,
     PositionError,
     RecordError,
@@ -43,6 +45,7 @@ from .errors import (
 )
 from .events import Event, Reason
 from .game import Game, Policy, SearchState
+from .jsontext import parse_json, read_json
 from .position import PositionBuilder
 from .record import dumps_record, load_record, replay, replay_result, save_record, write_atomically
 from .rules import Rules
@@ -64,6 +67,7 @@ __all__ = [
     "Event",
     "Game",
     "IllegalActionError",
+    "InputError",
     "Kind",
     "Mask",
     "NotYourTurnError",
@@ -92,7 +96,9 @@ __all__ = [
     "hand_combination",
     "load_record",
     "parse_action",
+    "parse_json",
     "parse_card",
+    "read_json",
     "replay",
     "replay_result",
     "save_record",

@@ -35,6 +35,13 @@ class NotYourTurnError(IllegalActionError):
     """An action by a seat whose decision it is not."""
 
 
+class InputError(RondaError):
+    """A file or message that cannot be read as JSON: unreadable, too large, nested too deep, or malformed.
+
+    The message names the problem, never the file: whoever reads the file names it once.
+    """
+
+
 class RecordError(RondaError):
     """A game record that breaks RECORD.md; names the round and action at fault."""
 

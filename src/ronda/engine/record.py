@@ -23,8 +23,9 @@ from typing import Any
 
 from .actions import action_from_record
 from .cards import parse_card
-from .errors import CardError, RecordError, RondaError
+from .errors import CardError, InputError, RecordError, RondaError
 from .game import OVER, WAITING, Game
+from .jsontext import read_json
 from .rules import Rules
 
 FORMAT = "ronda/1"
@@ -37,18 +38,23 @@ Any other key is still an error, so a misspelt ``rounds`` or ``dealer`` is caugh
 """
 
 
+MAX_RECORD_BYTES = 16 * 2**20
+"""The largest record file read: a long four-player game with every hint is a few hundred kilobytes."""
+
+MAX_RECORD_DEPTH = 32
+"""The deepest nesting of arrays and objects read in a record: the format itself needs five."""
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file as JSON; raises :class:`RecordError` for a file that is not a JSON object."""
+    """Read a record file as JSON; raises :class:`RecordError` for a file that is not a JSON object.
+
+    The file's size and nesting are bounded before it is parsed (:func:`~.jsontext.read_json`).
+    The message never names the file: the caller does, once (``ronda replay: game.json: …``).
+    """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
+        data = read_json(path, what="a record", max_bytes=MAX_RECORD_BYTES, max_depth=MAX_RECORD_DEPTH)
+    except InputError as error:
+        raise RecordError(str(error)) from None
     if not isinstance(data, dict):
         raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
     return data

@@ -38,9 +38,10 @@ from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Declare, Play
 from ...engine.cards import RANKS, card_name, parse_card
 from ...engine.combinations import NONE, Kind, describe_strength, hand_combination
 from ...engine.deck import shuffled_deck
-from ...engine.errors import RondaError
+from ...engine.errors import InputError, RondaError
 from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
+from ...engine.jsontext import read_json
 from ...engine.presets import PRESETS, preset_of, preset_rules, variant_value_text
 from ...engine.record import dumps_record, load_record, replay, write_atomically
 from ...engine.rules import Rules
@@ -636,18 +637,21 @@ class Session:
         """Continue a saved game: the record is replayed by the engine; the seat and bots come from the side file.
 
         Explicit ``seat``/``level`` win over the side file; without either, seat 0 against ``medium``.
-        Raises :class:`~ronda.engine.errors.RecordError` for a bad record.
+        Raises :class:`~ronda.engine.errors.RecordError` for a bad record (its message does not name
+        the file), and :class:`~ronda.engine.errors.RondaError` naming the side file for a bad one.
         """
         record = load_record(path)
         game = replay(record)
         hints = read_hints(record)
         saved: dict[str, Any] = {}
-        try:
-            loaded = json.loads(side_file(Path(path)).read_text(encoding="utf-8"))
+        side = side_file(Path(path))
+        if side.exists():  # a record from elsewhere has none: seat 0 against the default level
+            try:
+                loaded = read_json(side, what="a saved game's settings", max_bytes=64 * 1024, max_depth=8)
+            except InputError as error:
+                raise RondaError(f"{side}: {error}") from None
             if isinstance(loaded, dict):
                 saved = loaded
-        except (OSError, ValueError):
-            pass
         players = game.rules.players
         human = seat if seat is not None else saved.get("seat", 0)
         if not isinstance(human, int) or not 0 <= human < players:

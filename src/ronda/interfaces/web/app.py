@@ -41,6 +41,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ...analysis.search import DEFAULT_GUESSES, Method
 from ...bots import levels
+from ...engine.jsontext import json_depth
 from ...engine.presets import PRESETS
 from ...engine.rules import Rules
 from .analyses import Analyses
@@ -58,7 +59,6 @@ from .protocol import (
     Settings,
     dumps,
     error_json,
-    json_depth,
     read_client_message,
 )
 from .replays import replay_steps
@@ -753,7 +753,7 @@ async def json_body(request: Request) -> Any:
         text = bytes(body).decode("utf-8")
     except UnicodeDecodeError:
         raise HttpError(400, "bad_json", "the body must be JSON in UTF-8") from None
-    if json_depth(text) > MAX_BODY_DEPTH:
+    if json_depth(text, stop_above=MAX_BODY_DEPTH) > MAX_BODY_DEPTH:  # counted before parsing
         raise HttpError(400, "bad_json", f"the body nests arrays and objects at most {MAX_BODY_DEPTH} deep")
     try:
         return json.loads(text)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -32,6 +31,7 @@ from ...engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, De
 from ...engine.cards import RANKS, CardSet, card_name, parse_card
 from ...engine.errors import CardError, RulesError
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
+from ...engine.jsontext import json_depth
 from ...engine.presets import preset_rules
 from ...engine.rules import Rules
 from ...engine.view import SeatView
@@ -89,36 +89,6 @@ def error_json(code: str, message: str) -> dict[str, Any]:
     if code in RETRYABLE:
         out["retry"] = True
     return out
-
-
-_JSON_TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
-
-
-def json_depth(text: str) -> int:
-    """How deeply arrays and objects nest in a JSON text, counted without parsing it (brackets in strings aside).
-
-    Run before :func:`json.loads`, which recurses once per level: a few
-    kilobytes of ``[[[[...`` would otherwise exhaust Python's recursion limit.
-    It is linear in the text, and a malformed text gives some number; the
-    parser then refuses it.
-
-    >>> json_depth('{"type": "act", "action": {"play": "5o"}}'), json_depth('["[[[", "\\"]]"]'), json_depth("[" * 900)
-    (2, 1, 900)
-    """
-    depth = deepest = 0
-    in_string = False
-    for match in _JSON_TOKENS.finditer(text):
-        token = match.group()
-        if token == '"':
-            in_string = not in_string
-        elif in_string or token[0] == "\\":
-            continue
-        elif token in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
 
 
 # --------------------------------------------------------------- client messages
@@ -195,7 +165,7 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
         raise ProtocolError("bad_message", "messages are JSON text frames, not binary")
     if len(frame) > MAX_MESSAGE_BYTES or len(frame.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may hold at most {MAX_MESSAGE_BYTES} bytes")
-    if json_depth(frame) > MAX_MESSAGE_DEPTH:
+    if json_depth(frame, stop_above=MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH:  # counted before parsing
         raise ProtocolError("bad_message", f"a message nests arrays and objects at most {MAX_MESSAGE_DEPTH} deep")
     try:
         data = json.loads(frame)
