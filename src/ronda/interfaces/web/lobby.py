@@ -184,7 +184,7 @@ class Lobby:
             (stored,) = await self.journal.read(self.journal.store.load_tables, table_id)
             table = self._table_from_store(stored)
             record = await self.journal.read(self.journal.store.load_record, table.id, table.number)
-            game, events, decisions = await asyncio.to_thread(rebuild, record)
+            game, events, made = await asyncio.to_thread(rebuild, record)
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         except RondaError as error:
@@ -194,7 +194,7 @@ class Lobby:
             raise HttpError(
                 500, "damaged", "this table's stored game cannot be rebuilt (the server's log says where)"
             ) from None
-        adopt(table, game, events, decisions, len(record.get("hints", [])))
+        adopt(table, game, events, made, len(record.get("hints", [])))
         if table_id in self.tables:  # rebuilt meanwhile by another path
             return self.tables[table_id]
         if table.status != FINISHED:
@@ -286,7 +286,7 @@ class Lobby:
         table.public, table.spectators, table.creator, table.owner = spec.public, spec.spectators, spec.me, owner
         table.hints = spec.hints
         table.on_finished = self._finished
-        adopt(table, game, dealt_events(game), 0)
+        adopt(table, game, dealt_events(game), [])
         if over:
             table.status = FINISHED
             table.results[0] = (view.winner, list(view.scores))
