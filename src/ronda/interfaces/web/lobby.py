@@ -104,6 +104,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "scores": (last.scores if last and last.scores else [0] * rules.sides),
         "winner": last.winner if last and last.finished else None,
         "created": stored.created,
+        "stalled": None,
     }
 
 
