@@ -18,6 +18,8 @@ taken is refused (``stale``) with the table as it is.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,14 +29,31 @@ import pytest
 pytest.importorskip("fastapi")
 
 from pg_proxy import PgProxy, proxy_for
-from test_web_faults import Locker, assert_store_is_what_clients_saw, some_moves, to_act, two_people
+from test_web_faults import LOCKER, Locker, assert_store_is_what_clients_saw, some_moves, to_act, two_people
 from web_helpers import Client, new_table, play_out, random_chooser, server
 
 from ronda.engine.record import replay, replay_result
+from ronda.interfaces.web import tables
 from ronda.interfaces.web.store import Store
 
 TIMEOUT = 0.5
 """The store timeout of these tests (seconds)."""
+
+
+class ReadyLocker(Locker):
+    """A :class:`Locker` started beforehand that takes the lock only when told (:meth:`lock`): within milliseconds."""
+
+    def __init__(self, path: Path) -> None:
+        script = "import sys\nsys.stdin.readline()\n" + LOCKER
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", script, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+
+    def lock(self) -> None:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write("lock\n")
+        self.process.stdin.flush()
+        assert self.process.stdout.readline().strip() == "locked"
 
 
 def stored_decisions(url: str, table_id: str) -> int:
@@ -46,11 +65,9 @@ def stored_decisions(url: str, table_id: str) -> int:
 
 
 @pytest.fixture
-def proxied(postgres_server: str) -> Iterator[tuple[PgProxy, str, str]]:
+def proxied(postgres_server: str, postgres_database: str) -> Iterator[tuple[PgProxy, str, str]]:
     """A fresh PostgreSQL database, reached through a proxy: the proxy, the URL through it, the direct URL."""
-    from conftest import _fresh_postgres_database
-
-    direct = _fresh_postgres_database(postgres_server)
+    direct = postgres_database
     proxy = proxy_for(postgres_server)
     try:
         yield proxy, proxy.url(direct.rsplit("/", 1)[1]), direct
@@ -120,7 +137,8 @@ def test_a_bot_s_move_whose_commit_answer_is_lost_is_shown_and_the_bot_plays_on(
         assert shown["type"] == "update", f"the bot's stored move was not shown: {shown}"
         assert shown["events"][0].get("seat") == 1, "the update is the bot's decision"
         assert stored_decisions(direct, table_id) == stored + 1
-        play_out([me], random_chooser(random.Random(14)), timeout=30)
+        # The bot plays on, without a restart: a few more of its decisions (half a second each), stored and shown.
+        play_out([me], random_chooser(random.Random(14)), until=lambda: me.version >= shown["version"] + 8, timeout=30)
         assert me.errors() == []
         assert_store_is_what_clients_saw(direct, table_id, {0: me})
 
@@ -246,36 +264,39 @@ def test_a_decision_sent_again_is_not_taken_twice_and_another_at_a_taken_version
         assert stored_decisions(database_url, table_id) == stored
 
 
-def test_a_bot_the_store_keeps_refusing_is_reported_and_plays_once_the_store_is_back(tmp_path: Path) -> None:
+def test_a_bot_the_store_keeps_refusing_is_reported_and_plays_once_the_store_is_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tables, "BOT_BACKOFF", (0.05,) * len(tables.BOT_BACKOFF))  # as many tries, shorter pauses
     path = tmp_path / "ronda.sqlite3"
-    with server(tmp_path, f"sqlite:///{path}", store_timeout=0.2, bot_delay=1.0) as http:
-        created = new_table(http, 2, target=12)
-        me = Client(http, created["table_id"], created["token"])
-        me.hello(since=0)
-        while not me.legal:
-            me.recv()
-        assert me.table is not None and me.table["stalled"] is None
-        me.act(me.legal[0], made_at=me.version)
-        me.expect("update")
-        while me.view is not None and me.view["turn"] != 1:  # until the bot is to move
-            if me.legal and me.acted_at != me.version:
-                me.acted_at = me.version
-                me.act(me.legal[0], made_at=me.version)
-            me.recv()
-        locker = Locker(path)  # within the bot's pace: its decision finds the file locked
-        try:
+    locker = ReadyLocker(path)
+    try:
+        with server(tmp_path, f"sqlite:///{path}", store_timeout=0.2, bot_delay=0.3) as http:
+            created = new_table(http, 2, target=12)
+            me = Client(http, created["table_id"], created["token"])
+            me.hello(since=0)
+            while not me.legal:
+                me.recv()
+            assert me.table is not None and me.table["stalled"] is None
+            while True:  # play until a decision of mine leaves the bot to move
+                if me.legal and me.acted_at != me.version:
+                    me.acted_at = me.version
+                    me.act(me.legal[0], made_at=me.version)
+                message = me.recv()
+                if message["type"] == "update" and me.view is not None and me.view["turn"] == 1:
+                    break
+            locker.lock()  # within the bot's pace: its decision, and each try after it, finds the file locked
             version = me.version
-            deadline = time.monotonic() + 30
             while True:
                 message = me.recv(timeout=30)
                 assert message["type"] == "seats", f"nothing but the report may come: {message}"
                 if message["table"]["stalled"] == 1:
                     break
-                assert time.monotonic() < deadline
             assert me.version == version
-        finally:
             locker.release()
-        me.hello(since=me.version)  # someone comes back: the server tries again at once
-        assert me.expect("update")["events"][0].get("seat") == 1
-        while (message := me.recv())["type"] != "seats" or message["table"]["stalled"] is not None:
-            pass
+            me.hello(since=me.version)  # someone comes back: the server tries again at once
+            assert me.expect("update")["events"][0].get("seat") == 1
+            while (message := me.recv())["type"] != "seats" or message["table"]["stalled"] is not None:
+                pass
+    finally:
+        locker.release()
