@@ -85,7 +85,7 @@ def test_a_person_s_move_whose_commit_answer_is_lost_is_shown_as_taken_and_the_g
         mover, other = to_act(clients)
         stored = stored_decisions(direct, table_id)
         proxy.lose_answer()
-        mover.act(mover.legal[0], made_at=mover.version)
+        mover.act(mover.legal[0])
         reply = mover.expect("update", "error")
         assert proxy.faults == ["answer lost"]
         assert reply["type"] == "update", f"the stored move was refused to its sender: {reply}"
@@ -98,7 +98,7 @@ def test_a_person_s_move_whose_commit_answer_is_lost_is_shown_as_taken_and_the_g
         mover, other = to_act(clients)
         version, view, action = mover.version, mover.view, mover.legal[0]
         proxy.lose_commit()
-        mover.act(action, made_at=version)
+        mover.act(action)
         error = mover.expect("error", "update")
         assert proxy.faults == ["answer lost", "commit lost"]
         assert error["type"] == "error" and error["code"] == "store_unavailable" and error["retry"] is True, error
@@ -125,7 +125,7 @@ def test_a_bot_s_move_whose_commit_answer_is_lost_is_shown_and_the_bot_plays_on(
         while True:  # play until a decision of mine leaves the bot to move
             if me.legal and me.acted_at != me.version:
                 me.acted_at = me.version
-                me.act(rng.choice([a for a in me.legal if "challenge" not in a]), made_at=me.version)
+                me.act(rng.choice([a for a in me.legal if "challenge" not in a]))
             message = me.recv()
             assert message["type"] != "error", message
             if message["type"] == "update" and me.view is not None and me.view["turn"] == 1:
@@ -156,7 +156,7 @@ def test_a_pending_decision_is_resolved_from_the_store_and_a_killed_server_shows
 
     def move(sockets: dict[int, SeatSocket]) -> SeatSocket:
         mover = next(s for s in sockets.values() if s.legal)
-        mover.act(rng.choice([a for a in mover.legal if "challenge" not in a]), made_at=mover.version)
+        mover.act(rng.choice([a for a in mover.legal if "challenge" not in a]))
         return mover
 
     with RealServer(data, "--store-timeout", str(TIMEOUT), database_url=url) as first:
@@ -183,7 +183,7 @@ def test_a_pending_decision_is_resolved_from_the_store_and_a_killed_server_shows
         shown = {seat: (s.version, s.view) for seat, s in sockets.items()}
         mover = next(s for s in sockets.values() if s.legal)
         action, version = rng.choice([a for a in mover.legal if "challenge" not in a]), mover.version
-        mover.act(action, made_at=version)
+        mover.act(action, made_at=version)  # as the page sends it
         deadline = time.monotonic() + 10
         while proxy.faults != ["answer lost", "answer lost"]:
             assert time.monotonic() < deadline, "the decision's COMMIT never came"
