@@ -300,3 +300,26 @@ def test_a_bot_the_store_keeps_refusing_is_reported_and_plays_once_the_store_is_
                 pass
     finally:
         locker.release()
+
+
+def test_a_decision_number_already_stored_by_another_writer_never_closes_the_connection(tmp_path: Path) -> None:
+    """The store holds a row at the number the table's next decision takes (another writer put it there): the
+    move is refused, retryably, the connection stays open and nobody is shown anything."""
+    from ronda.interfaces.web.store import Decision
+
+    url = f"sqlite:///{tmp_path / 'ronda.sqlite3'}"
+    with server(tmp_path, url, store_timeout=TIMEOUT) as http:
+        table_id, clients = two_people(http, target=12)
+        some_moves(clients, 3, seed=31)
+        mover, other = to_act(clients)
+        stored = stored_decisions(url, table_id)
+        store = Store(url)
+        try:  # a decision of the other seat's, under the number the mover's decision will take
+            store.write(store.record_decisions, [Decision(table_id, 0, stored, 0, {"seat": other.seat, "play": "1o"})])
+        finally:
+            store.close()
+        version = mover.version
+        mover.act(mover.legal[0])
+        refused = mover.expect("error")
+        assert refused["code"] == "store_unavailable" and refused["retry"] is True
+        assert other.sync() == [] and mover.sync() == [] and mover.version == version  # still connected, unchanged
