@@ -925,10 +925,16 @@ class Table:
                     await asyncio.sleep(BOT_BACKOFF[failures - 1])
                 else:
                     failures = 0
-                    if self.stalled is not None:
-                        log.warning("table %s: the server plays for seat %d again", self.id, self.stalled)
-                        self.stalled = None
-                        self._broadcast_seats()
+                    self._unstall()
+            else:
+                failures = 0
+                self._unstall()  # nothing is the server's to play now (a person came back, the game ended)
+
+    def _unstall(self) -> None:
+        if self.stalled is not None:
+            log.warning("table %s: the server no longer fails to play for seat %d", self.id, self.stalled)
+            self.stalled = None
+            self._broadcast_seats()
 
     def _stall(self, seat: int, why: str) -> None:
         """Report that the server cannot play for ``seat`` now: once in the log, and in the summary everyone sees."""
