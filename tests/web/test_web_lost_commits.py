@@ -323,3 +323,22 @@ def test_a_decision_number_already_stored_by_another_writer_never_closes_the_con
         refused = mover.expect("error")
         assert refused["code"] == "store_unavailable" and refused["retry"] is True
         assert other.sync() == [] and mover.sync() == [] and mover.version == version  # still connected, unchanged
+
+
+def test_a_rematch_whose_commit_answer_is_lost_starts_the_new_game(
+    tmp_path: Path, proxied: tuple[PgProxy, str, str]
+) -> None:
+    proxy, url, _ = proxied
+    with server(tmp_path, url, store_timeout=TIMEOUT) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}], target=5)
+        me = Client(http, created["table_id"], created["token"])
+        me.hello(since=0)
+        play_out([me], random_chooser(random.Random(41)), timeout=30)
+        proxy.lose_answer()  # the next COMMIT is the new game's
+        me.send({"type": "rematch"})
+        state = me.expect("state", "error")
+        assert proxy.faults == ["answer lost"]
+        assert state["type"] == "state" and state["table"]["game"] == 1, f"the stored new game was refused: {state}"
+        started = me.version
+        play_out([me], random_chooser(random.Random(42)), until=lambda: me.version >= started + 6, timeout=30)
+        assert me.errors() == []
