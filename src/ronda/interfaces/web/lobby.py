@@ -30,7 +30,7 @@ from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
 from .protocol import changed_from_preset, rules_json
 from .replays import dealt_events, rebuild
-from .store import Journal, StoredSeat, StoredTable, StoreUnavailable
+from .store import CommitUnknown, Journal, StoredSeat, StoredTable, StoreUnavailable, resolve_unknown_commit
 from .tables import (
     CLOSED,
     FINISHED,
@@ -276,7 +276,14 @@ class Lobby:
             hints=spec.hints,
         )
         try:
-            await self.journal.write(self.journal.store.new_table, stored, dealer=dealer, deck=deck_names(deck))
+            try:
+                await self.journal.write(self.journal.store.new_table, stored, dealer=dealer, deck=deck_names(deck))
+            except CommitUnknown:
+                # The table may be stored: a creator told 503 would make a second one. The store says which.
+                if not await resolve_unknown_commit(
+                    self.journal, self.journal.store.holds_deck, table_id, 0, 0, deck_names(deck)
+                ):
+                    raise
             if over:
                 await self.journal.write(self.journal.store.finish_game, table_id, 0, view.winner, list(view.scores))
         except StoreUnavailable:

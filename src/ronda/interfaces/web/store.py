@@ -623,23 +623,26 @@ class Store:
             f"table {decision.table_id}: decision {decision.number} was to be stored, the store's last is {number}"
         )
 
-    def holds_game(self, table_id: str, game: int, deck: list[str]) -> bool:
-        """Whether game ``game`` of the table is stored, dealt from ``deck`` (a rematch whose commit got no answer).
+    def holds_deck(self, table_id: str, game: int, round_index: int, deck: list[str]) -> bool:
+        """Whether the deck of that round is stored, as ``deck``: a new table, a rematch (round 0) or a round dealt
+        on its own, whose commit got no answer (each is stored with its deck, in one transaction).
 
-        Raises :class:`StoreConflict` when that game is stored with another deck.
+        Raises :class:`StoreConflict` when that round is stored with another deck.
         """
         with self.engine.connect() as db:
             db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
             stored = db.execute(
                 select(rounds_table.c.deck).where(
-                    rounds_table.c.table_id == table_id, rounds_table.c.game == game, rounds_table.c.round == 0
+                    rounds_table.c.table_id == table_id,
+                    rounds_table.c.game == game,
+                    rounds_table.c.round == round_index,
                 )
             ).scalar()
         if stored is None:
             return False
         if json.loads(stored) == deck:
             return True
-        raise StoreConflict(f"table {table_id}: game {game} is stored with another deal")
+        raise StoreConflict(f"table {table_id}: round {round_index} of game {game} is stored with another deal")
 
     def holds_hint(self, table_id: str, game: int, number: int, hint: dict[str, Any]) -> bool:
         """Whether the ``number``-th hint of the game is stored, as ``hint``; :class:`StoreConflict` if another is."""

@@ -644,8 +644,10 @@ class Table:
         """A write whose outcome is always known: one whose COMMIT got no answer is looked for in the store
         (``stored(*question)``) until it answers; not stored, or stored otherwise, it raises :class:`StoreUnavailable`.
 
-        For writes that insert numbered rows (a game, a hint): sent again after a lost answer, they would find their
-        own row and fail for ever. Decisions have their own path (:meth:`decide`), which does not hold the table.
+        For writes that insert numbered rows (a game, a round's deck, a hint): sent again after a lost answer, they
+        would find their own row and fail for ever. The caller's hold (the table's lock, for a rematch or a hint) is
+        kept while the store is asked: these writes are rare, and the question is quick when the store answers.
+        Decisions have their own path (:meth:`decide`), which lets the table answer meanwhile.
         """
         try:
             await self.journal.write(fn, *args, **kwargs)
@@ -813,8 +815,8 @@ class Table:
         view = game.view(0)
         over = view.phase == OVER and view.winner is not None
         await self._write_known(
-            self.journal.store.holds_game,
-            (self.id, number, deck_names(deck)),
+            self.journal.store.holds_deck,
+            (self.id, number, 0, deck_names(deck)),
             self.journal.store.start_game,
             self.id,
             number,
@@ -847,8 +849,15 @@ class Table:
         view = game.view(0)
         if view.phase == WAITING:
             deck = shuffled_deck(self.rules, SECURE_RNG)
-            await self.journal.write(
-                self.journal.store.add_round, self.id, self.number, view.round + 1, deck_names(deck)
+            names = deck_names(deck)
+            await self._write_known(
+                self.journal.store.holds_deck,
+                (self.id, self.number, view.round + 1, names),
+                self.journal.store.add_round,
+                self.id,
+                self.number,
+                view.round + 1,
+                names,
             )
             before = self.version
             self.events.extend({**e.to_json(), "version": before + i + 1} for i, e in enumerate(game.add_deck(deck)))
