@@ -342,3 +342,22 @@ def test_a_rematch_whose_commit_answer_is_lost_starts_the_new_game(
         started = me.version
         play_out([me], random_chooser(random.Random(42)), until=lambda: me.version >= started + 6, timeout=30)
         assert me.errors() == []
+
+
+def test_a_new_table_whose_commit_answer_is_lost_is_given_to_its_creator(
+    tmp_path: Path, proxied: tuple[PgProxy, str, str]
+) -> None:
+    proxy, url, direct = proxied
+    with server(tmp_path, url, store_timeout=TIMEOUT) as http:
+        proxy.lose_answer()  # the next COMMIT is the new table's
+        response = http.post("/api/tables", json={"players": 2, "target": 12})
+        assert proxy.faults == ["answer lost"]
+        assert response.status_code == 201, f"the stored table was refused to its creator: {response.text}"
+        table_id = response.json()["table_id"]
+        me = Client(http, table_id, response.json()["token"])
+        assert me.hello(since=0)["type"] == "catchup"
+    store = Store(direct)
+    try:
+        assert [t.id for t in store.load_tables()] == [table_id], "one table, the one its creator holds"
+    finally:
+        store.close()
