@@ -741,6 +741,10 @@ class Journal:
     database's own timeouts bound a write being tried, so every caller gets an
     answer — committed, or :class:`StoreUnavailable` with nothing written —
     within about twice the timeout, even while the database is locked or down.
+    The one exception is a COMMIT sent without an answer back: then every
+    write of that transaction fails with :class:`CommitUnknown`, and its caller
+    asks the store (:func:`resolve_unknown_commit`). A write refused for its
+    rows (a key already taken) fails with :class:`StoreConflict`.
     """
 
     def __init__(self, store: Store) -> None:
