@@ -135,6 +135,12 @@ def _fresh_postgres_database(base: str) -> str:
     return f"{base}/{name}"
 
 
+@pytest.fixture
+def postgres_database(postgres_server: str) -> str:
+    """The URL of a fresh, empty database on the session's PostgreSQL server."""
+    return _fresh_postgres_database(postgres_server)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty database for one test: an SQLite file, or a new database on the PostgreSQL server."""

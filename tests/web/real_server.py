@@ -28,10 +28,12 @@ def free_port() -> int:
 class RealServer:
     """``ronda serve`` on a free loopback port with its data in ``data``; fast bots, limits raised for scripts."""
 
-    def __init__(self, data: Path, *options: str, port: int | None = None) -> None:
+    def __init__(self, data: Path, *options: str, port: int | None = None, database_url: str | None = None) -> None:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        if database_url is not None:
+            env["DATABASE_URL"] = database_url
         env["PYTHONPATH"] = os.pathsep.join([str(SRC), env.get("PYTHONPATH", "")])
         command = [
             sys.executable, "-m", "ronda", "serve", "--port", str(self.port), "--data", str(data),
@@ -91,9 +93,11 @@ class SeatSocket:
         self.view: dict[str, Any] | None = None
         self.legal: list[dict[str, Any]] = []
         self.events: dict[int, dict[str, Any]] = {}
+        self.received: list[dict[str, Any]] = []
 
     def _read(self, timeout: float = 10) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.received.append(message)
         if message["type"] in ("state", "update", "catchup"):
             self.version, self.view, self.legal = message["version"], message["view"], message["legal"]
             for event in message.get("events", []):
@@ -110,8 +114,11 @@ class SeatSocket:
         self.wait_for("welcome")
         return self.wait_for("state", "catchup")
 
-    def act(self, action: dict[str, Any]) -> None:
-        self.ws.send(json.dumps({"type": "act", "action": action}))
+    def act(self, action: dict[str, Any], made_at: int | None = None) -> None:
+        message: dict[str, Any] = {"type": "act", "action": action}
+        if made_at is not None:
+            message["version"] = made_at
+        self.ws.send(json.dumps(message))
         self.legal = []
 
     def settle(self) -> None:

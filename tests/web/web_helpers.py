@@ -103,9 +103,13 @@ class Client:
         self.seat = welcome["seat"]
         return self.expect("state", "catchup")
 
-    def act(self, action: dict[str, Any]) -> None:
-        """Send a decision; the legal actions held are spent until the next update says otherwise."""
-        self.send({"type": "act", "action": action})
+    def act(self, action: dict[str, Any], made_at: int | None = None) -> None:
+        """Send a decision (made at version ``made_at``, if given); the legal actions held are spent until the next
+        update says otherwise."""
+        message: dict[str, Any] = {"type": "act", "action": action}
+        if made_at is not None:
+            message["version"] = made_at
+        self.send(message)
         self.legal = []
 
     def close(self) -> None:

@@ -62,7 +62,7 @@ from .protocol import (
     read_client_message,
 )
 from .replays import replay_steps
-from .store import STORE_TIMEOUT, Journal, Store, StoreUnavailable
+from .store import STORE_TIMEOUT, Journal, Store, StoreConflict, StoreUnavailable
 from .tables import FINISHED, ServerSettings, Table, TableMoved
 from .workers import BotPool, default_workers
 
@@ -808,7 +808,7 @@ async def serve_connection(
             elif not said_hello:
                 raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
             elif isinstance(message, Act):
-                await table.act(connection, message.action)
+                await table.act(connection, message.action, message.version)
             elif isinstance(message, AutoDeclare):
                 await table.set_auto_declare(connection, message.on)
             elif isinstance(message, Rematch):
@@ -819,6 +819,11 @@ async def serve_connection(
                 table.hint(connection)
             elif isinstance(message, Ping):
                 connection.send(dumps({"type": "pong"}))
+        except StoreConflict:
+            # The store holds a row this connection's message would write again (a stored thing the table did not
+            # know of): the message is refused, retryably; a store conflict never closes a connection.
+            log.error("table %s: the store refused a write as a conflict; the message is refused", held[0].id)
+            connection.send(dumps(error_json("store_unavailable", "this could not be saved just now: try again")))
         except ProtocolError as error:
             connection.send(dumps(error.to_json()))
             if error.code in ("closed", "no_spectators", "too_many_connections"):

@@ -30,7 +30,7 @@ from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
 from .protocol import changed_from_preset, rules_json
 from .replays import dealt_events, rebuild
-from .store import Journal, StoredSeat, StoredTable, StoreUnavailable
+from .store import CommitUnknown, Journal, StoredSeat, StoredTable, StoreUnavailable, resolve_unknown_commit
 from .tables import (
     CLOSED,
     FINISHED,
@@ -104,6 +104,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "scores": (last.scores if last and last.scores else [0] * rules.sides),
         "winner": last.winner if last and last.finished else None,
         "created": stored.created,
+        "stalled": None,
     }
 
 
@@ -184,7 +185,7 @@ class Lobby:
             (stored,) = await self.journal.read(self.journal.store.load_tables, table_id)
             table = self._table_from_store(stored)
             record = await self.journal.read(self.journal.store.load_record, table.id, table.number)
-            game, events, decisions = await asyncio.to_thread(rebuild, record)
+            game, events, made = await asyncio.to_thread(rebuild, record)
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         except RondaError as error:
@@ -194,7 +195,7 @@ class Lobby:
             raise HttpError(
                 500, "damaged", "this table's stored game cannot be rebuilt (the server's log says where)"
             ) from None
-        adopt(table, game, events, decisions, len(record.get("hints", [])))
+        adopt(table, game, events, made, len(record.get("hints", [])))
         if table_id in self.tables:  # rebuilt meanwhile by another path
             return self.tables[table_id]
         if table.status != FINISHED:
@@ -275,7 +276,14 @@ class Lobby:
             hints=spec.hints,
         )
         try:
-            await self.journal.write(self.journal.store.new_table, stored, dealer=dealer, deck=deck_names(deck))
+            try:
+                await self.journal.write(self.journal.store.new_table, stored, dealer=dealer, deck=deck_names(deck))
+            except CommitUnknown:
+                # The table may be stored: a creator told 503 would make a second one. The store says which.
+                if not await resolve_unknown_commit(
+                    self.journal, self.journal.store.holds_deck, table_id, 0, 0, deck_names(deck)
+                ):
+                    raise
             if over:
                 await self.journal.write(self.journal.store.finish_game, table_id, 0, view.winner, list(view.scores))
         except StoreUnavailable:
@@ -286,7 +294,7 @@ class Lobby:
         table.public, table.spectators, table.creator, table.owner = spec.public, spec.spectators, spec.me, owner
         table.hints = spec.hints
         table.on_finished = self._finished
-        adopt(table, game, dealt_events(game), 0)
+        adopt(table, game, dealt_events(game), [])
         if over:
             table.status = FINISHED
             table.results[0] = (view.winner, list(view.scores))

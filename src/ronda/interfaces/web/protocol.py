@@ -11,8 +11,8 @@ Everything the server sends about the game goes through :func:`view_json`
 :func:`public_view_json` (the spectator's view: no hand at all). Those two are
 the only places where game state becomes JSON, which keeps R11 checkable.
 
->>> read_client_message('{"type": "act", "action": {"play": "5o"}}')
-Act(action=Play(card=16))
+>>> read_client_message('{"type": "act", "action": {"play": "5o"}, "version": 12}')
+Act(action=Play(card=16), version=12)
 >>> read_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -64,8 +64,10 @@ ERROR_CODES = (
     "hints_off",
     "busy",
     "too_many_connections",
+    "pending",
+    "stale",
 )
-RETRYABLE = frozenset({"store_unavailable"})
+RETRYABLE = frozenset({"store_unavailable", "pending"})
 """Codes that refuse a message only for now: sent again a little later, it may be taken."""
 
 
@@ -104,9 +106,10 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """A decision for the connection's own seat."""
+    """A decision for the connection's own seat; ``version`` is the table's version it was made at (its id), if sent."""
 
     action: Action
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +148,7 @@ ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings | AskHint
 
 _FIELDS: dict[str, frozenset[str]] = {
     "hello": frozenset({"token", "since"}),
-    "act": frozenset({"action"}),
+    "act": frozenset({"action", "version"}),
     "auto_declare": frozenset({"on"}),
     "rematch": frozenset(),
     "ping": frozenset(),
@@ -188,7 +191,12 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
     if kind == "act":
         if "action" not in data:
             raise ProtocolError("bad_message", 'an act message needs an "action", like {"play": "5o"}')
-        return Act(action_from_json(data["action"]))
+        version = data.get("version")
+        if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 0):
+            raise ProtocolError(
+                "bad_message", 'act\'s "version" is the version the decision was made at (a whole number), or null'
+            )
+        return Act(action_from_json(data["action"]), version)
     if kind == "auto_declare":
         on = data.get("on")
         if not isinstance(on, bool):

@@ -19,9 +19,11 @@ held at that moment.
 >>> steps = replay_steps(record)
 >>> steps[0]["action"] is None, steps[-1]["state"]["phase"]
 (True, 'game_over')
->>> rebuilt, events, decisions = rebuild(record)
->>> [e.to_json() for e in events] == replay_result(replay(record))["events"], decisions == len(steps) - 1
+>>> rebuilt, events, made = rebuild(record)
+>>> [e.to_json() for e in events] == replay_result(replay(record))["events"], len(made) == len(steps) - 1
 (True, True)
+>>> made[0] == (len(steps[0]["events"]), record["rounds"][0]["actions"][0])
+True
 """
 
 from __future__ import annotations
@@ -69,17 +71,23 @@ def _steps(record: Mapping[str, Any]) -> Iterator[tuple[Game, dict[str, Any] | N
             yield game, entry, events
 
 
-def rebuild(record: Mapping[str, Any]) -> tuple[Game, list[Event], int]:
-    """A stored game as it stands: the game, every event in order, and how many decisions it holds."""
+def rebuild(record: Mapping[str, Any]) -> tuple[Game, list[Event], list[tuple[int, dict[str, Any]]]]:
+    """A stored game as it stands: the game, every event in order, and its decisions.
+
+    Each decision comes with the number of the game's events before it: the
+    version it was made at, less the game's base version (a resent decision is
+    recognised by it, docs/web-protocol.md).
+    """
     last: Game | None = None
     events: list[Event] = []
-    decisions = -1
-    for game, _, new in _steps(record):
+    made: list[tuple[int, dict[str, Any]]] = []
+    for game, action, new in _steps(record):
         last = game
+        if action is not None:
+            made.append((len(events), action))
         events.extend(new)
-        decisions += 1
     assert last is not None
-    return last, events, decisions
+    return last, events, made
 
 
 def replay_state_json(game: Game) -> dict[str, Any]:

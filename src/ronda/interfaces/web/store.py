@@ -15,6 +15,13 @@ event loop, and every write is bounded in time: a database that is locked,
 stopped or unreachable makes the write fail with :class:`StoreUnavailable`
 within about ``timeout`` seconds, never hang.
 
+One failure leaves the outcome unknown: the database was asked to ``COMMIT``
+and its answer never came (the connection dropped, a failover, a timeout
+after the commit was sent). That write fails with :class:`CommitUnknown`, and
+only the store can say what happened: :func:`resolve_unknown_commit` asks it
+(for a decision, :meth:`Store.holds_decision`), again and again, until it
+answers. Nothing is ever guessed.
+
 >>> store = Store("sqlite://")
 >>> store.write(store.add_table, StoredTable("t1", "2025-01-01T00:00:00+00:00", {"players": 2}, "classic",
 ...     "waiting", [StoredSeat(0, "human", "Amina", None, "ab" * 32), StoredSeat(1, "bot", "bot", "easy", None)]))
@@ -32,6 +39,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import queue
 import threading
 import time
@@ -61,6 +69,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("ronda.web")
 
 T = TypeVar("T")
 
@@ -166,6 +176,20 @@ SYNC_MODES = {"full": "FULL", "normal": "NORMAL"}
 
 class StoreUnavailable(Exception):
     """The database did not take a write in time (locked, stopped, unreachable): nothing of it was stored."""
+
+
+class CommitUnknown(StoreUnavailable):
+    """The database was asked to commit and no answer came: the write may be stored, or not.
+
+    A subclass of :class:`StoreUnavailable` so that a caller that cannot
+    resolve it refuses as before; a caller whose write matters (a decision)
+    catches it first and asks the store with :func:`resolve_unknown_commit`.
+    """
+
+
+class StoreConflict(Exception):
+    """The database refused a write because of its rows (a key already taken): the caller's idea of what is stored
+    is out of date. Only the kind of database error is kept (its message could hold a deck)."""
 
 
 @dataclass
@@ -560,6 +584,81 @@ class Store:
             record["hints"] = [json.loads(h.hint) for h in hints]  # the record's extension (docs/RECORD.md)
         return record
 
+    def last_decision(self, table_id: str, game: int) -> tuple[int, dict[str, Any]] | None:
+        """The number and action of a game's last stored decision (``None`` before any), once no transaction that
+        stores one of this table's decisions is still under way.
+
+        On PostgreSQL the read first locks the table's row ``FOR UPDATE``: a
+        transaction that stores a decision holds a ``FOR KEY SHARE`` lock on that
+        row (its insert's foreign key check) until it ends, so a COMMIT that
+        PostgreSQL received but had not finished is waited for (at most the
+        store's lock timeout, then :class:`StoreUnavailable`) instead of being
+        read as "not stored". SQLite has one writer and commits in the calling
+        thread: there is nothing under way to wait for.
+        """
+        with self.engine.connect() as db:
+            db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
+            row = db.execute(
+                select(actions_table.c.number, actions_table.c.action)
+                .where(actions_table.c.table_id == table_id, actions_table.c.game == game)
+                .order_by(actions_table.c.number.desc())
+                .limit(1)
+            ).first()
+        return None if row is None else (int(row.number), json.loads(row.action))
+
+    def holds_decision(self, decision: Decision) -> bool:
+        """Whether ``decision`` is stored, from its table's last stored decision: that one, or the one before it.
+
+        Raises :class:`StoreConflict` when the store holds something else at or
+        after its number (another decision there, later ones): the table in
+        memory is not the stored one.
+        """
+        last = self.last_decision(decision.table_id, decision.game)
+        number = -1 if last is None else last[0]
+        if number == decision.number - 1:
+            return False
+        if last is not None and number == decision.number and last[1] == decision.action:
+            return True
+        raise StoreConflict(
+            f"table {decision.table_id}: decision {decision.number} was to be stored, the store's last is {number}"
+        )
+
+    def holds_deck(self, table_id: str, game: int, round_index: int, deck: list[str]) -> bool:
+        """Whether the deck of that round is stored, as ``deck``: a new table, a rematch (round 0) or a round dealt
+        on its own, whose commit got no answer (each is stored with its deck, in one transaction).
+
+        Raises :class:`StoreConflict` when that round is stored with another deck.
+        """
+        with self.engine.connect() as db:
+            db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
+            stored = db.execute(
+                select(rounds_table.c.deck).where(
+                    rounds_table.c.table_id == table_id,
+                    rounds_table.c.game == game,
+                    rounds_table.c.round == round_index,
+                )
+            ).scalar()
+        if stored is None:
+            return False
+        if json.loads(stored) == deck:
+            return True
+        raise StoreConflict(f"table {table_id}: round {round_index} of game {game} is stored with another deal")
+
+    def holds_hint(self, table_id: str, game: int, number: int, hint: dict[str, Any]) -> bool:
+        """Whether the ``number``-th hint of the game is stored, as ``hint``; :class:`StoreConflict` if another is."""
+        with self.engine.connect() as db:
+            db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
+            stored = db.execute(
+                select(hints_table.c.hint).where(
+                    hints_table.c.table_id == table_id, hints_table.c.game == game, hints_table.c.number == number
+                )
+            ).scalar()
+        if stored is None:
+            return False
+        if json.loads(stored) == hint:
+            return True
+        raise StoreConflict(f"table {table_id}: hint {number} of game {game} is another")
+
     def action_numbers(self, table_id: str, game: int) -> list[int]:
         """The numbers of a game's stored decisions, in order (a test of contiguity: 0, 1, 2, ...)."""
         with self.engine.connect() as db:
@@ -583,6 +682,38 @@ def _sqlite_pragmas(connection: Any, _record: Any, sync: str = "full") -> None:
     cursor.execute(f"PRAGMA synchronous={SYNC_MODES[sync]}")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+RESOLVE_PAUSES = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
+"""Pauses between the questions of :func:`resolve_unknown_commit` while the store does not answer (the last repeats)."""
+
+
+async def resolve_unknown_commit(
+    journal: Journal, stored: Callable[..., bool], *args: Any, pauses: tuple[float, ...] = RESOLVE_PAUSES
+) -> bool:
+    """Whether a write that failed with :class:`CommitUnknown` was committed, as the store itself says.
+
+    ``stored(*args)`` is a read method of the store that answers the question
+    for that write (:meth:`Store.holds_decision` for a decision). It is asked on
+    the journal's thread, after every write asked for before it, and asked
+    again with growing pauses (``pauses``, the last repeating) for as long as
+    the store does not answer: this returns only with the store's answer, never
+    a guess, so the caller may tell everyone the truth. Meanwhile the caller
+    must take nothing that depends on the outcome (a table answers decisions
+    with ``pending``). A :class:`StoreConflict` from ``stored`` is passed on.
+
+    The question is one read, whatever the write was; a server that owns a
+    table by a lease would ask the same question of its fenced rows.
+    """
+    tries = 0
+    while True:
+        try:
+            return await journal.read(stored, *args)
+        except StoreUnavailable as error:
+            if tries in (0, 10) or tries % 60 == 0:
+                log.warning("the store does not answer whether a commit was done (%s); asking again", error)
+        await asyncio.sleep(pauses[min(tries, len(pauses) - 1)])
+        tries += 1
 
 
 def _unavailable(error: BaseException) -> bool:
@@ -610,6 +741,10 @@ class Journal:
     database's own timeouts bound a write being tried, so every caller gets an
     answer — committed, or :class:`StoreUnavailable` with nothing written —
     within about twice the timeout, even while the database is locked or down.
+    The one exception is a COMMIT sent without an answer back: then every
+    write of that transaction fails with :class:`CommitUnknown`, and its caller
+    asks the store (:func:`resolve_unknown_commit`). A write refused for its
+    rows (a key already taken) fails with :class:`StoreConflict`.
     """
 
     def __init__(self, store: Store) -> None:
@@ -675,8 +810,11 @@ class Journal:
         writes = [j for j in batch if j.kind != "read"]
         if writes:
             try:
-                with self.store.engine.begin() as db:
-                    self._write_all(db, writes)
+                self._transaction(writes)
+            except CommitUnknown as error:
+                # The COMMIT got no answer: every write of the batch may be stored, or none; each caller finds out.
+                for job in writes:
+                    job.fail(CommitUnknown(str(error)))
             except Exception as error:
                 if _unavailable(error):
                     # The database itself is locked or down: every write of the batch fails alike, at once.
@@ -686,10 +824,9 @@ class Journal:
                     # One bad write must not lose the others: write them one by one, each failing alone.
                     for job in writes:
                         try:
-                            with self.store.engine.begin() as db:
-                                self._write_all(db, [job])
+                            self._transaction([job])
                         except Exception as one:
-                            job.fail(StoreUnavailable(type(one).__name__) if _unavailable(one) else one)
+                            job.fail(_failure(one))
                         else:
                             job.done(None)
             else:
@@ -701,7 +838,27 @@ class Journal:
                     assert job.fn is not None
                     job.done(job.fn(*job.args))
                 except Exception as error:
-                    job.fail(StoreUnavailable(type(error).__name__) if _unavailable(error) else error)
+                    job.fail(_failure(error))
+
+    def _transaction(self, jobs: list[_Job]) -> None:
+        """Write ``jobs`` in one transaction; a COMMIT that fails (no answer came) raises :class:`CommitUnknown`.
+
+        Only the COMMIT leaves the outcome unknown: a failure before it (a
+        statement, the connection) leaves the transaction uncommitted, since a
+        database never commits a transaction whose COMMIT it did not receive.
+        """
+        with self.store.engine.connect() as db:
+            transaction = db.begin()
+            try:
+                self._write_all(db, jobs)
+            except BaseException:
+                with contextlib.suppress(Exception):  # a lost connection has nothing left to roll back
+                    transaction.rollback()
+                raise
+            try:
+                transaction.commit()
+            except Exception as error:
+                raise CommitUnknown(type(error).__name__) from error
 
     def _write_all(self, db: Connection, jobs: list[_Job]) -> None:
         decisions: list[Decision] = []
@@ -716,6 +873,17 @@ class Journal:
             job.fn(db, *job.args, **job.kwargs)
         if decisions:
             self.store.record_decisions(db, decisions)
+
+
+def _failure(error: Exception) -> Exception:
+    """What a caller is told of a failed write or read: unavailable (retry), unknown commit, conflict, or the error."""
+    if isinstance(error, CommitUnknown):
+        return error
+    if _unavailable(error):
+        return StoreUnavailable(type(error).__name__)
+    if isinstance(error, IntegrityError):
+        return StoreConflict(type(error).__name__)
+    return error
 
 
 @dataclass

@@ -12,6 +12,20 @@ contiguous and every update a player saw is in the store. Events carry
 consecutive per-table versions so a client that reconnects can ask for
 exactly what it missed.
 
+A store that was asked to commit a decision and never answered (the
+connection dropped after the COMMIT left) leaves it unknown whether the
+decision is stored. The table never guesses: it asks the store
+(:func:`~.store.resolve_unknown_commit`) until the store says, and only then
+tells anyone — everyone gets the update if it was stored, the sender alone a
+truthful refusal if not. Meanwhile every other decision is answered with the
+retryable ``pending`` error, so nothing is taken on top of an unknown.
+
+A decision may carry the version it was made at (its id, docs/web-protocol.md):
+a decision sent again once taken — after a reconnect, a refusal, a page that
+retries by itself — gets that decision's outcome and is never applied twice;
+a different decision for a version already taken is refused (``stale``) with
+the table as it is.
+
 Bots think in worker processes (:mod:`.workers`), one decision at a time per
 table; the table only waits for the answer. Hints (:meth:`Table.hint`, when the
 table allows them) are searched in the same workers from the asking seat's
@@ -54,13 +68,14 @@ from .protocol import (
     ProtocolError,
     changed_from_preset,
     dumps,
+    error_json,
     legal_json,
     public_view_json,
     rules_json,
     view_json,
 )
 from .replays import dealt_events
-from .store import Decision, Journal, StoreUnavailable
+from .store import CommitUnknown, Decision, Journal, StoreConflict, StoreUnavailable, resolve_unknown_commit
 from .workers import BotFailed, BotPool
 
 log = logging.getLogger("ronda.web")
@@ -71,8 +86,13 @@ SECURE_RNG = random.SystemRandom()
 WAITING_STATUS, PLAYING, FINISHED, CLOSED = "waiting", "playing", "finished", "closed"
 
 STORE_RETRY = "the game could not be saved just now, so this move was not taken: send it again in a moment"
+PENDING = "the last move is being saved and the server is checking that it was: send yours again in a moment"
 BOT_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
-"""Pauses of a bot (or stand-in) whose decision the store refused, before it tries again."""
+"""Pauses of a bot (or stand-in) whose decision failed (the store refused it, the bot failed), before it tries again.
+
+After as many failures in a row the table reports that it cannot play for the seat (logged, and ``stalled`` in the
+table's summary) and tries again only every :data:`STALLED_RETRY` seconds, or when someone says hello or acts."""
+STALLED_RETRY = 30.0
 
 
 class TableMoved(Exception):
@@ -189,7 +209,14 @@ class Table:
     _hint: tuple[tuple[int, int], str] | None = None
     """The last hint sent: for which decision (game, decisions taken before it), and the message."""
     _hinting: set[tuple[int, int]] = field(default_factory=set)
-    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    _made: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The current game's decisions (RECORD.md form, with the seat) by the version each was made at: resends are
+    recognised by it."""
+    _pending: Decision | None = None
+    """A decision whose COMMIT got no answer, while the store is asked whether it holds it: nothing else is taken."""
+    stalled: int | None = None
+    """The seat whose bot or stand-in the server cannot play for just now (the store or the bot keeps failing)."""
+    _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _driver: asyncio.Task[None] | None = None
@@ -256,6 +283,7 @@ class Table:
             "scores": scores,
             "winner": winner,
             "created": self.created,
+            "stalled": self.stalled,
         }
 
     def seat_of_token(self, token: str) -> int | None:
@@ -294,6 +322,18 @@ class Table:
     def state_message(self, seat: int | None) -> dict[str, Any]:
         return {"type": "state", "version": self.version, **self._picture(seat), "table": self.summary()}
 
+    def _catch_up(self, seat: int | None, since: int | None) -> dict[str, Any]:
+        """What a connection holding version ``since`` needs: a ``catchup`` of this game's events after it, else the
+        whole ``state`` (``since`` null, before this game, or ahead of the table)."""
+        if since is not None and self.base_version <= since <= self.version:
+            return {
+                "type": "catchup",
+                "version": self.version,
+                "events": self.events_json(since),
+                **self._picture(seat),
+            }
+        return self.state_message(seat)
+
     # --------------------------------------------------------- connections
 
     async def hello(
@@ -331,7 +371,6 @@ class Table:
             changed = newly_here or was not in (-1, None, seat)
             if seat is not None:
                 changed |= self._present(seat)
-            version = self.version
             auto = None if seat is None else self.seats[seat].auto_declare
             welcome = {"type": "welcome", "seat": seat, "table": self.summary(), "auto_declare": auto, **(invite or {})}
             client.send(dumps(welcome))
@@ -339,19 +378,7 @@ class Table:
                 # A client that holds nothing (a page just opened) gets the current game's play-by-play,
                 # also after a rematch, when version 0 lies before this game.
                 since = self.base_version
-            if since is not None and self.base_version <= since <= version:
-                client.send(
-                    dumps(
-                        {
-                            "type": "catchup",
-                            "version": version,
-                            "events": self.events_json(since),
-                            **self._picture(seat),
-                        }
-                    )
-                )
-            else:
-                client.send(dumps(self.state_message(seat)))
+            client.send(dumps(self._catch_up(seat, since)))
             if changed:
                 self._broadcast_seats()
             self._wake.set()  # someone is here: the server's own decisions may go on
@@ -456,14 +483,44 @@ class Table:
 
     # ------------------------------------------------------------ messages
 
-    async def act(self, client: Client, action: Action) -> None:
-        """A person's decision for the connection's own seat; errors go to that connection only."""
+    async def act(self, client: Client, action: Action, made_at: int | None = None) -> None:
+        """A person's decision for the connection's own seat; errors go to that connection only.
+
+        ``made_at`` is the version the decision was made at (``None``: now). A
+        decision made at an earlier version is a resend or a stale one:
+        :meth:`_answer_resend` answers it without taking anything.
+        """
         seat = self.clients.get(client)
         if seat is None:
             raise ProtocolError("spectator", "spectators watch: only a seated player can act")
         async with self._lock:
+            self._refuse_while_pending()
+            if made_at is not None and made_at != self.version:
+                self._answer_resend(client, seat, action, made_at)
+                return
             self.check(seat, action)
-            await self.decide(seat, action)
+            await self.decide(seat, action, client)
+
+    def _refuse_while_pending(self) -> None:
+        if self._pending is not None:
+            raise ProtocolError("pending", PENDING)
+
+    def _answer_resend(self, client: Client, seat: int, action: Action, made_at: int) -> None:
+        """A decision made at version ``made_at``, which is not the table's: its outcome, or ``stale``; both with
+        the events since ``made_at`` (a catchup: the sender may not have had them) or the whole state."""
+        if self._made.get(made_at) == action_to_record(seat, action):
+            client.send(dumps(self._catch_up(seat, made_at)))  # taken already: this is its outcome
+            return
+        client.send(
+            dumps(
+                error_json(
+                    "stale",
+                    f"this decision was made at version {made_at} and the table is at version {self.version}: "
+                    "it was not taken; here is the table as it is",
+                )
+            )
+        )
+        client.send(dumps(self._catch_up(seat, made_at)))
 
     def check(self, seat: int, action: Action) -> None:
         """Raise :class:`ProtocolError` unless ``seat`` may take ``action`` now; changes nothing."""
@@ -486,11 +543,15 @@ class Table:
             raise ProtocolError("illegal", str(error)) from None
         raise ProtocolError("illegal", f"{action} is not legal now")
 
-    async def decide(self, seat: int, action: Action) -> None:
+    async def decide(self, seat: int, action: Action, sender: Client | None = None) -> asyncio.Task[bool] | None:
         """Apply a checked decision to a copy, store it, then make it the table's and send the updates.
 
         Call with the lock held. When the store refuses or times out, raises
-        ``ProtocolError("store_unavailable")`` and nothing has changed.
+        ``ProtocolError("store_unavailable")`` and nothing has changed. When
+        the store's answer to the COMMIT was lost, nobody is told anything yet:
+        the decision is pending and the task returned (:meth:`_settle`) finds
+        out from the store, then shows it or refuses it to ``sender``; its result
+        says whether it was stored.
         """
         game = self._game().copy()
         round_index = game.view(seat).round
@@ -508,16 +569,55 @@ class Table:
         decision = Decision(
             self.id, self.number, self._actions, round_index, action_to_record(seat, action), next_deck, result, scores
         )
+        taken = _Taken(decision, game, events, result, self.version, sender)
         try:
             await self.journal.record(decision)
+        except (CommitUnknown, StoreConflict) as error:
+            # Stored or not, only the store knows: ask it before telling anyone anything.
+            log.warning("table %s: decision %d may be stored (%s); the store is asked", self.id, self._actions, error)
+            self._pending = decision
+            task = asyncio.get_running_loop().create_task(self._settle(taken))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return task
         except StoreUnavailable as error:
             log.warning("table %s: decision %d not stored (%s); refused", self.id, self._actions, error)
             raise ProtocolError("store_unavailable", STORE_RETRY) from None
-        # Committed: from here on the decision is part of the game.
+        self._take(taken)
+        return None
+
+    async def _settle(self, taken: _Taken) -> bool:
+        """A pending decision: ask the store whether it holds it (until it answers), then show it or refuse it."""
+        decision = taken.decision
+        try:
+            stored = await resolve_unknown_commit(self.journal, self.journal.store.holds_decision, decision)
+        except StoreConflict as error:
+            # Another writer's decision is stored in its place: this table is not the stored one (never with one
+            # server process). It is refused; the stored game is what a rebuild of the table shows.
+            log.error("table %s: the store holds another decision (%s); decision refused", self.id, error)
+            stored = False
+        async with self._lock:
+            self._pending = None
+            if not self.evicted:
+                if stored:
+                    log.warning("table %s: decision %d was stored after all; it is shown", self.id, decision.number)
+                    self._take(taken)
+                else:
+                    log.warning("table %s: decision %d was not stored; it is refused", self.id, decision.number)
+                    if taken.sender is not None and taken.sender in self.clients:
+                        taken.sender.send(dumps(error_json("store_unavailable", STORE_RETRY)))
+            self._wake.set()
+        return stored
+
+    def _take(self, taken: _Taken) -> None:
+        """The decision is stored: it becomes the table's game and is sent to every connection, each with its view."""
+        assert self.version == taken.made_at, "nothing is taken while a decision is being stored"
+        game, result = taken.game, taken.result
         self.game = game
         self._actions += 1
+        self._made[taken.made_at] = taken.decision.action
         before = self.version
-        events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(events)]
+        events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(taken.events)]
         self.events.extend(events_json)
         if result is not None:
             self.status = FINISHED
@@ -536,6 +636,34 @@ class Table:
             if self.on_finished is not None:
                 self.on_finished(self)
         self._wake.set()
+
+    async def _write_known(
+        self,
+        stored: Callable[..., bool],
+        question: tuple[Any, ...],
+        fn: Callable[..., None],
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        """A write whose outcome is always known: one whose COMMIT got no answer is looked for in the store
+        (``stored(*question)``) until it answers; not stored, or stored otherwise, it raises :class:`StoreUnavailable`.
+
+        For writes that insert numbered rows (a game, a round's deck, a hint): sent again after a lost answer, they
+        would find their own row and fail for ever. The caller's hold (the table's lock, for a rematch or a hint) is
+        kept while the store is asked: these writes are rare, and the question is quick when the store answers.
+        Decisions have their own path (:meth:`decide`), which lets the table answer meanwhile.
+        """
+        try:
+            await self.journal.write(fn, *args, **kwargs)
+        except (CommitUnknown, StoreConflict) as error:
+            log.warning("table %s: a write may be stored (%s); the store is asked", self.id, type(error).__name__)
+            try:
+                found = await resolve_unknown_commit(self.journal, stored, *question)
+            except StoreConflict as conflict:
+                log.error("table %s: the store holds something else (%s)", self.id, conflict)
+                found = False
+            if not found:
+                raise StoreUnavailable("not stored") from None
 
     async def set_auto_declare(self, client: Client, on: bool) -> None:
         seat = self.clients.get(client)
@@ -630,8 +758,14 @@ class Table:
                 round_actions = len(self._game().to_record()["rounds"][-1]["actions"])
                 hint = hint_of(evaluation, view.round, round_actions)
                 try:
-                    await self.journal.write(
-                        self.journal.store.add_hint, self.id, self.number, self._hints, hint.to_json()
+                    await self._write_known(
+                        self.journal.store.holds_hint,
+                        (self.id, self.number, self._hints, hint.to_json()),
+                        self.journal.store.add_hint,
+                        self.id,
+                        self.number,
+                        self._hints,
+                        hint.to_json(),
                     )
                 except StoreUnavailable:
                     raise ProtocolError(
@@ -684,14 +818,22 @@ class Table:
         game = Game(self.rules, decks=[deck], dealer=dealer)
         view = game.view(0)
         over = view.phase == OVER and view.winner is not None
-        await self.journal.write(
-            self.journal.store.start_game, self.id, number, dealer=dealer, base_version=base, deck=deck_names(deck)
+        await self._write_known(
+            self.journal.store.holds_deck,
+            (self.id, number, 0, deck_names(deck)),
+            self.journal.store.start_game,
+            self.id,
+            number,
+            dealer=dealer,
+            base_version=base,
+            deck=deck_names(deck),
         )
         if over:  # a game won by its very first events (automatic declarations and a tiny target)
             await self.journal.write(self.journal.store.finish_game, self.id, number, view.winner, list(view.scores))
         self.number, self.base_version = number, base
         self.bases[number] = base
         self.game, self._actions, self._hints, self._hint = game, 0, 0, None
+        self._made = {}
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:
@@ -711,8 +853,15 @@ class Table:
         view = game.view(0)
         if view.phase == WAITING:
             deck = shuffled_deck(self.rules, SECURE_RNG)
-            await self.journal.write(
-                self.journal.store.add_round, self.id, self.number, view.round + 1, deck_names(deck)
+            names = deck_names(deck)
+            await self._write_known(
+                self.journal.store.holds_deck,
+                (self.id, self.number, view.round + 1, names),
+                self.journal.store.add_round,
+                self.id,
+                self.number,
+                view.round + 1,
+                names,
             )
             before = self.version
             self.events.extend({**e.to_json(), "version": before + i + 1} for i, e in enumerate(game.add_deck(deck)))
@@ -741,9 +890,10 @@ class Table:
     def _automatic(self) -> tuple[int, str | None] | None:
         """The decision the server takes now, if any: a bot's or stand-in's level, or ``None`` to declare truly.
 
-        Nothing is automatic while nobody is connected to the table: bots do not play to an empty room.
+        Nothing is automatic while nobody is connected to the table (bots do not
+        play to an empty room), nor while a decision is pending.
         """
-        if self.status != PLAYING or self.game is None or not self.clients:
+        if self.status != PLAYING or self.game is None or not self.clients or self._pending is not None:
             return None
         view = self._public()
         if view.phase not in (DECLARE, PLAY):
@@ -758,28 +908,68 @@ class Table:
         return None
 
     async def _drive(self) -> None:
-        """The table's one bot task: whenever a decision is the server's, pause for the pace, think, apply."""
-        refused = 0
+        """The table's one bot task: whenever a decision is the server's, pause for the pace, think, apply.
+
+        A decision that fails (refused by the store, a bot that failed) is tried
+        again after a growing pause, :data:`BOT_BACKOFF`; after that many
+        failures in a row the table reports that it cannot play for the seat
+        (:meth:`_stall`) and tries again only every :data:`STALLED_RETRY`
+        seconds or when woken (a hello, a person's decision).
+        """
+        failures = 0
         while True:
-            await self._wake.wait()
+            if self.stalled is None:
+                await self._wake.wait()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), STALLED_RETRY)
             self._wake.clear()
             while (step := self._automatic()) is not None:
                 try:
                     await self._automatic_step(step)
-                    refused = 0
-                except ProtocolError as error:
-                    if error.code != "store_unavailable":
-                        raise
-                    # The store refused: wait a little longer each time, then try again (nothing was changed).
-                    await asyncio.sleep(BOT_BACKOFF[min(refused, len(BOT_BACKOFF) - 1)])
-                    refused += 1
                 except Exception as error:
+                    failures += 1
                     # Only the kind of failure is logged: a message or traceback might name hidden cards.
-                    log.error("table %s: the bot driver failed (%s); it tries again", self.id, type(error).__name__)
-                    await asyncio.sleep(1.0)
+                    why = error.code if isinstance(error, ProtocolError) else type(error).__name__
+                    if failures >= len(BOT_BACKOFF):
+                        self._stall(step[0], why)
+                        break
+                    log.warning("table %s: seat %d's decision failed (%s); it is tried again", self.id, step[0], why)
+                    await asyncio.sleep(BOT_BACKOFF[failures - 1])
+                else:
+                    failures = 0
+                    self._unstall()
+            else:
+                failures = 0
+                self._unstall()  # nothing is the server's to play now (a person came back, the game ended)
+
+    def _unstall(self) -> None:
+        if self.stalled is not None:
+            log.warning("table %s: the server no longer fails to play for seat %d", self.id, self.stalled)
+            self.stalled = None
+            self._broadcast_seats()
+
+    def _stall(self, seat: int, why: str) -> None:
+        """Report that the server cannot play for ``seat`` now: once in the log, and in the summary everyone sees."""
+        if self.stalled != seat:
+            log.error(
+                "table %s: the server cannot play for seat %d (%s, %d times in a row); it tries again every %d s",
+                self.id,
+                seat,
+                why,
+                len(BOT_BACKOFF),
+                STALLED_RETRY,
+            )
+            self.stalled = seat
+            self._broadcast_seats()
 
     async def _automatic_step(self, step: tuple[int, str | None]) -> None:
-        """One decision of the server's, unless a person's decision or a return overtakes it meanwhile."""
+        """One decision of the server's, unless a person's decision or a return overtakes it meanwhile.
+
+        It goes the way of a person's: made at a version, checked, stored; a
+        decision whose store answer was lost is waited for, and one the store
+        did not take raises ``store_unavailable`` like a refusal.
+        """
         version = self.version
         await asyncio.sleep(self.settings.bot_delay)
         if self.version != version or self._automatic() != step:
@@ -794,7 +984,9 @@ class Table:
             except ProtocolError as error:
                 log.error("table %s: seat %d's bot chose an illegal action (%s)", self.id, seat, error.code)
                 action = self._game().legal_actions()[0]
-            await self.decide(seat, action)
+            settling = await self.decide(seat, action)
+        if settling is not None and not await settling:
+            raise ProtocolError("store_unavailable", STORE_RETRY)
 
     async def _think(self, seat: int, level: str | None) -> Action:
         game = self._game()
@@ -819,10 +1011,29 @@ class Table:
             self.status = status
 
 
-def adopt(table: Table, game: Game, events: list[Event], decisions: int, hints: int = 0) -> None:
-    """Give ``table`` its current game as stored: the game, its events so far, its number of decisions and hints."""
-    table.game, table._actions, table._hints = game, decisions, hints
+def adopt(
+    table: Table, game: Game, events: list[Event], made: list[tuple[int, dict[str, Any]]], hints: int = 0
+) -> None:
+    """Give ``table`` its current game as stored: the game, its events so far, its decisions and its number of hints.
+
+    ``made`` holds each decision (RECORD.md form) with the number of the game's events before it
+    (:func:`~.replays.rebuild`), so a decision sent again after a restart is still recognised.
+    """
+    table.game, table._actions, table._hints = game, len(made), hints
     table.events = [{**e.to_json(), "version": table.base_version + i + 1} for i, e in enumerate(events)]
+    table._made = {table.base_version + before: action for before, action in made}
+
+
+@dataclass
+class _Taken:
+    """A decision on its way to the store: the game after it, the events it caused, and who sent it."""
+
+    decision: Decision
+    game: Game
+    events: list[Event]
+    result: tuple[int, list[int]] | None
+    made_at: int
+    sender: Client | None
 
 
 def now() -> str:

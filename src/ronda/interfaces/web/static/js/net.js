@@ -5,6 +5,12 @@
 // missed (or the whole state). When the socket drops, it reconnects by itself
 // with a growing pause and asks again from the version it holds, so nothing
 // is narrated twice and nothing is lost.
+//
+// Every decision is sent with the version it was made at (the last one held):
+// that is its id. Sent again (the page retries a refused move by itself), a
+// decision the server took already gets its outcome (a catchup), never a
+// second application; events already held are dropped by their version, so
+// an answer that crosses an update narrates nothing twice.
 
 const PING_EVERY = 25_000;
 
@@ -53,6 +59,10 @@ export class TableConnection {
         return; // the server only sends JSON; anything else is ignored rather than trusted
       }
       if (!msg || typeof msg !== "object" || msg.type === "pong") return;
+      if ((msg.type === "update" || msg.type === "catchup") && Array.isArray(msg.events)) {
+        const held = this.version;
+        msg.events = msg.events.filter((e) => !(typeof e?.version === "number" && e.version <= held));
+      }
       if (typeof msg.version === "number") this.version = msg.version;
       this.handlers.message(msg);
     });
@@ -76,8 +86,9 @@ export class TableConnection {
     return false;
   }
 
+  /** A decision, made at the version held now (its id: a resend of it is recognised, never applied twice). */
   act(action) {
-    return this.send({ type: "act", action });
+    return this.send({ type: "act", action, version: this.version });
   }
 
   close() {

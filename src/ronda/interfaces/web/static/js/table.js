@@ -463,6 +463,7 @@ export class TableScreen {
           partner ? `${t("partner")} · ` : "",
           info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner || this.seat === null ? "" : t("opponent")),
           info.stand_in ? ` · ${t("botFor")}` : "",
+          this.table?.stalled === seat ? ` · ${t("stalled")}` : "",
           free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
       el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), role: "img", "aria-label": away ? t("away") : t("here") })),
     el("div", { class: "seat-hand", role: "group", "aria-label": t("cardsInHand", { n: size }) }, hand),
