@@ -31,7 +31,7 @@ def test_the_text_names_each_decision_its_class_and_each_seats_summary_in_words(
     assert "mistake" in line or "blunder" in line
     assert "best play 2c" in line and "takes 2o — caida and missa" in line
     assert "Seat 0: " in out and "average loss" in out and "Seat 1: " in out
-    assert "1. round 1, deal 1: seat 1 dropped 11b" in out and "2c would have kept +" in out
+    assert "1. round 1, deal 1: seat 1 dropped 11b" in out and "2c (takes 2o — caida and missa) was expected +" in out
     assert f"(ronda analyse {record} --budget 40)" in out
 
 

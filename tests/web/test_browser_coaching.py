@@ -136,6 +136,12 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
             assert f"Step {worst['index'] + 1} of {steps}" in page.inner_text(".replay-controls")
             verdict = page.inner_text("#replay-verdict")
             assert verdict.startswith(worst["class"].capitalize()) and "points less than the best" in verdict
+            # Issue 25: the option taken with its own value, the best with its own, and what the best gains.
+            taken = next(o for o in worst["options"] if all(o.get(k) == v for k, v in worst["taken"].items()))
+            sign = "+" if taken["expected"] >= 0 else "\N{MINUS SIGN}"  # the page's minus, as a typesetter writes it
+            shown = f"{sign}{abs(taken['expected']):.2f}"
+            assert "chosen:" in verdict and shown in verdict.split("best:")[0]
+            assert "best:" in verdict and ("against" in verdict or worst["loss"] < 0.3)
         if costly:
             marks.first.focus()
             page.keyboard.press("Enter")

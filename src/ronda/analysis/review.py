@@ -39,6 +39,7 @@ from ..engine.view import SeatView
 from .grades import GRADES, THRESHOLDS, Grade, grade
 from .hints import Hint, read_hints
 from .search import (
+    SOURCES,
     WIN_VALUE,
     DeclareFacts,
     Evaluation,
@@ -46,6 +47,7 @@ from .search import (
     Method,
     Option,
     PlayFacts,
+    Sources,
     decision_seed,
     evaluate,
 )
@@ -200,14 +202,24 @@ def facts_json(facts: Facts) -> dict[str, Any]:
     }
 
 
+def sources_json(sources: Sources) -> dict[str, float]:
+    """An option's points by source, and its sweep share (:class:`~ronda.analysis.search.Sources`).
+
+    >>> sources_json(Sources(cards=1.5, sweep=1.0))["cards"], sources_json(Sources())["sweep"]
+    (1.5, 0.0)
+    """
+    return {**{source: round(sources.margin(source), 3) for source in SOURCES}, "sweep": round(sources.sweep, 3)}
+
+
 def option_json(seat: int, option: Option) -> dict[str, Any]:
-    """One option with its value, its chances to end the game, and its facts."""
+    """One option with its value, its chances to end the game, its facts, and its points by source."""
     return {
         **action_json(seat, option.action),
         "expected": round(option.expected, 3),
         "won": round(option.won, 3),
         "lost": round(option.lost, 3),
         "facts": facts_json(option.facts),
+        "sources": sources_json(option.sources),
     }
 
 
@@ -341,4 +353,5 @@ __all__ = [
     "facts_json",
     "moments",
     "option_json",
+    "sources_json",
 ]

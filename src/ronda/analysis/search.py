@@ -69,6 +69,7 @@ from ..bots.rollout import lookahead_policy, rollout, utility
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import Card
 from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind
+from ..engine.events import Event, Score, TableTaken
 from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
 from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
@@ -176,13 +177,67 @@ class ChallengeFacts:
 
 Facts = PlayFacts | DeclareFacts | ChallengeFacts
 
+Source = Literal["cards", "caidas", "missas", "combinations", "penalties", "dealer_duty"]
+
+SOURCES: tuple[Source, ...] = ("cards", "caidas", "missas", "combinations", "penalties", "dealer_duty")
+"""Where an option's points come from, in the order the coach names them."""
+
+_SOURCE_OF: dict[str, Source] = {
+    "cards": "cards",
+    "caida": "caidas",
+    "chain": "caidas",
+    "missa": "missas",
+    "announcement": "combinations",
+    "false_announcement": "penalties",
+    "undeclared": "penalties",
+    "dealer_duty": "dealer_duty",
+}
+"""The source of each reason a side scores for (RECORD.md's ``score`` reasons)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """An option's points by where they come from: the explanation of its value, in the coach's words.
+
+    Each is a margin over the same horizon as the option's value (the seat's
+    side's points minus the others', on average over the guesses): ``cards``
+    the card count (R7.2) and, in a round the horizon stops inside, the cards
+    captured since at half a point each (as the value counts them); ``caidas``
+    caidas and chains (R5); ``missas`` (R6.1); ``combinations`` declared ones
+    scored (R8.4); ``penalties`` false and undeclared announcements (R8.6,
+    R8.7); ``dealer_duty`` (R10). ``sweep``: the share of guesses in which the
+    seat's side makes the round's last capture and so takes the cards left on
+    the table (R7.1) within the horizon. Points scored on the way to a game won
+    or lost count here as scored, though the value counts only the game.
+    Under ``transfer_scoring`` (R10) every point reaches the score through the
+    card count, so ``cards`` holds them all.
+    """
+
+    cards: float = 0.0
+    caidas: float = 0.0
+    missas: float = 0.0
+    combinations: float = 0.0
+    penalties: float = 0.0
+    dealer_duty: float = 0.0
+    sweep: float = 0.0
+
+    def margin(self, source: Source) -> float:
+        """The margin of one source, by name."""
+        value: float = getattr(self, source)
+        return value
+
+
+_WIDTH = 3 + len(SOURCES) + 1
+"""The numbers summed per option and guess: value, won, lost, the margin of each source, the sweep."""
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
     """One legal action with its value (in points, see the module) and the facts its reason is made of.
 
     ``won`` and ``lost``: the share of guesses in which the game was won or
-    lost within the horizon after this option.
+    lost within the horizon after this option; ``sources``: its points by where
+    they come from (:class:`Sources`), what the coach explains its value with.
     """
 
     action: Action
@@ -190,6 +245,7 @@ class Option:
     won: float
     lost: float
     facts: Facts
+    sources: Sources = field(default_factory=Sources)
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,12 +339,12 @@ class _Search:
         )
         self.forced = self.exact and len(self.sampler.unknown_seats()) <= 1
 
-    # Sums per searched option: value, won, lost; and the reply facts of plays.
+    # Sums per searched option (:data:`_WIDTH` numbers: value, won, lost, the sources); and the replies to plays.
     def run(self) -> Evaluation:
         view = self.view
         guesses = 1 if self.forced else self.method.guesses
         searched: list[Action] = [*self.plays, *self.declares]
-        sums: dict[Action, list[float]] = {a: [0.0, 0.0, 0.0] for a in searched}
+        sums: dict[Action, list[float]] = {a: [0.0] * _WIDTH for a in searched}
         after_challenge: dict[Challenge, dict[Play, list[float]]] = {c: {} for c in self.challenges}
         failed: dict[Challenge, int] = dict.fromkeys(self.challenges, 0)
         replies: dict[Play, list[int]] = {p: [0, 0] for p in self.plays}
@@ -311,12 +367,12 @@ class _Search:
                     failed[challenge] += game.phase == OVER
                     outcome = self._finish(game, crn)
                     for play in self.plays:
-                        self._add(table.setdefault(play, [0.0, 0.0, 0.0]), outcome)
+                        self._add(table.setdefault(play, [0.0] * _WIDTH), outcome)
                     continue
                 for play in self.plays:
                     child = game.copy(history=False)
                     child.apply(play)
-                    self._add(table.setdefault(play, [0.0, 0.0, 0.0]), self._finish(child, crn))
+                    self._add(table.setdefault(play, [0.0] * _WIDTH), self._finish(child, crn, game.events))
         options = [
             self._option(a, sums[self._searched(a) if type(a) is Play else a], guesses, replies)
             for a in self.legal
@@ -325,7 +381,8 @@ class _Search:
         for challenge in self.challenges:
             best = max(after_challenge[challenge].values(), key=lambda s: s[0])
             facts = self._challenge_facts(challenge, failed[challenge] / guesses)
-            options.append(Option(challenge, best[0] / guesses, best[1] / guesses, best[2] / guesses, facts))
+            value, won, lost, *rest = (x / guesses for x in best)
+            options.append(Option(challenge, value, won, lost, facts, Sources(*rest)))
         order = sorted(range(len(options)), key=lambda i: (-round(options[i].expected, 9), i))
         phase: Literal["declare", "play"] = "declare" if view.phase == DECLARE else "play"
         return Evaluation(
@@ -333,43 +390,67 @@ class _Search:
         )
 
     @staticmethod
-    def _add(total: list[float], outcome: tuple[float, bool, bool]) -> None:
-        total[0] += outcome[0]
-        total[1] += outcome[1]
-        total[2] += outcome[2]
+    def _add(total: list[float], outcome: Sequence[float]) -> None:
+        for i, x in enumerate(outcome):
+            total[i] += x
 
-    def _finish(self, game: Game, crn: int) -> tuple[float, bool, bool]:
-        """Play ``game`` on to the horizon (or solve it exactly); its value to the seat's side, won, lost.
+    def _finish(self, game: Game, crn: int, before: Sequence[Event] = ()) -> list[float]:
+        """Play ``game`` on to the horizon (or solve it exactly): its value to the seat's side, won, lost, sources.
 
-        A game that ends is worth :data:`WIN_VALUE` won, minus that lost, and
-        nothing else: the points scored on the way to a finished game no
-        longer matter, and counting them would favour losing sooner (fewer
-        points given away before the end) over losing later. A game still going
-        is worth at most :data:`OPEN_MARGIN` either way, so never as much as one won
-        nor as little as one lost.
+        ``game`` is a light copy, whose events start where it was copied;
+        ``before``: what the option did before that copy. A game that ends is
+        worth :data:`WIN_VALUE` won, minus that lost, and nothing else: the
+        points scored on the way to a finished game no longer matter, and
+        counting them would favour losing sooner (fewer points given away
+        before the end) over losing later. A game still going is worth at most
+        :data:`OPEN_MARGIN` either way, so never as much as one won nor as
+        little as one lost.
         """
         side = self.view.side
         if self.exact and game.phase == PLAY:
-            value, winner = self._solve(game)
+            events = [*before, *game.events]
+            value, game, line = self._solve(game)
+            events += line
         else:
             if game.phase != OVER:
                 rollout(game, random.Random(crn), _POLICY, self.deals)
-            winner = game.winner
             value = utility(game, self.start, side, WIN_VALUE, self.piles)
+            events = [*before, *game.events]
+        winner = game.winner
         if winner is not None:
             value = WIN_VALUE if winner == side else -WIN_VALUE
         else:
             value = max(-OPEN_MARGIN, min(OPEN_MARGIN, value))
-        return value, winner == side, winner is not None and winner != side
+        return [value, winner == side, winner is not None and winner != side, *self._sources(game, events)]
 
-    def _solve(self, game: Game) -> tuple[float, int | None]:
-        """The exact value of the rest of the round, and who wins the game along the line of best play, if anyone.
+    def _sources(self, game: Game, events: Sequence[Event]) -> list[float]:
+        """Each of :data:`SOURCES`' margins from the decision to ``game``, then the sweep (see :class:`Sources`)."""
+        side, sides = self.view.side, self.view.rules.sides
+        margins = dict.fromkeys(SOURCES, 0.0)
+        sweep = 0.0
+        swept = False
+        for event in events:
+            if type(event) is Score:
+                source = _SOURCE_OF[event.reason]
+                margins[source] += event.points if event.side == side else -event.points / (sides - 1)
+            elif type(event) is TableTaken and not swept:
+                swept = True  # the first round's sweep: the one the decision's round ends with
+                sweep = float(event.side == side)
+        if self.piles is not None and game.round == self.piles[0] and game.phase in (PLAY, DECLARE):
+            gained = [size - before for size, before in zip(game.pile_sizes, self.piles[1], strict=True)]
+            theirs = sum(gained[s] for s in range(sides) if s != side) / (sides - 1)
+            margins["cards"] += 0.5 * (gained[side] - theirs)
+        return [*margins.values(), sweep]
+
+    def _solve(self, game: Game) -> tuple[float, Game, list[Event]]:
+        """The exact value of the rest of the round, the game at its end along the line of best play, its events.
 
         Searched with a won game worth far more than any margin, so that every
         side plays first to win (or not to lose), then for points.
         """
         side, start = self.view.side, self.start
         value = solve(game, side, start, _DECISIVE)
+        line: list[Event] = []
         while game.phase == PLAY:
             mine = game.rules.side_of(game.turn) == side
             children = []
@@ -379,7 +460,8 @@ class _Search:
                     child.apply(action)
                     children.append((solve(child, side, start, _DECISIVE), child))
             game = (max if mine else min)(children, key=lambda pair: pair[0])[1]
-        return value, game.winner
+            line += game.events
+        return value, game, line
 
     def _searched(self, play: Play) -> Play:
         """The play searched for ``play``: the first card of its rank."""
@@ -403,7 +485,7 @@ class _Search:
                     break
 
     def _option(self, action: Action, total: list[float], guesses: int, replies: dict[Play, list[int]]) -> Option:
-        value, won, lost = (x / guesses for x in total)
+        value, won, lost, *rest = (x / guesses for x in total)
         facts: Facts
         if type(action) is Play:
             counts = replies[self._searched(action)]
@@ -411,7 +493,7 @@ class _Search:
         else:
             assert type(action) is Declare
             facts = self._declare_facts(action.declaration)
-        return Option(action, value, won, lost, facts)
+        return Option(action, value, won, lost, facts, Sources(*rest))
 
     def _declare_facts(self, declared: Kind) -> DeclareFacts:
         rules = self.view.rules
@@ -466,6 +548,7 @@ class _Search:
 __all__ = [
     "DEFAULT_GUESSES",
     "WIN_VALUE",
+    "SOURCES",
     "ChallengeFacts",
     "DeclareFacts",
     "Evaluation",
@@ -473,6 +556,8 @@ __all__ = [
     "Method",
     "Option",
     "PlayFacts",
+    "Source",
+    "Sources",
     "decision_seed",
     "evaluate",
 ]

@@ -40,7 +40,7 @@ export function optionName(option, names, chip) {
 }
 
 /** Why an option is worth what it is, in the reader's language (pieces of text and card chips). */
-export function reason(option, names, chip, { outcome = true } = {}) {
+export function reason(option, names, chip, { outcome = true, risks = true } = {}) {
   const facts = option.facts || {};
   const said = [];
   if (facts.kind === "play") {
@@ -51,7 +51,7 @@ export function reason(option, names, chip, { outcome = true } = {}) {
       if (facts.missa) said.push(t("term_missa"));
     } else said.push(t("why_drops"));
     if (facts.raised && facts.missa) said.push(t("term_missa"));
-    if (facts.next_seat !== null && facts.next_seat !== undefined) {
+    if (risks && facts.next_seat !== null && facts.next_seat !== undefined) {
       const name = names.seatName(facts.next_seat);
       const rank = rankName(Number(parseCard(facts.card)[0]));
       if (facts.reply_caida >= WORTH_SAYING) {
@@ -109,13 +109,70 @@ function decisionLabel(decision, names) {
   });
 }
 
-/** The verdict on the decision that led to a replay step: its class, and the best option when it was not taken. */
+const SOURCES = ["cards", "caidas", "missas", "combinations", "penalties", "dealer_duty"];
+const SOURCE_WORTH = 0.1;
+const SOURCES_SAID = 3;
+const CHANCE_WORTH = 0.05;
+
+/** The option a decision took, among its options (two cards of one rank are two options of one value). */
+function takenOption(decision) {
+  const [key, value] = Object.entries(decision.taken)[0];
+  return decision.options.find((option) => option[key] === value);
+}
+
+/** An option inside a sentence, to say which one a number belongs to: a card chip, "Declare ronda", "the challenge". */
+function shortName(option) {
+  if ("play" in option) return cards([option.play]);
+  if ("declare" in option) return t("optionDeclare", { kind: kindName(option.declare) });
+  return t("theChallenge");
+}
+
+/**
+ * What the better option gains over the worse one, each number the difference between the two: the
+ * sources of points (the card count with the last capture's sweep, caidas, missas, ...), then the chances
+ * of winning and of losing the game after each, named. Analyses stored before the sources have none to say.
+ */
+export function gains(better, worse, who) {
+  const said = [];
+  const other = shortName(worse);
+  if (better.sources && worse.sources) {
+    const named = SOURCES.map((source) => [better.sources[source] - worse.sources[source], source])
+      .filter(([d]) => Math.abs(d) >= SOURCE_WORTH).sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]))
+      .slice(0, SOURCES_SAID).sort((a, b) => b[0] - a[0]);
+    for (const [difference, source] of named) {
+      let part = t(`src_${source}`, { n: points(difference) });
+      const sweep = better.sources.sweep;
+      const against = worse.sources.sweep;
+      if (source === "cards" && Math.abs(sweep - against) >= SOURCE_WORTH) {
+        part += ` (${t("src_sweep", { name: who, share: pct(sweep), other: pct(against), option: other })})`;
+      }
+      said.push(part);
+    }
+  }
+  for (const [key, mine, theirs] of [["chance_wins", better.won, worse.won], ["chance_loses", better.lost, worse.lost]]) {
+    if (Math.max(mine, theirs) >= CHANCE_WORTH && Math.abs(mine - theirs) >= CHANCE_WORTH) {
+      said.push(t(key, { share: pct(mine), other: pct(theirs), option: other }));
+    }
+  }
+  return said.join(" · ");
+}
+
+/**
+ * The verdict on the decision that led to a replay step: its class; when it was not the best, the option
+ * taken with its value, the best with its value, and what the best gains against the one taken.
+ */
 export function verdict(decision, names, chip) {
   const best = decision.options[0];
   const out = [el("span", { class: `grade grade-${decision.class}` }, gradeName(decision.class))];
   if (decision.class !== "best") {
-    out.push(" ", t("lossOf", { loss: decision.loss.toFixed(2) }), " · ", t("bestWas"), " ",
-      ...optionName(best, names, chip), " ", points(best.expected), " — ", ...reason(best, names, chip, { outcome: false }));
+    const taken = takenOption(decision) || best;
+    out.push(" ", t("lossOf", { loss: decision.loss.toFixed(2) }), " · ", t("takenWas"), " ",
+      ...optionName(taken, names, chip), " ", points(taken.expected), " — ", ...reason(taken, names, chip, { outcome: false }),
+      " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", points(best.expected), " — ",
+      ...reason(best, names, chip, { outcome: false, risks: false }));
+    const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
+    const more = gains(best, taken, who);
+    if (more) out.push(" · ", ...rich(t("againstTaken", { option: shortName(taken), gains: more }), chip));
   }
   if (decision.hinted) out.push(" · ", t("afterHint"));
   return el("span", { class: "verdict-line" }, out);
