@@ -11,6 +11,11 @@ weakest first after ``random``:
 ``expert``  the same search reading the other seats' plays, with deeper rollouts and more guesses
 ========== ==================================================================
 
+A search level takes settings after a colon, comma-separated: ``hard:16`` or
+``hard:samples=16`` (guesses a card choice), ``hard:value=points`` (what the
+search maximises: :data:`~ronda.bots.search.VALUES`; the default is the
+chance to win the game, :mod:`ronda.bots.winprob`), ``expert:value=points,samples=64``.
+
 The declaration, bluff and challenge policy of every level is in
 :mod:`ronda.bots.declarations`. :mod:`ronda.bots.cheating` (sees every card)
 exists for analysis only and is not a level.
@@ -27,11 +32,12 @@ budget; it was removed once PIMC became ``expert`` — git history keeps it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .base import Bot, RandomBot
 from .pimc import ExpertBot, PimcBot
 from .rules_based import EasyBot, MediumBot
-from .search import SearchBot
+from .search import VALUES, SearchBot
 
 _FACTORIES: dict[str, Callable[[int | None], Bot]] = {
     "random": lambda seed: RandomBot(seed),
@@ -77,8 +83,12 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"a bot's time limit is a number of seconds above 0, not {time_limit!r}")
     factory = _FACTORIES.get(level)
+    prefix, colon, argument = level.partition(":")
+    if factory is None and colon and prefix in _SEARCH_LEVELS:
+        searcher = _SEARCH_LEVELS[prefix](seed, **search_settings(level, argument))
+        searcher.time_limit = time_limit
+        return searcher
     if factory is None:
-        prefix, colon, argument = level.partition(":")
         family = _FAMILIES.get(prefix) if colon else None
         if family is None:
             known = ", ".join([*_FACTORIES, *(f"{p}:..." for p in _FAMILIES)])
@@ -88,6 +98,37 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
     if time_limit is not None and isinstance(bot, SearchBot):
         bot.time_limit = time_limit
     return bot
+
+
+_SEARCH_LEVELS: dict[str, Callable[..., SearchBot]] = {"hard": PimcBot, "expert": ExpertBot}
+
+
+def search_settings(level: str, argument: str) -> dict[str, Any]:
+    """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``.
+
+    >>> search_settings("hard:value=points,32", "value=points,32")
+    {'value': 'points', 'samples': 32}
+    >>> search_settings("hard:speed=2", "speed=2")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value)
+    """
+    settings: dict[str, Any] = {}
+    for part in argument.split(","):
+        name, equals, text = part.strip().partition("=")
+        if not equals:
+            name, text = "samples", name
+        if name == "samples":
+            if not text.isdigit() or int(text) < 1:
+                raise ValueError(f"samples in bot {level!r} is a whole number of guesses from 1, not {text!r}")
+            settings["samples"] = int(text)
+        elif name == "value":
+            if text not in VALUES:
+                raise ValueError(f"value in bot {level!r} is one of {', '.join(VALUES)}, not {text!r}")
+            settings["value"] = text
+        else:
+            raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: samples, value)")
+    return settings
 
 
 __all__ = [
@@ -101,4 +142,5 @@ __all__ = [
     "make_bot",
     "register",
     "register_family",
+    "search_settings",
 ]

@@ -7,14 +7,15 @@ players the last deal hides nothing — a seat that counts cards knows the
 other hand exactly — so this is perfect play; with more, it is solved in each
 guess.
 
-The search is alpha-beta on the bot's side's utility (its points minus the
-others'), the other sides minimising it ("paranoid" with three players).
+The search is alpha-beta on the bot's side's value of the round's end (its
+chance to win the game, or its points minus the others': ``leaf``), the
+other sides minimising it ("paranoid" with three players).
 Two cards of one rank are the same move (R1.1: suits never matter).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..engine.actions import PLAYS
 from ..engine.game import PLAY, Game
@@ -22,11 +23,22 @@ from .rollout import utility
 
 
 def solve(
-    game: Game, side: int, start: Sequence[int], win_value: float, alpha: float = -1e9, beta: float = 1e9
+    game: Game,
+    side: int,
+    start: Sequence[int],
+    win_value: float,
+    alpha: float = -1e9,
+    beta: float = 1e9,
+    *,
+    leaf: Callable[[Game], float] | None = None,
 ) -> float:
-    """The value to ``side`` of the rest of the round from ``game`` with best play by every side."""
+    """The value to ``side`` of the rest of the round from ``game`` with best play by every side.
+
+    ``leaf`` values a game whose round (or the game itself) is over; without it, the points from ``start``
+    plus ``win_value`` for a won game (:func:`~ronda.bots.rollout.utility`).
+    """
     if game.phase != PLAY:
-        return utility(game, start, side, win_value)
+        return leaf(game) if leaf is not None else utility(game, start, side, win_value)
     state = game.search_state()
     seat = state.seat
     mine = state.rules.side_of(seat) == side
@@ -38,7 +50,7 @@ def solve(
             continue
         child = game.copy(history=False)
         child.apply(PLAYS[((cards & -cards) << (4 * r)).bit_length() - 1])
-        value = solve(child, side, start, win_value, alpha, beta)
+        value = solve(child, side, start, win_value, alpha, beta, leaf=leaf)
         if mine:
             if value > best:
                 best = value

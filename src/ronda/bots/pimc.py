@@ -4,10 +4,16 @@ For each guess of the hidden cards (:class:`~ronda.bots.determinize.Determinizer
 consistent with everything the seat knows, declarations believed but bluffs
 allowed), every legal card is played in the guessed game and the round is
 played out with the fast rollout policy (:mod:`ronda.bots.rollout`); each card
-scores the average utility of its rollouts — points gained minus the
-opponents', plus a bonus for a won game — and the best average is played.
-All cards are compared on the same guesses with the same rollout random
-numbers, so the comparison is fair even with few guesses.
+scores the average value of its rollouts and the best average is played. The
+value (:data:`~ronda.bots.search.VALUES`) is the chance to win the game: 1 or 0
+for a game won or lost in the rollout, else the win-probability model
+(:mod:`ronda.bots.winprob`) at the scores the round ends with — so near the
+target a point is worth what it does for the game, and a card that wins at
+once is never passed over for a bigger margin (``value="points"`` is the
+margin plus a bonus for a won game, the search before issue 28). All cards are
+compared on the same guesses with the same rollout random numbers, so the
+comparison is fair even with few guesses; on equal values, a card that wins
+the game on the spot in more guesses is preferred.
 
 Declarations and challenges: :class:`~ronda.bots.search.SearchBot`.
 """
@@ -24,7 +30,7 @@ from ..engine.view import SeatView
 from .determinize import Determinizer
 from .endgame import solve
 from .inference import PlayModel
-from .rollout import lookahead_policy, rollout, utility
+from .rollout import lookahead_policy, rollout
 from .search import SearchBot
 
 
@@ -35,7 +41,8 @@ class PimcBot(SearchBot):
     (each card is rolled out once per guess), no ``time_limit`` (a cap for
     interactive play, after at least ``min_samples`` 8), ``policy`` the
     two-ply greedy rollout policy with captured cards worth 0.7 point,
-    ``explore`` 0.1, ``win_value`` 10, ``bluff`` and ``gamble`` on, plays not read. More guesses
+    ``explore`` 0.1, ``value`` ``win`` (``win_value`` 10 with ``value="points"``), ``bluff`` and ``gamble``
+    on, plays not read. More guesses
     were measured to gain nothing here: 48 already rank the cards as well as 400.
     """
 
@@ -57,12 +64,12 @@ class PimcBot(SearchBot):
         self.exact_plays = exact_plays
 
     def pick(self, view: SeatView, plays: list[Play], sampler: Determinizer) -> Play:
-        totals = self.evaluate(view, plays, sampler)
-        return plays[totals.index(max(totals))]
+        totals, wins = self._evaluate(view, [(None, play) for play in plays], sampler)
+        return plays[_best(totals, wins)]
 
     def evaluate(self, view: SeatView, plays: list[Play], sampler: Determinizer) -> list[float]:
-        """Total rollout utility of each play over the guesses."""
-        return self._evaluate(view, [(None, play) for play in plays], sampler)
+        """Total rollout value of each play over the guesses."""
+        return self._evaluate(view, [(None, play) for play in plays], sampler)[0]
 
     def weigh(self, view: SeatView, plays: list[Play], targets: list[int], sampler: Determinizer) -> Action:
         """Challenge one of ``targets``, or play: whichever the guesses say is worth more.
@@ -73,7 +80,7 @@ class PimcBot(SearchBot):
         and is made only if that beats the best card played without it.
         """
         options: list[tuple[int | None, Play]] = [(target, play) for target in (None, *targets) for play in plays]
-        totals = self._evaluate(view, options, sampler)
+        totals, wins = self._evaluate(view, options, sampler)
         best: dict[int | None, float] = {}
         for (target, _), value in zip(options, totals, strict=True):
             best[target] = max(best.get(target, value), value)
@@ -81,14 +88,23 @@ class PimcBot(SearchBot):
         if target is not None and best[target] > best[None]:
             return CHALLENGES[target]
         wait = [value for (t, _), value in zip(options, totals, strict=True) if t is None]
-        return plays[wait.index(max(wait))]
+        return plays[_best(wait, wins[: len(plays)])]
 
-    def _evaluate(self, view: SeatView, options: list[tuple[int | None, Play]], sampler: Determinizer) -> list[float]:
-        """Total utility of each option (a challenge of a seat, or none, then a card) over the guesses."""
+    def _evaluate(
+        self, view: SeatView, options: list[tuple[int | None, Play]], sampler: Determinizer
+    ) -> tuple[list[float], list[int]]:
+        """Total value of each option (a challenge of a seat, or none, then a card) over the guesses,
+        and in how many guesses the option won the game on the spot (with ``value="win"``)."""
         rng = self.rng
         side = view.side
         start = list(view.scores)
         totals = [0.0] * len(options)
+        wins = [0] * len(options)
+        points = self.value == "points"
+
+        def leaf(end: Game) -> float:
+            return self.leaf(end, start, side)
+
         exact = view.stock == 0 and sum(view.hand_sizes) <= self.exact_plays
         if exact and len(sampler.unknown_seats()) <= 1 and all(t is None for t, _ in options):
             steps: range | Iterable[int] = range(1)  # the end of the round with nothing hidden: one guess is all
@@ -106,17 +122,24 @@ class PimcBot(SearchBot):
                     base = challenged[target] = guess.copy(history=False)
                     base.apply(CHALLENGES[target])
                 if base.phase == OVER:  # the declaration was true in this guess: the game is lost
-                    totals[i] += utility(base, start, side, self.win_value)
+                    totals[i] += self.leaf(base, start, side)
                     continue
                 game = base.copy(history=False)
                 game.apply(play)
+                if game.winner == side and not points:
+                    wins[i] += 1
                 if exact:
                     # The end of the round: search it exactly in each guess.
-                    totals[i] += solve(game, side, start, self.win_value)
+                    totals[i] += solve(game, side, start, self.win_value, leaf=leaf)
                 else:
                     rollout(game, random.Random(crn), self.policy, self.deals)
-                    totals[i] += utility(game, start, side, self.win_value, piles)
-        return totals
+                    totals[i] += self.leaf(game, start, side, piles)
+        return totals, wins
+
+
+def _best(totals: list[float], wins: list[int]) -> int:
+    """The option with the best total; among equal totals, the one that wins on the spot in most guesses."""
+    return max(range(len(totals)), key=lambda i: (totals[i], wins[i], -i))
 
 
 class ExpertBot(PimcBot):

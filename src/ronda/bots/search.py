@@ -20,12 +20,20 @@ import time
 from collections.abc import Sequence
 
 from ..engine.actions import Action, Play
-from ..engine.game import DECLARE, Policy
+from ..engine.game import DECLARE, Game, Policy
 from ..engine.view import SeatView
 from .declarations import challenge, declaration, declaration_models, gamble_targets
 from .determinize import Determinizer
 from .inference import PlayModel
-from .rollout import greedy_policy
+from .rollout import greedy_policy, utility
+from .winprob import game_win_probability
+
+VALUES = ("win", "points")
+"""What a search maximises at the end of its horizon. ``win`` (the default): the chance to win the game —
+1 or 0 for a game won or lost inside the horizon, else :func:`~ronda.bots.winprob.game_win_probability` (the
+model at the scores the round ends with). ``points``: the points gained minus the opponents', plus or minus
+``win_value`` for a won or lost game (:func:`~ronda.bots.rollout.utility`), the search of before issue 28,
+kept to measure against (``ronda arena hard hard:value=points``)."""
 
 
 class SearchBot:
@@ -38,7 +46,8 @@ class SearchBot:
     that may fail near the target, :func:`~ronda.bots.declarations.gamble_targets`),
     ``play_model`` (read the other seats' plays when
     guessing, :mod:`ronda.bots.inference`), ``candidates`` (guesses drawn per
-    kept guess when reading plays), ``seed``.
+    kept guess when reading plays), ``value`` (what a rollout's end is worth,
+    see :data:`VALUES`), ``seed``.
     """
 
     name = "search"
@@ -57,7 +66,10 @@ class SearchBot:
         gamble: bool = True,
         play_model: PlayModel | None = None,
         candidates: int = 8,
+        value: str = "win",
     ) -> None:
+        if value not in VALUES:
+            raise ValueError(f"a search bot's value is one of {', '.join(VALUES)}, not {value!r}")
         self.rng = random.Random(seed)
         self.budget = budget
         self.time_limit = time_limit
@@ -69,6 +81,15 @@ class SearchBot:
         self.gamble = gamble
         self.play_model = play_model
         self.candidates = candidates
+        self.value = value
+
+    def leaf(
+        self, game: Game, start: Sequence[int], side: int, piles: tuple[int, Sequence[int]] | None = None
+    ) -> float:
+        """What the end of a rollout (or of the exact search) is worth to ``side``, by :attr:`value`."""
+        if self.value == "points":
+            return utility(game, start, side, self.win_value, piles)
+        return game_win_probability(game, side)
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.phase == DECLARE:
@@ -133,4 +154,4 @@ class _Timed:
         return done
 
 
-__all__ = ["SearchBot", "distinct_plays"]
+__all__ = ["VALUES", "SearchBot", "distinct_plays"]
