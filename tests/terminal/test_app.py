@@ -705,7 +705,7 @@ def test_h_shows_a_hint_under_the_prompt_and_keeps_it_with_the_game(tmp_path, mo
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("h")
-            await until(pilot, lambda: "Hint — expected points" in screen_text(app))
+            await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
             text = screen_text(app)
             assert "1. declare none" in " ".join(text.split()) and "2. declare ronda" in " ".join(text.split())
             assert not card_names_in(text) & hidden_from(session)  # R11: the hint names no hidden card

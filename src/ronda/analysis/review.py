@@ -40,7 +40,6 @@ from .grades import GRADES, THRESHOLDS, Grade, grade
 from .hints import Hint, read_hints
 from .search import (
     SOURCES,
-    WIN_VALUE,
     DeclareFacts,
     Evaluation,
     Facts,
@@ -54,6 +53,9 @@ from .search import (
 
 COSTLIEST = 5
 """How many of a seat's costliest decisions its summary tells."""
+
+FORMAT = "ronda-analysis/2"
+"""The format of :meth:`Review.to_json`: 2 since options are valued by their chance to win the game (issue 28)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,8 +108,13 @@ class Decision:
 
     @property
     def loss(self) -> float:
-        """Points the action taken was worth less than the best option."""
+        """The chance to win the game the action taken gave up against the best option."""
         return self.evaluation.loss(self.moment.taken)
+
+    @property
+    def points_behind(self) -> float:
+        """The expected points the action taken scored less than the best option (negative: more)."""
+        return self.evaluation.points_behind(self.moment.taken)
 
     @property
     def grade(self) -> Grade:
@@ -148,15 +155,20 @@ class Review:
         return SeatSummary(seat, len(mine), average, classes, tuple(costly[:COSTLIEST]))
 
     def to_json(self) -> dict[str, Any]:
-        """The analysis as plain data, no words: ``ronda analyse --json`` without its sentences."""
+        """The analysis as plain data, no words: ``ronda analyse --json`` without its sentences.
+
+        Format 2 (issue 28): options are valued by their ``chance`` to win the
+        game, a decision's ``loss`` is in winning chances, and ``points_behind``
+        says how many expected points it scored less than the best option.
+        """
         return {
-            "format": "ronda-analysis/1",
+            "format": FORMAT,
             "method": {
                 "guesses": self.method.guesses,
                 "deals": self.method.deals,
                 "exact_plays": self.method.exact_plays,
                 "read_plays": self.method.read_plays,
-                "win_value": WIN_VALUE,
+                "value": "chance to win the game",
                 "seed": self.seed,
             },
             "thresholds": dict(THRESHOLDS),
@@ -215,6 +227,7 @@ def option_json(seat: int, option: Option) -> dict[str, Any]:
     """One option with its value, its chances to end the game, its facts, and its points by source."""
     return {
         **action_json(seat, option.action),
+        "chance": round(option.chance, 4),
         "expected": round(option.expected, 3),
         "won": round(option.won, 3),
         "lost": round(option.lost, 3),
@@ -232,7 +245,8 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
         "deal": moment.deal,
         "seat": moment.seat,
         "taken": action_json(moment.seat, moment.taken),
-        "loss": round(decision.loss, 3),
+        "loss": round(decision.loss, 4),
+        "points_behind": round(decision.points_behind, 3),
         "class": decision.grade,
         "best": action_json(moment.seat, evaluation.best.action),
         "exact": evaluation.exact,
@@ -246,7 +260,7 @@ def _summary_json(summary: SeatSummary) -> dict[str, Any]:
     return {
         "seat": summary.seat,
         "decisions": summary.decisions,
-        "average_loss": round(summary.average_loss, 3),
+        "average_loss": round(summary.average_loss, 4),
         "classes": dict(summary.classes),
         "costliest": [d.moment.index for d in summary.costliest],
     }
@@ -344,6 +358,7 @@ def _run(
 
 __all__ = [
     "COSTLIEST",
+    "FORMAT",
     "Decision",
     "Moment",
     "Review",

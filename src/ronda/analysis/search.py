@@ -9,23 +9,31 @@ other seats' plays this deal read by :class:`~ronda.bots.inference.PlayModel`),
 every option is applied in every guess, and the game is played on
 (:func:`~ronda.bots.rollout.rollout`, the three-ply lookahead policy of the
 ``expert`` bot) or, at the end of a round, searched exactly
-(:func:`~ronda.bots.endgame.solve`). Every option meets the same guesses and the
+(:func:`~ronda.bots.endgame.solve`, each side playing for the game). Every option meets the same guesses and the
 same rollout random numbers, so their differences are measured far more
 precisely than their values.
 
-**What "expected points" means.** An option's value is the mean over the
-guesses of what the bots' search maximises (:func:`~ronda.bots.rollout.utility`):
-the points the seat's side scores from now minus the others' (their average
-with three players), up to the end of :attr:`Method.deals` deals (the current
-one first) or of the round, whichever comes first, each card captured within
-the horizon counting half a point (with two sides the card count, R7.2, pays
-one point per card above half the pack, so a card taken rather than left moves
-the margin by half a point per card on average). A game won or lost within
-the horizon is worth :data:`WIN_VALUE` points or their opposite, whatever was
-scored on the way (near the end, what counts is the game), and a line that
-leaves the game going counts at most :data:`OPEN_MARGIN` either way, so that
-losing the game is always worse than playing on. A loss — the value
-of the best option minus that of the option taken — is therefore in points.
+**What an option is worth: its chance to win the game.** A player wants the
+game, not the points (R9.1): a point at 39-25 is worth far less than at
+20-20, and a caida that wins on the spot more than any margin. So an option's
+value is the mean over the guesses of the seat's side's chance to win the game
+at the end of the horizon — :attr:`Method.deals` deals (the current one first)
+or the round, whichever comes first: 1 for a game won within it, 0 for a game
+lost, and otherwise the win-probability model
+(:func:`~ronda.bots.winprob.game_win_probability`: at the end of a round, the
+model at the new scores with the next dealer; inside one, at the scores the
+round is expected to end with), as the search bots value their horizon. A
+loss — the best option's chance minus that of the option taken — is in
+winning chances, and the classes (:mod:`.grades`) are set by it, as Lichess
+grades moves by the winning chances they lose, not by raw evaluation.
+
+**Points, the explanation.** Each option also keeps its *expected points*:
+the seat's side's points from now minus the others' (their average with three
+players) over the same horizon, each card captured in a round the horizon
+stops inside counting half a point (with two sides the card count, R7.2, pays
+one point per card above half the pack), and its points by source
+(:class:`Sources`: the card count, caidas, missas, ...), whose sum it is. Points
+say *why* an option wins more often; they no longer say how much it matters.
 
 **Declarations and challenges.** A declaration (R8.2) is an option like a card:
 after it the other seats declare what they hold and nobody challenges in the
@@ -66,6 +74,7 @@ from ..bots.determinize import Determinizer
 from ..bots.endgame import solve
 from ..bots.inference import PlayModel
 from ..bots.rollout import lookahead_policy, rollout, utility
+from ..bots.winprob import game_win_probability
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import Card
 from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind
@@ -74,24 +83,9 @@ from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
 from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
 
-WIN_VALUE = 10.0
-"""What a won game is worth, in points (a lost one its opposite): the search bots' own weight of a win."""
-
-OPEN_MARGIN = WIN_VALUE - 1.0
-"""The most a line that does not end the game may be worth either way, in points.
-
-A round can swing more than :data:`WIN_VALUE` points (a missa, caidas and a
-bluff's penalty together) without ending the game; counted in full, losing
-the game at once — a challenge the view proves will fail (R8.8) — would rate
-better than playing on behind by 13. Whatever happens on the way, a game
-still going is better than a game lost and worse than a game won.
-"""
-
-_DECISIVE = 1000.0
-"""A won game's weight in the exact search: more than any margin, so winning comes first."""
-
 DEFAULT_GUESSES = 200
-"""Guesses of the hidden cards per decision: the differences between options are then known to about ±0.15 point."""
+"""Guesses of the hidden cards per decision: the differences between options' chances are then known to about
+±0.5 percentage point (``benchmarks/coach_calibration.py`` measures it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +94,9 @@ class Method:
 
     ``guesses``: hidden-card placements per decision (each option is played
     out once in each); ``deals``: the horizon of a rollout, in deals (the
-    current one first; 0 plays to the end of the round); ``exact_plays``: at
+    current one first; 0, the default, plays to the end of the round, where the
+    win-probability model is exact: inside a round it reads the scores the
+    round is expected to end with, too sure of a win near the target); ``exact_plays``: at
     most this many cards left in all hands with the stock empty, the rest of
     the round is searched exactly in each guess — and with two players, where
     counting leaves one placement, in that one guess only; ``read_plays``:
@@ -108,7 +104,7 @@ class Method:
     """
 
     guesses: int = DEFAULT_GUESSES
-    deals: int = 2
+    deals: int = 0
     exact_plays: int = 6
     read_plays: bool = True
 
@@ -227,20 +223,22 @@ class Sources:
         return value
 
 
-_WIDTH = 3 + len(SOURCES) + 1
-"""The numbers summed per option and guess: value, won, lost, the margin of each source, the sweep."""
+_WIDTH = 4 + len(SOURCES) + 1
+"""The numbers summed per option and guess: chance, points, won, lost, the margin of each source, the sweep."""
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One legal action with its value (in points, see the module) and the facts its reason is made of.
+    """One legal action with its value, its points, and the facts its reason is made of (see the module).
 
-    ``won`` and ``lost``: the share of guesses in which the game was won or
-    lost within the horizon after this option; ``sources``: its points by where
-    they come from (:class:`Sources`), what the coach explains its value with.
+    ``chance``: the seat's side's chance to win the game after it, its value;
+    ``expected``: its expected points, the explanation; ``won`` and ``lost``:
+    the share of guesses in which the game was won or lost within the horizon
+    after it; ``sources``: its points by where they come from (:class:`Sources`).
     """
 
     action: Action
+    chance: float
     expected: float
     won: float
     lost: float
@@ -272,8 +270,12 @@ class Evaluation:
         raise ValueError(f"{action} was not a legal option of this decision")
 
     def loss(self, action: Action) -> float:
-        """How much less ``action`` was worth than the best option, in points (0 for the best)."""
-        return max(0.0, self.best.expected - self.option(action).expected)
+        """The chance to win the game ``action`` gave up against the best option (0 for the best)."""
+        return max(0.0, self.best.chance - self.option(action).chance)
+
+    def points_behind(self, action: Action) -> float:
+        """How many expected points ``action`` scores less than the best option: negative when it scores more."""
+        return self.best.expected - self.option(action).expected
 
 
 # ------------------------------------------------------------------ seeds
@@ -321,9 +323,9 @@ class _Search:
         self.rng = random.Random(seed)
         self.sampler = Determinizer(view, play_model=PlayModel() if method.read_plays else None)
         self.start = list(view.scores)
-        # A declaration's consequences all fall within its deal (R8.9: by its end every declaration is
-        # exposed or decided), so its options are played out to the end of the deal, no further.
-        self.deals = 1 if view.phase == DECLARE else method.deals
+        # Declarations are played out as far as cards: their consequences fall within the deal (R8.9), but
+        # what they are worth to the game shows where the points are counted, at the round's end.
+        self.deals = method.deals
         self.piles = (view.round, list(view.pile_sizes)) if self.deals else None
         # Two cards of one rank play alike (R1.1: suits never matter): one is searched for both.
         self.plays: list[Play] = []
@@ -339,7 +341,7 @@ class _Search:
         )
         self.forced = self.exact and len(self.sampler.unknown_seats()) <= 1
 
-    # Sums per searched option (:data:`_WIDTH` numbers: value, won, lost, the sources); and the replies to plays.
+    # Sums per searched option (:data:`_WIDTH` numbers: chance, points, won, lost, the sources); the replies to plays.
     def run(self) -> Evaluation:
         view = self.view
         guesses = 1 if self.forced else self.method.guesses
@@ -379,11 +381,14 @@ class _Search:
             if type(a) is not Challenge
         ]
         for challenge in self.challenges:
-            best = max(after_challenge[challenge].values(), key=lambda s: s[0])
+            best = max(after_challenge[challenge].values(), key=lambda s: (s[0], s[1]))
             facts = self._challenge_facts(challenge, failed[challenge] / guesses)
-            value, won, lost, *rest = (x / guesses for x in best)
-            options.append(Option(challenge, value, won, lost, facts, Sources(*rest)))
-        order = sorted(range(len(options)), key=lambda i: (-round(options[i].expected, 9), i))
+            chance, value, won, lost, *rest = (x / guesses for x in best)
+            options.append(Option(challenge, chance, value, won, lost, facts, Sources(*rest)))
+        # Best first: the chance to win the game, then (where it is the same, say a game sure to be won) the points.
+        order = sorted(
+            range(len(options)), key=lambda i: (-round(options[i].chance, 9), -round(options[i].expected, 9), i)
+        )
         phase: Literal["declare", "play"] = "declare" if view.phase == DECLARE else "play"
         return Evaluation(
             view.seat, phase, tuple(options[i] for i in order), guesses, self.exact, self.seed, self.method
@@ -395,33 +400,27 @@ class _Search:
             total[i] += x
 
     def _finish(self, game: Game, crn: int, before: Sequence[Event] = ()) -> list[float]:
-        """Play ``game`` on to the horizon (or solve it exactly): its value to the seat's side, won, lost, sources.
+        """Play ``game`` on to the horizon (or solve it exactly): the chance to win, points, won, lost, sources.
 
         ``game`` is a light copy, whose events start where it was copied;
-        ``before``: what the option did before that copy. A game that ends is
-        worth :data:`WIN_VALUE` won, minus that lost, and nothing else: the
-        points scored on the way to a finished game no longer matter, and
-        counting them would favour losing sooner (fewer points given away
-        before the end) over losing later. A game still going is worth at most
-        :data:`OPEN_MARGIN` either way, so never as much as one won nor as
-        little as one lost.
+        ``before``: what the option did before that copy. The chance is 1 for
+        a game won, 0 for one lost, else the win-probability model where the
+        horizon ends (see the module); the points are the margin, each source's
+        and their sum, whether or not the game ended on the way.
         """
         side = self.view.side
         if self.exact and game.phase == PLAY:
             events = [*before, *game.events]
-            value, game, line = self._solve(game)
+            game, line = self._solve(game)
             events += line
         else:
             if game.phase != OVER:
                 rollout(game, random.Random(crn), _POLICY, self.deals)
-            value = utility(game, self.start, side, WIN_VALUE, self.piles)
             events = [*before, *game.events]
+        chance = game_win_probability(game, side)
+        value = utility(game, self.start, side, 0.0, self.piles)
         winner = game.winner
-        if winner is not None:
-            value = WIN_VALUE if winner == side else -WIN_VALUE
-        else:
-            value = max(-OPEN_MARGIN, min(OPEN_MARGIN, value))
-        return [value, winner == side, winner is not None and winner != side, *self._sources(game, events)]
+        return [chance, value, winner == side, winner is not None and winner != side, *self._sources(game, events)]
 
     def _sources(self, game: Game, events: Sequence[Event]) -> list[float]:
         """Each of :data:`SOURCES`' margins from the decision to ``game``, then the sweep (see :class:`Sources`)."""
@@ -442,14 +441,19 @@ class _Search:
             margins["cards"] += 0.5 * (gained[side] - theirs)
         return [*margins.values(), sweep]
 
-    def _solve(self, game: Game) -> tuple[float, Game, list[Event]]:
-        """The exact value of the rest of the round, the game at its end along the line of best play, its events.
+    def _solve(self, game: Game) -> tuple[Game, list[Event]]:
+        """The game at the end of the round along the line of best play, and that line's events.
 
-        Searched with a won game worth far more than any margin, so that every
-        side plays first to win (or not to lose), then for points.
+        Every side plays for its chance to win the game (the value of the
+        round's end, :func:`~ronda.bots.winprob.game_win_probability`), the
+        other sides against the seat's ("paranoid" with three players).
         """
-        side, start = self.view.side, self.start
-        value = solve(game, side, start, _DECISIVE)
+        side = self.view.side
+
+        def leaf(end: Game) -> float:
+            # Equal chances (a game sure to be won either way) are told apart by the points, a millionth each.
+            return game_win_probability(end, side) + 1e-6 * utility(end, self.start, side, 0.0)
+
         line: list[Event] = []
         while game.phase == PLAY:
             mine = game.rules.side_of(game.turn) == side
@@ -458,10 +462,10 @@ class _Search:
                 if type(action) is Play:
                     child = game.copy(history=False)
                     child.apply(action)
-                    children.append((solve(child, side, start, _DECISIVE), child))
+                    children.append((solve(child, side, self.start, 0.0, leaf=leaf), child))
             game = (max if mine else min)(children, key=lambda pair: pair[0])[1]
             line += game.events
-        return value, game, line
+        return game, line
 
     def _searched(self, play: Play) -> Play:
         """The play searched for ``play``: the first card of its rank."""
@@ -485,7 +489,7 @@ class _Search:
                     break
 
     def _option(self, action: Action, total: list[float], guesses: int, replies: dict[Play, list[int]]) -> Option:
-        value, won, lost, *rest = (x / guesses for x in total)
+        chance, value, won, lost, *rest = (x / guesses for x in total)
         facts: Facts
         if type(action) is Play:
             counts = replies[self._searched(action)]
@@ -493,7 +497,7 @@ class _Search:
         else:
             assert type(action) is Declare
             facts = self._declare_facts(action.declaration)
-        return Option(action, value, won, lost, facts, Sources(*rest))
+        return Option(action, chance, value, won, lost, facts, Sources(*rest))
 
     def _declare_facts(self, declared: Kind) -> DeclareFacts:
         rules = self.view.rules
@@ -547,7 +551,6 @@ class _Search:
 
 __all__ = [
     "DEFAULT_GUESSES",
-    "WIN_VALUE",
     "SOURCES",
     "ChallengeFacts",
     "DeclareFacts",

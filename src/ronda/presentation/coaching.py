@@ -1,15 +1,17 @@
 """The words of the analysis: a hint's options, each decision's verdict, a seat's summary.
 
-Numbers come from :mod:`ronda.analysis` (values in points, shares of the
-guesses searched from the seat's view); this module only says them in the
-game's words — what a card takes, the caida or missa it leaves the next seat,
+Numbers come from :mod:`ronda.analysis` (each option's chance to win the
+game, its expected points and where they come from, shares of the guesses
+searched from the seat's view); this module only says them in the game's
+words — the chance first, what the game is about, then the points that
+explain it — what a card takes, the caida or missa it leaves the next seat,
 what a bluff or a hidden combination costs, what a challenge risks — for
 ``ronda analyse``, the terminal's hints and its summary after a game. ``me``
 is the reader's seat, told "you" as in the play-by-play.
 
 >>> from ronda.analysis.search import Option, PlayFacts
 >>> from ronda.engine.actions import Play
->>> drop = Option(Play.parse("5o"), -0.9, 0.0, 0.0, PlayFacts(16, (), False, False, False, 1, 0.62, 0.0))
+>>> drop = Option(Play.parse("5o"), 0.47, -0.9, 0.0, 0.0, PlayFacts(16, (), False, False, False, 1, 0.62, 0.0))
 >>> option_reason(drop, me=0)
 'drops it; seat 1 holds a 5 in 62% of the guesses: a likely caida'
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.grades import GRADES, thresholds_text
+from ..analysis.grades import GRADES, chance_points, thresholds_text
 from ..analysis.hints import HINT_OPTIONS, shown_options
 from ..analysis.review import Decision, Review, SeatSummary
 from ..analysis.search import SOURCES, ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts, Source
@@ -50,6 +52,19 @@ def _share(share: float) -> str:
     return f"{share:.0%}"
 
 
+def chance(share: float) -> str:
+    """A chance to win the game, to a tenth of a percent: ``62.0%``."""
+    return f"{share:.1%}"
+
+
+def horizon(evaluation: Evaluation) -> str:
+    """How far the search looked, as the won and lost shares are said: ``this round``, ``this deal or the next``."""
+    deals = evaluation.method.deals
+    if evaluation.exact or deals == 0:
+        return "this round"
+    return "this deal" if deals == 1 else "this deal or the next" if deals == 2 else f"the next {deals} deals"
+
+
 def option_name(action: Action, me: int | None = None) -> str:
     """An option as a player says it: ``play 3c``, ``declare ronda``, ``challenge seat 1``."""
     if isinstance(action, Challenge):
@@ -58,12 +73,18 @@ def option_name(action: Action, me: int | None = None) -> str:
 
 
 def option_reason(
-    option: Option, me: int | None = None, outcome: bool = True, risks: bool = True, seat: int | None = None
+    option: Option,
+    me: int | None = None,
+    outcome: bool = True,
+    risks: bool = True,
+    seat: int | None = None,
+    within: str = "this round",
 ) -> str:
     """Why an option is worth what it is, in a few words of the game.
 
-    ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game;
-    ``seat``: the deciding seat, when it may not be the reader's (its hand is then "its hand", not "your hand").
+    ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game
+    ``within`` the search's horizon (:func:`horizon`); ``seat``: the deciding seat, when it may not be
+    the reader's (its hand is then "its hand", not "your hand").
     """
     facts = option.facts
     if isinstance(facts, PlayFacts):
@@ -75,9 +96,9 @@ def option_reason(
     if not outcome:
         return text
     if option.won >= WORTH_SAYING:
-        text += f"; wins the game in {_share(option.won)} of the guesses"
+        text += f"; wins the game within {within} in {_share(option.won)} of the guesses"
     if option.lost >= WORTH_SAYING and not isinstance(facts, ChallengeFacts):
-        text += f"; loses the game in {_share(option.lost)} of the guesses"
+        text += f"; loses the game within {within} in {_share(option.lost)} of the guesses"
     return text
 
 
@@ -142,14 +163,16 @@ def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
 
 
 def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None = None) -> list[str]:
-    """A hint: the best ``shown`` options (one card of a rank), each with its expected points and a reason."""
+    """A hint: the best ``shown`` options (one card of a rank), each with its chance to win, its points, a reason."""
+    within = horizon(evaluation)
     lines = [
-        f"Hint — expected points from what you can see ({_guesses(evaluation)}; "
-        "your side's minus the others', this deal and the next):"
+        f"Hint — your chance to win the game after each option, from what you can see ({_guesses(evaluation)}); "
+        f"in brackets the expected points, your side's minus the others', within {within}:"
     ]
     for number, option in enumerate(shown_options(evaluation, shown), 1):
         name = option_name(option.action, me)
-        lines.append(f"  {number}. {name} {points(option.expected)}: {option_reason(option, me)}")
+        reason = option_reason(option, me, within=within)
+        lines.append(f"  {number}. {name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}")
     return lines
 
 
@@ -232,15 +255,23 @@ _SOURCE_WORDS: dict[Source, str] = {
 }
 
 
-def gains_text(better: Option, worse: Option, worse_name: str, seat: int, players: int, me: int | None) -> str:
+def gains_text(
+    better: Option,
+    worse: Option,
+    worse_name: str,
+    seat: int,
+    players: int,
+    me: int | None,
+    within: str = "this round",
+) -> str:
     """What ``better`` gains over ``worse``, by source, each number the difference between the two.
 
-    Like "+4.10 from the card count (seat 1 takes the cards left on the table in 90% of the guesses,
-    against 10% after 1e), +0.80 from caidas; wins the game in 60% of the guesses, against 20% after 1e".
-    A negative number is what ``better`` gives up for the rest.
+    Like "+4.10 points from the card count (seat 1 takes the cards left on the table in 90% of the
+    guesses, against 10% after 1e), +0.80 from caidas; wins the game within this round in
+    60% of the guesses, against 20% after 1e". A negative number is what ``better`` gives up for the rest.
     """
     parts = []
-    chances = _chances(better, worse, worse_name)
+    chances = _chances(better, worse, worse_name, within)
     differences = [(better.sources.margin(s) - worse.sources.margin(s), s) for s in SOURCES]
     named = sorted((d for d in differences if abs(d[0]) >= SOURCE_WORTH), key=lambda d: -abs(d[0]))[:SOURCES_SAID]
     for difference, source in sorted(named, key=lambda d: -d[0]):  # the gains first, then what is given up
@@ -254,19 +285,22 @@ def gains_text(better: Option, worse: Option, worse_name: str, seat: int, player
                 f" in {_share(sweep)} of the guesses, against {_share(against)} after {worse_name})"
             )
         parts.append(part)
+    if parts:
+        parts[0] = parts[0].replace(" from ", " points from ", 1)
     text = ", ".join(parts)
     if chances:
         text = f"{text}; {chances}" if text else chances
     return text
 
 
-def _chances(better: Option, worse: Option, worse_name: str) -> str:
-    """The chances of winning and of losing the game within the horizon after each option, when they differ."""
+def _chances(better: Option, worse: Option, worse_name: str, within: str) -> str:
+    """The shares of guesses in which the game is won or lost within the horizon after each option, if they differ."""
     said = []
     for verb, mine, theirs in (("wins", better.won, worse.won), ("loses", better.lost, worse.lost)):
         if max(mine, theirs) >= CHANCE_WORTH and abs(mine - theirs) >= CHANCE_WORTH:
             said.append(
-                f"{verb} the game in {_share(mine)} of the guesses, against {_share(theirs)} after {worse_name}"
+                f"{verb} the game within {within} in {_share(mine)} of the guesses,"
+                f" against {_share(theirs)} after {worse_name}"
             )
     return "; ".join(said)
 
@@ -275,21 +309,23 @@ def costly_text(decision: Decision, me: int | None = None) -> str:
     """One costly decision in words: what was done and what it cost, what the best option gains, numbers attached.
 
     Like "round 2, deal 3: you dropped 5o, giving seat 1 a likely caida (a 5 in 62% of the guesses):
-    expected -0.90. 3c (takes 3o) was expected +0.80, 1.70 more: +1.00 from caidas, +0.50 from the card count".
-    Each value is the option's own (expected points, see :mod:`ronda.analysis.search`); "more" is the loss,
-    and each source's number is the best option's margin minus the option taken's.
+    a 48.0% chance to win the game (-0.90 points). 3c (takes 3o) gave 53.5%, 5.5 percentage points more:
+    +1.00 points from caidas, +0.50 from the card count". Each chance and each value is the option's own
+    (:mod:`ronda.analysis.search`); "more" is the loss, in percentage points of the chance to win; each
+    source's number is the best option's points minus the option taken's: why it wins more often.
     """
     moment, evaluation = decision.moment, decision.evaluation
     taken = evaluation.option(moment.taken)
     who = seat_name(moment.seat, me)
     best = evaluation.best
     what = option_reason(best, me, outcome=False, risks=False, seat=moment.seat)
-    gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me)
+    gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, horizon(evaluation))
     return (
         f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me)}"
-        f"{_consequence(taken, me)}: expected {points(taken.expected)}. "
-        f"{_capital(_instead(best, me))} ({what}) was expected {points(best.expected)}, "
-        f"{decision.loss:.2f} more" + (f": {gains}" if gains else "")
+        f"{_consequence(taken, me)}: a {chance(taken.chance)} chance to win the game"
+        f" ({points(taken.expected)} points). "
+        f"{_capital(_instead(best, me))} ({what}) gave {chance(best.chance)}, "
+        f"{chance_points(decision.loss)} percentage points more" + (f": {gains}" if gains else "")
     )
 
 
@@ -308,21 +344,24 @@ def _capital(text: str) -> str:
 
 
 def decision_line(decision: Decision, me: int | None = None) -> str:
-    """One analysed decision on one line: who did what, its class, and the best option when it was not taken.
+    """One analysed decision on one line: who did what, its chance to win, its class, and the best option if not taken.
 
-    The best option's chances and sources are said against the option taken, by name.
+    The best option's chance, points and sources are said against the option taken, by name.
     """
     moment, evaluation = decision.moment, decision.evaluation
     taken = evaluation.option(moment.taken)
     who = seat_name(moment.seat, me)
     did = _did(moment.taken, taken, me)
-    line = f"{who} {did} {points(taken.expected)}: {decision.grade}"
+    value = f"{chance(taken.chance)} to win ({points(taken.expected)} points)"
+    line = f"{who} {did}: {value}, {decision.grade}"
     if decision.grade != "best":
         best = evaluation.best
-        line = f"{who} {did}{_consequence(taken, me)} {points(taken.expected)}: {decision.grade}"
-        line += f" (-{decision.loss:.2f}); best {option_name(best.action, me)} {points(best.expected)}"
+        line = f"{who} {did}{_consequence(taken, me)}: {value}, {decision.grade}"
+        line += f" (-{chance_points(decision.loss)} percentage points)"
+        line += f"; best {option_name(best.action, me)} {chance(best.chance)} ({points(best.expected)} points)"
         line += f": {option_reason(best, me, outcome=False, risks=False, seat=moment.seat)}"
-        gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me)
+        within = horizon(evaluation)
+        gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, within)
         if gains:
             line += f"; against {_short(taken)}: {gains}"
     if decision.hinted:
@@ -335,7 +374,8 @@ def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
     who = seat_name(summary.seat, me)
     title = "You" if who == "you" else who[:1].upper() + who[1:]
     lines = [
-        f"{title}: {summary.decisions} decisions, average loss {summary.average_loss:.2f} a decision",
+        f"{title}: {summary.decisions} decisions, average loss {chance_points(summary.average_loss)}"
+        " percentage points of the chance to win a decision",
         "  " + " · ".join(f"{grade} {summary.classes[grade]}" for grade in GRADES),
     ]
     if summary.costliest:
@@ -343,7 +383,7 @@ def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
         for number, decision in enumerate(summary.costliest, 1):
             lines.append(f"  {number}. {costly_text(decision, me)}")
     elif summary.decisions:
-        lines.append("  No decision was worth noticeably less than the best option.")
+        lines.append("  No decision gave up a noticeable chance to win against the best option.")
     return lines
 
 
@@ -355,7 +395,7 @@ def slips_lines(review: Review, seat: int) -> list[str]:
             moment = decision.moment
             lines.append(f"round {moment.round + 1}, deal {moment.deal + 1}: {decision_line(decision, me=seat)}")
     if lines:
-        lines.insert(0, "Every decision that lost points:")
+        lines.insert(0, "Every decision that lost some chance to win:")
     return lines
 
 
@@ -364,7 +404,8 @@ def review_lines(review: Review, me: int | None = None, every: bool = True) -> l
     method = review.method
     lines = [
         f"{method.guesses} guesses of the hidden cards a decision, rollouts over {method.deals} deals "
-        f"(seed {review.seed}); {thresholds_text()}"
+        f"(seed {review.seed}); each option valued by its chance to win the game, its expected points in brackets; "
+        f"{thresholds_text()}"
     ]
     if every:
         place = None
@@ -384,7 +425,7 @@ def review_json(review: Review) -> dict[str, Any]:
     data = review.to_json()
     for entry, decision in zip(data["decisions"], review.decisions, strict=True):
         for option_entry, option in zip(entry["options"], decision.evaluation.options, strict=True):
-            option_entry["reason"] = option_reason(option)
+            option_entry["reason"] = option_reason(option, within=horizon(decision.evaluation))
         entry["text"] = decision_line(decision)
     by_index = {d.moment.index: d for d in review.decisions}
     for seat_entry in data["seats"]:
@@ -395,10 +436,12 @@ def review_json(review: Review) -> dict[str, Any]:
 
 
 __all__ = [
+    "chance",
     "costly_text",
     "gains_text",
     "decision_line",
     "hint_lines",
+    "horizon",
     "option_name",
     "option_reason",
     "points",

@@ -20,6 +20,12 @@ const MARK = "\u0002";
 /** A share of the guesses as a percentage. */
 const pct = (share) => `${Math.round(share * 100)}%`;
 
+/** A chance to win the game, to a tenth of a percent, kept left to right inside right-to-left text. */
+export const chance = (share) => `\u2066${(share * 100).toFixed(1)}%\u2069`;
+
+/** A loss of winning chances in percentage points: "5.2". */
+const lossPoints = (loss) => (loss * 100).toFixed(1);
+
 /** Points with their sign, kept left to right inside right-to-left text. */
 export const points = (value) => `\u2066${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}\u2069`;
 
@@ -87,7 +93,8 @@ export function hintPanel(hint, names, chip, close) {
       el("button", { type: "button", class: "btn ghost small", "data-action": "close-hint", "aria-label": t("close"), title: t("close"), onclick: close }, "×")),
     el("ol", { class: "hint-options" }, hint.options.map((option, i) => el("li", { class: i === 0 ? "best" : "", "data-option": i },
       el("span", { class: "hint-option" }, optionName(option, names, chip)),
-      el("b", { class: "hint-points", title: t("expectedPoints") }, points(option.expected)),
+      el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
+      option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${t("pointsN", { n: points(option.expected) })})`),
       el("span", { class: "hint-reason" }, reason(option, names, chip))))),
     el("p", { class: "hint muted" }, t("hintNote", { how })));
 }
@@ -105,7 +112,7 @@ function decisionLabel(decision, names) {
   else if ("declare" in taken) did = t("replayDeclare", { name: who, kind: kindWord(taken.declare) });
   else did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
   return t("decisionLabel", {
-    round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: decision.loss.toFixed(2),
+    round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: lossPoints(decision.loss),
   });
 }
 
@@ -166,9 +173,10 @@ export function verdict(decision, names, chip) {
   const out = [el("span", { class: `grade grade-${decision.class}` }, gradeName(decision.class))];
   if (decision.class !== "best") {
     const taken = takenOption(decision) || best;
-    out.push(" ", t("lossOf", { loss: decision.loss.toFixed(2) }), " · ", t("takenWas"), " ",
-      ...optionName(taken, names, chip), " ", points(taken.expected), " — ", ...reason(taken, names, chip, { outcome: false }),
-      " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", points(best.expected), " — ",
+    const value = (option) => `${chance(option.chance)} (${t("pointsN", { n: points(option.expected) })})`;
+    out.push(" ", t("lossOf", { loss: lossPoints(decision.loss) }), " · ", t("takenWas"), " ",
+      ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false }),
+      " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
       ...reason(best, names, chip, { outcome: false, risks: false }));
     const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
     const more = gains(best, taken, who);
@@ -178,19 +186,21 @@ export function verdict(decision, names, chip) {
   return el("span", { class: "verdict-line" }, out);
 }
 
-/** The evaluation graph: each side's expected points at its decisions, the costly decisions marked. */
+/** The evaluation graph: each side's chance to win at its decisions, the costly decisions marked. */
 function graph(analysis, { names, players, last, current, go }) {
   const W = 640;
   const H = 170;
   const pad = 18;
   const rtl = document.documentElement.dir === "rtl";
   const sides = players === 4 ? 2 : players;
+  // A chance from 0 to 1, drawn from -1 to 1 around the middle line (an even game).
   const value = (decision) => {
-    const best = decision.options[0].expected;
+    const best = decision.options[0].chance;
     const side = sideOfSeat(decision.seat, players);
-    return sides === 2 && side === 1 ? -best : best; // two sides: one line, side 1's gain is side 0's loss
+    const mine = sides === 2 && side === 1 ? 1 - best : best; // two sides: one line, side 0's chance
+    return 2 * mine - 1;
   };
-  const top = Math.max(2, Math.min(12, ...analysis.decisions.map((d) => Math.abs(value(d)))));
+  const top = 1;
   const x = (step) => {
     const at = pad + ((W - 2 * pad) * step) / Math.max(1, last);
     return rtl ? W - at : at;
@@ -237,7 +247,7 @@ function graph(analysis, { names, players, last, current, go }) {
 export function analysisPanel(analysis, { names, players, last, current, go, chip }) {
   const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
     el("b", {}, names.seatName(s.seat)), " ",
-    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: s.average_loss.toFixed(2) }), " · ",
+    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: lossPoints(s.average_loss) }), " · ",
     GRADES.map((g) => `${gradeName(g)} ${s.classes[g]}`).join(" · ")));
   const costly = analysis.decisions.filter((d) => d.class !== "best")
     .sort((a, b) => b.loss - a.loss || a.index - b.index);
