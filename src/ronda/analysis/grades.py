@@ -5,20 +5,21 @@ the engine's raw evaluation (its "inaccuracy", "mistake" and "blunder" are
 drops of 10, 20 and 30 on a winning-chances scale from -1 to 1: 5, 10 and 15
 percentage points of the chance to win), a decision here is graded by the
 chance to win the game it gave up (:mod:`ronda.analysis.search`), never by the
-points alone: a point at 39-25 is worth almost nothing, at 20-20 about three
-percentage points, and the card that wins the game on the spot is worth the
-game. The thresholds are finer than Lichess's because one decision of a card
-game moves the chances less than one move of chess: at the start of a game a
-point is worth about 3 percentage points, a caida and a missa together about
-6, a bluffed tringa's penalty (5 points) about 12.
+points alone: by the win-probability model a point at 39-25 is worth almost
+nothing, at 20-20 about 3 percentage points, at 0-0 about 2.2, and the card
+that wins the game on the spot is worth the game. The thresholds are finer
+than Lichess's because one decision of a card game moves the chances less than
+one move of chess: at the start of a game a caida and a missa together are
+worth about 5 percentage points (5.3 to 5.7 measured in the tests' positions),
+a bluffed tringa's penalty (5 points) about 11 (11.7).
 
 =============  =======================  ==============================================
 class          chance to win lost       what it means at the table
 =============  =======================  ==============================================
 best           less than 1 point        as good as the best option, within the search's precision
-good           1 to less than 2.5       a little less than the best: a card or so early in a game
-inaccuracy     2.5 to less than 5       about a point given away early in a game
-mistake        5 to less than 10        a caida and a missa, or the card count, given away
+good           1 to less than 2.5       a little less than the best: a point or less early in a game
+inaccuracy     2.5 to less than 5       about two points given away early in a game
+mistake        5 to less than 10        a caida and a missa, or a ronda hidden, given away
 blunder        10 or more               more than that: a bluff's penalty, a round's swing, a
                                         challenge that may lose the game, a win passed over
 =============  =======================  ==============================================

@@ -204,7 +204,8 @@ class Sources:
     R8.7); ``dealer_duty`` (R10). ``sweep``: the share of guesses in which the
     seat's side makes the round's last capture and so takes the cards left on
     the table (R7.1) within the horizon. Points scored on the way to a game won
-    or lost count here as scored, though the value counts only the game.
+    or lost count here as scored (the option's ``expected`` is their sum), though
+    its chance to win counts only the game.
     Under ``transfer_scoring`` (R10) every point reaches the score through the
     card count, so ``cards`` holds them all.
     """
