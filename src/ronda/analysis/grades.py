@@ -25,10 +25,11 @@ blunder        10 or more               more than that: a bluff's penalty, a rou
 =============  =======================  ==============================================
 
 ("points" here are percentage points of the chance to win: 0.05 is 5.) With
-the default budget the differences between options' chances are measured to
-about ±0.5 percentage point (``benchmarks/coach_calibration.py`` compares them
-with games played out from both options), so a best option may show a small
-loss that is only the search's noise; the classes above ``good`` are not noise.
+the default budget two seeds give a decision's difference between two options
+about 1 percentage point apart on average (a standard error of about 0.8,
+``benchmarks/coach_calibration.py``), so a best option may show a small loss
+that is only the search's noise, and a decision near a threshold may fall on
+either side of it; ``mistake`` and ``blunder`` are beyond the noise.
 
 >>> grade(0.0), grade(0.015), grade(0.03), grade(0.099), grade(0.4)
 ('best', 'good', 'inaccuracy', 'mistake', 'blunder')

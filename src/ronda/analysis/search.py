@@ -84,8 +84,8 @@ from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
 
 DEFAULT_GUESSES = 200
-"""Guesses of the hidden cards per decision: the differences between options' chances are then known to about
-±0.5 percentage point (``benchmarks/coach_calibration.py`` measures it)."""
+"""Guesses of the hidden cards per decision: the differences between options' chances then have a standard error
+of about 0.8 percentage point (two seeds, ``benchmarks/coach_calibration.py``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -402,8 +402,9 @@ def slips_lines(review: Review, seat: int) -> list[str]:
 def review_lines(review: Review, me: int | None = None, every: bool = True) -> list[str]:
     """The whole analysis as text: every decision by round and deal (if ``every``), then each seat's summary."""
     method = review.method
+    reach = "to the end of the round" if method.deals == 0 else f"over {method.deals} deals"
     lines = [
-        f"{method.guesses} guesses of the hidden cards a decision, rollouts over {method.deals} deals "
+        f"{method.guesses} guesses of the hidden cards a decision, rollouts {reach} "
         f"(seed {review.seed}); each option valued by its chance to win the game, its expected points in brackets; "
         f"{thresholds_text()}"
     ]
