@@ -90,6 +90,7 @@ ON_DEMAND_ROUNDS = 2_000
 
 ON_DEMAND_SEED = 0
 
+
 @dataclass(frozen=True)
 class RoundTable:
     """The distribution of a round's outcome under some rules, as counted in self-play.
