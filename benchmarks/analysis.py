@@ -6,7 +6,8 @@
 Every record of an arena folder is analysed (``ronda analyse``'s defaults) and
 each seat's decisions are credited to the level that sat there, read from the
 arena's file names (``unit00003-game1-hard-easy.json``: seat 0 hard, seat 1
-easy). A stronger level should lose fewer points per decision. Printed per
+easy). A stronger level should give up less of its chance to win per decision
+(losses are chances, 0 to 1: 0.01 is one percentage point). Printed per
 level: decisions, average loss (with a 95% interval over games), the count of
 each class, the average loss of card choices and of declarations apart; then
 the CPU time each game took (this process and its workers) against its wall

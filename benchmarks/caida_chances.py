@@ -9,7 +9,8 @@ credited to the level that sat there (read from the arena's file names, as
 the hand holds a card of the rank dropped on the turn before in the same deal
 (R5.1): playing it scores a caida. Printed per level: chances, how many were
 taken, the share, the caida points its side scored and conceded (scored by
-opposing sides), and the games it won at a chance it passed over.
+opposing sides), and its *winning* chances (a caida alone brings its side to the target, R9.3) and how
+many of those it passed over.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ def main() -> int:
     taken: dict[str, int] = defaultdict(int)
     scored: dict[str, int] = defaultdict(int)
     conceded: dict[str, int] = defaultdict(int)
+    winning: dict[str, int] = defaultdict(int)
     winning_passed: dict[str, int] = defaultdict(int)
     files = sorted(Path(args.folder).glob("*.json"))
     for path in files:
@@ -56,8 +58,9 @@ def main() -> int:
                     chances[level] += 1
                     took = action.card >> 2 == drop >> 2
                     taken[level] += took
-                    if not took and view.scores[rules.side_of(seat)] + 1 >= rules.target:
-                        winning_passed[level] += 1
+                    if view.scores[rules.side_of(seat)] + 1 >= rules.target:
+                        winning[level] += 1
+                        winning_passed[level] += not took
             for event in game.apply(action, seat=seat):
                 if type(event) is Score and event.reason == "caida":
                     for s in range(rules.players):
@@ -66,12 +69,14 @@ def main() -> int:
                         else:
                             conceded[levels[s]] += event.points
     print(f"{len(files)} games from {args.folder}")
-    print(f"{'level':<22}{'chances':>9}{'taken':>8}{'share':>9}{'scored':>9}{'conceded':>10}{'winning passed':>16}")
+    print(
+        f"{'level':<22}{'chances':>9}{'taken':>8}{'share':>9}{'scored':>9}{'conceded':>10}{'winning':>9}{'passed':>8}"
+    )
     for level in sorted(chances):
         share = taken[level] / chances[level] if chances[level] else 0.0
         print(
             f"{level:<22}{chances[level]:>9}{taken[level]:>8}{share:>9.1%}{scored[level]:>9}{conceded[level]:>10}"
-            f"{winning_passed[level]:>16}"
+            f"{winning[level]:>9}{winning_passed[level]:>8}"
         )
     print("(scored and conceded count each seat: with 4 players both partners are credited with the side's caidas)")
     return 0

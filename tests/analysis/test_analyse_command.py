@@ -31,7 +31,7 @@ def test_the_text_names_each_decision_its_class_and_each_seats_summary_in_words(
     assert "mistake" in line or "blunder" in line
     assert "best play 2c" in line and "takes 2o — caida and missa" in line
     assert "Seat 0: " in out and "average loss" in out and "Seat 1: " in out
-    assert "1. round 1, deal 1: seat 1 dropped 11b" in out and "2c would have kept +" in out
+    assert "1. round 1, deal 1: seat 1 dropped 11b" in out and "2c (takes 2o — caida and missa) gave " in out
     assert f"(ronda analyse {record} --budget 40)" in out
 
 
@@ -39,15 +39,16 @@ def test_the_json_has_every_option_of_every_decision_and_a_summary_per_seat(tmp_
     record = _blunder_record(tmp_path / "game.json")
     assert main(["analyse", str(record), "--budget", "20", "--json", "--seat", "1"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["format"] == "ronda-analysis/1"
+    assert data["format"] == "ronda-analysis/2"
     assert data["method"]["guesses"] == 20 and data["thresholds"] == THRESHOLDS
     decisions = data["decisions"]
     assert {d["seat"] for d in decisions} == {1}
     blunder = next(d for d in decisions if d["taken"] == {"play": "11b"})
     assert blunder["best"] == {"play": "2c"} and blunder["class"] in ("mistake", "blunder")
     assert {o["play"] for o in blunder["options"]} == {"2c", "11b"}
-    assert all(isinstance(o["expected"], float) and o["reason"] for o in blunder["options"])
-    assert blunder["loss"] == pytest.approx(
+    assert all(isinstance(o["expected"], float) and 0 <= o["chance"] <= 1 and o["reason"] for o in blunder["options"])
+    assert blunder["loss"] == pytest.approx(blunder["options"][0]["chance"] - blunder["options"][1]["chance"], abs=2e-4)
+    assert blunder["points_behind"] == pytest.approx(
         blunder["options"][0]["expected"] - blunder["options"][1]["expected"], abs=2e-3
     )
     (seat,) = data["seats"]
@@ -103,9 +104,9 @@ def test_a_decision_taken_after_a_hint_is_marked(tmp_path, capsys) -> None:
     assert line.endswith("[after a hint]")
 
 
-def test_the_help_documents_the_classes_in_points(capsys) -> None:
+def test_the_help_documents_the_classes_in_winning_chances(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["analyse", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "best < 0.2 ≤ good < 0.5 ≤ inaccuracy < 1.0 ≤ mistake < 2.0 ≤ blunder" in out
+    assert "best < 1 ≤ good < 2.5 ≤ inaccuracy < 5 ≤ mistake < 10 ≤ blunder (percentage points of the chance" in out
     assert "--budget" in out and "--jobs" in out and "--seat" in out and "--json" in out

@@ -42,8 +42,17 @@ def test_hints_read_back_as_shown() -> None:
     _, record = _game_with_hint()
     (hint,) = read_hints(record)
     assert (hint.round, hint.action, hint.seat, hint.guesses) == (0, 4, 0, 10)
-    assert sorted(str(a) for a, _ in hint.options) == ["play 11c", "play 7o"]
-    assert hint.options[0][1] >= hint.options[1][1]
+    assert sorted(str(a) for a, _, _ in hint.options) == ["play 11c", "play 7o"]
+    chances = [chance for _, _, chance in hint.options]
+    assert all(c is not None and 0 <= c <= 1 for c in chances) and chances[0] >= chances[1]  # best chance first
+
+
+def test_a_hint_kept_before_chances_were_shown_still_reads() -> None:
+    _, record = _game_with_hint()
+    for option in record["hints"][0]["options"]:  # type: ignore[index]
+        del option["chance"]
+    (hint,) = read_hints(record)
+    assert [chance for _, _, chance in hint.options] == [None, None]
 
 
 def test_another_top_level_key_is_still_an_error() -> None:
@@ -63,6 +72,7 @@ def test_another_top_level_key_is_still_an_error() -> None:
         (lambda h: h.update(options=[]), 'hint 0: "options" must be a non-empty list'),
         (lambda h: h.update(options=[{"play": "7o", "expected": "a lot"}]), "must be a number of points"),
         (lambda h: h.update(options=[{"play": "99x", "expected": 1.0}]), "hint 0: "),
+        (lambda h: h.update(options=[{"play": "7o", "chance": 1.5, "expected": 1.0}]), "a chance from 0 to 1, not 1.5"),
         (lambda h: h.update(extra=1), "hint 0: unknown key 'extra'"),
     ],
 )
@@ -78,5 +88,6 @@ def test_a_hint_shows_one_card_of_a_rank() -> None:
     run(game, "declare ronda; declare none")
     evaluation = evaluate(game.view(0), game.legal_actions(), Method(guesses=4), seed=0)
     hint = hint_of(evaluation, 0, 2)
-    assert sorted(str(a) for a, _ in hint.options) in (["play 11c", "play 5o"], ["play 11c", "play 5c"])
-    assert Hint(0, 0, 0, 1, ((DECLARES["none"], 0.0),)).to_json()["options"] == [{"declare": "none", "expected": 0.0}]
+    assert sorted(str(a) for a, _, _ in hint.options) in (["play 11c", "play 5o"], ["play 11c", "play 5c"])
+    shown = Hint(0, 0, 0, 1, ((DECLARES["none"], 0.0, 0.5),)).to_json()["options"]
+    assert shown == [{"declare": "none", "chance": 0.5, "expected": 0.0}]

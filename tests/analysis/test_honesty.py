@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from twins import twin
 
 from decks import random_position, run, start
+from ronda.analysis.grades import THRESHOLDS
 from ronda.analysis.review import analyse
-from ronda.analysis.search import WIN_VALUE, ChallengeFacts, Method, PlayFacts, evaluate
+from ronda.analysis.search import ChallengeFacts, Method, PlayFacts, evaluate
 from ronda.bots import make_bot
 from ronda.engine.actions import CHALLENGES, DECLARES, Challenge, Play
 from ronda.engine.cards import parse_card
@@ -108,7 +109,8 @@ def test_R5_1_R6_1_a_planted_blunder_dropping_instead_of_taking_a_caida_and_a_mi
     assert decision.evaluation.best.action == Play.parse("2c")
     assert not decision.evaluation.exact  # a real guess of the hidden cards, not the known end of a round
     assert decision.grade in ("mistake", "blunder")
-    assert decision.loss >= 2.0  # a caida, a missa, the cards: about 2.5 points
+    assert decision.points_behind >= 2.0  # a caida, a missa, the cards: about 2.5 points
+    assert decision.loss >= THRESHOLDS["mistake"]  # about 5 percentage points of the chance to win, at 0-0
     assert review.summary(1).costliest[0] is decision
 
 
@@ -122,21 +124,24 @@ def test_R4_2_R5_1_the_best_option_of_a_position_that_calls_for_a_capture_is_the
         assert best.action == Play.parse("7o")
         assert isinstance(best.facts, PlayFacts) and best.facts.caida
         assert best.facts.taken == (Play.parse("7c").card, Play.parse("10b").card)
-        assert evaluation.loss(Play.parse("5b")) >= 0.5
+        assert evaluation.points_behind(Play.parse("5b")) >= 0.5
+        assert evaluation.loss(Play.parse("5b")) >= THRESHOLDS["good"]
 
 
 def test_R8_2_a_bluffed_tringa_costs_its_penalty_and_the_truth_is_best() -> None:
     game = start(Rules(players=2), [{0: "2c 7o 11c"}], table="1o 4o 10b 12o")
     evaluation = evaluate(game.view(0), game.legal_actions(), Method(guesses=40), seed=0)
     assert evaluation.best.action == DECLARES["none"]
-    assert 4.0 <= evaluation.loss(DECLARES["tringa"]) <= 6.0  # five to the opponent (R8.6), give or take the play
+    assert 4.0 <= evaluation.points_behind(DECLARES["tringa"]) <= 6.0  # five to the opponent (R8.6), give or take
+    assert evaluation.loss(DECLARES["tringa"]) >= THRESHOLDS["mistake"]  # five points at 0-0: about 12 of 100 games
 
 
 def test_R8_7_declaring_none_over_a_ronda_is_a_mistake_or_worse() -> None:
     game = start(Rules(players=2), [{0: "6o 6c 10c"}], table="1o 4o 10b 12o")
     evaluation = evaluate(game.view(0), game.legal_actions(), Method(guesses=40), seed=0)
     assert evaluation.best.action == DECLARES["ronda"]
-    assert evaluation.loss(DECLARES["none"]) >= 1.0  # the ronda's point lost and the undeclared penalty given
+    assert evaluation.points_behind(DECLARES["none"]) >= 1.0  # the ronda's point lost, the undeclared penalty given
+    assert evaluation.loss(DECLARES["none"]) >= THRESHOLDS["inaccuracy"]
 
 
 def test_R8_8_challenging_a_declaration_the_cards_prove_true_is_a_blunder_that_loses_the_game() -> None:
@@ -148,7 +153,8 @@ def test_R8_8_challenging_a_declaration_the_cards_prove_true_is_a_blunder_that_l
     assert isinstance(challenge.facts, ChallengeFacts)
     assert challenge.facts.proven == "true" and challenge.facts.loses_game == 1.0
     assert challenge.lost == 1.0
-    assert evaluation.loss(CHALLENGES[1]) >= 10.0  # the game, on top of the points
+    assert challenge.chance == 0.0  # the game lost at once (R8.8): everything the best option had is lost
+    assert evaluation.loss(CHALLENGES[1]) == evaluation.best.chance > THRESHOLDS["blunder"]
     assert evaluation.best.action == Play.parse("5o")  # the caida on 5e
 
 
@@ -186,6 +192,6 @@ def test_R8_8_a_challenge_sure_to_fail_is_never_better_than_playing_on_behind() 
     evaluation = evaluate(game.view(0), game.legal_actions(), QUICK, seed=0)
     challenge = evaluation.option(Challenge(1))
     assert isinstance(challenge.facts, ChallengeFacts) and challenge.facts.proven == "true"
-    assert challenge.expected == -WIN_VALUE and challenge.lost == 1.0
+    assert challenge.chance == 0.0 and challenge.lost == 1.0  # the game lost at once, whatever the points
     assert evaluation.best.action == Play.parse("4o")
     assert evaluation.loss(Challenge(1)) > 0

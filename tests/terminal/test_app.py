@@ -711,7 +711,7 @@ def test_h_shows_a_hint_under_the_prompt_and_keeps_it_with_the_game(tmp_path, mo
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("h")
-            await until(pilot, lambda: "Hint — expected points" in screen_text(app))
+            await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
             text = screen_text(app)
             assert "1. declare none" in " ".join(text.split()) and "2. declare ronda" in " ".join(text.split())
             assert not card_names_in(text) & hidden_from(session)  # R11: the hint names no hidden card
@@ -766,7 +766,7 @@ def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
             text = " ".join(screen_text(app).split())
             assert "Analysis of your decisions" in text
             assert f"You: {session.review.summary(0).decisions} decisions" in text  # type: ignore[union-attr]
-            assert "The costliest:" in text and "would have kept" in text
+            assert "The costliest:" in text and " more: " in text
             await pilot.press("escape")
             await until(pilot, lambda: "Game over" in screen_text(app))
             assert session.over and app.session is session

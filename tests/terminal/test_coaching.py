@@ -31,8 +31,13 @@ def test_a_hint_shows_the_best_options_with_points_and_reasons_and_is_kept_with_
     session = Session(quick_settings(seed=3))
     session.method = FEW
     lines = session.hint()
-    assert lines[0].startswith("Hint — expected points from what you can see (6 guesses of the hidden cards")
-    assert [line.split(" ")[4] for line in lines[1:]] == ["none", "ronda", "tringa"]  # declarations, best first
+    assert lines[0].startswith(
+        "Hint — your chance to win the game after each option, from what you can see (6 guesses of the hidden cards"
+    )
+    assert [line.split(" ")[4].rstrip(":") for line in lines[1:]] == ["none", "ronda", "tringa"]  # best first
+    evaluation = session.hint_evaluation()
+    for line, option in zip(lines[1:], evaluation.options, strict=True):  # each its own chance and points
+        assert f": {option.chance:.1%} to win ({option.expected:+.2f} points): " in line
     assert "your hand holds no combination" in lines[1] or "what your hand holds" in lines[1]
     assert not card_names_in(" ".join(lines)) & hidden_from(session)  # R11: a hint names no hidden card
     session.act(parse_command(simple_choice(session), session))  # type: ignore[arg-type]
@@ -105,13 +110,16 @@ def test_the_analysis_after_a_game_sums_up_your_decisions_in_words() -> None:
     review = session.review
     assert review is not None and review.seats == (0,)
     summary = review.summary(0)
-    assert lines[0] == f"You: {summary.decisions} decisions, average loss {summary.average_loss:.2f} a decision"
+    assert lines[0] == (
+        f"You: {summary.decisions} decisions, average loss {100 * summary.average_loss:.1f}"
+        " percentage points of the chance to win a decision"
+    )
     assert lines[1].startswith("  best ")
     costly = [d for d in review.decisions if d.grade != "best"]
     assert len(costly) >= 2  # the scripted human plays its lowest card whatever the table
     assert "  The costliest:" in lines
     assert any(line.startswith("  1. round ") and ": you " in line for line in lines)
-    slips = lines[lines.index("Every decision that lost points:") + 1 :]
+    slips = lines[lines.index("Every decision that lost some chance to win:") + 1 :]
     assert len(slips) == len(costly) and all(line.startswith("round ") and ": you " in line for line in slips)
     assert session.analysis_lines() == lines  # worked out once
 
@@ -124,13 +132,13 @@ def test_plain_mode_hint_and_analysis_commands() -> None:
     assert "Type 'again' for a new game, 'analysis' to see how you played" in text
     assert "The game is over" in text or "> hint" in text
     assert "You: " in text and "average loss" in text
-    assert "best < 0.2 ≤ good" in text
+    assert "best < 1 ≤ good < 2.5" in text
 
     playing = Session(quick_settings(seed=4))
     playing.method = FEW
     out = io.StringIO()
     PlainGame(playing, io.StringIO("hint\nanalysis\nquit\n"), out).run()
     text = out.getvalue()
-    assert "Hint — expected points from what you can see" in text
+    assert "Hint — your chance to win the game after each option, from what you can see" in text
     assert "The analysis comes when the game is over; for this decision, type 'hint'." in text
     assert len(playing.hints) == 1

@@ -272,8 +272,8 @@ def test_the_graph_names_every_line_has_a_scale_and_sits_above_the_fold(
             == 3
         )
         ticks = [page.inner_text(f".graph-y .tick-{where}") for where in ("top", "zero", "bottom")]
-        assert ticks[1] == "0" and ticks[0].startswith("+") and ticks[2] == "\u2212" + ticks[0][1:]  # a minus sign
-        assert "expected points" in page.inner_text(".graph-y-title")
+        assert [tick.strip("\u2066\u2069") for tick in ticks] == ["100.0%", "50.0%", "0.0%"]  # chances to win
+        assert "chance to win" in page.inner_text(".graph-y-title")
         graph = page.locator("#analysis-graph").bounding_box()
         assert graph is not None and graph["y"] + graph["height"] <= 900  # seen without scrolling
         assert page.evaluate("window.scrollY") == 0

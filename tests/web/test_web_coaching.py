@@ -64,7 +64,7 @@ def test_a_hint_comes_to_the_asking_seat_only_names_no_hidden_card_and_is_kept_w
         assert hint["version"] == me.version and hint["guesses"] == BUDGET
         options = hint["options"]
         assert 1 <= len(options) <= 3
-        assert [o["expected"] for o in options] == sorted((o["expected"] for o in options), reverse=True)
+        assert [o["chance"] for o in options] == sorted((o["chance"] for o in options), reverse=True)  # best first
         legal = [{k: v for k, v in a.items()} for a in me.legal]
         assert all({k: v for k, v in o.items() if k in ("play", "declare", "challenge")} in legal for o in options)
         assert all(o["facts"]["kind"] in ("play", "declare", "challenge") for o in options)
@@ -86,8 +86,8 @@ def test_a_hint_comes_to_the_asking_seat_only_names_no_hidden_card_and_is_kept_w
         store.close()
         (kept,) = read_hints(stored)
         assert kept.seat == 0 and kept.guesses == BUDGET
-        assert [{"expected": round(e, 2)} for _, e in kept.options] == [
-            {"expected": round(o["expected"], 2)} for o in options
+        assert [{"expected": round(e, 2), "chance": round(c or 0, 4)} for _, e, c in kept.options] == [
+            {"expected": round(o["expected"], 2), "chance": o["chance"]} for o in options
         ]
         assert replay(stored).actions_taken == sum(len(r["actions"]) for r in stored["rounds"])  # still a valid record
 
@@ -188,6 +188,13 @@ def test_a_finished_games_analysis_is_the_command_lines_searched_once_and_kept(t
     with quick(tmp_path) as http:  # a restart: read from the store at once
         again = http.get(f"/api/tables/{table_id}/analysis")
         assert again.status_code == 200 and again.json()["analysis"] == analysis
+    # An analysis kept in the format of before issue 28 (points, no chances) is searched again, and replaced.
+    store = Store(database(tmp_path))
+    store.write(store.save_analysis, table_id, 0, {**analysis, "format": "ronda-analysis/1"})
+    store.close()
+    with quick(tmp_path) as http:
+        assert http.get(f"/api/tables/{table_id}/analysis").status_code == 202
+        assert wait_for_analysis(http, table_id)["analysis"] == analysis
 
 
 def test_a_server_analyses_few_games_at_once_and_says_when_to_ask_again(

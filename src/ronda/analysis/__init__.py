@@ -1,8 +1,8 @@
 """Analysis: the value of every decision of a game, from what the deciding seat could know (issue 16).
 
-- :mod:`.search`: every option of one decision valued by determinized search
+- :mod:`.search`: every option of one decision valued, by its chance to win the game, by determinized search
   from the seat's view alone (R11), reproducibly (:func:`evaluate`, :class:`Method`);
-- :mod:`.grades`: a decision's class (best, good, inaccuracy, mistake, blunder) from its loss in points;
+- :mod:`.grades`: a decision's class (best, good, inaccuracy, mistake, blunder) from the winning chances it lost;
 - :mod:`.review`: every decision of a game record analysed, and each seat's summary;
 - :mod:`.hints`: hints given while playing, kept in the record's ``hints`` extension (docs/RECORD.md).
 
@@ -11,6 +11,6 @@ endgame), and nothing else; the words for people are in
 :mod:`ronda.presentation.coaching`.
 """
 
-from .search import DEFAULT_GUESSES, WIN_VALUE, Evaluation, Method, Option, decision_seed, evaluate
+from .search import DEFAULT_GUESSES, Evaluation, Method, Option, decision_seed, evaluate
 
-__all__ = ["DEFAULT_GUESSES", "WIN_VALUE", "Evaluation", "Method", "Option", "decision_seed", "evaluate"]
+__all__ = ["DEFAULT_GUESSES", "Evaluation", "Method", "Option", "decision_seed", "evaluate"]

@@ -1,26 +1,37 @@
-"""A decision's class from its loss: how many points less than the best option it was worth.
+"""A decision's class from its loss: how much of its chance to win the game it gave up against the best option.
 
-The thresholds are in expected points (see :mod:`ronda.analysis.search` for
-what a point of value means), chosen against what the game pays: a caida or a
-missa is one point, a card captured rather than left about half a point, a
-ronda one point and a tringa five, a won game ten.
+As Lichess grades a chess move by the winning chances it loses rather than by
+the engine's raw evaluation (its "inaccuracy", "mistake" and "blunder" are
+drops of 10, 20 and 30 on a winning-chances scale from -1 to 1: 5, 10 and 15
+percentage points of the chance to win), a decision here is graded by the
+chance to win the game it gave up (:mod:`ronda.analysis.search`), never by the
+points alone: by the win-probability model a point at 39-25 is worth almost
+nothing, at 20-20 about 3 percentage points, at 0-0 about 2.2, and the card
+that wins the game on the spot is worth the game. The thresholds are finer
+than Lichess's because one decision of a card game moves the chances less than
+one move of chess: at the start of a game a caida and a missa together are
+worth about 5 percentage points (5.3 to 5.7 measured in the tests' positions),
+a bluffed tringa's penalty (5 points) about 11 (11.7).
 
 =============  =======================  ==============================================
-class          loss (points)            what it means at the table
+class          chance to win lost       what it means at the table
 =============  =======================  ==============================================
-best           less than 0.2            as good as the best option, within the search's precision
-good           0.2 to less than 0.5     a little less than the best: a card or so
-inaccuracy     0.5 to less than 1.0     up to a point given away
-mistake        1.0 to less than 2.0     a caida, a missa or a few cards given away
-blunder        2.0 or more              more than that: a likely caida and missa, a bluff's
-                                        penalty, a challenge that may lose the game
+best           less than 1 point        as good as the best option, within the search's precision
+good           1 to less than 2.5       a little less than the best: a point or less early in a game
+inaccuracy     2.5 to less than 5       about two points given away early in a game
+mistake        5 to less than 10        a caida and a missa, or a ronda hidden, given away
+blunder        10 or more               more than that: a bluff's penalty, a round's swing, a
+                                        challenge that may lose the game, a win passed over
 =============  =======================  ==============================================
 
-With the default budget the differences between options are measured to
-about ±0.15 point, so a best option may show a small loss (below 0.2) that is
-only the search's noise; the classes above it are not noise.
+("points" here are percentage points of the chance to win: 0.05 is 5.) With
+the default budget two seeds give a decision's difference between two options
+about 1 percentage point apart on average (a standard error of about 0.8,
+``benchmarks/coach_calibration.py``), so a best option may show a small loss
+that is only the search's noise, and a decision near a threshold may fall on
+either side of it; ``mistake`` and ``blunder`` are beyond the noise.
 
->>> grade(0.0), grade(0.3), grade(0.5), grade(1.99), grade(7.0)
+>>> grade(0.0), grade(0.015), grade(0.03), grade(0.099), grade(0.4)
 ('best', 'good', 'inaccuracy', 'mistake', 'blunder')
 """
 
@@ -33,12 +44,12 @@ Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 GRADES: Final[tuple[Grade, ...]] = ("best", "good", "inaccuracy", "mistake", "blunder")
 """The classes, from the best decision to the worst."""
 
-THRESHOLDS: Final[dict[Grade, float]] = {"good": 0.2, "inaccuracy": 0.5, "mistake": 1.0, "blunder": 2.0}
-"""The loss, in points, from which a decision is in each class but ``best``."""
+THRESHOLDS: Final[dict[Grade, float]] = {"good": 0.01, "inaccuracy": 0.025, "mistake": 0.05, "blunder": 0.10}
+"""The chance to win the game lost (0 to 1) from which a decision is in each class but ``best``."""
 
 
 def grade(loss: float) -> Grade:
-    """The class of a decision that was worth ``loss`` points less than the best option."""
+    """The class of a decision that gave up ``loss`` of its chance to win the game (0.05: 5 percentage points)."""
     found: Grade = "best"
     for name, floor in THRESHOLDS.items():
         if loss >= floor:
@@ -46,16 +57,25 @@ def grade(loss: float) -> Grade:
     return found
 
 
+def chance_points(share: float) -> str:
+    """A chance, or a difference of chances, in percentage points: ``0.052`` is ``5.2``.
+
+    >>> chance_points(0.052), chance_points(0.1)
+    ('5.2', '10.0')
+    """
+    return f"{share * 100:.1f}"
+
+
 def thresholds_text() -> str:
     """The thresholds in one line, for ``--help`` and summaries.
 
-    >>> thresholds_text()
-    'best < 0.2 ≤ good < 0.5 ≤ inaccuracy < 1.0 ≤ mistake < 2.0 ≤ blunder (points lost against the best option)'
+    >>> thresholds_text().split(" (")[0]
+    'best < 1 ≤ good < 2.5 ≤ inaccuracy < 5 ≤ mistake < 10 ≤ blunder'
     """
     text = "best"
     for name, floor in THRESHOLDS.items():
-        text += f" < {floor:.1f} ≤ {name}"
-    return text + " (points lost against the best option)"
+        text += f" < {floor * 100:g} ≤ {name}"
+    return text + " (percentage points of the chance to win the game lost against the best option)"
 
 
-__all__ = ["GRADES", "THRESHOLDS", "Grade", "grade", "thresholds_text"]
+__all__ = ["GRADES", "THRESHOLDS", "Grade", "chance_points", "grade", "thresholds_text"]

@@ -6,20 +6,22 @@ which ``ronda replay`` accepts and skips (as any reader that does not know the
 extension may). Each entry says which decision it was given for — the round,
 and the index in that round's ``actions`` of the action that answered it
 (equal to their number when the record stops before the answer) — whose it was,
-the guesses searched, and the options shown with their expected points, best
-first::
+the guesses searched, and the options shown with their chance to win the game
+and their expected points, best first::
 
     "hints": [
       {"round": 0, "action": 7, "seat": 0, "guesses": 200,
-       "options": [{"play": "3c", "expected": 0.8}, {"play": "5o", "expected": -0.1}]}
+       "options": [{"play": "3c", "chance": 0.62, "expected": 0.8}, {"play": "5o", "chance": 0.58, "expected": -0.1}]}
     ]
+
+(``chance`` since issue 28: hints kept before it have ``expected`` alone.)
 
 So a game can be replayed with what its player was told, and an analysis can
 mark the decisions taken after a hint.
 
->>> hint = Hint(0, 7, 0, 200, ((Play.parse("3c"), 0.8), (Play.parse("5o"), -0.1)))
+>>> hint = Hint(0, 7, 0, 200, ((Play.parse("3c"), 0.8, 0.62), (Play.parse("5o"), -0.1, 0.58)))
 >>> hint.to_json()["options"]
-[{'play': '3c', 'expected': 0.8}, {'play': '5o', 'expected': -0.1}]
+[{'play': '3c', 'chance': 0.62, 'expected': 0.8}, {'play': '5o', 'chance': 0.58, 'expected': -0.1}]
 >>> read_hints({"rounds": [{"deck": [], "actions": [{"seat": 0}] * 8}], "hints": [hint.to_json()]}) == [hint]
 True
 >>> read_hints({"rounds": [{"deck": [], "actions": []}], "hints": [hint.to_json()]})
@@ -45,19 +47,25 @@ HINT_OPTIONS = 3
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """One hint: the decision it was for (round, index of the answering action), the seat, the options shown."""
+    """One hint: the decision it was for (round, index of the answering action), the seat, the options shown.
+
+    Each option: its action, its expected points, and its chance to win the
+    game (``None`` in a hint kept before chances were shown).
+    """
 
     round: int
     action: int
     seat: int
     guesses: int
-    options: tuple[tuple[Action, float], ...]
+    options: tuple[tuple[Action, float, float | None], ...]
 
     def to_json(self) -> dict[str, Any]:
         options = []
-        for action, expected in self.options:
+        for action, expected, chance in self.options:
             entry = action_to_record(self.seat, action)
             del entry["seat"]
+            if chance is not None:
+                entry["chance"] = round(chance, 4)
             entry["expected"] = round(expected, 2)
             options.append(entry)
         return {
@@ -87,7 +95,7 @@ def shown_options(evaluation: Evaluation, shown: int = HINT_OPTIONS) -> list[Opt
 
 def hint_of(evaluation: Evaluation, round_index: int, action_index: int, shown: int = HINT_OPTIONS) -> Hint:
     """The hint that shows an evaluation's best ``shown`` options (:func:`shown_options`)."""
-    options = tuple((o.action, o.expected) for o in shown_options(evaluation, shown))
+    options = tuple((o.action, o.expected, o.chance) for o in shown_options(evaluation, shown))
     return Hint(round_index, action_index, evaluation.seat, evaluation.guesses, options)
 
 
@@ -134,18 +142,24 @@ def _read_hint(entry: object, number: int, rounds: Sequence[Any]) -> Hint:
     options = entry.get("options")
     if not isinstance(options, list) or not options:
         raise bad('"options" must be a non-empty list')
-    read: list[tuple[Action, float]] = []
+    read: list[tuple[Action, float, float | None]] = []
     for option in options:
         if not isinstance(option, dict):
-            raise bad(f'an option is an object like {{"play": "3c", "expected": 0.8}}, not {option!r}')
+            raise bad(f'an option is an object like {{"play": "3c", "chance": 0.62, "expected": 0.8}}, not {option!r}')
         expected = option.get("expected")
         if not isinstance(expected, (int, float)) or isinstance(expected, bool) or not math.isfinite(expected):
             raise bad(f'an option\'s "expected" must be a number of points, not {expected!r}')
+        chance = option.get("chance")
+        if chance is not None and (
+            not isinstance(chance, (int, float)) or isinstance(chance, bool) or not 0.0 <= chance <= 1.0
+        ):
+            raise bad(f'an option\'s "chance" must be a chance from 0 to 1, not {chance!r}')
         try:
-            _, action = action_from_record({"seat": seat, **{k: v for k, v in option.items() if k != "expected"}})
+            action_keys = {k: v for k, v in option.items() if k not in ("expected", "chance")}
+            _, action = action_from_record({"seat": seat, **action_keys})
         except RondaError as error:
             raise bad(str(error)) from None
-        read.append((action, float(expected)))
+        read.append((action, float(expected), None if chance is None else float(chance)))
     return Hint(round_index, action_index, seat, values["guesses"], tuple(read))
 
 

@@ -42,19 +42,23 @@ from ..engine.view import SeatView
 from .grades import GRADES, THRESHOLDS, Grade, grade
 from .hints import Hint, read_hints
 from .search import (
-    WIN_VALUE,
+    SOURCES,
     DeclareFacts,
     Evaluation,
     Facts,
     Method,
     Option,
     PlayFacts,
+    Sources,
     decision_seed,
     evaluate,
 )
 
 COSTLIEST = 5
 """How many of a seat's costliest decisions its summary tells."""
+
+FORMAT = "ronda-analysis/2"
+"""The format of :meth:`Review.to_json`: 2 since options are valued by their chance to win the game (issue 28)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +111,13 @@ class Decision:
 
     @property
     def loss(self) -> float:
-        """Points the action taken was worth less than the best option."""
+        """The chance to win the game the action taken gave up against the best option."""
         return self.evaluation.loss(self.moment.taken)
+
+    @property
+    def points_behind(self) -> float:
+        """The expected points the action taken scored less than the best option (negative: more)."""
+        return self.evaluation.points_behind(self.moment.taken)
 
     @property
     def grade(self) -> Grade:
@@ -149,15 +158,20 @@ class Review:
         return SeatSummary(seat, len(mine), average, classes, tuple(costly[:COSTLIEST]))
 
     def to_json(self) -> dict[str, Any]:
-        """The analysis as plain data, no words: ``ronda analyse --json`` without its sentences."""
+        """The analysis as plain data, no words: ``ronda analyse --json`` without its sentences.
+
+        Format 2 (issue 28): options are valued by their ``chance`` to win the
+        game, a decision's ``loss`` is in winning chances, and ``points_behind``
+        says how many expected points it scored less than the best option.
+        """
         return {
-            "format": "ronda-analysis/1",
+            "format": FORMAT,
             "method": {
                 "guesses": self.method.guesses,
                 "deals": self.method.deals,
                 "exact_plays": self.method.exact_plays,
                 "read_plays": self.method.read_plays,
-                "win_value": WIN_VALUE,
+                "value": "chance to win the game",
                 "seed": self.seed,
             },
             "thresholds": dict(THRESHOLDS),
@@ -203,14 +217,25 @@ def facts_json(facts: Facts) -> dict[str, Any]:
     }
 
 
+def sources_json(sources: Sources) -> dict[str, float]:
+    """An option's points by source, and its sweep share (:class:`~ronda.analysis.search.Sources`).
+
+    >>> sources_json(Sources(cards=1.5, sweep=1.0))["cards"], sources_json(Sources())["sweep"]
+    (1.5, 0.0)
+    """
+    return {**{source: round(sources.margin(source), 3) for source in SOURCES}, "sweep": round(sources.sweep, 3)}
+
+
 def option_json(seat: int, option: Option) -> dict[str, Any]:
-    """One option with its value, its chances to end the game, and its facts."""
+    """One option with its value, its chances to end the game, its facts, and its points by source."""
     return {
         **action_json(seat, option.action),
+        "chance": round(option.chance, 4),
         "expected": round(option.expected, 3),
         "won": round(option.won, 3),
         "lost": round(option.lost, 3),
         "facts": facts_json(option.facts),
+        "sources": sources_json(option.sources),
     }
 
 
@@ -223,7 +248,8 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
         "deal": moment.deal,
         "seat": moment.seat,
         "taken": action_json(moment.seat, moment.taken),
-        "loss": round(decision.loss, 3),
+        "loss": round(decision.loss, 4),
+        "points_behind": round(decision.points_behind, 3),
         "class": decision.grade,
         "best": action_json(moment.seat, evaluation.best.action),
         "exact": evaluation.exact,
@@ -237,7 +263,7 @@ def _summary_json(summary: SeatSummary) -> dict[str, Any]:
     return {
         "seat": summary.seat,
         "decisions": summary.decisions,
-        "average_loss": round(summary.average_loss, 3),
+        "average_loss": round(summary.average_loss, 4),
         "classes": dict(summary.classes),
         "costliest": [d.moment.index for d in summary.costliest],
     }
@@ -397,6 +423,7 @@ def _sigint_ignored() -> Iterator[None]:
 
 __all__ = [
     "COSTLIEST",
+    "FORMAT",
     "Decision",
     "Moment",
     "Review",
@@ -406,4 +433,5 @@ __all__ = [
     "facts_json",
     "moments",
     "option_json",
+    "sources_json",
 ]

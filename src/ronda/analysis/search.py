@@ -9,23 +9,31 @@ other seats' plays this deal read by :class:`~ronda.bots.inference.PlayModel`),
 every option is applied in every guess, and the game is played on
 (:func:`~ronda.bots.rollout.rollout`, the three-ply lookahead policy of the
 ``expert`` bot) or, at the end of a round, searched exactly
-(:func:`~ronda.bots.endgame.solve`). Every option meets the same guesses and the
+(:func:`~ronda.bots.endgame.solve`, each side playing for the game). Every option meets the same guesses and the
 same rollout random numbers, so their differences are measured far more
 precisely than their values.
 
-**What "expected points" means.** An option's value is the mean over the
-guesses of what the bots' search maximises (:func:`~ronda.bots.rollout.utility`):
-the points the seat's side scores from now minus the others' (their average
-with three players), up to the end of :attr:`Method.deals` deals (the current
-one first) or of the round, whichever comes first, each card captured within
-the horizon counting half a point (with two sides the card count, R7.2, pays
-one point per card above half the pack, so a card taken rather than left moves
-the margin by half a point per card on average). A game won or lost within
-the horizon is worth :data:`WIN_VALUE` points or their opposite, whatever was
-scored on the way (near the end, what counts is the game), and a line that
-leaves the game going counts at most :data:`OPEN_MARGIN` either way, so that
-losing the game is always worse than playing on. A loss — the value
-of the best option minus that of the option taken — is therefore in points.
+**What an option is worth: its chance to win the game.** A player wants the
+game, not the points (R9.1): a point at 39-25 is worth far less than at
+20-20, and a caida that wins on the spot more than any margin. So an option's
+value is the mean over the guesses of the seat's side's chance to win the game
+at the end of the horizon — :attr:`Method.deals` deals (the current one first)
+or the round, whichever comes first: 1 for a game won within it, 0 for a game
+lost, and otherwise the win-probability model
+(:func:`~ronda.bots.winprob.game_win_probability`: at the end of a round, the
+model at the new scores with the next dealer; inside one, at the scores the
+round is expected to end with), as the search bots value their horizon. A
+loss — the best option's chance minus that of the option taken — is in
+winning chances, and the classes (:mod:`.grades`) are set by it, as Lichess
+grades moves by the winning chances they lose, not by raw evaluation.
+
+**Points, the explanation.** Each option also keeps its *expected points*:
+the seat's side's points from now minus the others' (their average with three
+players) over the same horizon, each card captured in a round the horizon
+stops inside counting half a point (with two sides the card count, R7.2, pays
+one point per card above half the pack), and its points by source
+(:class:`Sources`: the card count, caidas, missas, ...), whose sum it is. Points
+say *why* an option wins more often; they no longer say how much it matters.
 
 **Declarations and challenges.** A declaration (R8.2) is an option like a card:
 after it the other seats declare what they hold and nobody challenges in the
@@ -66,31 +74,18 @@ from ..bots.determinize import Determinizer
 from ..bots.endgame import solve
 from ..bots.inference import PlayModel
 from ..bots.rollout import lookahead_policy, rollout, utility
+from ..bots.winprob import game_win_probability
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import Card
 from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind
+from ..engine.events import Event, Score, TableTaken
 from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
 from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
 
-WIN_VALUE = 10.0
-"""What a won game is worth, in points (a lost one its opposite): the search bots' own weight of a win."""
-
-OPEN_MARGIN = WIN_VALUE - 1.0
-"""The most a line that does not end the game may be worth either way, in points.
-
-A round can swing more than :data:`WIN_VALUE` points (a missa, caidas and a
-bluff's penalty together) without ending the game; counted in full, losing
-the game at once — a challenge the view proves will fail (R8.8) — would rate
-better than playing on behind by 13. Whatever happens on the way, a game
-still going is better than a game lost and worse than a game won.
-"""
-
-_DECISIVE = 1000.0
-"""A won game's weight in the exact search: more than any margin, so winning comes first."""
-
 DEFAULT_GUESSES = 200
-"""Guesses of the hidden cards per decision: the differences between options are then known to about ±0.15 point."""
+"""Guesses of the hidden cards per decision: the differences between options' chances then have a standard error
+of about 0.8 percentage point (two seeds, ``benchmarks/coach_calibration.py``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +94,9 @@ class Method:
 
     ``guesses``: hidden-card placements per decision (each option is played
     out once in each); ``deals``: the horizon of a rollout, in deals (the
-    current one first; 0 plays to the end of the round); ``exact_plays``: at
+    current one first; 0, the default, plays to the end of the round, where the
+    win-probability model is exact: inside a round it reads the scores the
+    round is expected to end with, too sure of a win near the target); ``exact_plays``: at
     most this many cards left in all hands with the stock empty, the rest of
     the round is searched exactly in each guess — and with two players, where
     counting leaves one placement, in that one guess only; ``read_plays``:
@@ -107,7 +104,7 @@ class Method:
     """
 
     guesses: int = DEFAULT_GUESSES
-    deals: int = 2
+    deals: int = 0
     exact_plays: int = 6
     read_plays: bool = True
 
@@ -176,20 +173,78 @@ class ChallengeFacts:
 
 Facts = PlayFacts | DeclareFacts | ChallengeFacts
 
+Source = Literal["cards", "caidas", "missas", "combinations", "penalties", "dealer_duty"]
+
+SOURCES: tuple[Source, ...] = ("cards", "caidas", "missas", "combinations", "penalties", "dealer_duty")
+"""Where an option's points come from, in the order the coach names them."""
+
+_SOURCE_OF: dict[str, Source] = {
+    "cards": "cards",
+    "caida": "caidas",
+    "chain": "caidas",
+    "missa": "missas",
+    "announcement": "combinations",
+    "false_announcement": "penalties",
+    "undeclared": "penalties",
+    "dealer_duty": "dealer_duty",
+}
+"""The source of each reason a side scores for (RECORD.md's ``score`` reasons)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sources:
+    """An option's points by where they come from: the explanation of its value, in the coach's words.
+
+    Each is a margin over the same horizon as the option's value (the seat's
+    side's points minus the others', on average over the guesses): ``cards``
+    the card count (R7.2) and, in a round the horizon stops inside, the cards
+    captured since at half a point each (as the value counts them); ``caidas``
+    caidas and chains (R5); ``missas`` (R6.1); ``combinations`` declared ones
+    scored (R8.4); ``penalties`` false and undeclared announcements (R8.6,
+    R8.7); ``dealer_duty`` (R10). ``sweep``: the share of guesses in which the
+    seat's side makes the round's last capture and so takes the cards left on
+    the table (R7.1) within the horizon. Points scored on the way to a game won
+    or lost count here as scored (the option's ``expected`` is their sum), though
+    its chance to win counts only the game.
+    Under ``transfer_scoring`` (R10) every point reaches the score through the
+    card count, so ``cards`` holds them all.
+    """
+
+    cards: float = 0.0
+    caidas: float = 0.0
+    missas: float = 0.0
+    combinations: float = 0.0
+    penalties: float = 0.0
+    dealer_duty: float = 0.0
+    sweep: float = 0.0
+
+    def margin(self, source: Source) -> float:
+        """The margin of one source, by name."""
+        value: float = getattr(self, source)
+        return value
+
+
+_WIDTH = 4 + len(SOURCES) + 1
+"""The numbers summed per option and guess: chance, points, won, lost, the margin of each source, the sweep."""
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """One legal action with its value (in points, see the module) and the facts its reason is made of.
+    """One legal action with its value, its points, and the facts its reason is made of (see the module).
 
-    ``won`` and ``lost``: the share of guesses in which the game was won or
-    lost within the horizon after this option.
+    ``chance``: the seat's side's chance to win the game after it, its value;
+    ``expected``: its expected points, the explanation; ``won`` and ``lost``:
+    the share of guesses in which the game was won or lost within the horizon
+    after it; ``sources``: its points by where they come from (:class:`Sources`).
     """
 
     action: Action
+    chance: float
     expected: float
     won: float
     lost: float
     facts: Facts
+    sources: Sources = field(default_factory=Sources)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +271,12 @@ class Evaluation:
         raise ValueError(f"{action} was not a legal option of this decision")
 
     def loss(self, action: Action) -> float:
-        """How much less ``action`` was worth than the best option, in points (0 for the best)."""
-        return max(0.0, self.best.expected - self.option(action).expected)
+        """The chance to win the game ``action`` gave up against the best option (0 for the best)."""
+        return max(0.0, self.best.chance - self.option(action).chance)
+
+    def points_behind(self, action: Action) -> float:
+        """How many expected points ``action`` scores less than the best option: negative when it scores more."""
+        return self.best.expected - self.option(action).expected
 
 
 # ------------------------------------------------------------------ seeds
@@ -265,9 +324,9 @@ class _Search:
         self.rng = random.Random(seed)
         self.sampler = Determinizer(view, play_model=PlayModel() if method.read_plays else None)
         self.start = list(view.scores)
-        # A declaration's consequences all fall within its deal (R8.9: by its end every declaration is
-        # exposed or decided), so its options are played out to the end of the deal, no further.
-        self.deals = 1 if view.phase == DECLARE else method.deals
+        # Declarations are played out as far as cards: their consequences fall within the deal (R8.9), but
+        # what they are worth to the game shows where the points are counted, at the round's end.
+        self.deals = method.deals
         self.piles = (view.round, list(view.pile_sizes)) if self.deals else None
         # Two cards of one rank play alike (R1.1: suits never matter): one is searched for both.
         self.plays: list[Play] = []
@@ -283,12 +342,12 @@ class _Search:
         )
         self.forced = self.exact and len(self.sampler.unknown_seats()) <= 1
 
-    # Sums per searched option: value, won, lost; and the reply facts of plays.
+    # Sums per searched option (:data:`_WIDTH` numbers: chance, points, won, lost, the sources); the replies to plays.
     def run(self) -> Evaluation:
         view = self.view
         guesses = 1 if self.forced else self.method.guesses
         searched: list[Action] = [*self.plays, *self.declares]
-        sums: dict[Action, list[float]] = {a: [0.0, 0.0, 0.0] for a in searched}
+        sums: dict[Action, list[float]] = {a: [0.0] * _WIDTH for a in searched}
         after_challenge: dict[Challenge, dict[Play, list[float]]] = {c: {} for c in self.challenges}
         failed: dict[Challenge, int] = dict.fromkeys(self.challenges, 0)
         replies: dict[Play, list[int]] = {p: [0, 0] for p in self.plays}
@@ -311,65 +370,92 @@ class _Search:
                     failed[challenge] += game.phase == OVER
                     outcome = self._finish(game, crn)
                     for play in self.plays:
-                        self._add(table.setdefault(play, [0.0, 0.0, 0.0]), outcome)
+                        self._add(table.setdefault(play, [0.0] * _WIDTH), outcome)
                     continue
                 for play in self.plays:
                     child = game.copy(history=False)
                     child.apply(play)
-                    self._add(table.setdefault(play, [0.0, 0.0, 0.0]), self._finish(child, crn))
+                    self._add(table.setdefault(play, [0.0] * _WIDTH), self._finish(child, crn, game.events))
         options = [
             self._option(a, sums[self._searched(a) if type(a) is Play else a], guesses, replies)
             for a in self.legal
             if type(a) is not Challenge
         ]
         for challenge in self.challenges:
-            best = max(after_challenge[challenge].values(), key=lambda s: s[0])
+            best = max(after_challenge[challenge].values(), key=lambda s: (s[0], s[1]))
             facts = self._challenge_facts(challenge, failed[challenge] / guesses)
-            options.append(Option(challenge, best[0] / guesses, best[1] / guesses, best[2] / guesses, facts))
-        order = sorted(range(len(options)), key=lambda i: (-round(options[i].expected, 9), i))
+            chance, value, won, lost, *rest = (x / guesses for x in best)
+            options.append(Option(challenge, chance, value, won, lost, facts, Sources(*rest)))
+        # Best first: the chance to win the game, then (where it is the same, say a game sure to be won) the points.
+        order = sorted(
+            range(len(options)), key=lambda i: (-round(options[i].chance, 9), -round(options[i].expected, 9), i)
+        )
         phase: Literal["declare", "play"] = "declare" if view.phase == DECLARE else "play"
         return Evaluation(
             view.seat, phase, tuple(options[i] for i in order), guesses, self.exact, self.seed, self.method
         )
 
     @staticmethod
-    def _add(total: list[float], outcome: tuple[float, bool, bool]) -> None:
-        total[0] += outcome[0]
-        total[1] += outcome[1]
-        total[2] += outcome[2]
+    def _add(total: list[float], outcome: Sequence[float]) -> None:
+        for i, x in enumerate(outcome):
+            total[i] += x
 
-    def _finish(self, game: Game, crn: int) -> tuple[float, bool, bool]:
-        """Play ``game`` on to the horizon (or solve it exactly); its value to the seat's side, won, lost.
+    def _finish(self, game: Game, crn: int, before: Sequence[Event] = ()) -> list[float]:
+        """Play ``game`` on to the horizon (or solve it exactly): the chance to win, points, won, lost, sources.
 
-        A game that ends is worth :data:`WIN_VALUE` won, minus that lost, and
-        nothing else: the points scored on the way to a finished game no
-        longer matter, and counting them would favour losing sooner (fewer
-        points given away before the end) over losing later. A game still going
-        is worth at most :data:`OPEN_MARGIN` either way, so never as much as one won
-        nor as little as one lost.
+        ``game`` is a light copy, whose events start where it was copied;
+        ``before``: what the option did before that copy. The chance is 1 for
+        a game won, 0 for one lost, else the win-probability model where the
+        horizon ends (see the module); the points are the margin, each source's
+        and their sum, whether or not the game ended on the way.
         """
         side = self.view.side
         if self.exact and game.phase == PLAY:
-            value, winner = self._solve(game)
+            events = [*before, *game.events]
+            game, line = self._solve(game)
+            events += line
         else:
             if game.phase != OVER:
                 rollout(game, random.Random(crn), _POLICY, self.deals)
-            winner = game.winner
-            value = utility(game, self.start, side, WIN_VALUE, self.piles)
-        if winner is not None:
-            value = WIN_VALUE if winner == side else -WIN_VALUE
-        else:
-            value = max(-OPEN_MARGIN, min(OPEN_MARGIN, value))
-        return value, winner == side, winner is not None and winner != side
+            events = [*before, *game.events]
+        chance = game_win_probability(game, side)
+        value = utility(game, self.start, side, 0.0, self.piles)
+        winner = game.winner
+        return [chance, value, winner == side, winner is not None and winner != side, *self._sources(game, events)]
 
-    def _solve(self, game: Game) -> tuple[float, int | None]:
-        """The exact value of the rest of the round, and who wins the game along the line of best play, if anyone.
+    def _sources(self, game: Game, events: Sequence[Event]) -> list[float]:
+        """Each of :data:`SOURCES`' margins from the decision to ``game``, then the sweep (see :class:`Sources`)."""
+        side, sides = self.view.side, self.view.rules.sides
+        margins = dict.fromkeys(SOURCES, 0.0)
+        sweep = 0.0
+        swept = False
+        for event in events:
+            if type(event) is Score:
+                source = _SOURCE_OF[event.reason]
+                margins[source] += event.points if event.side == side else -event.points / (sides - 1)
+            elif type(event) is TableTaken and not swept:
+                swept = True  # the first round's sweep: the one the decision's round ends with
+                sweep = float(event.side == side)
+        if self.piles is not None and game.round == self.piles[0] and game.phase in (PLAY, DECLARE):
+            gained = [size - before for size, before in zip(game.pile_sizes, self.piles[1], strict=True)]
+            theirs = sum(gained[s] for s in range(sides) if s != side) / (sides - 1)
+            margins["cards"] += 0.5 * (gained[side] - theirs)
+        return [*margins.values(), sweep]
 
-        Searched with a won game worth far more than any margin, so that every
-        side plays first to win (or not to lose), then for points.
+    def _solve(self, game: Game) -> tuple[Game, list[Event]]:
+        """The game at the end of the round along the line of best play, and that line's events.
+
+        Every side plays for its chance to win the game (the value of the
+        round's end, :func:`~ronda.bots.winprob.game_win_probability`), the
+        other sides against the seat's ("paranoid" with three players).
         """
-        side, start = self.view.side, self.start
-        value = solve(game, side, start, _DECISIVE)
+        side = self.view.side
+
+        def leaf(end: Game) -> float:
+            # Equal chances (a game sure to be won either way) are told apart by the points, a millionth each.
+            return game_win_probability(end, side) + 1e-6 * utility(end, self.start, side, 0.0)
+
+        line: list[Event] = []
         while game.phase == PLAY:
             mine = game.rules.side_of(game.turn) == side
             children = []
@@ -377,9 +463,10 @@ class _Search:
                 if type(action) is Play:
                     child = game.copy(history=False)
                     child.apply(action)
-                    children.append((solve(child, side, start, _DECISIVE), child))
+                    children.append((solve(child, side, self.start, 0.0, leaf=leaf), child))
             game = (max if mine else min)(children, key=lambda pair: pair[0])[1]
-        return value, game.winner
+            line += game.events
+        return game, line
 
     def _searched(self, play: Play) -> Play:
         """The play searched for ``play``: the first card of its rank."""
@@ -403,7 +490,7 @@ class _Search:
                     break
 
     def _option(self, action: Action, total: list[float], guesses: int, replies: dict[Play, list[int]]) -> Option:
-        value, won, lost = (x / guesses for x in total)
+        chance, value, won, lost, *rest = (x / guesses for x in total)
         facts: Facts
         if type(action) is Play:
             counts = replies[self._searched(action)]
@@ -411,7 +498,7 @@ class _Search:
         else:
             assert type(action) is Declare
             facts = self._declare_facts(action.declaration)
-        return Option(action, value, won, lost, facts)
+        return Option(action, chance, value, won, lost, facts, Sources(*rest))
 
     def _declare_facts(self, declared: Kind) -> DeclareFacts:
         rules = self.view.rules
@@ -465,7 +552,7 @@ class _Search:
 
 __all__ = [
     "DEFAULT_GUESSES",
-    "WIN_VALUE",
+    "SOURCES",
     "ChallengeFacts",
     "DeclareFacts",
     "Evaluation",
@@ -473,6 +560,8 @@ __all__ = [
     "Method",
     "Option",
     "PlayFacts",
+    "Source",
+    "Sources",
     "decision_seed",
     "evaluate",
 ]

@@ -28,12 +28,19 @@ from .inference import PlayModel
 from .rollout import greedy_policy, utility
 from .winprob import game_win_probability
 
+MARGIN_WEIGHT = 0.001
+"""With ``value="win"``: what a point of margin adds to a chance to win, a tie-break (a point moves the chance by
+about 0.02 far from the target, by much more near it)."""
+
+WON = 1.0 + MARGIN_WEIGHT * 100
+"""With ``value="win"``: a game won, above a chance of 1 with any margin a round can bring."""
+
 VALUES = ("win", "points")
 """What a search maximises at the end of its horizon. ``win`` (the default): the chance to win the game —
-1 or 0 for a game won or lost inside the horizon, else :func:`~ronda.bots.winprob.game_win_probability` (the
-model at the scores the round ends with). ``points``: the points gained minus the opponents', plus or minus
-``win_value`` for a won or lost game (:func:`~ronda.bots.rollout.utility`), the search of before issue 28,
-kept to measure against (``ronda arena hard hard:value=points``)."""
+won or lost inside the horizon, else :func:`~ronda.bots.winprob.game_win_probability` (the model at the
+scores the round ends with), the margin a tie-break (:data:`MARGIN_WEIGHT`). ``points``: the points gained
+minus the opponents', plus or minus ``win_value`` for a won or lost game (:func:`~ronda.bots.rollout.utility`),
+the search of before issue 28, kept to measure against (``ronda arena hard hard:value=points``)."""
 
 
 class SearchBot:
@@ -42,7 +49,7 @@ class SearchBot:
     Knobs: ``budget``, ``time_limit``, ``min_budget`` (see the module),
     ``policy`` (the rollout policy, :mod:`ronda.bots.rollout`), ``explore``
     (share of random cards in the default policy's rollouts), ``win_value`` (utility of winning the
-    game, in points), ``bluff`` (may bluff), ``gamble`` (weigh challenges
+    game, in points, with ``value="points"``), ``bluff`` (may bluff), ``gamble`` (weigh challenges
     that may fail near the target, :func:`~ronda.bots.declarations.gamble_targets`),
     ``play_model`` (read the other seats' plays when
     guessing, :mod:`ronda.bots.inference`), ``candidates`` (guesses drawn per
@@ -86,10 +93,19 @@ class SearchBot:
     def leaf(
         self, game: Game, start: Sequence[int], side: int, piles: tuple[int, Sequence[int]] | None = None
     ) -> float:
-        """What the end of a rollout (or of the exact search) is worth to ``side``, by :attr:`value`."""
+        """What the end of a rollout (or of the exact search) is worth to ``side``, by :attr:`value`.
+
+        With ``win``: the chance to win, plus :data:`MARGIN_WEIGHT` a point of margin so that where the
+        chances saturate (every card loses in every guess, or none can lose) the points still decide;
+        a won game is worth more than anything not yet won, whatever its margin.
+        """
         if self.value == "points":
             return utility(game, start, side, self.win_value, piles)
-        return game_win_probability(game, side)
+        winner = game.winner
+        if winner is not None and winner == side:
+            return WON
+        margin = utility(game, start, side, 0.0)
+        return game_win_probability(game, side) + MARGIN_WEIGHT * margin
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.phase == DECLARE:

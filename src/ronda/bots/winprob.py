@@ -9,9 +9,10 @@ into winning chances, so a search can value the end of its horizon by them.
 (sides numbered from the dealer's side in the order of play, as the deal
 passes: R3.2), by two vectors: the net points each side scored *during play*
 (caida, chain, missa, announcements, penalties, dealer duty) and the points
-each scored by the *card count* at the end (R7.2). Their joint distribution is
-estimated from self-play of the ``medium`` level (cheap, and close enough in
-style to the stronger levels) and shipped as package data
+each scored by the *card count* at the end (R7.2). Their distribution is
+counted in self-play of the ``medium`` level (cheap, and close enough in
+style to the stronger levels): the points during play jointly, and the card
+count for each leader of the play (:class:`RoundTable`). It is shipped as package data
 (``winprob_rounds.json``; :func:`main` regenerates it, command and seed in the
 file). Given that distribution the chance to win from every score is exact, by
 dynamic programming over the grid of scores below the target, from the scores
@@ -37,8 +38,9 @@ compares the model with long self-play from sample scores.
 
 Tables are shipped for the presets' rule sets (``ronda rules``) with 2, 3 and
 4 players; the target and ``ace_high`` do not change a round, so one table
-serves every target. Rules with no shipped table get one computed on first
-use (:data:`ON_DEMAND_ROUNDS` rounds of self-play, seeded, a few seconds) and
+serves every target. Rules with no shipped table use the nearest one
+(:data:`FALLBACK_ORDER`), or, when none is near, get one computed on first
+use (:data:`ON_DEMAND_ROUNDS` rounds of self-play, seeded, some seconds) and
 kept for the process. The exact programme is for two sides (2 or 4 players)
 with at most :data:`EXACT_STATES` score vectors (targets up to 141). Three
 players, and longer targets, use an approximation: each side's number of
@@ -87,9 +89,6 @@ ON_DEMAND_ROUNDS = 2_000
 """Rounds of self-play that estimate a table for rules without a shipped one."""
 
 ON_DEMAND_SEED = 0
-
-Outcome = tuple[tuple[int, ...], tuple[int, ...]]
-"""A round's outcome: (net points during play, card-count points), per side from the dealer's side."""
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """``ronda analyse FILE``: every decision of a game record valued from its seat's view, and a summary per seat.
 
 Each option of each decision (the cards of different ranks, the declarations,
-the challenges) gets its expected points from what the deciding seat could
-know then — never the hidden cards — by determinized search with a fixed
-budget of guesses, so the same record gives the same analysis on any machine
-(:mod:`ronda.analysis`). A decision's loss is how much less the option taken
-was worth than the best; its class follows from the loss.
+the challenges) gets its chance to win the game, and its expected points as
+the explanation, from what the deciding seat could know then — never the
+hidden cards — by determinized search with a fixed budget of guesses, so the
+same record gives the same analysis on any machine (:mod:`ronda.analysis`).
+A decision's loss is the chance to win the option taken gave up against the
+best; its class follows from the loss.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ EXIT_INTERRUPTED = 130
 """Ctrl-C, as shells report a command that SIGINT stopped (128 + 2)."""
 
 DESCRIPTION = (
-    "Analyse a game record (RECORD.md): for every decision of every seat (or --seat N), the expected points of "
-    "each legal option from that seat's view only — what it could know then — by determinized search with a "
-    "fixed budget (reproducible run to run and machine to machine), the loss of the option taken against the "
-    "best, its class, and a summary per seat: the average loss per decision, the count of each class, the five "
-    "costliest decisions in words. Expected points are the seat's side's points minus the others' over the rest "
-    "of this deal and the next, each captured card counted at half a point; a game won or lost on the way "
-    "counts +10 or -10, whatever was scored before it ended, and a game still going at most +9 or -9. "
+    "Analyse a game record (RECORD.md): for every decision of every seat (or --seat N), each legal option's "
+    "chance to win the game, from that seat's view only — what it could know then — by determinized search with "
+    "a fixed budget (reproducible run to run and machine to machine), the chance the option taken gave up "
+    "against the best (its loss), its class, and a summary per seat: the average loss per decision, the count of "
+    "each class, the five costliest decisions in words. An option's chance: 1 for a game won within the rest of "
+    "the round, 0 for one lost, else the win-probability model (docs/winprob.md) at the scores the round ends "
+    "with. Its expected points, the explanation: the seat's side's points minus the others' over the rest of the "
+    "round, by source (the card count, caidas, missas, combinations, penalties). "
     f"Classes: {thresholds_text()}."
 )
 

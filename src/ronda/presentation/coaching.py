@@ -1,15 +1,17 @@
 """The words of the analysis: a hint's options, each decision's verdict, a seat's summary.
 
-Numbers come from :mod:`ronda.analysis` (values in points, shares of the
-guesses searched from the seat's view); this module only says them in the
-game's words — what a card takes, the caida or missa it leaves the next seat,
+Numbers come from :mod:`ronda.analysis` (each option's chance to win the
+game, its expected points and where they come from, shares of the guesses
+searched from the seat's view); this module only says them in the game's
+words — the chance first, what the game is about, then the points that
+explain it — what a card takes, the caida or missa it leaves the next seat,
 what a bluff or a hidden combination costs, what a challenge risks — for
 ``ronda analyse``, the terminal's hints and its summary after a game. ``me``
 is the reader's seat, told "you" as in the play-by-play.
 
 >>> from ronda.analysis.search import Option, PlayFacts
 >>> from ronda.engine.actions import Play
->>> drop = Option(Play.parse("5o"), -0.9, 0.0, 0.0, PlayFacts(16, (), False, False, False, 1, 0.62, 0.0))
+>>> drop = Option(Play.parse("5o"), 0.47, -0.9, 0.0, 0.0, PlayFacts(16, (), False, False, False, 1, 0.62, 0.0))
 >>> option_reason(drop, me=0)
 'drops it; seat 1 holds a 5 in 62% of the guesses: a likely caida'
 """
@@ -18,14 +20,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.grades import GRADES, thresholds_text
+from ..analysis.grades import GRADES, chance_points, thresholds_text
 from ..analysis.hints import HINT_OPTIONS, shown_options
 from ..analysis.review import Decision, Review, SeatSummary
-from ..analysis.search import ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts
+from ..analysis.search import SOURCES, ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts, Source
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import RANKS, card_name
 from ..engine.combinations import NONE
-from .narration import possessive, seat_name
+from .narration import possessive, seat_name, side_name
 
 LIKELY = 0.5
 """A reply the next seat has in at least this share of the guesses is called likely."""
@@ -50,6 +52,19 @@ def _share(share: float) -> str:
     return f"{share:.0%}"
 
 
+def chance(share: float) -> str:
+    """A chance to win the game, to a tenth of a percent: ``62.0%``."""
+    return f"{share:.1%}"
+
+
+def horizon(evaluation: Evaluation) -> str:
+    """How far the search looked, as the won and lost shares are said: ``this round``, ``this deal or the next``."""
+    deals = evaluation.method.deals
+    if evaluation.exact or deals == 0:
+        return "this round"
+    return "this deal" if deals == 1 else "this deal or the next" if deals == 2 else f"the next {deals} deals"
+
+
 def option_name(action: Action, me: int | None = None) -> str:
     """An option as a player says it: ``play 3c``, ``declare ronda``, ``challenge seat 1``."""
     if isinstance(action, Challenge):
@@ -57,24 +72,33 @@ def option_name(action: Action, me: int | None = None) -> str:
     return str(action)
 
 
-def option_reason(option: Option, me: int | None = None, outcome: bool = True, risks: bool = True) -> str:
+def option_reason(
+    option: Option,
+    me: int | None = None,
+    outcome: bool = True,
+    risks: bool = True,
+    seat: int | None = None,
+    within: str = "this round",
+) -> str:
     """Why an option is worth what it is, in a few words of the game.
 
-    ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game.
+    ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game
+    ``within`` the search's horizon (:func:`horizon`); ``seat``: the deciding seat, when it may not be
+    the reader's (its hand is then "its hand", not "your hand").
     """
     facts = option.facts
     if isinstance(facts, PlayFacts):
         text = _play_reason(facts, me, risks)
     elif isinstance(facts, DeclareFacts):
-        text = _declare_reason(facts)
+        text = _declare_reason(facts, seat is None or seat == me)
     else:
         text = _challenge_reason(facts, me)
     if not outcome:
         return text
     if option.won >= WORTH_SAYING:
-        text += f"; wins the game in {_share(option.won)} of the guesses"
+        text += f"; wins the game within {within} in {_share(option.won)} of the guesses"
     if option.lost >= WORTH_SAYING and not isinstance(facts, ChallengeFacts):
-        text += f"; the game is lost in {_share(option.lost)}"
+        text += f"; loses the game within {within} in {_share(option.lost)} of the guesses"
     return text
 
 
@@ -111,15 +135,19 @@ def _risk(facts: PlayFacts, me: int | None) -> str:
     return "".join(f"; {part}" for part in parts)
 
 
-def _declare_reason(facts: DeclareFacts) -> str:
+def _declare_reason(facts: DeclareFacts, yours: bool = True) -> str:
     declared, held, penalty = facts.declared, facts.held, facts.penalty
+    your = "your" if yours else "its"
     if facts.truthful:
-        return "what your hand holds" if held != NONE else "your hand holds no combination"
+        return f"what {your} hand holds" if held != NONE else f"{your} hand holds no combination"
     if held == NONE:
-        return f"a bluff: exposed as false once your cards show it, {penalty} to each opponent (R8.5, R8.6)"
+        return f"a bluff: exposed as false once {your} cards show it, {penalty} to each opponent (R8.5, R8.6)"
     if declared == NONE:
-        return f"hides your {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
-    return f"a false {_kind(declared)} (you hold a {_kind(held)}): {penalty} to each opponent in penalties (R8.6, R8.7)"
+        return f"hides {your} {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
+    held_by = "you hold" if yours else "it holds"
+    return (
+        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {penalty} to each opponent in penalties (R8.6, R8.7)"
+    )
 
 
 def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
@@ -135,14 +163,16 @@ def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
 
 
 def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None = None) -> list[str]:
-    """A hint: the best ``shown`` options (one card of a rank), each with its expected points and a reason."""
+    """A hint: the best ``shown`` options (one card of a rank), each with its chance to win, its points, a reason."""
+    within = horizon(evaluation)
     lines = [
-        f"Hint — expected points from what you can see ({_guesses(evaluation)}; "
-        "your side's minus the others', this deal and the next):"
+        f"Hint — your chance to win the game after each option, from what you can see ({_guesses(evaluation)}); "
+        f"in brackets the expected points, your side's minus the others', within {within}:"
     ]
     for number, option in enumerate(shown_options(evaluation, shown), 1):
         name = option_name(option.action, me)
-        lines.append(f"  {number}. {name} {points(option.expected)}: {option_reason(option, me)}")
+        reason = option_reason(option, me, within=within)
+        lines.append(f"  {number}. {name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}")
     return lines
 
 
@@ -171,28 +201,30 @@ def _did(action: Action, option: Option, me: int | None) -> str:
             return f"declared {_kind(facts.declared)}"
         if facts.declared == NONE:
             return f"declared none, hiding a {_kind(facts.held)}"
+        if facts.held != NONE:
+            return f"declared {_kind(facts.declared)}, holding a {_kind(facts.held)}"
         return f"declared {_kind(facts.declared)}, a bluff"
     assert isinstance(action, Challenge)
     return f"challenged {possessive(seat_name(action.target, me))} {_kind(facts.declared)}"
 
 
-def _consequence(option: Option, best: Option, me: int | None) -> str:
-    """What made a costly option costly, when a few words can say it."""
+def _consequence(option: Option, me: int | None) -> str:
+    """What an option risks or pays by itself, when a few words can say it: the cost of the option taken."""
     facts = option.facts
-    if option.lost >= best.lost + WORTH_SAYING and not isinstance(facts, ChallengeFacts):
-        return f", after which the game is lost in {_share(option.lost)} of the guesses"
     if isinstance(facts, PlayFacts) and facts.next_seat is not None:
         who = seat_name(facts.next_seat, me)
-        if facts.reply_caida >= LIKELY:
-            return f", giving {who} a likely caida"
-        if facts.reply_missa >= LIKELY:
-            return f", leaving {who} a likely missa"
+        rank = RANKS[facts.card >> 2]
         if facts.reply_caida >= WORTH_SAYING:
-            return f", giving {who} a chance of a caida ({_share(facts.reply_caida)})"
+            likely = "a likely caida" if facts.reply_caida >= LIKELY else "a chance of a caida"
+            return f", giving {who} {likely} (a {rank} in {_share(facts.reply_caida)} of the guesses)"
+        if facts.reply_missa >= WORTH_SAYING:
+            likely = "a likely missa" if facts.reply_missa >= LIKELY else "a chance of a missa"
+            return f", leaving {who} {likely} ({_share(facts.reply_missa)} of the guesses)"
     if isinstance(facts, ChallengeFacts) and facts.loses_game >= WORTH_SAYING:
         return f", which fails and loses the game in {_share(facts.loses_game)} of the guesses (R8.8)"
     if isinstance(facts, DeclareFacts) and not facts.truthful:
-        return ": " + _declare_reason(facts)
+        rule = "R8.7" if facts.declared == NONE else "R8.6, R8.7" if facts.held != NONE else "R8.5, R8.6"
+        return f", {facts.penalty} to each opponent unless the game ends first ({rule})"
     return ""
 
 
@@ -206,34 +238,132 @@ def _instead(option: Option, me: int | None) -> str:
     return f"challenging {seat_name(action.target, me)}"
 
 
-def costly_text(decision: Decision, me: int | None = None) -> str:
-    """One costly decision in words: where, what was done and why it cost, what the best option would have kept.
+SOURCE_WORTH = 0.1
+"""A source of points is named when the two options differ by at least this much in it."""
+SOURCES_SAID = 3
+"""At most this many sources are named, the largest differences first."""
+CHANCE_WORTH = 0.05
+"""A chance of ending the game is named when it is at least this, after either option, and they differ by as much."""
 
-    Like "round 2, deal 3: you dropped 5o, giving seat 1 a likely caida; 3c would have kept +0.8".
+_SOURCE_WORDS: dict[Source, str] = {
+    "cards": "the card count",
+    "caidas": "caidas",
+    "missas": "missas",
+    "combinations": "combinations",
+    "penalties": "penalties",
+    "dealer_duty": "the dealer's duty",
+}
+
+
+def gains_text(
+    better: Option,
+    worse: Option,
+    worse_name: str,
+    seat: int,
+    players: int,
+    me: int | None,
+    within: str = "this round",
+) -> str:
+    """What ``better`` gains over ``worse``, by source, each number the difference between the two.
+
+    Like "+4.10 points from the card count (seat 1 takes the cards left on the table in 90% of the
+    guesses, against 10% after 1e), +0.80 from caidas; wins the game within this round in
+    60% of the guesses, against 20% after 1e". A negative number is what ``better`` gives up for the rest.
+    """
+    parts = []
+    chances = _chances(better, worse, worse_name, within)
+    differences = [(better.sources.margin(s) - worse.sources.margin(s), s) for s in SOURCES]
+    named = sorted((d for d in differences if abs(d[0]) >= SOURCE_WORTH), key=lambda d: -abs(d[0]))[:SOURCES_SAID]
+    for difference, source in sorted(named, key=lambda d: -d[0]):  # the gains first, then what is given up
+        part = f"{difference:+.2f} from {_SOURCE_WORDS[source]}"
+        sweep, against = better.sources.sweep, worse.sources.sweep
+        if source == "cards" and abs(sweep - against) >= SOURCE_WORTH:
+            who = side_name(seat % 2 if players == 4 else seat, players, me)
+            makes, takes = ("make", "take") if who == "you" or who.startswith("your") else ("makes", "takes")
+            part += (
+                f" ({who} {makes} the round's last capture, and so {takes} the cards left on the table,"
+                f" in {_share(sweep)} of the guesses, against {_share(against)} after {worse_name})"
+            )
+        parts.append(part)
+    if parts:
+        parts[0] = parts[0].replace(" from ", " points from ", 1)
+    text = ", ".join(parts)
+    if chances:
+        text = f"{text}; {chances}" if text else chances
+    return text
+
+
+def _chances(better: Option, worse: Option, worse_name: str, within: str) -> str:
+    """The shares of guesses in which the game is won or lost within the horizon after each option, if they differ."""
+    said = []
+    for verb, mine, theirs in (("wins", better.won, worse.won), ("loses", better.lost, worse.lost)):
+        if max(mine, theirs) >= CHANCE_WORTH and abs(mine - theirs) >= CHANCE_WORTH:
+            said.append(
+                f"{verb} the game within {within} in {_share(mine)} of the guesses,"
+                f" against {_share(theirs)} after {worse_name}"
+            )
+    return "; ".join(said)
+
+
+def costly_text(decision: Decision, me: int | None = None) -> str:
+    """One costly decision in words: what was done and what it cost, what the best option gains, numbers attached.
+
+    Like "round 2, deal 3: you dropped 5o, giving seat 1 a likely caida (a 5 in 62% of the guesses):
+    a 48.0% chance to win the game (-0.90 points). 3c (takes 3o) gave 53.5%, 5.5 percentage points more:
+    +1.00 points from caidas, +0.50 from the card count". Each chance and each value is the option's own
+    (:mod:`ronda.analysis.search`); "more" is the loss, in percentage points of the chance to win; each
+    source's number is the best option's points minus the option taken's: why it wins more often.
     """
     moment, evaluation = decision.moment, decision.evaluation
     taken = evaluation.option(moment.taken)
     who = seat_name(moment.seat, me)
     best = evaluation.best
-    why = option_reason(best, me, outcome=False, risks=False)
-    if best.won >= taken.won + WORTH_SAYING:
-        why += f"; wins the game in {_share(best.won)} of the guesses"
+    what = option_reason(best, me, outcome=False, risks=False, seat=moment.seat)
+    gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, horizon(evaluation))
     return (
         f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me)}"
-        f"{_consequence(taken, best, me)}; {_instead(best, me)} would have kept {decision.loss:+.1f} ({why})"
+        f"{_consequence(taken, me)}: a {chance(taken.chance)} chance to win the game"
+        f" ({points(taken.expected)} points). "
+        f"{_capital(_instead(best, me))} ({what}) gave {chance(best.chance)}, "
+        f"{chance_points(decision.loss)} percentage points more" + (f": {gains}" if gains else "")
     )
 
 
+def _short(option: Option) -> str:
+    """An option in a few words, to say which one a number belongs to: ``1e``, ``declaring none``, ``the challenge``."""
+    action = option.action
+    if isinstance(action, Play):
+        return card_name(action.card)
+    if isinstance(action, Declare):
+        return f"declaring {_kind(action.declaration)}"
+    return "the challenge"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def decision_line(decision: Decision, me: int | None = None) -> str:
-    """One analysed decision on one line: who did what, its class, and the best option when it was not taken."""
+    """One analysed decision on one line: who did what, its chance to win, its class, and the best option if not taken.
+
+    The best option's chance, points and sources are said against the option taken, by name.
+    """
     moment, evaluation = decision.moment, decision.evaluation
     taken = evaluation.option(moment.taken)
     who = seat_name(moment.seat, me)
-    line = f"{who} {_did(moment.taken, taken, me)} {points(taken.expected)}: {decision.grade}"
+    did = _did(moment.taken, taken, me)
+    value = f"{chance(taken.chance)} to win ({points(taken.expected)} points)"
+    line = f"{who} {did}: {value}, {decision.grade}"
     if decision.grade != "best":
         best = evaluation.best
-        line += f" (-{decision.loss:.2f}); best {option_name(best.action, me)} {points(best.expected)}"
-        line += f": {option_reason(best, me)}"
+        line = f"{who} {did}{_consequence(taken, me)}: {value}, {decision.grade}"
+        line += f" (-{chance_points(decision.loss)} percentage points)"
+        line += f"; best {option_name(best.action, me)} {chance(best.chance)} ({points(best.expected)} points)"
+        line += f": {option_reason(best, me, outcome=False, risks=False, seat=moment.seat)}"
+        within = horizon(evaluation)
+        gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, within)
+        if gains:
+            line += f"; against {_short(taken)}: {gains}"
     if decision.hinted:
         line += " [after a hint]"
     return line
@@ -244,7 +374,8 @@ def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
     who = seat_name(summary.seat, me)
     title = "You" if who == "you" else who[:1].upper() + who[1:]
     lines = [
-        f"{title}: {summary.decisions} decisions, average loss {summary.average_loss:.2f} a decision",
+        f"{title}: {summary.decisions} decisions, average loss {chance_points(summary.average_loss)}"
+        " percentage points of the chance to win a decision",
         "  " + " · ".join(f"{grade} {summary.classes[grade]}" for grade in GRADES),
     ]
     if summary.costliest:
@@ -252,7 +383,7 @@ def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
         for number, decision in enumerate(summary.costliest, 1):
             lines.append(f"  {number}. {costly_text(decision, me)}")
     elif summary.decisions:
-        lines.append("  No decision was worth noticeably less than the best option.")
+        lines.append("  No decision gave up a noticeable chance to win against the best option.")
     return lines
 
 
@@ -264,16 +395,18 @@ def slips_lines(review: Review, seat: int) -> list[str]:
             moment = decision.moment
             lines.append(f"round {moment.round + 1}, deal {moment.deal + 1}: {decision_line(decision, me=seat)}")
     if lines:
-        lines.insert(0, "Every decision that lost points:")
+        lines.insert(0, "Every decision that lost some chance to win:")
     return lines
 
 
 def review_lines(review: Review, me: int | None = None, every: bool = True) -> list[str]:
     """The whole analysis as text: every decision by round and deal (if ``every``), then each seat's summary."""
     method = review.method
+    reach = "to the end of the round" if method.deals == 0 else f"over {method.deals} deals"
     lines = [
-        f"{method.guesses} guesses of the hidden cards a decision, rollouts over {method.deals} deals "
-        f"(seed {review.seed}); {thresholds_text()}"
+        f"{method.guesses} guesses of the hidden cards a decision, rollouts {reach} "
+        f"(seed {review.seed}); each option valued by its chance to win the game, its expected points in brackets; "
+        f"{thresholds_text()}"
     ]
     if every:
         place = None
@@ -293,7 +426,7 @@ def review_json(review: Review) -> dict[str, Any]:
     data = review.to_json()
     for entry, decision in zip(data["decisions"], review.decisions, strict=True):
         for option_entry, option in zip(entry["options"], decision.evaluation.options, strict=True):
-            option_entry["reason"] = option_reason(option)
+            option_entry["reason"] = option_reason(option, within=horizon(decision.evaluation))
         entry["text"] = decision_line(decision)
     by_index = {d.moment.index: d for d in review.decisions}
     for seat_entry in data["seats"]:
@@ -304,9 +437,12 @@ def review_json(review: Review) -> dict[str, Any]:
 
 
 __all__ = [
+    "chance",
     "costly_text",
+    "gains_text",
     "decision_line",
     "hint_lines",
+    "horizon",
     "option_name",
     "option_reason",
     "points",

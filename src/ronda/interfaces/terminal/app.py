@@ -57,7 +57,7 @@ KEYS = (
     ("n r t d", "declare none, ronda, tringa, double ronda"),
     ("Enter", "when a deal starts: declare what your hand holds"),
     ("c", "challenge an opponent's declaration (its seat number if several; then y to confirm, n or Esc not to)"),
-    ("h", "a hint: your best options now, with their expected points and why (kept with the game when saved)"),
+    ("h", "a hint: your best options now, with your chance to win after each and why (kept with the game when saved)"),
     ("a", "when the game is over: the analysis of your decisions, from what you could see then"),
     ("p", "when the game is over: play again, with the same choices and the next seed"),
     ("n", "when the game is over: a new game, from the start screen"),

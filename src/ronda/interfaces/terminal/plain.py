@@ -28,8 +28,9 @@ from .session import IllegalMove, Session, parse_command, rulebook, rules_help
 
 COMMANDS = """\
 Commands: play 5c (or just 5c; play 2 plays your second card) · declare ronda (none, tringa; 'declare' alone
-declares what you hold) · challenge 1 (before playing; asks y/n first) · hint (your best options now, with their
-expected points) · state · save [FILE] · help · rules (the whole rules) · analysis (once the game is over) · quit"""
+declares what you hold) · challenge 1 (before playing; asks y/n first) · hint (your best options, with your
+chance to win after each) · state · save [FILE] · help · rules (the whole rules) · analysis (once the game is
+over) · quit"""
 
 EXIT_INTERRUPTED = 130
 """The exit code of a game left with Ctrl-C, as shells report a program stopped by SIGINT."""

@@ -500,7 +500,7 @@ class Session:
         return hint_lines(evaluation, me=self.human)
 
     def hint(self) -> list[str]:
-        """A hint for the human's decision now, kept with the game: the best options with their expected points."""
+        """A hint for the human's decision now, kept with the game: the best options with their chances to win."""
         return self.give_hint(self.hint_evaluation())
 
     def analyse(self, progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> Review:

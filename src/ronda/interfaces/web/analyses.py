@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...analysis.hints import read_hints
-from ...analysis.review import Decision, Moment, Review, moments
+from ...analysis.review import FORMAT, Decision, Moment, Review, moments
 from ...analysis.search import Evaluation, Method, decision_seed
 from ...engine.errors import RecordError
 from ...engine.rules import Rules
@@ -74,8 +74,9 @@ class Analyses:
             return 202, {"status": "running", "done": run.done, "total": run.total}
         try:
             stored = await self.journal.read(self.journal.store.load_analysis, table_id, game)
-            if stored is not None:
+            if stored is not None and stored.get("format") == FORMAT:
                 return 200, {"status": "done", "analysis": stored}
+            # An analysis stored in an older format (points, before issue 28) is searched again, and replaced.
             if sum(1 for r in self.runs.values() if r.result is None and not r.failed) >= RUNNING:
                 raise HttpError(503, "busy", "the server is analysing other games: ask again in a moment", BUSY_RETRY)
             record = await self.journal.read(self.journal.store.load_record, table_id, game)

@@ -141,7 +141,7 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class AskHint:
-    """A player asks for a hint on its decision now: the best options with their expected points."""
+    """A player asks for a hint on its decision now: the best options with their chances to win and points."""
 
 
 ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings | AskHint

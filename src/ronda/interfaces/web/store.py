@@ -60,6 +60,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -419,7 +420,9 @@ class Store:
         db.execute(insert(hints_table).values(table_id=table_id, game=game, number=number, hint=json.dumps(hint)))
 
     def save_analysis(self, db: Connection, table_id: str, game: int, analysis: dict[str, Any]) -> None:
-        """A finished game's analysis, kept so that it is searched once."""
+        """A finished game's analysis, kept so that it is searched once; it replaces one in an older format."""
+        mine = (analyses_table.c.table_id == table_id) & (analyses_table.c.game == game)
+        db.execute(delete(analyses_table).where(mine))
         db.execute(insert(analyses_table).values(table_id=table_id, game=game, analysis=json.dumps(analysis)))
 
     def load_analysis(self, table_id: str, game: int) -> dict[str, Any] | None:

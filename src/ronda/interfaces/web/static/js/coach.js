@@ -20,6 +20,12 @@ const MARK = "\u0002";
 /** A share of the guesses as a percentage. */
 const pct = (share) => `${Math.round(share * 100)}%`;
 
+/** A chance to win the game, to a tenth of a percent, kept left to right inside right-to-left text. */
+export const chance = (share) => `\u2066${(share * 100).toFixed(1)}%\u2069`;
+
+/** A loss of winning chances in percentage points: "5.2". */
+const lossPoints = (loss) => (loss * 100).toFixed(1);
+
 /** Points with their sign, kept left to right inside right-to-left text. */
 export const points = (value) => `\u2066${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}\u2069`;
 
@@ -40,7 +46,7 @@ export function optionName(option, names, chip) {
 }
 
 /** Why an option is worth what it is, in the reader's language (pieces of text and card chips). */
-export function reason(option, names, chip, { outcome = true } = {}) {
+export function reason(option, names, chip, { outcome = true, risks = true } = {}) {
   const facts = option.facts || {};
   const said = [];
   if (facts.kind === "play") {
@@ -51,7 +57,7 @@ export function reason(option, names, chip, { outcome = true } = {}) {
       if (facts.missa) said.push(t("term_missa"));
     } else said.push(t("why_drops"));
     if (facts.raised && facts.missa) said.push(t("term_missa"));
-    if (facts.next_seat !== null && facts.next_seat !== undefined) {
+    if (risks && facts.next_seat !== null && facts.next_seat !== undefined) {
       const name = names.seatName(facts.next_seat);
       const rank = rankName(Number(parseCard(facts.card)[0]));
       if (facts.reply_caida >= WORTH_SAYING) {
@@ -87,7 +93,8 @@ export function hintPanel(hint, names, chip, close) {
       el("button", { type: "button", class: "btn ghost small", "data-action": "close-hint", "aria-label": t("close"), title: t("close"), onclick: close }, "×")),
     el("ol", { class: "hint-options" }, hint.options.map((option, i) => el("li", { class: i === 0 ? "best" : "", "data-option": i },
       el("span", { class: "hint-option" }, optionName(option, names, chip)),
-      el("b", { class: "hint-points", title: t("expectedPoints") }, points(option.expected)),
+      el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
+      option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${t("pointsN", { n: points(option.expected) })})`),
       el("span", { class: "hint-reason" }, reason(option, names, chip))))),
     el("p", { class: "hint muted" }, t("hintNote", { how })));
 }
@@ -105,43 +112,95 @@ function decisionLabel(decision, names) {
   else if ("declare" in taken) did = t("replayDeclare", { name: who, kind: kindWord(taken.declare) });
   else did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
   return t("decisionLabel", {
-    round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: decision.loss.toFixed(2),
+    round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: lossPoints(decision.loss),
   });
 }
 
-/** The verdict on the decision that led to a replay step: its class, and the best option when it was not taken. */
+const SOURCES = ["cards", "caidas", "missas", "combinations", "penalties", "dealer_duty"];
+const SOURCE_WORTH = 0.1;
+const SOURCES_SAID = 3;
+const CHANCE_WORTH = 0.05;
+
+/** The option a decision took, among its options (two cards of one rank are two options of one value). */
+function takenOption(decision) {
+  const [key, value] = Object.entries(decision.taken)[0];
+  return decision.options.find((option) => option[key] === value);
+}
+
+/** An option inside a sentence, to say which one a number belongs to: a card chip, "Declare ronda", "the challenge". */
+function shortName(option) {
+  if ("play" in option) return cards([option.play]);
+  if ("declare" in option) return t("optionDeclare", { kind: kindName(option.declare) });
+  return t("theChallenge");
+}
+
+/**
+ * What the better option gains over the worse one, each number the difference between the two: the
+ * sources of points (the card count with the last capture's sweep, caidas, missas, ...), then the chances
+ * of winning and of losing the game after each, named. Analyses stored before the sources have none to say.
+ */
+export function gains(better, worse, who) {
+  const said = [];
+  const other = shortName(worse);
+  if (better.sources && worse.sources) {
+    const named = SOURCES.map((source) => [better.sources[source] - worse.sources[source], source])
+      .filter(([d]) => Math.abs(d) >= SOURCE_WORTH).sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]))
+      .slice(0, SOURCES_SAID).sort((a, b) => b[0] - a[0]);
+    for (const [difference, source] of named) {
+      let part = t(`src_${source}`, { n: points(difference) });
+      const sweep = better.sources.sweep;
+      const against = worse.sources.sweep;
+      if (source === "cards" && Math.abs(sweep - against) >= SOURCE_WORTH) {
+        part += ` (${t("src_sweep", { name: who, share: pct(sweep), other: pct(against), option: other })})`;
+      }
+      said.push(part);
+    }
+  }
+  for (const [key, mine, theirs] of [["chance_wins", better.won, worse.won], ["chance_loses", better.lost, worse.lost]]) {
+    if (Math.max(mine, theirs) >= CHANCE_WORTH && Math.abs(mine - theirs) >= CHANCE_WORTH) {
+      said.push(t(key, { share: pct(mine), other: pct(theirs), option: other }));
+    }
+  }
+  return said.join(" · ");
+}
+
+/**
+ * The verdict on the decision that led to a replay step: its class; when it was not the best, the option
+ * taken with its value, the best with its value, and what the best gains against the one taken.
+ */
 export function verdict(decision, names, chip) {
   const best = decision.options[0];
   const out = [el("span", { class: `grade grade-${decision.class}` }, gradeName(decision.class))];
   if (decision.class !== "best") {
-    out.push(" ", t("lossOf", { loss: decision.loss.toFixed(2) }), " · ", t("bestWas"), " ",
-      ...optionName(best, names, chip), " ", points(best.expected), " — ", ...reason(best, names, chip, { outcome: false }));
+    const taken = takenOption(decision) || best;
+    const value = (option) => `${chance(option.chance)} (${t("pointsN", { n: points(option.expected) })})`;
+    out.push(" ", t("lossOf", { loss: lossPoints(decision.loss) }), " · ", t("takenWas"), " ",
+      ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false }),
+      " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
+      ...reason(best, names, chip, { outcome: false, risks: false }));
+    const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
+    const more = gains(best, taken, who);
+    if (more) out.push(" · ", ...rich(t("againstTaken", { option: shortName(taken), gains: more }), chip));
   }
   if (decision.hinted) out.push(" · ", t("afterHint"));
   return el("span", { class: "verdict-line" }, out);
 }
 
-/** The largest expected points the graph shows, above and below zero: its scale. */
-function graphTop(analysis, players) {
-  return Math.ceil(Math.max(2, Math.min(12, ...analysis.decisions.map((d) => Math.abs(graphValue(d, players))))));
-}
-
-/** A decision's value on the graph: the decider's expected points; with two sides, always side 0's. */
-function graphValue(decision, players) {
-  const best = decision.options[0].expected;
-  const side = sideOfSeat(decision.seat, players);
-  return (players === 4 ? 2 : players) === 2 && side === 1 ? -best : best; // two sides: one line, side 1's gain is side 0's loss
-}
-
-/** The evaluation graph: each side's expected points at its decisions, the costly decisions marked. */
+/** The evaluation graph: each side's chance to win at its decisions, the costly decisions marked. */
 function graph(analysis, { names, players, last, current, go }) {
   const W = 640;
   const H = 170;
   const pad = 18;
   const rtl = document.documentElement.dir === "rtl";
   const sides = players === 4 ? 2 : players;
-  const value = (decision) => graphValue(decision, players);
-  const top = graphTop(analysis, players);
+  // A chance from 0 to 1, drawn from -1 to 1 around the middle line (an even game).
+  const value = (decision) => {
+    const best = decision.options[0].chance;
+    const side = sideOfSeat(decision.seat, players);
+    const mine = sides === 2 && side === 1 ? 1 - best : best; // two sides: one line, side 0's chance
+    return 2 * mine - 1;
+  };
+  const top = 1;
   const x = (step) => {
     const at = pad + ((W - 2 * pad) * step) / Math.max(1, last);
     return rtl ? W - at : at;
@@ -189,11 +248,10 @@ export const signed = (value, digits = 0) => el("bdi", { dir: "ltr", class: "num
   `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(digits)}`);
 
 /**
- * The graph's frame: its scale in expected points (top, zero, bottom), its steps (first and last), and a legend
- * that names every line — whose expected points each colour is — and the marks.
+ * The graph's frame: its scale in chances to win (100%, an even 50% on the middle line, 0%), its steps (first and
+ * last), and a legend that names every line — whose chance each colour is — and the marks.
  */
 function graphFrame(analysis, { names, players, last }, svg) {
-  const top = graphTop(analysis, players);
   const sides = players === 4 ? 2 : players;
   const lines = sides === 2 ? [0] : [...Array(sides).keys()];
   const legend = lines.map((side) => el("li", { "data-side": side },
@@ -201,12 +259,12 @@ function graphFrame(analysis, { names, players, last }, svg) {
     sides === 2 ? t("legendTwo", { name: names.sideName(0), other: names.sideName(1) }) : names.sideName(side)));
   legend.push(el("li", { class: "legend-marks" }, el("span", { class: "swatch mark", "aria-hidden": "true" }), t("legendMarks")));
   return [
-    el("div", { class: "graph-y-title", "aria-hidden": "true" }, t("expectedPoints")),
+    el("div", { class: "graph-y-title", "aria-hidden": "true" }, t("chanceToWin")),
     el("div", { class: "graph-frame" },
       el("div", { class: "graph-y", "aria-hidden": "true" },
-        el("span", { class: "tick tick-top" }, signed(top)),
-        el("span", { class: "tick tick-zero" }, signed(0)),
-        el("span", { class: "tick tick-bottom" }, signed(-top))),
+        el("span", { class: "tick tick-top" }, chance(1)),
+        el("span", { class: "tick tick-zero" }, chance(0.5)),
+        el("span", { class: "tick tick-bottom" }, chance(0))),
       svg),
     el("div", { class: "graph-x", "aria-hidden": "true" },
       el("span", {}, `${t("step")} 0`),
@@ -220,7 +278,7 @@ function graphFrame(analysis, { names, players, last }, svg) {
 export function analysisPanel(analysis, { names, players, last, current, go, chip }) {
   const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
     el("b", {}, names.seatName(s.seat)), " ",
-    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: s.average_loss.toFixed(2) }), " · ",
+    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: lossPoints(s.average_loss) }), " · ",
     GRADES.map((g) => `${gradeName(g)} ${s.classes[g]}`).join(" · ")));
   const costly = analysis.decisions.filter((d) => d.class !== "best")
     .sort((a, b) => b.loss - a.loss || a.index - b.index);

@@ -1,0 +1,169 @@
+"""Issues 25 (item 4) and 28 (item 3): the coach's words name the right option with the right numbers.
+
+Each costly decision says what the option taken was worth — its chance to
+win the game, and its points — and what it risked (its own numbers, after its
+own name), what the better option was worth, how much more, and where that
+difference comes from — the card count and the round's last capture, caidas,
+missas, the game won within the round — each number the better option's minus
+the one taken, and each share said of the option it belongs to. Positions are
+explicit decks; the end of a two-player round is searched exactly, so its
+points are the rules' own, and its chances the win-probability model's at the
+scores the round ends with.
+"""
+
+from __future__ import annotations
+
+from decks import run, start
+from ronda.analysis.grades import THRESHOLDS, grade
+from ronda.analysis.review import Decision, Moment, analyse
+from ronda.analysis.search import Method, PlayFacts, evaluate
+from ronda.bots.winprob import win_probability, with_scores
+from ronda.engine.actions import DECLARES, Play, parse_action
+from ronda.engine.cards import parse_card
+from ronda.engine.game import Game
+from ronda.engine.rules import Rules
+from ronda.presentation.coaching import costly_text, decision_line, review_json
+
+FEW = Method(guesses=10)
+
+# A first round of medium bots (seed 4), frozen: at its last deal seat 1 holds 2e 4b 11o, seat 0 holds 12o 12e,
+# and 11c is on the table. Taking 11c with 11o at once leaves seat 0 the round's last capture (its 12e takes the
+# 12o it drops), and with it the cards left on the table (R7.1); dropping 2e or 4b first, seat 1's 11o later
+# takes 11c and the 12o (R4.2) and is the last capture: the table is seat 1's.
+LAST_DEAL_DECK = (
+    "2o 7c 10b 1c 4c 1b 4o 10c 5b 3c 1o 3b 11b 6o 1e 2c 10e 10o 3e 11e 12c 7e 6c 7b 6e 4e 3o 5e 2b 5c "
+    "5o 12b 6b 11c 7o 12e 12o 2e 4b 11o"
+)
+LAST_DEAL_PLAYS = (
+    "declare none; declare ronda; play 10b; play 4c; play 7c; play 1c; play 2o; play 1b; "
+    "declare none; declare none; play 1o; play 1e; play 3b; play 2c; play 11b; play 6o; "
+    "declare ronda; declare none; play 3e; play 7e; play 10o; play 11e; play 10e; play 12c; "
+    "declare ronda; declare none; play 6c; play 4e; play 7b; play 3o; play 6e; play 5e; "
+    "declare ronda; declare none; play 2b; play 12b; play 5o; play 11c; play 5c; play 6b; "
+    "declare ronda; declare none; play 7o; play 11o"
+)
+
+
+def last_capture_decision(target: int) -> Decision:
+    """Seat 1's 11o at the last deal of the frozen round, analysed (exactly: the cards left are known)."""
+    game = Game(Rules(players=2, target=target), decks=[[parse_card(c) for c in LAST_DEAL_DECK.split()]])
+    for step in LAST_DEAL_PLAYS.split(";"):
+        game.apply(parse_action(step))
+    assert game.scores == [4, 3] and game.winner is None, game.scores
+    decision = analyse(game.to_record(), method=FEW, seats=[1]).decisions[-1]
+    assert decision.taken == Play.parse("11o") and decision.evaluation.exact
+    return decision
+
+
+def test_R7_1_the_better_option_gains_the_card_count_by_keeping_the_last_capture_and_the_table() -> None:
+    decision = last_capture_decision(target=41)
+    rules = Rules(players=2)
+    # Each option's chance is the model's at the scores its round ends with (seat 0 deals the next round):
+    # 4-6 after 2e (the card count's 3 points to seat 1), 7-3 after 11o.
+    kept, lost = win_probability(rules, [4, 6], dealer=0)[1], win_probability(rules, [7, 3], dealer=0)[1]
+    assert decision.evaluation.best.chance == kept and decision.evaluation.option(decision.taken).chance == lost
+    text = costly_text(decision)
+    # The option taken, with its own chance and points; the better one with its own, and the difference "more".
+    assert text.startswith(f"round 1, deal 6: seat 1 played 11o, taking 11c: a {lost:.1%} chance to win the game")
+    assert " (-3.00 points). " in text
+    more = f"{100 * (kept - lost):.1f} percentage points more"
+    assert f"2e (drops it) gave {kept:.1%}, {more}: +6.00 points from the card count" in text
+    # What the better option gains, in words: the round's last capture and the table, for each option.
+    assert (
+        "(seat 1 makes the round's last capture, and so takes the cards left on the table, "
+        "in 100% of the guesses, against 0% after 11o)"
+    ) in text
+    assert "would have kept" not in text
+    line = decision_line(decision)
+    assert line.startswith(f"seat 1 played 11o, taking 11c: {lost:.1%} to win (-3.00 points), blunder (-{more[:-5]})")
+    assert f"; best play 2e {kept:.1%} (+3.00 points): drops it; against 11o: +6.00 points from the card count" in line
+
+
+def test_R9_3_a_won_game_is_said_of_the_option_it_belongs_to() -> None:
+    # Target 5: seat 1 (3 points) wins the game with the card count the last capture brings, and loses it without.
+    decision = last_capture_decision(target=5)
+    text = costly_text(decision)
+    assert text.startswith("round 1, deal 6: seat 1 played 11o, taking 11c: a 0.0% chance to win the game")
+    assert "2e (drops it) gave 100.0%, 100.0 percentage points more" in text
+    assert "wins the game within this round in 100% of the guesses, against 0% after 11o" in text
+    assert "loses the game within this round in 0% of the guesses, against 100% after 11o" in text
+    assert "the game is lost in" not in decision_line(decision)  # every share names its option
+
+
+def test_R5_1_the_risk_said_is_the_option_takens_and_never_the_better_options_downside() -> None:
+    """Seat 0 takes 12b with 12c, leaving 4b and 2o: the table left to seat 1 may be cleared; dropping 4b was better.
+
+    Dropping 4b risks a caida on it (seat 1 may hold a 4) — the better option's own downside, which is not why
+    it is better; taking 12b leaves seat 1 the table for a missa: that is the cost of the option taken. A game
+    to 6 points, where every point counts.
+    """
+    game = start(Rules(players=2, target=6), [{0: "12c 2o 4b", 1: "5c 2c 11b"}], table="5o 6o 7o 12b")
+    run(game, "declare none; declare none; play 12c")
+    review = analyse(game.to_record(), method=Method(guesses=40), seats=[0])
+    decision = review.decisions[-1]
+    evaluation = decision.evaluation
+    taken, best = evaluation.option(decision.taken), evaluation.best
+    assert decision.taken == Play.parse("12c") and best.action == Play.parse("4b") and decision.grade != "best"
+    assert isinstance(taken.facts, PlayFacts) and isinstance(best.facts, PlayFacts)
+    assert best.facts.reply_caida >= 0.2  # a risk the better option runs, not what makes it better
+    missa = f"leaving seat 1 a chance of a missa ({taken.facts.reply_missa:.0%} of the guesses)"
+    text = costly_text(decision)
+    assert text.startswith(
+        f"round 1, deal 1: seat 0 played 12c, taking 12b, {missa}: a {taken.chance:.1%} chance to win the game"
+        f" ({taken.expected:+.2f} points). "
+    )
+    assert f"4b (drops it) gave {best.chance:.1%}, {100 * decision.loss:.1f} percentage points more: " in text
+    line = decision_line(decision)
+    assert line.startswith(f"seat 0 played 12c, taking 12b, {missa}: {taken.chance:.1%} to win")
+    assert "holds a 4" not in line and "holds a 4" not in text
+    # Each source's number is the better option's points minus the one taken's.
+    missas = best.sources.missas - taken.sources.missas
+    assert missas >= 0.1 and f"{missas:+.2f} points from missas" in text and f"{missas:+.2f} points from missas" in line
+
+
+def test_R5_1_R6_1_a_dropped_caida_and_missa_are_said_as_the_points_the_capture_gains() -> None:
+    game = start(Rules(players=2), [{0: "12c 2o 4b", 1: "5c 2c 11b"}], table="5o 6o 7o 12b")
+    run(game, "declare none; declare none; play 12c; play 5c; play 2o; play 11b")
+    review = analyse(game.to_record(), method=Method(guesses=40), seats=[1])
+    decision = review.decisions[-1]
+    taken, best = decision.evaluation.option(decision.taken), decision.evaluation.best
+    caidas = best.sources.caidas - taken.sources.caidas
+    missas = best.sources.missas - taken.sources.missas
+    assert caidas >= 1.0 and missas >= 0.9  # the caida and the missa 2c takes at once, at least
+    text = costly_text(decision)
+    assert text.startswith(f"round 1, deal 1: seat 1 dropped 11b: a {taken.chance:.1%} chance to win the game")
+    assert (
+        f"2c (takes 2o — caida and missa) gave {best.chance:.1%}, {100 * decision.loss:.1f} percentage points" in text
+    )
+    assert f"{caidas:+.2f} points from caidas, {missas:+.2f} from missas" in text
+    # The browser says the same from the JSON: every option carries its chance and its points by source.
+    data = review_json(review)
+    options = {o["play"]: o for o in data["decisions"][-1]["options"]}
+    assert abs(options["2c"]["sources"]["caidas"] - options["11b"]["sources"]["caidas"] - caidas) < 2e-3
+    assert options["2c"]["chance"] == round(best.chance, 4) and options["11b"]["chance"] == round(taken.chance, 4)
+    assert data["seats"][0]["costliest"][0]["text"] == text
+
+
+def test_R8_2_R9_3_not_bluffing_a_ronda_at_39_with_nothing_in_hand_is_no_mistake() -> None:
+    """Issue 28's example: 39-25, nothing in hand, the other seat has declared none.
+
+    A bluffed ronda is scored at once (R8.5: only one side declared) and lends
+    a point until the cards expose it (R8.6), so a caida or a missa meanwhile
+    wins the game (R9.3); counted in points with a bonus for a game won within
+    two deals, the coach once called declaring none a blunder of several points.
+    But at 39 the seat wins the game almost surely either way: played out, both
+    win as often. Graded by the chance to win, declaring none is no mistake.
+    """
+    game = start(Rules(players=2), [{0: "2o 6b 11e"}], dealer=0)
+    run(game, "declare none")  # seat 1 first
+    game = with_scores(game, [39, 25])
+    view = game.view(0)
+    assert view.scores == (39, 25) and view.turn == 0 and view.declarations[1] == "none"
+    evaluation = evaluate(view, game.legal_actions(), Method(guesses=100), seed=0)
+    none, ronda = evaluation.option(DECLARES["none"]), evaluation.option(DECLARES["ronda"])
+    assert ronda.chance > 0.95 and none.chance > 0.95  # the game is all but won whatever is declared
+    assert grade(evaluation.loss(DECLARES["none"])) not in ("mistake", "blunder")
+    assert evaluation.loss(DECLARES["none"]) < THRESHOLDS["inaccuracy"]
+    decision = Decision(Moment(0, 0, 1, view, tuple(game.legal_actions()), DECLARES["none"]), evaluation)
+    assert decision.grade not in ("mistake", "blunder")
+    assert "blunder" not in decision_line(decision) and "mistake" not in decision_line(decision)
