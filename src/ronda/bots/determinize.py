@@ -162,7 +162,7 @@ class Determinizer:
         self.model = model
         self.models = dict(models or {})
         self.rejection_tries = rejection_tries
-        self.builder = PositionBuilder(view)
+        self.builder = PositionBuilder(view, Game)
         rules = view.rules
         self._ace_high = rules.ace_high
         self._dealt_size = rules.deal_sizes()[view.deal]

@@ -23,10 +23,15 @@ a view): the sizes are then made right by moving the lowest cards, so counts —
 all that scoring reads — match; a raise that takes back a card already paid
 away is the one place where a count could differ.
 
+The builder is given the class of the games it builds
+(:class:`~ronda.engine.game.Game`), which builds its own positions with it
+(:meth:`Game.from_view <ronda.engine.game.Game.from_view>`): this module sits
+below the game and imports only the state and the rules' steps.
+
 >>> from ronda.engine.game import Game
 >>> from ronda.engine.rules import Rules
 >>> game = Game(Rules(players=2), seed=3)
->>> builder = PositionBuilder(game.view(0))
+>>> builder = PositionBuilder(game.view(0), Game)
 >>> builder.unknown_seats(), len(CardSet(builder.hidden))
 ([1], 33)
 >>> again = builder.build({1: game.hand(1).mask}, game.stock_cards())
@@ -38,15 +43,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from typing import Generic, TypeVar
 
-from .cards import Card, CardSet, Mask, card_name
+from .cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Mask, card_name, cards_of
+from .combinations import NONE, hand_combination
 from .errors import PositionError
-from .game import DECLARE, PLAY, Game
+from .settlement import Announcements
 from .table import play_step
-from .view import SeatView
+from .view import DECLARE, PLAY, PublicView, SeatView
+
+G = TypeVar("G", bound=Announcements)
 
 
-class PositionBuilder:
+class PositionBuilder(Generic[G]):
     """Builds games from one view and many placements of its hidden cards.
 
     Everything public is worked out once here (piles, table, the public part
@@ -55,9 +64,9 @@ class PositionBuilder:
     (:attr:`~ronda.engine.cards.CardSet.mask`) for the same reason.
     """
 
-    __slots__ = ("_fixed", "_hidden", "_played", "_template", "view")
+    __slots__ = ("_fixed", "_game", "_hidden", "_played", "_template", "view")
 
-    def __init__(self, view: SeatView) -> None:
+    def __init__(self, view: SeatView, game: type[G]) -> None:
         if view.phase not in (DECLARE, PLAY):
             raise PositionError(f"a position is built for a decision, not in phase {view.phase!r}")
         self.view = view
@@ -71,7 +80,8 @@ class PositionBuilder:
                 fixed[seat] = shown.mask & ~self._played[seat]
         self._fixed = fixed
         self._hidden = view.unseen().mask
-        self._template = Game._public_position(view, _rebuild_piles(view))
+        self._game = game
+        self._template = _public_position(game, view, _rebuild_piles(view))
 
     @property
     def hidden(self) -> Mask:
@@ -90,7 +100,7 @@ class PositionBuilder:
         rng: random.Random | None = None,
         decks: Sequence[Sequence[Card]] = (),
         check: bool = True,
-    ) -> Game:
+    ) -> G:
         """The game in which the unknown seats hold ``hands`` and the stock deals ``stock`` in order.
 
         ``hands`` maps each unknown seat to its hand; known hands (the view's own,
@@ -110,7 +120,7 @@ class PositionBuilder:
         if check:
             self._check(full, stock)
         placed = [full[seat] for seat in range(self.view.rules.players)]
-        return self._template._with_hidden(placed, self._played, stock, rng, decks)
+        return _with_hidden(self._game, self._template, placed, self._played, stock, rng, decks)
 
     def _check(self, full: Mapping[int, Mask], stock: Sequence[Card]) -> None:
         view = self.view
@@ -137,6 +147,102 @@ class PositionBuilder:
             if wrong:
                 raise PositionError(f"{_names(wrong)} cannot be hidden from seat {view.seat}: it is seen")
             raise PositionError(f"the placement leaves out {_names(self._hidden & ~placed)}")
+
+
+def _public_position(cls: type[G], view: PublicView, piles: Sequence[Mask]) -> G:
+    """The public part of the game ``view`` sees, hands and stock empty: every field whose source is ``public``.
+
+    Every field is first made by the same code as a new game's, then set
+    from the view (:mod:`ronda.engine.state` says which fields come from it);
+    ``piles`` are the captured cards, rebuilt from the plays.
+    """
+    game = cls.__new__(cls)
+    game._setup(view.rules, view.dealer, None, [])
+    game._round = view.round
+    game._deal = view.deal
+    game._size = game._sizes[view.deal]
+    game._phase = view.phase
+    game._turn = view.turn
+    game._stock_pos = NUM_CARDS - view.stock
+    game._cards_in_hands = sum(view.hand_sizes)
+    for card in view.table:
+        game._table[card >> 2] = card
+        game._table_ranks |= 1 << (card >> 2)
+        game._table_cards |= 1 << card
+    game._opening_table = view.opening_table.mask
+    game._piles = list(piles)
+    game._scores = list(view.scores)
+    game._winner = view.winner
+    game._log = None
+    game._last_drop = -1 if view.last_drop is None else view.last_drop
+    game._last_drop_seat = view.plays[-1][0] if view.last_drop is not None else -1
+    chain = view.chain
+    if chain is not None:
+        game._chain_rank, game._chain_cards = chain.rank, chain.cards.mask
+        game._chain_count, game._chain_side = chain.count, chain.side
+    game._last_capture_side = -1 if view.last_capture_side is None else view.last_capture_side
+    game._plays = list(view.plays)
+    game._deal_start = view.deal_start
+    game._debts = [list(row) for row in view.debts]
+    game._declared = list(view.declarations)
+    game._exposed = list(view.exposed)
+    game._given = list(view.settlement_given)
+    game._shown = [None if m is None else m.mask for m in view.shown]
+    game._challenged = view.challenged_this_turn
+    # With fresh candidate ranges nothing is stale; "not decided" only makes the
+    # engine recheck a true declaration's range, which cannot change a decided settlement.
+    game._decided = view.phase == DECLARE
+    game._active = sum(
+        1 for seat, d in enumerate(view.declarations) if d is not None and d != NONE and not view.exposed[seat]
+    )
+    return game
+
+
+def _with_hidden(
+    cls: type[G],
+    public: G,
+    hands: Sequence[Mask],
+    played: Sequence[Mask],
+    stock: Sequence[Card],
+    rng: random.Random | None,
+    decks: Sequence[Sequence[Card]],
+) -> G:
+    """A copy of the public position ``self`` with the hands (masks, seat order) and the stock placed.
+
+    What depends on hidden cards is derived as the engine derives it at a
+    deal: the hands as dealt (the hand and the cards ``played`` this deal),
+    their combinations, the undeclared ones still pending (R8.7), the
+    candidates of each live declaration (R8.5).
+    """
+    game = cls.__new__(cls)
+    public._copy_state(game, history=False)
+    game._rng = rng
+    game._pending_decks = [list(d) for d in decks]
+    stock_mask = 0
+    for card in stock:
+        stock_mask |= 1 << card
+    game._deck = cards_of(ALL_CARDS & ~stock_mask) + list(stock)
+    ace_high = public._rules.ace_high
+    declaring = public._phase == DECLARE
+    for seat in range(public._n):
+        hand = hands[seat]
+        dealt = hand | played[seat]
+        game._hands[seat] = hand
+        game._dealt[seat] = dealt
+        combo = hand_combination(dealt, ace_high)
+        declared = public._declared[seat]
+        if combo is not None:
+            game._truth[seat] = combo
+            # R8.7: pending until all of the combination's cards are played; once
+            # declared exactly, never (the engine clears it when declarations end).
+            if declaring or (combo.kind != declared and combo.cards & hand):
+                game._undeclared[seat] = combo.cards
+        if declared is not None and declared != NONE and not public._exposed[seat]:
+            kept = game._candidate_range(seat, hand)
+            if kept is None:
+                raise PositionError(f"seat {seat}'s live {declared} has no candidate left: not a real view")
+            game._ranges[seat] = kept
+    return game
 
 
 def _rebuild_piles(view: SeatView) -> list[Mask]:
