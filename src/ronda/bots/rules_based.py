@@ -150,9 +150,9 @@ def judge_play(view: SeatView, card: int, card_value: float, danger_weight: floa
     table_ranks = sum(1 << (c >> 2) for c in view.table)
     drop = -1 if view.last_drop is None else view.last_drop >> 2
     chain_rank, chain_count = (-1, 0) if chain is None else (chain.rank, chain.count)
-    taken_ranks, caida, raised, table_after, drop_after, chain_now, count_after = play_step(
-        table_ranks, drop, chain_rank, chain_count, rank, n > 2
-    )
+    step = play_step(table_ranks, drop, chain_rank, chain_count, rank, n > 2)
+    taken_ranks, caida, raised, table_after = step.taken, step.caida, step.raised, step.table
+    drop_after, chain_now, count_after = step.drop, step.chain, step.chain_count
     last_turn = view.stock == 0 and sum(view.hand_sizes) == 1
     points = 0.0
     taken = 0
@@ -194,13 +194,11 @@ def judge_play(view: SeatView, card: int, card_value: float, danger_weight: floa
     for t in range(10):
         if not table_after >> t & 1:
             continue
-        reply_taken, reply_caida, _, reply_table, _, _, _ = play_step(
-            table_after, drop_after, chain_now, count_after, t, n > 2
-        )
-        value = card_value * (reply_taken.bit_count() + 1)
-        if not reply_table and not their_last_turn:
+        reply = play_step(table_after, drop_after, chain_now, count_after, t, n > 2)
+        value = card_value * (reply.taken.bit_count() + 1)
+        if not reply.table and not their_last_turn:
             value += 1  # missa
-        if reply_caida:
+        if reply.caida:
             value += rules.chain_points[0]  # caida on the card just dropped
         danger = max(danger, holds_rank_chance(view, following, t, memory) * value)
     return points - danger_weight * danger

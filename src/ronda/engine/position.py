@@ -258,11 +258,10 @@ def _rebuild_piles(view: SeatView) -> list[Mask]:
     for index, (seat, card) in enumerate(view.plays):
         if index in deal_starts:
             drop = chain = -1  # R5.2, R5.3: no caida or chain across deals
-        taken, _, raised, ranks, drop, chain, chain_count = play_step(
-            ranks, drop, chain, chain_count, card >> 2, chains
-        )
+        step = play_step(ranks, drop, chain, chain_count, card >> 2, chains)
+        ranks, drop, chain, chain_count, taken = step.table, step.drop, step.chain, step.chain_count, step.taken
         side = rules.side_of(seat)
-        if raised:
+        if step.raised:
             chain_cards |= 1 << card
             for s in range(len(piles)):
                 piles[s] &= ~chain_cards

@@ -9,32 +9,42 @@ It works on *rank masks* — bit ``r`` set when a card of rank index ``r`` is
 on the table, which R4.2 keeps to one card per rank — because searches ask it
 millions of times; the game keeps the cards themselves beside the ranks.
 
->>> taken, caida, raised, table, drop, chain, count = play_step(0b10110000, -1, -1, 0, rank=4, chains=False)
->>> bin(taken), caida, bin(table)  # a 5 on 5 6 10: takes the 5 and the 6; the 10 stays
+>>> step = play_step(0b10110000, -1, -1, 0, rank=4, chains=False)
+>>> bin(step.taken), step.caida, bin(step.table)  # a 5 on 5 6 10: takes the 5 and the 6; the 10 stays
 ('0b110000', False, '0b10000000')
 >>> play_step(0b10110000, drop=7, chain=-1, chain_count=0, rank=7, chains=True)  # a caida on the 10 opens a chain
-(128, True, False, 48, -1, 7, 2)
+Step(taken=128, caida=True, raised=False, table=48, drop=-1, chain=7, chain_count=2)
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 RankMask = int
 """Ranks as a 10-bit integer: bit ``r`` stands for rank index ``r`` (0 for 1 … 9 for 12)."""
 
-Step = tuple[RankMask, bool, bool, RankMask, int, int, int]
-"""What one play did, in ranks: ``(taken, caida, raised, table, drop, chain, chain_count)``.
 
-- ``taken``: the table's ranks it captured (R4.2) — the matched rank and the run above it; 0 for a drop or a raise;
-- ``caida``: the matched card was the one dropped on the turn before, in this deal (R5.1);
-- ``raised``: it raised the open chain (R5.3) — it takes the whole open capture, not table cards;
-- ``table``: the ranks on the table after the play;
-- ``drop``: the rank a caida may take on the next play — this card's if it was dropped (R4.3), else -1;
-- ``chain``: the rank of the chain open after the play (R5.3, more than two players only), else -1;
-- ``chain_count``: how many cards of that rank the open capture holds (2 after a caida, 3 and 4 after raises).
+class Step(NamedTuple):
+    """What one play did, in ranks (:func:`play_step`)."""
 
-A plain tuple, not a named one: the game plays every card of every rollout through
-:func:`play_step`, and unpacking a tuple is the cheapest way to read it.
-"""
+    taken: RankMask
+    """The table's ranks it captured (R4.2) — the matched rank and the run above it; 0 for a drop or a raise."""
+    caida: bool
+    """The matched card was the one dropped on the turn before, in this deal (R5.1)."""
+    raised: bool
+    """It raised the open chain (R5.3): it takes the whole open capture, not table cards."""
+    table: RankMask
+    """The ranks on the table after the play."""
+    drop: int
+    """The rank a caida may take on the next play: this card's if it was dropped (R4.3), else -1."""
+    chain: int
+    """The rank of the chain open after the play (R5.3, more than two players only), else -1."""
+    chain_count: int
+    """How many cards of that rank the open capture holds (2 after a caida, 3 and 4 after raises)."""
+
+
+_new = tuple.__new__
+"""A :class:`Step` made with ``tuple.__new__``: the game plays every card of every rollout through :func:`play_step`."""
 
 
 def capture_run(table: RankMask, rank: int) -> RankMask:
@@ -60,14 +70,14 @@ def play_step(table: RankMask, drop: int, chain: int, chain_count: int, rank: in
     ``drop`` and the chain at the start of every deal (R5.2, R5.3).
     """
     if rank == chain:
-        return (0, False, True, table, -1, rank, chain_count + 1)
+        return _new(Step, (0, False, True, table, -1, rank, chain_count + 1))
     bits = table >> rank
     if not bits & 1:
-        return (0, False, False, table | 1 << rank, rank, -1, 0)
+        return _new(Step, (0, False, False, table | 1 << rank, rank, -1, 0))
     taken = ((bits ^ (bits + 1)) >> 1) << rank
     if rank == drop and chains:
-        return (taken, True, False, table & ~taken, -1, rank, 2)
-    return (taken, rank == drop, False, table & ~taken, -1, -1, 0)
+        return _new(Step, (taken, True, False, table & ~taken, -1, rank, 2))
+    return _new(Step, (taken, rank == drop, False, table & ~taken, -1, -1, 0))
 
 
 __all__ = ["RankMask", "Step", "capture_run", "play_step"]
