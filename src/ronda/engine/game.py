@@ -78,7 +78,7 @@ from .events import (
 from .position import PositionBuilder
 from .rules import Rules
 from .settlement import Announcements
-from .table import RankMask, play_step
+from .table import RankMask, chain_points, dealer_duty_points, last_turn, missa, play_step
 from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView, ViewMasks
 
 _DECLARES_3: tuple[Declare, ...] = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
@@ -815,7 +815,7 @@ class Game(Announcements):
         taken, caida, raised, table_after, _, chain_after, count_after = play_step(
             self._table_ranks, self._last_drop >> 2, self._chain_rank, self._chain_count, card >> 2, self._n > 2
         )
-        last_turn = not left and self._stock_pos == NUM_CARDS
+        on_last_turn = last_turn(left + 1, self._stock_pos == NUM_CARDS)
         if raised:
             if self._raise(seat, card, count_after):  # R5.3, with its chain points (R9.2: first)
                 return
@@ -827,9 +827,9 @@ class Game(Announcements):
         else:
             self._drop(seat, card, table_after)  # R4.3
         captured = raised or bool(taken)
-        if captured and not self._table_ranks and not last_turn and self._missa(seat):  # R6 (R9.2: second)
+        if missa(captured, table_after, on_last_turn) and self._missa(seat):  # R6 (R9.2: second)
             return
-        if last_turn and self._rules.dealer_duty and self._dealer_duty(seat, card >> 2, captured):  # R10 (third)
+        if on_last_turn and self._rules.dealer_duty and self._dealer_duty(seat, card >> 2, captured):  # R10 (third)
             return
         if self._announcement_steps(seat, hand):  # R9.2: exposure, settlement, undeclared penalty (last)
             return
@@ -864,7 +864,7 @@ class Game(Announcements):
         rules = self._rules
         if rules.transfer_scoring:
             self._pay_debts(side)
-        return self._award(side, rules.chain_points[count - 2], "chain", seat, (loser,))
+        return self._award(side, chain_points(rules, count), "chain", seat, (loser,))
 
     def _capture(
         self, seat: int, card: Card, taken: RankMask, caida: bool, table_after: RankMask, chain: int, count: int
@@ -900,7 +900,7 @@ class Game(Announcements):
 
     def _caida(self, seat: int, dropper: int) -> bool:
         """R5.1: taking the card dropped on the turn before scores (R10 chain_points; ``dropper``'s side pays)."""
-        return self._award(self._side_of[seat], self._rules.chain_points[0], "caida", seat, (self._side_of[dropper],))
+        return self._award(self._side_of[seat], chain_points(self._rules, 2), "caida", seat, (self._side_of[dropper],))
 
     def _drop(self, seat: int, card: Card, table_after: RankMask) -> None:
         """R4.3: ``card`` stays on the table; the next turn may take it (R5.1); an open chain closes (R5.3)."""
@@ -913,18 +913,17 @@ class Game(Announcements):
         self._events.append(_DROP_EVENTS[seat][card])
 
     def _missa(self, seat: int) -> bool:
-        """R6.1: a capture or raise that empties the table scores 1 (the caller leaves out the last turn, R6.2)."""
+        """R6: the missa's point, one step (whether it is due: :func:`~ronda.engine.table.missa`)."""
         return self._award(self._side_of[seat], 1, "missa", seat, None)
 
     def _dealer_duty(self, seat: int, rank: int, captured: bool) -> bool:
-        """R10 dealer_duty on the last turn: a 12 that captures scores 5; a drop or a 1 costs 5 to each opponent.
-
-        A raise counts as a capture (as R5.4 says for R6 and R7.1).
-        """
-        if captured and rank == 9:
-            return self._award(self._side_of[seat], 5, "dealer_duty", seat, None)
-        if not captured or rank == 0:
-            return self._award_each_opponent(seat, 5, "dealer_duty")
+        """R10 dealer_duty on the last turn, one step: :func:`~ronda.engine.table.dealer_duty_points` to the
+        dealer's side, or, when negative, to each opposing side."""
+        points = dealer_duty_points(rank, captured)
+        if points > 0:
+            return self._award(self._side_of[seat], points, "dealer_duty", seat, None)
+        if points < 0:
+            return self._award_each_opponent(seat, -points, "dealer_duty")
         return False
 
     # ---------------------------------------------------------------- the round's end

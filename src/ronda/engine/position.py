@@ -17,7 +17,9 @@ pending (R8.7), the candidates of each live declaration (R8.5).
 
 A view says how many cards each pile holds, not which; piles are rebuilt by
 replaying the round's public plays on the opening table with the engine's own
-:func:`~ronda.engine.table.play_step`. Only with ``transfer_scoring`` can this
+:func:`~ronda.engine.table.play_step` (``tests/engine/test_state.py`` checks
+the rebuilt piles, and every other field, against the real game's at every
+position of random games). Only with ``transfer_scoring`` can this
 differ from the real piles (which captured cards were paid away is not part of
 a view): the sizes are then made right by moving the lowest cards, so counts —
 all that scoring reads — match; a raise that takes back a card already paid

@@ -1,4 +1,4 @@
-"""What one card does to the table: capture and its run, drop, caida and the chain (R4.2, R4.3, R5.1-R5.3).
+"""What one card does to the table (R4.2, R4.3, R5.1-R5.3), and what that scores (R5, R6, R10 dealer duty).
 
 :func:`play_step` is the one statement of these rules in the project: the
 game plays every card through it, rebuilding a position from a view replays
@@ -19,6 +19,8 @@ Step(taken=128, caida=True, raised=False, table=48, drop=-1, chain=7, chain_coun
 from __future__ import annotations
 
 from typing import NamedTuple
+
+from .rules import Rules
 
 RankMask = int
 """Ranks as a 10-bit integer: bit ``r`` stands for rank index ``r`` (0 for 1 … 9 for 12)."""
@@ -80,4 +82,45 @@ def play_step(table: RankMask, drop: int, chain: int, chain_count: int, rank: in
     return _new(Step, (taken, rank == drop, False, table & ~taken, -1, -1, 0))
 
 
-__all__ = ["RankMask", "Step", "capture_run", "play_step"]
+def last_turn(cards_left: int, last_deal: bool) -> bool:
+    """R3.6: whether a play is the round's last turn — the last card in hand (``cards_left`` before the play) of the
+    last deal. No missa on it (R6.2); dealer duty falls on it (R10)."""
+    return cards_left == 1 and last_deal
+
+
+def missa(captured: bool, table_after: RankMask, on_last_turn: bool) -> bool:
+    """R6.1, R6.2: a capture or a raise that leaves the table empty scores 1, except on the round's last turn."""
+    return captured and not table_after and not on_last_turn
+
+
+def chain_points(rules: Rules, count: int) -> int:
+    """R5.1, R5.3, R10 chain_points: what the ``count``-th card of one rank in a chain scores.
+
+    The 2nd is the caida (1), the 3rd and 4th the raises (5 and 10, or 6 and 15).
+
+    >>> chain_points(Rules(), 2), chain_points(Rules(chain_points=(1, 6, 15)), 4)
+    (1, 15)
+    """
+    return rules.chain_points[count - 2]
+
+
+def dealer_duty_points(rank: int, captured: bool) -> int:
+    """R10 dealer_duty, on the last turn: 5 for the dealer's side when a 12 captures, -5 (5 to each opposing side)
+    for a card that captures nothing or is a 1, else 0. A raise counts as a capture (R5.4)."""
+    if captured and rank == 9:
+        return 5
+    if not captured or rank == 0:
+        return -5
+    return 0
+
+
+__all__ = [
+    "RankMask",
+    "Step",
+    "capture_run",
+    "chain_points",
+    "dealer_duty_points",
+    "last_turn",
+    "missa",
+    "play_step",
+]
