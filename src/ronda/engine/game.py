@@ -78,7 +78,7 @@ from .events import (
 from .position import PositionBuilder
 from .rules import Rules
 from .settlement import Announcements
-from .table import RankMask, chain_points, dealer_duty_points, last_turn, missa, play_step
+from .table import RankMask, chain_points, dealer_duty_points, last_turn, missa, step_values
 from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView, ViewMasks
 
 _DECLARES_3: tuple[Declare, ...] = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
@@ -812,10 +812,10 @@ class Game(Announcements):
         left = self._cards_in_hands = self._cards_in_hands - 1
         self._challenged = False
         self._plays.append((seat, card))
-        taken, caida, raised, table_after, _, chain_after, count_after = play_step(
+        taken, caida, raised, table_after, _, chain_after, count_after = step_values(
             self._table_ranks, self._last_drop >> 2, self._chain_rank, self._chain_count, card >> 2, self._n > 2
         )
-        on_last_turn = last_turn(left + 1, self._stock_pos == NUM_CARDS)
+        on_last_turn = not left and last_turn(1, self._stock_pos == NUM_CARDS)  # only a deal's last card may be
         if raised:
             if self._raise(seat, card, count_after):  # R5.3, with its chain points (R9.2: first)
                 return
@@ -827,12 +827,12 @@ class Game(Announcements):
         else:
             self._drop(seat, card, table_after)  # R4.3
         captured = raised or bool(taken)
-        if missa(captured, table_after, on_last_turn) and self._missa(seat):  # R6 (R9.2: second)
+        if captured and missa(captured, table_after, on_last_turn) and self._missa(seat):  # R6 (R9.2: second)
             return
         if on_last_turn and self._rules.dealer_duty and self._dealer_duty(seat, card >> 2, captured):  # R10 (third)
             return
-        if self._announcement_steps(seat, hand):  # R9.2: exposure, settlement, undeclared penalty (last)
-            return
+        if (self._ranges[seat] is not None or self._undeclared[seat]) and self._announcement_steps(seat, hand):
+            return  # R9.2, last: the player's exposure, the settlement, its undeclared penalty (if it has any)
         if left:
             self._turn = (seat + 1) % self._n  # R4.1
         elif self._stock_pos < NUM_CARDS:

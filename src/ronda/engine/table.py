@@ -46,7 +46,6 @@ class Step(NamedTuple):
 
 
 _new = tuple.__new__
-"""A :class:`Step` made with ``tuple.__new__``: the game plays every card of every rollout through :func:`play_step`."""
 
 
 def capture_run(table: RankMask, rank: int) -> RankMask:
@@ -71,15 +70,25 @@ def play_step(table: RankMask, drop: int, chain: int, chain_count: int, rank: in
     whether a caida opens a chain (more than two players). The caller resets
     ``drop`` and the chain at the start of every deal (R5.2, R5.3).
     """
+    return _new(Step, step_values(table, drop, chain, chain_count, rank, chains))
+
+
+def step_values(
+    table: RankMask, drop: int, chain: int, chain_count: int, rank: int, chains: bool
+) -> tuple[RankMask, bool, bool, RankMask, int, int, int]:
+    """:func:`play_step`'s :class:`Step` as a plain tuple, in the same order: what the game's turn unpacks.
+
+    The rules are written here, once; the game plays every card of every rollout through this.
+    """
     if rank == chain:
-        return _new(Step, (0, False, True, table, -1, rank, chain_count + 1))
+        return (0, False, True, table, -1, rank, chain_count + 1)
     bits = table >> rank
     if not bits & 1:
-        return _new(Step, (0, False, False, table | 1 << rank, rank, -1, 0))
+        return (0, False, False, table | 1 << rank, rank, -1, 0)
     taken = ((bits ^ (bits + 1)) >> 1) << rank
     if rank == drop and chains:
-        return _new(Step, (taken, True, False, table & ~taken, -1, rank, 2))
-    return _new(Step, (taken, rank == drop, False, table & ~taken, -1, -1, 0))
+        return (taken, True, False, table & ~taken, -1, rank, 2)
+    return (taken, rank == drop, False, table & ~taken, -1, -1, 0)
 
 
 def last_turn(cards_left: int, last_deal: bool) -> bool:
@@ -123,4 +132,5 @@ __all__ = [
     "last_turn",
     "missa",
     "play_step",
+    "step_values",
 ]
