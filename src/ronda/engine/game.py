@@ -89,6 +89,12 @@ _MISS = Combination("none", -1, 0)
 _new = tuple.__new__
 """Events are NamedTuples; building them with ``tuple.__new__`` skips a Python-level frame per event."""
 _DROP_EVENTS = tuple(tuple(Drop(seat, card) for card in range(NUM_CARDS)) for seat in range(4))
+_SEAT_CARD = tuple(tuple((seat, card) for card in range(NUM_CARDS)) for seat in range(4))
+"""``(seat, card)`` pairs of the round's plays, made once."""
+_SEAT_PLAY: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
+    tuple((seat, PLAYS[card]) for card in range(NUM_CARDS)) for seat in range(4)
+)
+"""``(seat, Play(card))`` pairs of the record, made once."""
 _DECLARATION_EVENTS = tuple({kind: Declaration(seat, kind) for kind in DECLARATIONS} for seat in range(4))
 """Events are immutable values: the common ones are made once, not at every play of every rollout."""
 
@@ -650,7 +656,7 @@ class Game(Announcements):
                     if not 0 <= card < NUM_CARDS or not hand >> card & 1:
                         raise IllegalActionError(f"the playout policy chose {card!r}, not in seat {seat}'s hand")
                 if self._round_actions is not None:
-                    self._round_actions.append((seat, PLAYS[card]))
+                    self._round_actions.append(_SEAT_PLAY[seat][card])
                 self._play(card)
                 if deals and (self._deal >= stop_deal or self._round != start_round):
                     return  # a deal ends only with a play
@@ -811,7 +817,7 @@ class Game(Announcements):
         self._hands[seat] = hand
         left = self._cards_in_hands = self._cards_in_hands - 1
         self._challenged = False
-        self._plays.append((seat, card))
+        self._plays.append(_SEAT_CARD[seat][card])
         taken, caida, raised, table_after, _, chain_after, count_after = step_values(
             self._table_ranks, self._last_drop >> 2, self._chain_rank, self._chain_count, card >> 2, self._n > 2
         )
