@@ -161,6 +161,28 @@ class Announcements(Scoring):
 
     def _settle(self) -> bool:
         """R8.5/R8.6: give each side the difference between the decided points and what it has had (R9.5 first)."""
+        decided, total = self._decided_points()
+        self._decided = decided is not None
+        given = self._given
+        rules = self._rules
+        if decided is not None and max(self._scores) + total >= rules.target and not rules.transfer_scoring:
+            false_seat = self._no_win_unseen(decided)
+            if false_seat >= 0:
+                return self._expose(false_seat)
+        changed = False
+        for side in range(len(given)):
+            diff = (decided[side] if decided is not None else 0) - given[side]
+            if diff:
+                given[side] += diff
+                self._score(side, diff, "announcement", None, None)
+                changed = True
+        return changed and self._check_win()
+
+    def _decided_points(self) -> tuple[Sequence[int] | None, int]:
+        """R8.4, R8.5: the points per side of the live declarations if decided (else ``None``), and their total.
+
+        Brings the stale ranges up to date first (see ``_stale`` in :mod:`ronda.engine.state`).
+        """
         ranges, declared, side_of = self._ranges, self._declared, self._side_of
         if self._stale:
             for seat in range(self._n):
@@ -175,34 +197,18 @@ class Announcements(Scoring):
                 declaring_sides |= 1 << side_of[seat]
                 total += KIND_VALUE[kind]
         sides = len(self._given)
-        decided: Sequence[int] | None
         if declaring_sides & (declaring_sides - 1) == 0:
             # R8.5: declarations of one side only (or none) are decided at once.
             decided = [0] * sides
             if declaring_sides:
                 decided[declaring_sides.bit_length() - 1] = total
-        else:
-            live = []
-            for seat, rng in enumerate(ranges):
-                kind = declared[seat]
-                if rng is not None and kind is not None:
-                    live.append(_new(Active, (side_of[seat], kind, rng[0], rng[1])))
-            decided = settle(live, sides)
-        self._decided = decided is not None
-        given = self._given
-        rules = self._rules
-        if decided is not None and max(self._scores) + total >= rules.target and not rules.transfer_scoring:
-            false_seat = self._no_win_unseen(decided)
-            if false_seat >= 0:
-                return self._expose(false_seat)
-        changed = False
-        for side in range(sides):
-            diff = (decided[side] if decided is not None else 0) - given[side]
-            if diff:
-                given[side] += diff
-                self._score(side, diff, "announcement", None, None)
-                changed = True
-        return changed and self._check_win()
+            return decided, total
+        live = []
+        for seat, rng in enumerate(ranges):
+            kind = declared[seat]
+            if rng is not None and kind is not None:
+                live.append(_new(Active, (side_of[seat], kind, rng[0], rng[1])))
+        return settle(live, sides), total
 
     def _no_win_unseen(self, decided: Sequence[int]) -> int:
         """R9.5: before an award that brings a side to the target, show its live declarations; the first false, or -1.
