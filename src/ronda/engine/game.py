@@ -216,7 +216,7 @@ class Game(Announcements):
         >>> game.copy(history=False).events
         []
         """
-        o = Game.__new__(Game)
+        o = _Blank()
         self._copy_state(o, history)
         return o
 
@@ -239,7 +239,7 @@ class Game(Announcements):
         points. After this round it deals ``decks``, then shuffles with ``rng``;
         with neither it waits at the round's end. Raises :class:`PositionError`
         for a guess that contradicts the view. A search that builds hundreds of
-        games from one view uses :class:`~ronda.engine.position.PositionBuilder`,
+        games from one view uses :meth:`positions`,
         which does the work of the view once (and takes masks).
 
         >>> game = Game(Rules(players=2), seed=3)
@@ -250,7 +250,18 @@ class Game(Announcements):
         True
         """
         masks = {seat: cards.mask for seat, cards in hands.items()}
-        return PositionBuilder(view, cls).build(masks, stock, rng=rng, decks=decks)
+        return Game.positions(view).build(masks, stock, rng=rng, decks=decks)
+
+    @staticmethod
+    def positions(view: SeatView) -> PositionBuilder[Game]:
+        """A :class:`~ronda.engine.position.PositionBuilder` of games from ``view``: for a search that builds many.
+
+        >>> game = Game(Rules(players=2), seed=3)
+        >>> builder = Game.positions(game.view(0))
+        >>> builder.build({1: game.hand(1).mask}, game.stock_cards()).legal_actions() == game.legal_actions()
+        True
+        """
+        return PositionBuilder(view, _Blank)
 
     # ------------------------------------------------------------- public facts
 
@@ -1016,6 +1027,18 @@ class Game(Announcements):
             f"<Game {self._n} players, round {self._round}, deal {self._deal}, {self._phase}, "
             f"turn {self._turn}, scores {self._scores}>"
         )
+
+
+class _Blank(Game):
+    """A game none of whose fields is set yet: what :meth:`Game.copy` and the positions fill in, field by field.
+
+    Not ``Game.__new__(Game)``: a compiled class's ``__new__`` runs ``__init__``.
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        """No set-up and no deal: the caller sets every field (:class:`~ronda.engine.state.GameState`)."""
 
 
 __all__ = ["DECLARE", "OVER", "PLAY", "WAITING", "Game", "Policy", "SearchState", "card_count_points"]

@@ -25,15 +25,15 @@ a view): the sizes are then made right by moving the lowest cards, so counts —
 all that scoring reads — match; a raise that takes back a card already paid
 away is the one place where a count could differ.
 
-The builder is given the class of the games it builds
-(:class:`~ronda.engine.game.Game`), which builds its own positions with it
-(:meth:`Game.from_view <ronda.engine.game.Game.from_view>`): this module sits
-below the game and imports only the state and the rules' steps.
+The builder is made by the game (:meth:`Game.positions
+<ronda.engine.game.Game.positions>`), which gives it a way to make an empty
+game to fill in: this module sits below the game and imports only the state
+and the rules' steps.
 
 >>> from ronda.engine.game import Game
 >>> from ronda.engine.rules import Rules
 >>> game = Game(Rules(players=2), seed=3)
->>> builder = PositionBuilder(game.view(0), Game)
+>>> builder = Game.positions(game.view(0))
 >>> builder.unknown_seats(), len(CardSet(builder.hidden))
 ([1], 33)
 >>> again = builder.build({1: game.hand(1).mask}, game.stock_cards())
@@ -44,7 +44,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 from .cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Mask, card_name, cards_of
@@ -66,9 +66,9 @@ class PositionBuilder(Generic[G]):
     (:attr:`~ronda.engine.cards.CardSet.mask`) for the same reason.
     """
 
-    __slots__ = ("_fixed", "_game", "_hidden", "_played", "_template", "view")
+    __slots__ = ("_blank", "_fixed", "_hidden", "_played", "_template", "view")
 
-    def __init__(self, view: SeatView, game: type[G]) -> None:
+    def __init__(self, view: SeatView, blank: Callable[[], G]) -> None:
         if view.phase not in (DECLARE, PLAY):
             raise PositionError(f"a position is built for a decision, not in phase {view.phase!r}")
         self.view = view
@@ -82,8 +82,8 @@ class PositionBuilder(Generic[G]):
                 fixed[seat] = shown.mask & ~self._played[seat]
         self._fixed = fixed
         self._hidden = view.unseen().mask
-        self._game = game
-        self._template = _public_position(game, view, _rebuild_piles(view))
+        self._blank = blank
+        self._template = _public_position(blank, view, _rebuild_piles(view))
 
     @property
     def hidden(self) -> Mask:
@@ -122,7 +122,7 @@ class PositionBuilder(Generic[G]):
         if check:
             self._check(full, stock)
         placed = [full[seat] for seat in range(self.view.rules.players)]
-        return _with_hidden(self._game, self._template, placed, self._played, stock, rng, decks)
+        return _with_hidden(self._blank, self._template, placed, self._played, stock, rng, decks)
 
     def _check(self, full: Mapping[int, Mask], stock: Sequence[Card]) -> None:
         view = self.view
@@ -151,14 +151,14 @@ class PositionBuilder(Generic[G]):
             raise PositionError(f"the placement leaves out {_names(self._hidden & ~placed)}")
 
 
-def _public_position(cls: type[G], view: PublicView, piles: Sequence[Mask]) -> G:
+def _public_position(blank: Callable[[], G], view: PublicView, piles: Sequence[Mask]) -> G:
     """The public part of the game ``view`` sees, hands and stock empty: every field whose source is ``public``.
 
     Every field is first made by the same code as a new game's, then set
     from the view (:mod:`ronda.engine.state` says which fields come from it);
     ``piles`` are the captured cards, rebuilt from the plays.
     """
-    game = cls.__new__(cls)
+    game = blank()
     game._setup(view.rules, view.dealer, None, [])
     game._round = view.round
     game._deal = view.deal
@@ -201,7 +201,7 @@ def _public_position(cls: type[G], view: PublicView, piles: Sequence[Mask]) -> G
 
 
 def _with_hidden(
-    cls: type[G],
+    blank: Callable[[], G],
     public: G,
     hands: Sequence[Mask],
     played: Sequence[Mask],
@@ -216,7 +216,7 @@ def _with_hidden(
     their combinations, the undeclared ones still pending (R8.7), the
     candidates of each live declaration (R8.5).
     """
-    game = cls.__new__(cls)
+    game = blank()
     public._copy_state(game, history=False)
     game._rng = rng
     game._pending_decks = [list(d) for d in decks]
