@@ -6,7 +6,8 @@ For each repeat and each tree in turn (so that a machine busier at one moment
 than another weighs on both), in a fresh process with ``PYTHONPATH=TREE/src``:
 
 - ``ronda bench --rounds N --json`` (2, 3 and 4 players, random declarations)
-  and ``ronda bench --players 2 --auto-declare --rounds N --json``: rounds per second,
+  and ``ronda bench --players 2 --auto-declare [--api] --rounds N --json`` (the engine's own
+  playout, and every decision through ``legal_actions`` + ``apply``): rounds per second,
   as the command prints them (wall clock) and by the CPU time its process took;
 - the bots' time per card choice: ``hard`` (48 guesses) and ``expert`` (128
   guesses) with ``time_limit=None``, so both trees do the same work, on the same
@@ -170,6 +171,7 @@ def _bench(tree: Path, rounds: int) -> dict[str, tuple[float, float]]:
         (["--players", "3"], "3 players"),
         (["--players", "4"], "4 players"),
         (["--players", "2", "--auto-declare"], "2 players auto-declare"),
+        (["--players", "2", "--auto-declare", "--api"], "2 players auto-declare api"),
     ):
         out, cpu = _run(tree, ["-m", "ronda", "bench", "--rounds", str(rounds), "--json", *flags])
         rates[label] = (json.loads(out)["rounds_per_second"], rounds / max(cpu - start_cpu, 1e-9))

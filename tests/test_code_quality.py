@@ -232,3 +232,72 @@ def test_every_name_the_engine_exports_is_documented() -> None:
         elif name not in documented_assignments:
             undocumented.append(name)
     assert not undocumented, f"exported without documentation: {undocumented}"
+
+
+def _module_graph() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Every ``ronda`` module's imports of other ``ronda`` modules: at its top level, and inside functions.
+
+    An imported name is resolved to the module that defines it (``from .game import Game`` is ``ronda.engine.game``).
+    """
+    import ast
+
+    files = {
+        ".".join(path.relative_to(ROOT / "src").with_suffix("").parts).removesuffix(".__init__"): path
+        for path in (ROOT / "src" / "ronda").rglob("*.py")
+    }
+
+    def module_of(name: str) -> str | None:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    top: dict[str, set[str]] = {}
+    inner: dict[str, set[str]] = {}
+    for module, path in files.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        tree = ast.parse(path.read_text())
+        top_nodes = {id(node) for node in tree.body}
+        for graph in (top, inner):
+            graph[module] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+                names = [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            targets = {module_of(name) for name in names if name.startswith("ronda")} - {None, module}
+            (top if id(node) in top_nodes else inner)[module] |= {t for t in targets if t is not None}
+    return top, inner
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        module = todo.pop()
+        if module == goal:
+            return True
+        if module not in seen:
+            seen.add(module)
+            todo += graph.get(module, ())
+    return False
+
+
+def test_no_import_inside_a_function_hides_an_import_loop() -> None:
+    """A module may import another inside a function (an optional extra, a slow command), never to dodge a loop.
+
+    ``a`` importing ``b`` in a function while ``b`` imports ``a`` at its top (through any chain of modules)
+    is a loop: the two are one module in fact, and each can be read only with the other.
+    """
+    top, inner = _module_graph()
+    loops = [
+        f"{module} imports {target} inside a function, and {target} imports {module}"
+        for module, targets in sorted(inner.items())
+        for target in sorted(targets)
+        if _reaches(top, target, module)
+    ]
+    assert not loops, "\n".join(loops)

@@ -17,7 +17,6 @@ from ronda.engine.cards import CardSet
 from ronda.engine.deck import shuffled_deck
 from ronda.engine.errors import PositionError
 from ronda.engine.game import DECLARE, OVER, PLAY, WAITING, Game
-from ronda.engine.position import PositionBuilder
 from ronda.engine.rules import Rules
 
 VARIANTS = [
@@ -89,7 +88,7 @@ def test_position_with_the_true_cards_plays_on_exactly_like_the_game(rules: Rule
 def test_a_placement_that_contradicts_the_view_is_refused() -> None:
     game = Game(Rules(players=2), seed=5)
     view = game.view(0)
-    builder = PositionBuilder(view)
+    builder = Game.positions(view)
     stock = game.stock_cards()
     hands = [game.hand(seat).mask for seat in range(2)]
     with pytest.raises(PositionError, match="seat 1 holds 3 cards"):
@@ -120,7 +119,7 @@ def test_shown_hands_are_known_and_need_no_placement() -> None:
     if game.phase == OVER:
         pytest.skip("the ronda was true")
     view = game.view(1)
-    builder = PositionBuilder(view)
+    builder = Game.positions(view)
     assert builder.unknown_seats() == []
     assert CardSet(builder.hidden) == view.unseen()
     rebuilt = builder.build({}, game.stock_cards())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from ronda.bots.inference import moments
-from ronda.bots.tactics import CARD_VALUE, play_step, take
+from ronda.bots.tactics import CARD_VALUE, priced_step, take
 from ronda.engine.actions import Challenge
 from ronda.engine.game import OVER, PLAY, Game
 from ronda.engine.rules import Rules
@@ -42,7 +42,7 @@ def test_take_is_the_engines_play_step_on_every_table_rank_and_drop() -> None:
                     assert value == expected, (bin(table), rank, drop, missa)
 
 
-def test_play_step_is_the_engines_play_step_on_every_table_rank_drop_and_chain() -> None:
+def test_priced_step_is_the_engines_play_step_on_every_table_rank_drop_and_chain() -> None:
     """R4.2-R5.3: the table, drop rank and chain after every play, and its worth, as the engine says."""
     for table in range(1 << 10):
         for rank in range(10):
@@ -50,7 +50,7 @@ def test_play_step_is_the_engines_play_step_on_every_table_rank_drop_and_chain()
             for chain, count, drop in chains:
                 for multi in (False, True):
                     taken, caida, raised, *rest = engine_step(table, drop, chain, count, rank, multi)
-                    value, *after = play_step(table, drop, chain, count, rank, True, (1, 6, 15), multi)
+                    value, *after = priced_step(table, drop, chain, count, rank, True, (1, 6, 15), multi)
                     assert after == rest, (bin(table), rank, drop, chain, multi)  # table, drop rank, chain after
                     if raised:
                         expected = (1, 6, 15)[count - 1] + CARD_VALUE * (count + 1)
@@ -70,7 +70,7 @@ def test_what_a_card_is_worth_in_positions_worked_out_by_hand() -> None:
     assert take(_ranks("7 10 11 12"), -1, 6, missa=False) == (CARD_VALUE * 5, 0)
     assert take(_ranks("7 10"), -1, 0, missa=True) == (0.0, _ranks("1 7 10"))
     # a raise on an open chain of two 5s: the third card's 5 points (R5.3)
-    assert play_step(_ranks("10"), -1, 4, 2, 4, True, (1, 5, 10), True) == (
+    assert priced_step(_ranks("10"), -1, 4, 2, 4, True, (1, 5, 10), True) == (
         5 + CARD_VALUE * 3,
         _ranks("10"),
         -1,
@@ -78,8 +78,8 @@ def test_what_a_card_is_worth_in_positions_worked_out_by_hand() -> None:
         3,
     )
     # with three players a caida opens the chain; with two it does not
-    assert play_step(_ranks("5 10"), 4, -1, 0, 4, True, (1, 5, 10), True)[3:] == (4, 2)
-    assert play_step(_ranks("5 10"), 4, -1, 0, 4, True, (1, 5, 10), False)[3:] == (-1, 0)
+    assert priced_step(_ranks("5 10"), 4, -1, 0, 4, True, (1, 5, 10), True)[3:] == (4, 2)
+    assert priced_step(_ranks("5 10"), 4, -1, 0, 4, True, (1, 5, 10), False)[3:] == (-1, 0)
 
 
 def test_the_engines_capture_run_follows_the_run_order() -> None:

@@ -8,6 +8,7 @@ rules are hardest (R8) and not only on honest play.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import random
 from dataclasses import replace
@@ -21,6 +22,7 @@ from ronda.engine.errors import IllegalActionError, RondaError
 from ronda.engine.events import Score
 from ronda.engine.game import DECLARE, PLAY, Game
 from ronda.engine.record import replay
+from ronda.engine.state import GameState
 
 
 def _where(game: Game) -> list[int]:
@@ -177,7 +179,7 @@ def _snapshot(game: Game) -> tuple:
     not only what the public API shows (tests/test_code_quality.py lets only tests/engine do this).
     """
     fields = []
-    for name in Game.__slots__:
+    for name in (f.name for f in dataclasses.fields(GameState)):  # the declared fields (engine/state.py)
         if name in ("_rng", "_events", "_log", "_round_actions", "_plays", "_rules", "_combos"):
             continue
         value = getattr(game, name)

@@ -13,6 +13,7 @@ from ronda.cli.main import main
 from ronda.engine.cards import parse_card
 from ronda.engine.errors import RulesError
 from ronda.engine.game import Game
+from ronda.engine.presets import preset_rules
 from ronda.engine.rules import Rules
 
 
@@ -306,15 +307,15 @@ def test_transfer_scoring_debts_lapse_and_the_game_is_won_only_at_a_round_end() 
 
 
 def test_presets_by_name() -> None:
-    assert Rules.preset("classic") == Rules(players=2)
-    assert Rules.preset("advanced", players=4) == Rules(players=4, dealer_duty=True)
-    assert Rules.preset("heavy").chain_points == (1, 6, 15) and Rules.preset("heavy").undeclared_ronda_penalty == 5
-    assert Rules.preset("short", players=3).target == 25
-    assert Rules.preset("classic", target=61).target == 61
+    assert preset_rules("classic") == Rules(players=2)
+    assert preset_rules("advanced", players=4) == Rules(players=4, dealer_duty=True)
+    assert preset_rules("heavy").chain_points == (1, 6, 15) and preset_rules("heavy").undeclared_ronda_penalty == 5
+    assert preset_rules("short", players=3).target == 25
+    assert preset_rules("classic", target=61).target == 61
     with pytest.raises(RulesError, match="four-card preset is played by 2 or 4 players"):
-        Rules.preset("four-card", players=3)
+        preset_rules("four-card", players=3)
     with pytest.raises(RulesError, match="unknown preset 'tangier'"):
-        Rules.preset("tangier")
+        preset_rules("tangier")
 
 
 def test_ronda_rules_list_and_text(capsys) -> None:

@@ -212,11 +212,6 @@ def absolute_action(number: int, seat: int, players: int) -> int:
     return 44 + (seat + number - 44) % players if number >= 44 else number
 
 
-def card_vector(mask: int) -> np.ndarray:
-    """A 40-bit card mask as 40 floats (1.0 where the card is in the set)."""
-    return _unpack(mask, 5)
-
-
 def _unpack(bits: int, size: int) -> np.ndarray:
     raw = np.frombuffer(bits.to_bytes(size, "little"), dtype=np.uint8)
     return np.unpackbits(raw, bitorder="little").astype(np.float32)

@@ -25,6 +25,7 @@ from typing import Any
 from ..bots import Bot, make_bot
 from ..engine.actions import Declare, Play
 from ..engine.deck import shuffled_deck
+from ..engine.errors import MatchError
 from ..engine.events import RoundStart, Score
 from ..engine.game import OVER, WAITING, Game
 from ..engine.record import save_record
@@ -60,10 +61,10 @@ def seatings(players: int, entrants: int) -> list[tuple[int, ...]]:
     """
     if players == 4:
         if entrants != 2:
-            raise ValueError("four players play as two partnerships: give two entrants")
+            raise MatchError("four players play as two partnerships: give two entrants")
         return [(0, 1, 0, 1), (1, 0, 1, 0)]
     if entrants != players:
-        raise ValueError(f"{players} players need {players} entrants, not {entrants}")
+        raise MatchError(f"{players} players need {players} entrants, not {entrants}")
     return [tuple((seat + shift) % players for seat in range(players)) for shift in range(players)]
 
 

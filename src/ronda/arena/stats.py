@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.errors import MatchError
+
 Z95 = 1.959963984540054
 """The two-sided 95 % quantile of the normal distribution."""
 
@@ -74,7 +76,7 @@ class Sprt:
 
     def __post_init__(self) -> None:
         if not 0 < self.p0 < self.p1 < 1:
-            raise ValueError(f"the SPRT needs 0 < p0 < p1 < 1, not p0={self.p0}, p1={self.p1}")
+            raise MatchError(f"the SPRT needs 0 < p0 < p1 < 1, not p0={self.p0}, p1={self.p1}")
 
     def llr(self, wins: int, losses: int) -> float:
         """Log-likelihood ratio of H1 against H0 after ``wins`` and ``losses``."""
@@ -106,7 +108,7 @@ def parse_sprt(text: str) -> Sprt:
     try:
         first, second = (float(part) for part in text.split(","))
     except ValueError:
-        raise ValueError(f"--sprt takes two numbers like 0.5,0.55 or 0,35 (Elo), not {text!r}") from None
+        raise MatchError(f"--sprt takes two numbers like 0.5,0.55 or 0,35 (Elo), not {text!r}") from None
     if not (0 < first < 1 and 0 < second < 1):  # Elo differences, not probabilities
         first, second = (1 / (1 + 10 ** (-elo / 400)) for elo in (first, second))
     return Sprt(p0=first, p1=second)

@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..engine.errors import BotError
 from .base import Bot, RandomBot
 from .pimc import ExpertBot, PimcBot
 from .rules_based import EasyBot, MediumBot
@@ -81,7 +82,7 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
     the machine. The rule levels and the families think in microseconds and ignore it.
     """
     if time_limit is not None and not time_limit > 0:
-        raise ValueError(f"a bot's time limit is a number of seconds above 0, not {time_limit!r}")
+        raise BotError(f"a bot's time limit is a number of seconds above 0, not {time_limit!r}")
     factory = _FACTORIES.get(level)
     prefix, colon, argument = level.partition(":")
     if factory is None and colon and prefix in _SEARCH_LEVELS:
@@ -92,7 +93,7 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
         family = _FAMILIES.get(prefix) if colon else None
         if family is None:
             known = ", ".join([*_FACTORIES, *(f"{p}:..." for p in _FAMILIES)])
-            raise ValueError(f"unknown bot level {level!r} (known: {known})")
+            raise BotError(f"unknown bot level {level!r} (known: {known})")
         return family(argument, seed)
     bot = factory(seed)
     if time_limit is not None and isinstance(bot, SearchBot):

@@ -57,7 +57,6 @@ from ..engine.combinations import (
     hand_combination,
 )
 from ..engine.game import Game
-from ..engine.position import PositionBuilder
 from ..engine.view import SeatView
 from .inference import PlayEvidence, PlayModel
 
@@ -162,7 +161,7 @@ class Determinizer:
         self.model = model
         self.models = dict(models or {})
         self.rejection_tries = rejection_tries
-        self.builder = PositionBuilder(view)
+        self.builder = Game.positions(view)
         rules = view.rules
         self._ace_high = rules.ace_high
         self._dealt_size = rules.deal_sizes()[view.deal]

@@ -22,10 +22,10 @@ from math import exp
 from typing import NamedTuple
 
 from ..engine.cards import Card, Mask
-from ..engine.table import RankMask
+from ..engine.table import RankMask, last_turn
 from ..engine.table import play_step as engine_step
 from ..engine.view import SeatView
-from .tactics import play_step
+from .tactics import priced_step
 
 
 class Moment(NamedTuple):
@@ -62,7 +62,8 @@ def moments(view: SeatView) -> list[Moment]:
         if index in deal_starts:
             drop = chain = -1  # R5.2, R5.3: no caida or chain across deals
         found.append(Moment(seat, card, table, drop, chain, count if chain >= 0 else 0))
-        _, _, _, table, drop, chain, count = engine_step(table, drop, chain, count, card >> 2, rules.players > 2)
+        step = engine_step(table, drop, chain, count, card >> 2, rules.players > 2)
+        table, drop, chain, count = step.table, step.drop, step.chain, step.chain_count
     return found
 
 
@@ -97,7 +98,7 @@ class PlayEvidence:
             if moment.seat in later:
                 left = total - index  # cards in all hands before this play
                 later[moment.seat] |= 1 << moment.card
-                steps.append((moment, later[moment.seat], not (last_deal and left == 1)))
+                steps.append((moment, later[moment.seat], not last_turn(left, last_deal)))
         self._steps = steps
         self._memo: dict[tuple[int, int], float] = {}
 
@@ -127,7 +128,7 @@ class PlayEvidence:
         worths = {}
         for r in range(10):
             if ranks >> r & 1:
-                worths[r] = play_step(
+                worths[r] = priced_step(
                     moment.table,
                     moment.drop,
                     moment.chain,

@@ -24,8 +24,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from ..engine.game import DECLARE, PLAY, Game, Policy, SearchState
-from ..engine.table import RankMask
-from .tactics import CARD_VALUE, play_step, take
+from ..engine.table import RankMask, last_turn
+from .tactics import CARD_VALUE, priced_step, take
 
 
 def _random_card(hand: int, rand: Callable[[], float]) -> int:
@@ -51,8 +51,8 @@ def greedy_policy(card_value: float = CARD_VALUE, explore: float = 0.1) -> Polic
         if rand() < explore:
             return _random_card(hand, rand)
         following = hands[(seat + 1) % len(hands)]
-        missa_now = not (left == 1 and last_deal)
-        missa_next = not (left == 2 and last_deal)
+        missa_now = not last_turn(left, last_deal)  # R6.2
+        missa_next = not last_turn(left - 1, last_deal)
         multi = len(hands) > 2
         raise_reply = 5.0 + card_value * 3
         best_card = -1
@@ -112,13 +112,13 @@ def _lookahead(
     if not hand:
         return 0.0
     n = len(hands)
-    missa = not (last_deal and left == 1)
+    missa = not last_turn(left, last_deal)  # R6.2
     best = -1e9
     for r in range(10):
         cards = hand >> (4 * r) & 0xF
         if not cards:
             continue
-        value, table_after, drop_after, chain_after, count_after = play_step(
+        value, table_after, drop_after, chain_after, count_after = priced_step(
             table_ranks, drop_rank, chain_rank, chain_count, r, missa, chain_points, n > 2, card_value
         )
         if depth > 1 and left > 1:
@@ -155,7 +155,7 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE, explore: float 
             return _random_card(hand, rand)
         hands = list(hands_now)
         n = len(hands)
-        missa = not (last_deal and left == 1)
+        missa = not last_turn(left, last_deal)  # R6.2
         chain_points = rules.chain_points
         best_card = -1
         best = -1e9
@@ -163,7 +163,7 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE, explore: float 
             cards = hand >> (4 * r) & 0xF
             if not cards:
                 continue
-            value, table_after, drop_after, chain_after, count_after = play_step(
+            value, table_after, drop_after, chain_after, count_after = priced_step(
                 table_ranks, drop_rank, chain_rank, chain_count, r, missa, chain_points, n > 2, card_value
             )
             if depth > 1 and left > 1:

@@ -30,7 +30,7 @@ from math import comb
 from ..engine.actions import Action, Play
 from ..engine.cards import ALL_CARDS, Mask
 from ..engine.game import DECLARE
-from ..engine.table import play_step
+from ..engine.table import chain_points, dealer_duty_points, last_turn, missa, play_step
 from ..engine.view import SeatView
 from .declarations import challenge, declaration
 
@@ -150,58 +150,53 @@ def judge_play(view: SeatView, card: int, card_value: float, danger_weight: floa
     table_ranks = sum(1 << (c >> 2) for c in view.table)
     drop = -1 if view.last_drop is None else view.last_drop >> 2
     chain_rank, chain_count = (-1, 0) if chain is None else (chain.rank, chain.count)
-    taken_ranks, caida, raised, table_after, drop_after, chain_now, count_after = play_step(
-        table_ranks, drop, chain_rank, chain_count, rank, n > 2
-    )
-    last_turn = view.stock == 0 and sum(view.hand_sizes) == 1
+    step = play_step(table_ranks, drop, chain_rank, chain_count, rank, n > 2)
+    taken_ranks, caida, raised, table_after = step.taken, step.caida, step.raised, step.table
+    drop_after, chain_now, count_after = step.drop, step.chain, step.chain_count
+    on_last_turn = last_turn(sum(view.hand_sizes), view.stock == 0)
     points = 0.0
     taken = 0
     chain_after: tuple[int, int, int] | None = None  # rank, cards in the open capture, count
     if raised:
         assert chain is not None
         taken = len(chain.cards) + 1
-        points += rules.chain_points[count_after - 2]
+        points += chain_points(rules, count_after)
         chain_after = (rank, taken, count_after)
     elif taken_ranks:
         taken = taken_ranks.bit_count() + 1
         if caida:
-            points += rules.chain_points[0]
+            points += chain_points(rules, 2)
             if chain_now >= 0:
                 chain_after = (rank, taken, count_after)
     captured = raised or bool(taken_ranks)
     left = table_after.bit_count()
-    if captured and not left and not last_turn:
-        points += 1  # missa
+    if missa(captured, table_after, on_last_turn):
+        points += 1
     points += card_value * taken
-    if last_turn:
+    if on_last_turn:
         mine = captured or view.last_capture_side == view.side
         points += card_value * left * (1 if mine else -1)  # R7.1
         if rules.dealer_duty:
-            if captured and rank == 9:
-                points += 5
-            elif not captured or rank == 0:
-                points -= 5
+            points += dealer_duty_points(rank, captured)
         return points
     following = (view.seat + 1) % n
     if view.hand_sizes[following] == 0 or not danger_weight:
         return points  # the deal ends: no caida across deals (R5.2)
     danger = 0.0
-    their_last_turn = view.stock == 0 and sum(view.hand_sizes) == 2
+    their_last_turn = last_turn(sum(view.hand_sizes) - 1, view.stock == 0)
     if chain_after is not None and chain_after[2] < 4:
         r, cards, count = chain_after
-        value = rules.chain_points[count - 1] + card_value * (cards + 1)
+        value = chain_points(rules, count + 1) + card_value * (cards + 1)
         danger = max(danger, holds_rank_chance(view, following, r, memory) * value)
     for t in range(10):
         if not table_after >> t & 1:
             continue
-        reply_taken, reply_caida, _, reply_table, _, _, _ = play_step(
-            table_after, drop_after, chain_now, count_after, t, n > 2
-        )
-        value = card_value * (reply_taken.bit_count() + 1)
-        if not reply_table and not their_last_turn:
-            value += 1  # missa
-        if reply_caida:
-            value += rules.chain_points[0]  # caida on the card just dropped
+        reply = play_step(table_after, drop_after, chain_now, count_after, t, n > 2)
+        value = card_value * (reply.taken.bit_count() + 1)
+        if missa(True, reply.table, their_last_turn):
+            value += 1
+        if reply.caida:
+            value += chain_points(rules, 2)  # caida on the card just dropped
         danger = max(danger, holds_rank_chance(view, following, t, memory) * value)
     return points - danger_weight * danger
 

@@ -8,13 +8,16 @@ policies price millions of plays a move (expert's lookahead), so it does not
 call the engine's function for each: it reads the capture run from a table made
 once from the engine's :func:`~ronda.engine.table.capture_run` for every table
 and rank, and repeats the step's three comparisons (a raise, a caida, a chain
-that opens). Its tests check :func:`take` and :func:`play_step` against the
-engine's :func:`~ronda.engine.table.play_step` on every table, rank and drop.
+that opens): a fast path, not a second statement of the rules, for its tests
+(``tests/bots/test_tactics.py``) check :func:`take` and :func:`priced_step`
+against the engine's :func:`~ronda.engine.table.play_step` on every table,
+rank, drop and chain. Whether a missa counts (R6.2) is the caller's
+``missa``, from the engine's :func:`~ronda.engine.table.last_turn`.
 
 >>> take(0b10110000, drop_rank=-1, rank=4, missa=True)  # a 5 on 5 6 10: takes the 5 and 6, the 10 stays
 (1.35, 128)
->>> play_step(0b10110000, drop_rank=-1, chain_rank=-1, chain_count=0, rank=7, missa=True,
-...           chain_points=(1, 5, 10), multi=False)  # a 10 on 5 6 10: takes the 10
+>>> priced_step(0b10110000, drop_rank=-1, chain_rank=-1, chain_count=0, rank=7, missa=True,
+...             chain_points=(1, 5, 10), multi=False)  # a 10 on 5 6 10: takes the 10
 (0.9, 48, -1, -1, 0)
 """
 
@@ -59,7 +62,7 @@ def take(
     return value, after
 
 
-def play_step(
+def priced_step(
     table_ranks: RankMask,
     drop_rank: int,
     chain_rank: int,
@@ -88,4 +91,4 @@ def play_step(
     return value, after, -1, -1, 0
 
 
-__all__ = ["CARD_VALUE", "play_step", "take"]
+__all__ = ["CARD_VALUE", "priced_step", "take"]

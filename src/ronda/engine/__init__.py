@@ -6,8 +6,8 @@ interfaces; everything else in ``ronda`` stands on it, through the names below.
 - :class:`Game`: the game — decisions verified then applied, public events out, views for seats;
   :meth:`Game.from_scores` begins a game at given scores (a position near the target without the rounds
   before it); :meth:`Game.from_view` builds a game to search in from a view and a guess of its hidden cards
-  (:class:`PositionBuilder` builds many), :meth:`Game.playout` plays on by itself (with a
-  :data:`Policy` reading a :class:`SearchState`);
+  (:meth:`Game.positions` makes a :class:`PositionBuilder` that builds many), :meth:`Game.playout`
+  plays on by itself (with a :data:`Policy` reading a :class:`SearchState`);
 - :class:`Rules`: players and the variants of R10;
 - :class:`SeatView`, :class:`PublicView`: what a seat, and what a spectator, may know (R11);
 - :data:`Action` (:class:`Play`, :class:`Declare`, :class:`Challenge`): the three decisions;
@@ -21,7 +21,9 @@ interfaces; everything else in ``ronda`` stands on it, through the names below.
   game records (RECORD.md), written whole or not at all (:func:`write_atomically`);
   :func:`read_json`, :func:`parse_json`: JSON from files and messages, size and nesting bounded before parsing;
   :func:`shuffled_deck`, :func:`check_deck`: decks (R3.3, R3.4);
-- :class:`RondaError` and its subclasses: every error the engine raises, all ``ValueError``.
+- :class:`RondaError` and its subclasses: every error the package raises on bad input, all ``ValueError``.
+
+How the engine is built (where each rule happens, the state declared once): docs/engine.md.
 
 Masks (plain ints, bit ``c`` for card ``c``) appear in the API only where
 searches read state millions of times: :class:`SearchState`,

@@ -42,7 +42,6 @@ RANK_NAMES: Final = ("1", "2", "3", "4", "5", "6", "7", "Sota", "Caballo", "Rey"
 ALL_CARDS: Final[Mask] = (1 << 40) - 1
 NUM_CARDS: Final = 40
 
-_RANK_INDEX: Final = {rank: index for index, rank in enumerate(RANKS)}
 _NAMES: Final = tuple(f"{RANKS[c >> 2]}{SUITS[c & 3]}" for c in range(NUM_CARDS))
 _BY_NAME: Final = {name: card for card, name in enumerate(_NAMES)}
 
@@ -55,18 +54,6 @@ def rank_of(card: Card) -> int:
 def suit_of(card: Card) -> int:
     """Suit index 0..3 of ``card`` (o, c, e, b)."""
     return card & 3
-
-
-def rank_index(printed_rank: int) -> int:
-    """The rank index of a printed rank; raises :class:`CardError` for 8, 9 or others.
-
-    >>> rank_index(12)
-    9
-    """
-    try:
-        return _RANK_INDEX[printed_rank]
-    except KeyError:
-        raise CardError(f"no rank {printed_rank!r} in the Spanish pack (ranks 1-7, 10-12)") from None
 
 
 def card_name(card: Card) -> str:

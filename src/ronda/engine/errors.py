@@ -1,14 +1,18 @@
-"""The engine's errors: one small hierarchy, all ``ValueError``.
+"""The package's errors for bad input and misuse: one small hierarchy, all ``ValueError``.
 
 Interfaces catch :class:`RondaError` and show its message; the message always
 names the problem in the game's words, never internal state or hidden cards.
+The engine's errors come first; the bots' (:class:`BotError`) and the arena's
+(:class:`MatchError`, :class:`MissingExtraError`) live here too, since every
+layer may import the engine and none the layers above it. The interfaces keep
+errors of their own protocols beside them (``ronda.interfaces.web``).
 """
 
 from __future__ import annotations
 
 
 class RondaError(ValueError):
-    """Base of every error the engine raises on bad input."""
+    """Base of every error the package raises on bad input or misuse."""
 
 
 class CardError(RondaError):
@@ -40,6 +44,18 @@ class InputError(RondaError):
 
     The message names the problem, never the file: whoever reads the file names it once.
     """
+
+
+class BotError(RondaError):
+    """A bot level that does not exist, or a bot's setting out of range (:func:`ronda.bots.make_bot`)."""
+
+
+class MatchError(RondaError):
+    """A match or a test of strength set up wrongly: entrants for the players, SPRT bounds (:mod:`ronda.arena`)."""
+
+
+class MissingExtraError(RondaError, RuntimeError):
+    """What was asked for needs an optional extra that is not installed; the message names the extra."""
 
 
 class RecordError(RondaError):

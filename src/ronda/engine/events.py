@@ -12,6 +12,7 @@ Cards are ids inside the engine and names in JSON.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
 from .cards import Card, card_name
@@ -31,6 +32,33 @@ def _names(cards: tuple[Card, ...]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
+_AS_JSON: dict[str, Callable[[Any], Any]] = {"Card": card_name, "tuple[Card, ...]": _names, "tuple[int, ...]": list}
+"""How a field is written in JSON, by its annotation: cards by name (R1.2), tuples as lists; others as they are."""
+
+_NOT_IN_JSON = {("Show", "declaration")}
+"""Fields an event keeps for the interfaces that RECORD.md's JSON does not have."""
+
+_JSON_FIELDS: dict[type, tuple[tuple[str, Callable[[Any], Any] | None], ...]] = {}
+
+
+def _to_json(event: Any) -> dict[str, Any]:
+    """An event in the shape of RECORD.md: ``type``, then its fields in order, made from their annotations."""
+    cls = type(event)
+    fields = _JSON_FIELDS.get(cls)
+    if fields is None:
+        name = cls.__name__
+        # NamedTuple keeps each annotation as a ForwardRef (this module has postponed annotations): its text
+        kinds = {field: str(getattr(note, "__forward_arg__", note)) for field, note in cls.__annotations__.items()}
+        fields = _JSON_FIELDS[cls] = tuple(
+            (field, _AS_JSON.get(kinds[field])) for field in cls._fields if (name, field) not in _NOT_IN_JSON
+        )
+    out: dict[str, Any] = {"type": event.TYPE}
+    for field, convert in fields:
+        value = getattr(event, field)
+        out[field] = value if convert is None else convert(value)
+    return out
+
+
 class RoundStart(NamedTuple):
     """A round begins (R3.1); ``dealer`` deals it."""
 
@@ -42,7 +70,7 @@ class RoundStart(NamedTuple):
         return "round_start"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "round": self.round, "dealer": self.dealer}
+        return _to_json(self)
 
 
 class Deal(NamedTuple):
@@ -60,15 +88,7 @@ class Deal(NamedTuple):
         return "deal"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.TYPE,
-            "round": self.round,
-            "deal": self.deal,
-            "hand_size": self.hand_size,
-            "table": _names(self.table),
-            "stock": self.stock,
-            "last": self.last,
-        }
+        return _to_json(self)
 
 
 class Declaration(NamedTuple):
@@ -82,7 +102,7 @@ class Declaration(NamedTuple):
         return "declare"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "declaration": self.declaration}
+        return _to_json(self)
 
 
 class Capture(NamedTuple):
@@ -98,13 +118,7 @@ class Capture(NamedTuple):
         return "capture"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.TYPE,
-            "seat": self.seat,
-            "card": card_name(self.card),
-            "cards": _names(self.cards),
-            "caida": self.caida,
-        }
+        return _to_json(self)
 
 
 class Drop(NamedTuple):
@@ -118,7 +132,7 @@ class Drop(NamedTuple):
         return "drop"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card)}
+        return _to_json(self)
 
 
 class Raise(NamedTuple):
@@ -133,7 +147,7 @@ class Raise(NamedTuple):
         return "raise"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "card": card_name(self.card), "cards": _names(self.cards)}
+        return _to_json(self)
 
 
 class Score(NamedTuple):
@@ -149,7 +163,7 @@ class Score(NamedTuple):
         return "score"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "side": self.side, "points": self.points, "reason": self.reason, "seat": self.seat}
+        return _to_json(self)
 
 
 class Transfer(NamedTuple):
@@ -166,14 +180,7 @@ class Transfer(NamedTuple):
         return "transfer"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.TYPE,
-            "payer": self.payer,
-            "payee": self.payee,
-            "cards": self.cards,
-            "owed": self.owed,
-            "reason": self.reason,
-        }
+        return _to_json(self)
 
 
 class Exposure(NamedTuple):
@@ -187,7 +194,7 @@ class Exposure(NamedTuple):
         return "exposure"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "declaration": self.declaration}
+        return _to_json(self)
 
 
 class ChallengeMade(NamedTuple):
@@ -203,13 +210,7 @@ class ChallengeMade(NamedTuple):
         return "challenge"
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "type": self.TYPE,
-            "seat": self.seat,
-            "target": self.target,
-            "hand": _names(self.hand),
-            "truthful": self.truthful,
-        }
+        return _to_json(self)
 
 
 class Show(NamedTuple):
@@ -229,7 +230,7 @@ class Show(NamedTuple):
         return "show"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "seat": self.seat, "hand": _names(self.hand)}
+        return _to_json(self)
 
 
 class TableTaken(NamedTuple):
@@ -243,7 +244,7 @@ class TableTaken(NamedTuple):
         return "table_taken"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "side": self.side, "cards": _names(self.cards)}
+        return _to_json(self)
 
 
 class RoundEnd(NamedTuple):
@@ -257,7 +258,7 @@ class RoundEnd(NamedTuple):
         return "round_end"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "round": self.round, "piles": list(self.piles)}
+        return _to_json(self)
 
 
 class GameOver(NamedTuple):
@@ -271,7 +272,7 @@ class GameOver(NamedTuple):
         return "game_over"
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.TYPE, "winner": self.winner, "reason": self.reason}
+        return _to_json(self)
 
 
 Event = (

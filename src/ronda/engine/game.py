@@ -48,11 +48,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play, action_to_record
-from .cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Mask, card_name, cards_of
+from .cards import NUM_CARDS, Card, CardSet, Mask, card_name, cards_of
 from .combinations import (
     DECLARATIONS,
     DOUBLE_RONDA,
-    KIND_VALUE,
     NONE,
     RONDA,
     TRINGA,
@@ -60,33 +59,26 @@ from .combinations import (
     Kind,
     candidate_range,
     hand_combination,
-    hand_combinations_memo,
 )
 from .deck import check_deck, shuffled_deck
-from .errors import IllegalActionError, NotYourTurnError, PositionError, RondaError
+from .errors import IllegalActionError, NotYourTurnError, RondaError
 from .events import (
     Capture,
     ChallengeMade,
     Deal,
     Declaration,
     Drop,
-    Ending,
     Event,
-    Exposure,
-    GameOver,
     Raise,
-    Reason,
     RoundEnd,
     RoundStart,
     Score,
-    Show,
     TableTaken,
-    Transfer,
-    TransferReason,
 )
+from .position import PositionBuilder
 from .rules import Rules
-from .settlement import Active, settle
-from .table import RankMask, play_step
+from .settlement import Announcements
+from .table import RankMask, chain_points, dealer_duty_points, last_turn, missa, step_values
 from .view import DECLARE, OVER, PLAY, WAITING, Chain, Phase, PublicView, SeatView, ViewMasks
 
 _DECLARES_3: tuple[Declare, ...] = (DECLARES[NONE], DECLARES[RONDA], DECLARES[TRINGA])
@@ -97,6 +89,12 @@ _MISS = Combination("none", -1, 0)
 _new = tuple.__new__
 """Events are NamedTuples; building them with ``tuple.__new__`` skips a Python-level frame per event."""
 _DROP_EVENTS = tuple(tuple(Drop(seat, card) for card in range(NUM_CARDS)) for seat in range(4))
+_SEAT_CARD = tuple(tuple((seat, card) for card in range(NUM_CARDS)) for seat in range(4))
+"""``(seat, card)`` pairs of the round's plays, made once."""
+_SEAT_PLAY: tuple[tuple[tuple[int, Action], ...], ...] = tuple(
+    tuple((seat, PLAYS[card]) for card in range(NUM_CARDS)) for seat in range(4)
+)
+"""``(seat, Play(card))`` pairs of the record, made once."""
 _DECLARATION_EVENTS = tuple({kind: Declaration(seat, kind) for kind in DECLARATIONS} for seat in range(4))
 """Events are immutable values: the common ones are made once, not at every play of every rollout."""
 
@@ -156,7 +154,7 @@ Policy = Callable[[SearchState, Callable[[], float]], Card]
 """A way to choose plays in :meth:`Game.playout`: the card for ``state.seat``, given a random source."""
 
 
-class Game:
+class Game(Announcements):
     """One game of Ronda under some :class:`Rules`.
 
     Give either a ``seed`` (or an ``rng``) and the engine shuffles every round
@@ -171,100 +169,16 @@ class Game:
     :meth:`search_state` are for whoever may see them — a referee, a test, or
     a search inside a game it built from its own view (:meth:`from_view`).
 
-    The state, all private (plain ints, masks and short lists, so that
-    :meth:`copy` is cheap: searches copy thousands of games a second):
-
-    - ``_rules``, ``_n``, ``_side_of``: the rules, the number of players, each seat's side (R2.2);
-    - ``_sizes``, ``_size``: cards per hand in each deal of a round, and in the current deal;
-    - ``_combos``: the memo of :func:`~ronda.engine.combinations.hand_combination`;
-    - ``_rng``, ``_pending_decks``: where the next rounds' decks come from (a shuffler, given decks);
-    - ``_phase``, ``_turn``: what is due (:data:`~ronda.engine.view.Phase`), and from which seat;
-    - ``_dealer``, ``_round``, ``_deal``: the dealer, the round and the deal (-1 before the first);
-    - ``_scores``, ``_winner``: points per side (R9.1); the winning side or ``None``;
-    - ``_started``: the scores and round a game made by :meth:`from_scores` began at (``None`` for 0-0, round 0);
-    - ``_events``: every event so far; ``_log``: the decks and decisions of each round (``None`` in a
-      copy without history), ``_round_actions`` the current round's list of them;
-    - ``_deck``, ``_stock_pos``: this round's deck in dealing order, and how many of its cards are dealt;
-    - ``_hands``, ``_dealt``: each seat's hand now, and as dealt this deal (masks);
-    - ``_cards_in_hands``: cards left in all hands this deal;
-    - ``_table``, ``_table_ranks``, ``_table_cards``: the table's card of each rank (-1 if none: R4.2
-      keeps one card a rank), its ranks as a rank mask and its cards as a card mask (every view reads it);
-      ``_opening_table``: the cards turned up for the round (R3.4);
-    - ``_piles``: each side's captured cards this round (masks);
-    - ``_last_drop``, ``_last_drop_seat``: the card dropped on the turn before in this deal (a caida
-      may take it, R5.1; -1 if none), and who dropped it;
-    - ``_chain_rank``, ``_chain_cards``, ``_chain_count``, ``_chain_side``: the open chain (R5.3): its
-      rank (-1 if none), the cards of the open capture, how many of the rank it holds, its side;
-    - ``_last_capture_side``: who captured last this round (R7.1), -1 if nobody;
-    - ``_plays``, ``_deal_start``: every (seat, card) played this round; where this deal's plays begin;
-    - ``_debts``: ``_debts[a][b]``, the cards side a owes side b (transfer_scoring, R10);
-    - ``_declared``, ``_exposed``: each seat's declaration this deal (``None`` before it declares), and
-      whether it is exposed (R8.6);
-    - ``_ranges``: a live declaration's weakest and strongest candidate (R8.5); ``None`` for ``none``,
-      for an exposed declaration, and before declaring;
-    - ``_truth``: the combination each hand as dealt holds, or ``None``;
-    - ``_undeclared``: the cards of a combination not declared exactly, until all are played (R8.7);
-    - ``_given``: what each side has been given for this deal's settlement (R8.5);
-    - ``_shown``: hands as dealt shown this deal (R8.8, R9.5), ``None`` if not;
-    - ``_active``, ``_decided``: how many declarations are live; whether the settlement is decided (R8.5);
-    - ``_stale``: seats (bits) whose true declaration's range is not narrowed yet — narrowing a true
-      declaration cannot change a decided settlement, so it waits until something re-settles;
-    - ``_challenged``: whether the seat to play has challenged this turn (R8.8).
+    The state is private and declared once, field by field, in
+    :class:`~ronda.engine.state.GameState`. Where each rule happens: this class
+    deals (R3), takes the declarations (R8.2) and plays the turn in R9.2's order
+    (:meth:`_play`: R4, R5, R6, R10 dealer duty) and the round's end (R7);
+    :class:`~ronda.engine.settlement.Announcements` settles the declarations
+    (R8.5-R8.7, R9.5); :class:`~ronda.engine.scoring.Scoring` scores and checks
+    the win (R9.1, R9.3, R10 transfer_scoring).
     """
 
-    __slots__ = (
-        "_active",
-        "_cards_in_hands",
-        "_chain_cards",
-        "_chain_count",
-        "_chain_rank",
-        "_chain_side",
-        "_challenged",
-        "_combos",
-        "_deal",
-        "_deal_start",
-        "_dealer",
-        "_dealt",
-        "_debts",
-        "_decided",
-        "_deck",
-        "_declared",
-        "_events",
-        "_exposed",
-        "_given",
-        "_hands",
-        "_last_capture_side",
-        "_last_drop",
-        "_last_drop_seat",
-        "_log",
-        "_n",
-        "_no_debts",
-        "_opening_table",
-        "_pending_decks",
-        "_phase",
-        "_piles",
-        "_plays",
-        "_ranges",
-        "_rng",
-        "_round",
-        "_round_actions",
-        "_rules",
-        "_scores",
-        "_shown",
-        "_side_of",
-        "_size",
-        "_sizes",
-        "_stale",
-        "_started",
-        "_stock_pos",
-        "_table",
-        "_table_cards",
-        "_table_ranks",
-        "_truth",
-        "_turn",
-        "_undeclared",
-        "_winner",
-    )
+    __slots__ = ()
 
     def __init__(
         self,
@@ -338,69 +252,6 @@ class Game:
         game._start_round()
         return game
 
-    def _setup(self, rules: Rules, dealer: int, rng: random.Random | None, decks: Sequence[Sequence[Card]]) -> None:
-        """Every field, as at the start of a game that has dealt nothing yet."""
-        self._rules = rules
-        self._n = rules.players
-        self._sizes = rules.deal_sizes()
-        self._size = 0
-        self._combos = hand_combinations_memo(rules.ace_high)
-        self._side_of = tuple(rules.side_of(s) for s in range(self._n))
-        # the debts every view shows when only transfer_scoring makes any (R10); () when it is on
-        self._no_debts = () if rules.transfer_scoring else ((0,) * rules.sides,) * rules.sides
-        self._rng = rng
-        self._pending_decks = [list(d) for d in decks]
-        self._dealer = dealer
-        self._round = -1
-        self._scores = [0] * rules.sides
-        self._winner: int | None = None
-        self._started: tuple[tuple[int, ...], int] | None = None
-        self._events: list[Event] = []
-        self._log: list[dict[str, Any]] | None = []
-        self._round_actions: list[tuple[int, Action]] | None = None
-        self._phase: Phase = WAITING
-        self._new_round_state()
-        self._new_deal_state()
-
-    def _new_round_state(self) -> None:
-        n, sides = self._n, self._rules.sides
-        self._turn = (self._dealer + 1) % n
-        self._deal = -1
-        self._deck: list[Card] = []
-        self._stock_pos = 0
-        self._hands = [0] * n
-        self._dealt = [0] * n
-        self._cards_in_hands = 0
-        self._table = [-1] * 10
-        self._table_ranks = 0
-        self._table_cards = 0
-        self._opening_table = 0
-        self._piles = [0] * sides
-        self._chain_cards = 0
-        self._chain_count = 0
-        self._chain_side = -1
-        self._last_capture_side = -1
-        self._plays: list[tuple[int, Card]] = []
-        self._deal_start = 0
-        self._debts = [[0] * sides for _ in range(sides)]
-
-    def _new_deal_state(self) -> None:
-        n, sides = self._n, self._rules.sides
-        self._declared: list[Kind | None] = [None] * n
-        self._exposed = [False] * n
-        self._ranges: list[tuple[int, int] | None] = [None] * n
-        self._truth: list[Combination | None] = [None] * n
-        self._undeclared = [0] * n
-        self._given = [0] * sides
-        self._shown: list[Mask | None] = [None] * n
-        self._active = 0
-        self._decided = True
-        self._stale = 0
-        self._challenged = False
-        self._last_drop = -1
-        self._last_drop_seat = -1
-        self._chain_rank = -1
-
     def copy(self, history: bool = True) -> Game:
         """An independent copy of the game, which plays on exactly as this one would.
 
@@ -415,67 +266,8 @@ class Game:
         >>> game.copy(history=False).events
         []
         """
-        o = Game.__new__(Game)
-        o._rules = self._rules
-        o._n = self._n
-        o._side_of = self._side_of
-        o._no_debts = self._no_debts
-        o._sizes = self._sizes
-        o._combos = self._combos
-        o._phase = self._phase
-        o._turn = self._turn
-        o._dealer = self._dealer
-        o._round = self._round
-        o._deal = self._deal
-        o._size = self._size
-        o._deck = self._deck  # never changed once dealt
-        o._stock_pos = self._stock_pos
-        o._cards_in_hands = self._cards_in_hands
-        o._table = self._table[:]
-        o._table_ranks = self._table_ranks
-        o._table_cards = self._table_cards
-        o._opening_table = self._opening_table
-        o._last_drop = self._last_drop
-        o._last_drop_seat = self._last_drop_seat
-        o._chain_rank = self._chain_rank
-        o._chain_cards = self._chain_cards
-        o._chain_count = self._chain_count
-        o._chain_side = self._chain_side
-        o._last_capture_side = self._last_capture_side
-        o._active = self._active
-        o._decided = self._decided
-        o._stale = self._stale
-        o._challenged = self._challenged
-        o._winner = self._winner
-        o._started = self._started
-        o._deal_start = self._deal_start
-        o._hands = self._hands[:]
-        o._dealt = self._dealt[:]
-        o._piles = self._piles[:]
-        o._scores = self._scores[:]
-        o._declared = self._declared[:]
-        o._exposed = self._exposed[:]
-        o._ranges = self._ranges[:]
-        o._truth = self._truth[:]
-        o._undeclared = self._undeclared[:]
-        o._given = self._given[:]
-        o._shown = self._shown[:]
-        o._debts = [row[:] for row in self._debts]
-        o._pending_decks = self._pending_decks[:]  # decks themselves are never changed
-        o._plays = self._plays[:]
-        if history:
-            o._rng = None
-            if self._rng is not None:
-                o._rng = random.Random()
-                o._rng.setstate(self._rng.getstate())
-            o._events = self._events[:]
-            o._log = None if self._log is None else [{"deck": r["deck"], "actions": r["actions"][:]} for r in self._log]
-            o._round_actions = o._log[-1]["actions"] if o._log else None
-        else:
-            o._rng = None
-            o._events = []
-            o._log = None
-            o._round_actions = None
+        o = _Blank()
+        self._copy_state(o, history)
         return o
 
     @classmethod
@@ -497,7 +289,7 @@ class Game:
         points. After this round it deals ``decks``, then shuffles with ``rng``;
         with neither it waits at the round's end. Raises :class:`PositionError`
         for a guess that contradicts the view. A search that builds hundreds of
-        games from one view uses :class:`~ronda.engine.position.PositionBuilder`,
+        games from one view uses :meth:`positions`,
         which does the work of the view once (and takes masks).
 
         >>> game = Game(Rules(players=2), seed=3)
@@ -507,10 +299,19 @@ class Game:
         >>> guess.apply(Declare("ronda")) == game.apply(Declare("ronda"))
         True
         """
-        from .position import PositionBuilder
-
         masks = {seat: cards.mask for seat, cards in hands.items()}
-        return PositionBuilder(view).build(masks, stock, rng=rng, decks=decks)
+        return Game.positions(view).build(masks, stock, rng=rng, decks=decks)
+
+    @staticmethod
+    def positions(view: SeatView) -> PositionBuilder[Game]:
+        """A :class:`~ronda.engine.position.PositionBuilder` of games from ``view``: for a search that builds many.
+
+        >>> game = Game(Rules(players=2), seed=3)
+        >>> builder = Game.positions(game.view(0))
+        >>> builder.build({1: game.hand(1).mask}, game.stock_cards()).legal_actions() == game.legal_actions()
+        True
+        """
+        return PositionBuilder(view, _Blank)
 
     # ------------------------------------------------------------- public facts
 
@@ -916,7 +717,7 @@ class Game:
                     if not 0 <= card < NUM_CARDS or not hand >> card & 1:
                         raise IllegalActionError(f"the playout policy chose {card!r}, not in seat {seat}'s hand")
                 if self._round_actions is not None:
-                    self._round_actions.append((seat, PLAYS[card]))
+                    self._round_actions.append(_SEAT_PLAY[seat][card])
                 self._play(card)
                 if deals and (self._deal >= stop_deal or self._round != start_round):
                     return  # a deal ends only with a play
@@ -1060,163 +861,150 @@ class Game:
         if self._active:
             self._settle()
 
-    # ---------------------------------------------------------------- plays
+    # ---------------------------------------------------------------- the turn
 
     def _play(self, card: Card) -> None:
-        """One turn (R4): capture, raise or drop (:func:`~ronda.engine.table.play_step`), then R9.2's steps.
+        """One turn (R4.1): the card's own step, then R9.2's scoring steps in order, then what follows.
 
-        Every play of every rollout comes here: the common path (a drop) reads and writes as little as it can.
+        In order: the card captures, raises or is dropped (R4.2, R5.3, R4.3:
+        :func:`~ronda.engine.table.play_step`); then, each a step after which a
+        win ends the turn (R9.3), the caida or chain (R5), the missa (R6), dealer
+        duty (R10), the announcement steps (R9.2: the player's exposure, the
+        settlement, the player's undeclared penalty); then the next turn, the next
+        deal, or the round's end (R7). Every play of every rollout comes here.
         """
         seat = self._turn
-        bit = 1 << card
-        hands = self._hands
-        hand = hands[seat] ^ bit
-        hands[seat] = hand
+        hand = self._hands[seat] ^ 1 << card
+        self._hands[seat] = hand
         left = self._cards_in_hands = self._cards_in_hands - 1
         self._challenged = False
-        self._plays.append((seat, card))
-        taken, caida, raised, table_after, _, chain_after, count_after = play_step(
+        self._plays.append(_SEAT_CARD[seat][card])
+        taken, caida, raised, table_after, _, chain_after, count_after = step_values(
             self._table_ranks, self._last_drop >> 2, self._chain_rank, self._chain_count, card >> 2, self._n > 2
         )
-        if taken or raised:
-            side = self._side_of[seat]
-            rules = self._rules
-            if raised:
-                # R5.3: a raise on the open chain takes the whole open capture.
-                cards = self._chain_cards
-                loser = self._chain_side
-                piles = self._piles
-                for s in range(len(piles)):  # transfer_scoring may have paid part of it away
-                    piles[s] &= ~cards
-                piles[side] |= cards | bit
-                self._chain_cards = cards | bit
-                self._chain_count = count_after
-                self._chain_side = side
-                self._last_capture_side = side
-                self._last_drop = -1
-                self._events.append(_new(Raise, (seat, card, tuple(cards_of(cards)))))
-                if rules.transfer_scoring:
-                    self._pay_debts(side)
-                if self._award(side, rules.chain_points[count_after - 2], "chain", seat, (loser,)):
-                    return
-            else:
-                table = self._table
-                cards = bit
-                taken_cards = []
-                r = card >> 2
-                while taken >> r & 1:
-                    c = table[r]
-                    table[r] = -1
-                    taken_cards.append(c)
-                    cards |= 1 << c
-                    r += 1
-                self._table_ranks = table_after
-                self._table_cards &= ~cards
-                self._piles[side] |= cards
-                self._last_capture_side = side
-                self._last_drop = -1
-                self._chain_rank = chain_after
-                if chain_after >= 0:
-                    self._chain_cards = cards
-                    self._chain_count = count_after
-                    self._chain_side = side
-                self._events.append(_new(Capture, (seat, card, tuple(taken_cards), caida)))
-                if rules.transfer_scoring:
-                    self._pay_debts(side)
-                if caida and self._award(
-                    side, rules.chain_points[0], "caida", seat, (self._side_of[self._last_drop_seat],)
-                ):
-                    return
-            last_turn = not left and self._stock_pos == NUM_CARDS
-            # R6: missa, except on the last turn of the round (R6.2).
-            if not self._table_ranks and not last_turn and self._award(side, 1, "missa", seat, None):
+        on_last_turn = not left and last_turn(1, self._stock_pos == NUM_CARDS)  # only a deal's last card may be
+        if raised:
+            if self._raise(seat, card, count_after):  # R5.3, with its chain points (R9.2: first)
                 return
-            if last_turn and rules.dealer_duty and self._dealer_duty(seat, card >> 2, True):
+        elif taken:
+            dropper = self._last_drop_seat
+            self._capture(seat, card, taken, caida, table_after, chain_after, count_after)  # R4.2
+            if caida and self._caida(seat, dropper):  # R5.1 (R9.2: first)
                 return
         else:
-            self._table[card >> 2] = card
-            self._table_ranks = table_after
-            self._table_cards |= bit
-            self._last_drop = card
-            self._last_drop_seat = seat
-            self._chain_rank = -1
-            self._events.append(_DROP_EVENTS[seat][card])
-            if (
-                not left
-                and self._stock_pos == NUM_CARDS
-                and self._rules.dealer_duty
-                and self._dealer_duty(seat, card >> 2, False)
-            ):
-                return
-        # R9.2: the player's exposure, the settlement, the player's undeclared penalty.
-        if self._ranges[seat] is not None:
-            truth = self._truth[seat]
-            if self._decided and truth is not None and truth[0] == self._declared[seat]:  # [0]: the kind
-                # A true declaration always keeps its own combination as a candidate, and
-                # narrowing cannot undo a decided settlement: nothing public changes now.
-                # Its range is brought up to date only if another exposure re-settles.
-                self._stale |= 1 << seat
-            elif self._narrow_declaration(seat, hand):
-                return
-        pending = self._undeclared[seat]
-        if pending and not pending & hand and self._undeclared_penalty(seat):
+            self._drop(seat, card, table_after)  # R4.3
+        captured = raised or bool(taken)
+        if captured and missa(captured, table_after, on_last_turn) and self._missa(seat):  # R6 (R9.2: second)
             return
+        if on_last_turn and self._rules.dealer_duty and self._dealer_duty(seat, card >> 2, captured):  # R10 (third)
+            return
+        if (self._ranges[seat] is not None or self._undeclared[seat]) and self._announcement_steps(seat, hand):
+            return  # R9.2, last: the player's exposure, the settlement, its undeclared penalty (if it has any)
         if left:
-            self._turn = (seat + 1) % self._n
+            self._turn = (seat + 1) % self._n  # R4.1
         elif self._stock_pos < NUM_CARDS:
-            self._start_deal()
+            self._start_deal()  # R3.5
         else:
-            self._end_round()
+            self._end_round()  # R7
 
-    def _narrow_declaration(self, seat: int, hand: Mask) -> bool:
-        """R8.5 after the declarer plays: its candidates narrow; none left exposes it (R8.6)."""
-        new_range = self._candidate_range(seat, hand)
-        if new_range is None:
-            return self._expose(seat)
-        if new_range != self._ranges[seat]:
-            self._ranges[seat] = new_range
-            return self._settle()
-        return False
+    def _raise(self, seat: int, card: Card, count: int) -> bool:
+        """R5.3: a raise on the open chain takes the whole open capture and scores the chain's points (R9.2, R10).
 
-    def _candidate_range(self, seat: int, hand: Mask) -> tuple[int, int] | None:
-        declared = self._declared[seat]
-        assert declared is not None
-        played = []  # ranks of the cards played, ascending as card ids are
-        m = self._dealt[seat] & ~hand
-        while m:
-            low = m & -m
-            played.append((low.bit_length() - 1) >> 2)
-            m ^= low
-        return candidate_range(declared, tuple(played), self._size, self._rules.ace_high)
-
-    def _undeclared_penalty(self, seat: int) -> bool:
-        """R8.7: the last card of an undeclared combination is played; each opposing side scores it.
-
-        The hand held another combination than the one declared, so a declaration
-        of ``seat`` not yet exposed is false: it is exposed (R8.6) in the same
-        step, right after the penalty. The two penalties are one step of R9.3: the
-        win is checked once, after both, then the settlement is recomputed (R8.6)
-        and the win checked again.
+        transfer_scoring (R10): the raise takes the open capture from whichever
+        piles hold its cards now (a debt paid on the caida may have moved part of
+        it), pays the raiser's debts, and the chain points are paid by the side
+        whose open capture was taken.
         """
-        self._undeclared[seat] = 0
-        truth = self._truth[seat]
-        assert truth is not None
-        value = self._rules.undeclared_ronda_penalty if truth.kind == RONDA else KIND_VALUE[truth.kind]
-        self._score_each_opponent(seat, value, "undeclared")
-        if self._ranges[seat] is not None:
-            return self._expose(seat)
-        return self._check_win()
+        side = self._side_of[seat]
+        cards = self._chain_cards
+        loser = self._chain_side
+        piles = self._piles
+        for s in range(len(piles)):
+            piles[s] &= ~cards
+        piles[side] |= cards | 1 << card
+        self._chain_cards = cards | 1 << card
+        self._chain_count = count
+        self._chain_side = side
+        self._last_capture_side = side
+        self._last_drop = -1
+        self._events.append(_new(Raise, (seat, card, tuple(cards_of(cards)))))
+        rules = self._rules
+        if rules.transfer_scoring:
+            self._pay_debts(side)
+        return self._award(side, chain_points(rules, count), "chain", seat, (loser,))
+
+    def _capture(
+        self, seat: int, card: Card, taken: RankMask, caida: bool, table_after: RankMask, chain: int, count: int
+    ) -> None:
+        """R4.2: ``card`` takes the table's cards of the ranks ``taken``; a caida opens a chain (R5.3, ``chain`` >= 0).
+
+        transfer_scoring (R10): the capturer pays its debts right after taking the cards.
+        """
+        side = self._side_of[seat]
+        table = self._table
+        cards = 1 << card
+        taken_cards = []
+        r = card >> 2
+        while taken >> r & 1:
+            c = table[r]
+            table[r] = -1
+            taken_cards.append(c)
+            cards |= 1 << c
+            r += 1
+        self._table_ranks = table_after
+        self._table_cards &= ~cards
+        self._piles[side] |= cards
+        self._last_capture_side = side
+        self._last_drop = -1
+        self._chain_rank = chain
+        if chain >= 0:
+            self._chain_cards = cards
+            self._chain_count = count
+            self._chain_side = side
+        self._events.append(_new(Capture, (seat, card, tuple(taken_cards), caida)))
+        if self._rules.transfer_scoring:
+            self._pay_debts(side)
+
+    def _caida(self, seat: int, dropper: int) -> bool:
+        """R5.1: taking the card dropped on the turn before scores (R10 chain_points; ``dropper``'s side pays)."""
+        return self._award(self._side_of[seat], chain_points(self._rules, 2), "caida", seat, (self._side_of[dropper],))
+
+    def _drop(self, seat: int, card: Card, table_after: RankMask) -> None:
+        """R4.3: ``card`` stays on the table; the next turn may take it (R5.1); an open chain closes (R5.3)."""
+        self._table[card >> 2] = card
+        self._table_ranks = table_after
+        self._table_cards |= 1 << card
+        self._last_drop = card
+        self._last_drop_seat = seat
+        self._chain_rank = -1
+        self._events.append(_DROP_EVENTS[seat][card])
+
+    def _missa(self, seat: int) -> bool:
+        """R6: the missa's point, one step (whether it is due: :func:`~ronda.engine.table.missa`)."""
+        return self._award(self._side_of[seat], 1, "missa", seat, None)
 
     def _dealer_duty(self, seat: int, rank: int, captured: bool) -> bool:
-        """R10 dealer_duty on the last turn: a 12 that captures scores 5; a drop or a 1 costs 5 to each opponent."""
-        if captured and rank == 9:
-            return self._award(self._side_of[seat], 5, "dealer_duty", seat, None)
-        if not captured or rank == 0:
-            return self._award_each_opponent(seat, 5, "dealer_duty")
+        """R10 dealer_duty on the last turn, one step: :func:`~ronda.engine.table.dealer_duty_points` to the
+        dealer's side, or, when negative, to each opposing side."""
+        points = dealer_duty_points(rank, captured)
+        if points > 0:
+            return self._award(self._side_of[seat], points, "dealer_duty", seat, None)
+        if points < 0:
+            return self._award_each_opponent(seat, -points, "dealer_duty")
         return False
 
+    # ---------------------------------------------------------------- the round's end
+
     def _end_round(self) -> None:
-        """R7: the table goes to the last capturer, then the card count, then the next round."""
+        """R9.2 at the end of a round: after the last turn's steps, R7.1, then the card count (R7.2)."""
+        self._take_table()
+        if self._card_count():
+            return
+        self._dealer = (self._dealer + 1) % self._n  # R3.2
+        self._start_round()
+
+    def _take_table(self) -> None:
+        """R7.1: the cards left on the table go to the side that captured last (no points)."""
         if self._table_ranks and self._last_capture_side >= 0:
             side = self._last_capture_side
             cards = tuple([c for c in self._table if c >= 0])
@@ -1226,20 +1014,21 @@ class Game:
             self._table_ranks = 0
             self._table_cards = 0
             self._events.append(TableTaken(side, cards))
+
+    def _card_count(self) -> bool:
+        """R7.2: points for the cards captured in the round, one step (R9.3): ``True`` when it wins the game."""
         counts = [p.bit_count() for p in self._piles]
         self._events.append(RoundEnd(self._round, tuple(counts)))
         for side, points in enumerate(card_count_points(counts, self._n)):
             if points:
                 self._scores[side] += points
                 self._events.append(Score(side, points, "cards", None))
-        if self._check_win():
-            return
-        self._dealer = (self._dealer + 1) % self._n
-        self._start_round()
+        return self._check_win()
 
     # ---------------------------------------------------------- challenges
 
     def _challenge(self, target: int) -> None:
+        """R8.8: the target's hand as dealt is shown; a false declaration is exposed (R8.6), a true one wins."""
         seat = self._turn
         truth = self._truth[target]
         truthful = truth is not None and truth.kind == self._declared[target]
@@ -1250,262 +1039,6 @@ class Game:
             self._win(self._side_of[target], "failed_challenge")
             return
         self._expose(target)
-
-    # ------------------------------------------------------- announcements
-
-    def _expose(self, seat: int) -> bool:
-        """R8.6: penalty to each opposing side, then the settlement without this declaration."""
-        declared = self._declared[seat]
-        assert declared is not None
-        self._exposed[seat] = True
-        self._ranges[seat] = None
-        self._active -= 1
-        self._events.append(Exposure(seat, declared))
-        if self._award_each_opponent(seat, KIND_VALUE[declared], "false_announcement"):
-            return True
-        return self._settle()
-
-    def _settle(self) -> bool:
-        """R8.5/R8.6: give each side the difference between the decided points and what it has had (R9.5 first)."""
-        ranges, declared, side_of = self._ranges, self._declared, self._side_of
-        if self._stale:
-            for seat in range(self._n):
-                if self._stale >> seat & 1 and ranges[seat] is not None:
-                    ranges[seat] = self._candidate_range(seat, self._hands[seat])
-            self._stale = 0
-        declaring_sides = 0
-        total = 0
-        for seat in range(self._n):
-            kind = declared[seat]
-            if ranges[seat] is not None and kind is not None:
-                declaring_sides |= 1 << side_of[seat]
-                total += KIND_VALUE[kind]
-        sides = len(self._given)
-        decided: Sequence[int] | None
-        if declaring_sides & (declaring_sides - 1) == 0:
-            # R8.5: declarations of one side only (or none) are decided at once.
-            decided = [0] * sides
-            if declaring_sides:
-                decided[declaring_sides.bit_length() - 1] = total
-        else:
-            live = []
-            for seat, rng in enumerate(ranges):
-                kind = declared[seat]
-                if rng is not None and kind is not None:
-                    live.append(_new(Active, (side_of[seat], kind, rng[0], rng[1])))
-            decided = settle(live, sides)
-        self._decided = decided is not None
-        given = self._given
-        rules = self._rules
-        if decided is not None and max(self._scores) + total >= rules.target and not rules.transfer_scoring:
-            # R9.5: no win on an unseen declaration (an award is at most the live declarations' total).
-            scores, target = self._scores, rules.target
-            reaching = 0
-            for side in range(sides):
-                diff = decided[side] - given[side]
-                if diff > 0 and scores[side] + diff >= target:
-                    reaching |= 1 << side
-            if reaching:
-                false_seat = self._show_declarations(reaching)
-                if false_seat >= 0:
-                    return self._expose(false_seat)
-        changed = False
-        for side in range(sides):
-            diff = (decided[side] if decided is not None else 0) - given[side]
-            if diff:
-                given[side] += diff
-                self._score(side, diff, "announcement", None, None)
-                changed = True
-        return changed and self._check_win()
-
-    def _show_declarations(self, sides: int) -> int:
-        """R9.5: show the hands of the live declarations of ``sides`` (a mask) in seat order; return the first false.
-
-        A hand shown before stays shown and is not shown again; -1 when all are
-        true. The caller exposes the first false one and the award waits for
-        the new settlement, to which the rule applies again. As R9.5 is
-        written, only the *first* false one is exposed: with two false
-        declarations on one side (four players), the second is exposed too only
-        if the new settlement still brings the side to the target; otherwise it
-        stays live, shown, and is exposed by R8.5 when its cards are played.
-        """
-        first_false = -1
-        for seat in range(self._n):
-            declared = self._declared[seat]
-            if declared is None or self._ranges[seat] is None or not sides >> self._side_of[seat] & 1:
-                continue
-            if self._shown[seat] is None:
-                dealt = self._dealt[seat]
-                self._shown[seat] = dealt
-                self._events.append(Show(seat, tuple(cards_of(dealt)), declared))
-            held = self._truth[seat]
-            if first_false < 0 and (held is None or held.kind != declared):
-                first_false = seat
-        return first_false
-
-    # -------------------------------------------------------------- scoring
-
-    def _award(self, side: int, points: int, reason: Reason, seat: int, payers: tuple[int, ...] | None) -> bool:
-        """One scoring step for one side; ``True`` when it wins the game (R9.3)."""
-        self._score(side, points, reason, seat, payers)
-        return self._check_win()
-
-    def _award_each_opponent(self, offender: int, points: int, reason: Reason) -> bool:
-        """One step in which each side opposing ``offender`` scores ``points``, in side order (R8.6, R8.7)."""
-        self._score_each_opponent(offender, points, reason)
-        return self._check_win()
-
-    def _score_each_opponent(self, offender: int, points: int, reason: Reason) -> None:
-        offender_side = self._side_of[offender]
-        for side in range(self._rules.sides):
-            if side != offender_side:
-                self._score(side, points, reason, offender, (offender_side,))
-
-    def _score(self, side: int, points: int, reason: Reason, seat: int | None, payers: tuple[int, ...] | None) -> None:
-        if not self._rules.transfer_scoring:
-            self._scores[side] += points
-            self._events.append(_new(Score, (side, points, reason, seat)))
-            return
-        # R10 transfer_scoring: points move captured cards instead of adding to the score.
-        if self._n != 3 or payers is None:
-            payers = tuple(s for s in range(self._rules.sides) if s != side)
-        for payer in payers:
-            if points > 0:
-                self._transfer(payer, side, points, reason)
-            else:
-                self._transfer(side, payer, -points, reason)
-
-    def _transfer(self, payer: int, payee: int, cards: int, reason: TransferReason) -> None:
-        """Move ``cards`` cards from ``payer``'s pile to ``payee``'s; what is short becomes a debt."""
-        back = min(cards, self._debts[payee][payer])
-        self._debts[payee][payer] -= back
-        cards -= back
-        pile = self._piles[payer]
-        moved = 0
-        while moved < cards and pile:
-            low = pile & -pile
-            pile ^= low
-            self._piles[payee] |= low
-            moved += 1
-        self._piles[payer] = pile
-        self._debts[payer][payee] += cards - moved
-        self._events.append(Transfer(payer, payee, moved, cards - moved, reason))
-
-    def _pay_debts(self, side: int) -> None:
-        """A side that captures pays what it owes at once (R10 transfer_scoring)."""
-        row = self._debts[side]
-        for payee, owed in enumerate(row):
-            if owed:
-                row[payee] = 0
-                self._transfer(side, payee, owed, "debt")
-
-    def _check_win(self) -> bool:
-        """R9.3: a single highest side at or above the target wins at once."""
-        scores = self._scores
-        best = max(scores)
-        if best >= self._rules.target and scores.count(best) == 1:
-            self._win(scores.index(best), "target")
-            return True
-        return False
-
-    def _win(self, side: int, reason: Ending) -> None:
-        self._winner = side
-        self._phase = OVER
-        self._events.append(GameOver(side, reason))
-
-    # -------------------------------------------------------------- positions
-
-    @classmethod
-    def _public_position(cls, view: PublicView, piles: Sequence[Mask]) -> Game:
-        """The public part of the game ``view`` sees, hands and stock empty (for :mod:`.position`).
-
-        Every field is first made by the same code as a new game's, then set
-        from the view; ``piles`` are the captured cards, rebuilt from the plays.
-        """
-        game = cls.__new__(cls)
-        game._setup(view.rules, view.dealer, None, [])
-        game._round = view.round
-        game._deal = view.deal
-        game._size = game._sizes[view.deal]
-        game._phase = view.phase
-        game._turn = view.turn
-        game._stock_pos = NUM_CARDS - view.stock
-        game._cards_in_hands = sum(view.hand_sizes)
-        for card in view.table:
-            game._table[card >> 2] = card
-            game._table_ranks |= 1 << (card >> 2)
-            game._table_cards |= 1 << card
-        game._opening_table = view.opening_table.mask
-        game._piles = list(piles)
-        game._scores = list(view.scores)
-        game._winner = view.winner
-        game._log = None
-        game._last_drop = -1 if view.last_drop is None else view.last_drop
-        game._last_drop_seat = view.plays[-1][0] if view.last_drop is not None else -1
-        chain = view.chain
-        if chain is not None:
-            game._chain_rank, game._chain_cards = chain.rank, chain.cards.mask
-            game._chain_count, game._chain_side = chain.count, chain.side
-        game._last_capture_side = -1 if view.last_capture_side is None else view.last_capture_side
-        game._plays = list(view.plays)
-        game._deal_start = view.deal_start
-        game._debts = [list(row) for row in view.debts]
-        game._declared = list(view.declarations)
-        game._exposed = list(view.exposed)
-        game._given = list(view.settlement_given)
-        game._shown = [None if m is None else m.mask for m in view.shown]
-        game._challenged = view.challenged_this_turn
-        # With fresh candidate ranges nothing is stale; "not decided" only makes the
-        # engine recheck a true declaration's range, which cannot change a decided settlement.
-        game._decided = view.phase == DECLARE
-        game._active = sum(
-            1 for seat, d in enumerate(view.declarations) if d is not None and d != NONE and not view.exposed[seat]
-        )
-        return game
-
-    def _with_hidden(
-        self,
-        hands: Sequence[Mask],
-        played: Sequence[Mask],
-        stock: Sequence[Card],
-        rng: random.Random | None,
-        decks: Sequence[Sequence[Card]],
-    ) -> Game:
-        """A copy of a public position with the hands (masks, seat order) and the stock placed (for :mod:`.position`).
-
-        What depends on hidden cards is derived as the engine derives it at a
-        deal: the hands as dealt (the hand and the cards ``played`` this deal),
-        their combinations, the undeclared ones still pending (R8.7), the
-        candidates of each live declaration (R8.5).
-        """
-        game = self.copy(history=False)
-        game._rng = rng
-        game._pending_decks = [list(d) for d in decks]
-        stock_mask = 0
-        for card in stock:
-            stock_mask |= 1 << card
-        game._deck = cards_of(ALL_CARDS & ~stock_mask) + list(stock)
-        ace_high = self._rules.ace_high
-        declaring = self._phase == DECLARE
-        for seat in range(self._n):
-            hand = hands[seat]
-            dealt = hand | played[seat]
-            game._hands[seat] = hand
-            game._dealt[seat] = dealt
-            combo = hand_combination(dealt, ace_high)
-            declared = self._declared[seat]
-            if combo is not None:
-                game._truth[seat] = combo
-                # R8.7: pending until all of the combination's cards are played; once
-                # declared exactly, never (the engine clears it when declarations end).
-                if declaring or (combo.kind != declared and combo.cards & hand):
-                    game._undeclared[seat] = combo.cards
-            if declared is not None and declared != NONE and not self._exposed[seat]:
-                kept = game._candidate_range(seat, hand)
-                if kept is None:
-                    raise PositionError(f"seat {seat}'s live {declared} has no candidate left: not a real view")
-                game._ranges[seat] = kept
-        return game
 
     # -------------------------------------------------------------- records
 
@@ -1550,6 +1083,18 @@ class Game:
             f"<Game {self._n} players, round {self._round}, deal {self._deal}, {self._phase}, "
             f"turn {self._turn}, scores {self._scores}>"
         )
+
+
+class _Blank(Game):
+    """A game none of whose fields is set yet: what :meth:`Game.copy` and the positions fill in, field by field.
+
+    Not ``Game.__new__(Game)``: a compiled class's ``__new__`` runs ``__init__``.
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        """No set-up and no deal: the caller sets every field (:class:`~ronda.engine.state.GameState`)."""
 
 
 __all__ = ["DECLARE", "OVER", "PLAY", "WAITING", "Game", "Policy", "SearchState", "card_count_points"]

@@ -5,9 +5,9 @@ Every preset comes from the rules texts ``docs/RULES.md`` was built from: each o
 those texts do not say which town plays which variant, and a preset must not
 invent folklore.
 
->>> Rules.preset("advanced").dealer_duty
+>>> preset_rules("advanced").dealer_duty
 True
->>> Rules.preset("four-card", players=4).deal_sizes()
+>>> preset_rules("four-card", players=4).deal_sizes()
 (4, 3, 3)
 >>> preset_rules("no-such")  # doctest: +ELLIPSIS
 Traceback (most recent call last):

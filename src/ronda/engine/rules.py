@@ -121,13 +121,6 @@ class Rules:
                 out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
-    @classmethod
-    def preset(cls, name: str, players: int = 2, **overrides: Any) -> Rules:
-        """The rules of a named preset (``classic``, ``advanced``, ...) from :mod:`ronda.engine.presets`."""
-        from .presets import preset_rules
-
-        return preset_rules(name, players, **overrides)
-
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed, validated again."""
         values = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -189,30 +189,39 @@ class SeatView(PublicView):
         return CardSet(ALL_CARDS & ~known)
 
     def masks(self) -> ViewMasks:
-        """This view's facts as :class:`ViewMasks` (bare masks and numbers, -1 for what is absent)."""
-        chain = self.chain
-        last_drop, last_capture, winner = self.last_drop, self.last_capture_side, self.winner
-        return tuple.__new__(
-            ViewMasks,
-            (
-                *self[:7],
-                self.table.mask,
-                self.opening_table.mask,
-                *self[9:17],
-                tuple([None if hand is None else hand.mask for hand in self.shown]),
-                self.settlement_given,
-                -1 if last_drop is None else last_drop,
-                -1 if chain is None else chain.rank,
-                0 if chain is None else chain.cards.mask,
-                0 if chain is None else chain.count,
-                -1 if chain is None else chain.side,
-                -1 if last_capture is None else last_capture,
-                self.challenged_this_turn,
-                -1 if winner is None else winner,
-                self.debts,
-                self.seat,
-                self.hand.mask,
-            ),
+        """This view's facts as :class:`ViewMasks` (bare masks and numbers, -1 for what is absent), field by field."""
+        chain, last_drop, last_capture, winner = self.chain, self.last_drop, self.last_capture_side, self.winner
+        return ViewMasks(
+            rules=self.rules,
+            phase=self.phase,
+            turn=self.turn,
+            dealer=self.dealer,
+            round=self.round,
+            deal=self.deal,
+            deals_in_round=self.deals_in_round,
+            table=self.table.mask,
+            opening_table=self.opening_table.mask,
+            hand_sizes=self.hand_sizes,
+            pile_sizes=self.pile_sizes,
+            stock=self.stock,
+            scores=self.scores,
+            plays=self.plays,
+            deal_start=self.deal_start,
+            declarations=self.declarations,
+            exposed=self.exposed,
+            shown=tuple([None if hand is None else hand.mask for hand in self.shown]),
+            settlement_given=self.settlement_given,
+            last_drop=-1 if last_drop is None else last_drop,
+            chain_rank=-1 if chain is None else chain.rank,
+            chain_cards=0 if chain is None else chain.cards.mask,
+            chain_count=0 if chain is None else chain.count,
+            chain_side=-1 if chain is None else chain.side,
+            last_capture_side=-1 if last_capture is None else last_capture,
+            challenged_this_turn=self.challenged_this_turn,
+            winner=-1 if winner is None else winner,
+            debts=self.debts,
+            seat=self.seat,
+            hand=self.hand.mask,
         )
 
     def possible_kinds(self, seat: int) -> frozenset[Kind]:

@@ -88,10 +88,6 @@ class RoundTally:
         """All the points ``side`` scored this round, taken-back points included."""
         return sum(self.points[side].values())
 
-    def card_points(self, side: int) -> int:
-        """The points of the card count (R7.2)."""
-        return self.points[side].get("cards", 0)
-
     def breakdown(self, side: int) -> list[tuple[str, int]]:
         """``side``'s points by group, in :data:`CATEGORIES` order, groups that add up to nothing left out."""
         return _grouped(self.points[side])

@@ -38,7 +38,7 @@ from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Declare, Play
 from ...engine.cards import RANKS, card_name, parse_card
 from ...engine.combinations import NONE, Kind, describe_strength, hand_combination
 from ...engine.deck import shuffled_deck
-from ...engine.errors import InputError, RondaError
+from ...engine.errors import IllegalActionError, InputError, RondaError
 from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.jsontext import read_json
@@ -676,8 +676,9 @@ class Session:
         return Session(replace(self.settings, rules=self.rules, seed=self.seed + 1))
 
 
-class IllegalMove(RondaError):
-    """A choice the human may not make now; the message says why in the player's words."""
+IllegalMove = IllegalActionError
+"""A choice the human may not make now (the engine's :class:`IllegalActionError`); the message says why in the
+player's words. The name is kept for the terminal's callers."""
 
 
 def side_file(record: Path) -> Path:

@@ -1,0 +1,62 @@
+"""Rounds a second of the engine on the path (``PYTHONPATH=TREE/src``), the best of several short runs.
+
+    PYTHONPATH=src python benchmarks/best_of.py --runs 5 --rounds 400
+
+The best run is the one least disturbed by other work on the machine: on a
+shared machine it moves less than a median. Lines: two players with
+``auto_declare`` through ``Game.playout`` and through ``legal_actions`` +
+``apply``, and with random declarations through ``Game.playout`` (CPU time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from ronda.engine.actions import Challenge
+from ronda.engine.game import Game
+from ronda.engine.rules import Rules
+
+
+def rate(auto: bool, api: bool, rounds: int, runs: int) -> float:
+    """The best rounds a second over ``runs`` runs of ``rounds`` rounds."""
+    best = float("inf")
+    for run in range(runs):
+        rng = random.Random(run)
+        game = Game(Rules(players=2, auto_declare=auto, target=10_000), seed=run)
+        start = time.process_time()
+        if not api:
+            for _ in range(rounds):
+                game.playout(rng)
+        else:
+            current, done = game.round, 0
+            while done < rounds:
+                actions = game.legal_actions()  # as ``ronda bench --api`` chooses
+                if type(actions[-1]) is Challenge:
+                    actions = [a for a in actions if type(a) is not Challenge]
+                game.apply(actions[int(rng.random() * len(actions))])
+                if game.round != current:
+                    current, done = game.round, done + 1
+        best = min(best, (time.process_time() - start) / rounds)
+    return 1 / best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=400)
+    args = parser.parse_args()
+    import ronda.engine.game as module
+
+    print(f"engine: {module.__file__}")
+    for label, auto, api in (
+        ("auto_declare playout", True, False),
+        ("auto_declare api", True, True),
+        ("random declarations playout", False, False),
+    ):
+        print(f"  {label:28s} {rate(auto, api, args.rounds, args.runs):7,.0f} rounds/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,97 @@
+"""The compiled engine (a wheel built with mypyc, setup.py) plays exactly the games of the pure-Python one.
+
+Two engines from the same sources play the same games — every event, score,
+record, view, copy and position built from a view must agree: the installed
+engine, and a second one beside it under another name. When the installed one
+is compiled (a wheel), the second is its sources as pure Python; when it is pure
+Python (an editable install, ``PYTHONPATH=src``), the second is those sources
+compiled here with mypyc, as ``setup.py`` compiles them (half a minute). The
+engine imports only itself and the standard library, so either loads anywhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import ronda.engine
+import ronda.engine.game
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPILED_MODULES = ROOT / "build_support" / "compiled.py"
+INSTALLED_IS_COMPILED = not ronda.engine.game.__file__.endswith(".py")
+
+
+def _other_engine(folder: Path) -> ModuleType:
+    """The engine's ``.py`` sources copied as ``other_engine``: left pure, or compiled if the installed one is not."""
+    package = folder / "other_engine"
+    package.mkdir()
+    for source in Path(ronda.engine.__file__).parent.glob("*.py"):
+        shutil.copy(source, package / source.name)
+    if not INSTALLED_IS_COMPILED:
+        compiler = shutil.which((sysconfig.get_config_var("CC") or "cc").split()[0])
+        headers = (Path(sysconfig.get_paths()["include"]) / "Python.h").exists()
+        if importlib.util.find_spec("mypyc") is None or not compiler or not headers:
+            pytest.skip("neither engine is compiled, and mypyc, a C compiler or Python's headers are missing")
+        names: dict[str, Any] = {}
+        exec(COMPILED_MODULES.read_text(), names)
+        files = [f"other_engine/{module}.py" for module in names["MODULES"]]
+        subprocess.run([sys.executable, "-m", "mypyc", *files], cwd=folder, check=True, capture_output=True)
+    sys.path.insert(0, str(folder))
+    try:
+        return importlib.import_module("other_engine")
+    finally:
+        sys.path.remove(str(folder))
+
+
+def _play(engine: Any, rules_values: dict[str, Any], seed: int) -> list[Any]:
+    """A game of random legal choices (bluffs, challenges), with a copy and a position played on beside it."""
+    rules = engine.Rules(**rules_values)
+    game = engine.Game(rules, seed=seed)
+    rng = random.Random(seed)
+    seen: list[Any] = []
+    while game.phase in ("declare", "play") and len(seen) < 400:
+        legal = game.legal_actions()
+        action = legal[rng.randrange(len(legal))]
+        seen.append([event.to_json() for event in game.apply(action)])
+        if game.phase in ("declare", "play") and rng.random() < 0.05:
+            seat = game.turn
+            view = game.view(seat)
+            seen.append(tuple(game.view_masks(seat))[1:])  # [0] is the Rules, of each engine's own class
+            hands = {s: game.hand(s) for s in range(rules.players) if s != seat and view.shown[s] is None}
+            guess = engine.Game.from_view(view, hands, game.stock_cards())
+            guess.playout(random.Random(seed), truthful=True)
+            copy = game.copy(history=False)
+            copy.playout(random.Random(seed))
+            seen.append((guess.scores, guess.pile_sizes, copy.scores, copy.pile_sizes, copy.phase))
+    seen.append((game.scores, game.winner, game.to_record()))
+    return seen
+
+
+VARIANTS: list[dict[str, Any]] = [
+    {"players": 2},
+    {"players": 3},
+    {"players": 4},
+    {"players": 2, "auto_declare": True},
+    {"players": 4, "four_card_hands": True, "dealer_duty": True},
+    {"players": 3, "transfer_scoring": True, "chain_points": (1, 6, 15)},
+    {"players": 2, "ace_high": True, "undeclared_ronda_penalty": 5, "target": 21},
+]
+
+
+def test_the_compiled_engine_plays_the_same_games_as_the_pure_one(tmp_path: Path) -> None:
+    other = _other_engine(tmp_path)
+    assert other.game.__file__.endswith(".py") == INSTALLED_IS_COMPILED  # one of the two is compiled
+    for values in VARIANTS:
+        for seed in range(6):
+            assert _play(ronda.engine, values, seed) == _play(other, values, seed), (values, seed)
