@@ -166,3 +166,37 @@ def test_a_good_saved_game_still_resumes_with_its_settings(tmp_path: Path) -> No
     result = ronda("play", "--plain", "--resume", str(record), cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "you are seat 1; bots: seat 0 (easy)" in result.stdout
+
+
+def _sample() -> dict[str, object]:
+    return json.loads((Path(__file__).resolve().parents[1] / "examples" / "sample-2p.json").read_text())
+
+
+def _long_card(record: dict[str, object]) -> None:
+    record["rounds"][0]["deck"][0] = "Z" * 100_000  # type: ignore[index]
+
+
+def _long_rule(record: dict[str, object]) -> None:
+    record["rules"] = {"players": "x" * 100_000}
+
+
+def _long_action(record: dict[str, object]) -> None:
+    record["rounds"][0]["actions"][0] = "Q" * 100_000  # type: ignore[index]
+
+
+def _long_key(record: dict[str, object]) -> None:
+    record["rules"] = {"y" * 100_000: 1}
+
+
+@pytest.mark.parametrize("spoil", [_long_card, _long_rule, _long_action, _long_key])
+def test_a_huge_bad_value_is_named_in_a_line_a_person_can_read_not_quoted_whole(
+    tmp_path: Path, spoil: Callable[[dict[str, object]], None]
+) -> None:
+    """A record whose card, rule, action or key is 100,000 characters long: the refusal quotes its start."""
+    record = _sample()
+    spoil(record)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record))
+    line = refused(ronda("replay", str(path), cwd=tmp_path), "replay", path)
+    assert len(line) < 300, line[:400]
+    assert "characters)" in line

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from .cards import NUM_CARDS, Card, card_name, parse_card
 from .combinations import DECLARATIONS, Kind
-from .errors import IllegalActionError
+from .errors import IllegalActionError, quoted
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +78,14 @@ def action_to_record(seat: int, action: Action) -> dict[str, Any]:
 def action_from_record(entry: object) -> tuple[int, Action]:
     """Read one record action; raises :class:`IllegalActionError` naming what is wrong."""
     if not isinstance(entry, dict):
-        raise IllegalActionError(f'an action must be an object like {{"seat": 0, "play": "5o"}}, not {entry!r}')
+        raise IllegalActionError(f'an action must be an object like {{"seat": 0, "play": "5o"}}, not {quoted(entry)}')
     seat = entry.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise IllegalActionError(f'an action needs a whole-number "seat", got {seat!r}')
+        raise IllegalActionError(f'an action needs a whole-number "seat", got {quoted(seat)}')
     verbs = [key for key in ("declare", "play", "challenge") if key in entry]
     extra = sorted(set(entry) - {"seat", "declare", "play", "challenge"})
     if extra:
-        raise IllegalActionError(f"unknown action key {extra[0]!r}")
+        raise IllegalActionError(f"unknown action key {quoted(extra[0])}")
     if len(verbs) != 1:
         raise IllegalActionError('an action must have exactly one of "declare", "play", "challenge"')
     value = entry[verbs[0]]
@@ -93,10 +93,10 @@ def action_from_record(entry: object) -> tuple[int, Action]:
         return seat, PLAYS[parse_card(value)]
     if verbs[0] == "declare":
         if value not in DECLARES:
-            raise IllegalActionError(f"unknown declaration {value!r} (none, ronda, tringa, double_ronda)")
+            raise IllegalActionError(f"unknown declaration {quoted(value)} (none, ronda, tringa, double_ronda)")
         return seat, DECLARES[value]
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 4:
-        raise IllegalActionError(f"a challenge names the declarer's seat, not {value!r}")
+        raise IllegalActionError(f"a challenge names the declarer's seat, not {quoted(value)}")
     return seat, CHALLENGES[value]
 
 
@@ -111,11 +111,11 @@ def parse_action(text: str) -> Action:
         return Play.parse(words[1])
     if len(words) == 2 and words[0] == "declare":
         if words[1] not in DECLARES:
-            raise IllegalActionError(f"unknown declaration {words[1]!r} (none, ronda, tringa, double_ronda)")
+            raise IllegalActionError(f"unknown declaration {quoted(words[1])} (none, ronda, tringa, double_ronda)")
         return DECLARES[words[1]]
     if len(words) == 2 and words[0] == "challenge" and words[1].isdigit():
         seat = int(words[1])
         if seat >= 4:
             raise IllegalActionError(f"there is no seat {seat}")
         return CHALLENGES[seat]
-    raise IllegalActionError(f"cannot read {text!r}: say 'play 5c', 'declare ronda' or 'challenge 1'")
+    raise IllegalActionError(f"cannot read {quoted(text)}: say 'play 5c', 'declare ronda' or 'challenge 1'")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from .errors import CardError
+from .errors import CardError, quoted
 
 Card = int
 """A card id, 0..39 (rank index * 4 + suit index)."""
@@ -72,11 +72,11 @@ def parse_card(text: str) -> Card:
     38
     """
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as a string like '5o', not {text!r}")
+        raise CardError(f"a card must be written as a string like '5o', not {quoted(text)}")
     try:
         return _BY_NAME[text.strip().lower()]
     except KeyError:
-        raise CardError(f"unknown card {text!r} (write rank then suit: 1o, 7e, 10c, 12b)") from None
+        raise CardError(f"unknown card {quoted(text)} (write rank then suit: 1o, 7e, 10c, 12b)") from None
 
 
 def cards_of(mask: Mask) -> list[Card]:
@@ -104,13 +104,13 @@ class CardSet:
     def __init__(self, cards: Iterable[Card] | Mask = 0) -> None:
         if isinstance(cards, int):
             if cards < 0 or cards > ALL_CARDS:
-                raise CardError(f"a card mask must fit in 40 bits, not {cards!r}")
+                raise CardError(f"a card mask must fit in 40 bits, not {quoted(cards)}")
             self.mask: Mask = cards
         else:
             mask = 0
             for card in cards:
                 if not 0 <= card < NUM_CARDS:
-                    raise CardError(f"card ids run from 0 to 39, not {card!r}")
+                    raise CardError(f"card ids run from 0 to 39, not {quoted(card)}")
                 mask |= 1 << card
             self.mask = mask
 

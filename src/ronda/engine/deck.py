@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from .cards import NUM_CARDS, card_name, rank_of
-from .errors import DeckError
+from .errors import DeckError, quoted
 from .rules import Rules
 
 
@@ -86,7 +86,7 @@ def check_deck(deck: object, rules: Rules) -> None:
     seen: set[int] = set()
     for card in deck:
         if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
-            raise DeckError(f"not a card id: {card!r}")
+            raise DeckError(f"not a card id: {quoted(card)}")
         if card in seen:
             raise DeckError(f"the deck holds {card_name(card)} twice")
         seen.add(card)

@@ -10,6 +10,26 @@ errors of their own protocols beside them (``ronda.interfaces.web``).
 
 from __future__ import annotations
 
+QUOTED_LENGTH = 40
+"""How much of a bad value an error message quotes: enough to recognise it, never a whole file on one line."""
+
+
+def quoted(value: object) -> str:
+    """``repr(value)`` for an error message, cut to :data:`QUOTED_LENGTH` characters with how much was left out.
+
+    A record may hold a million-card "deck" or a card written as a 100,000-letter
+    string; the one line that refuses it names the value, not all of it.
+
+    >>> quoted("5o")
+    "'5o'"
+    >>> quoted("Z" * 100)
+    "'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ… (102 characters)"
+    """
+    text = repr(value)
+    if len(text) <= QUOTED_LENGTH:
+        return text
+    return f"{text[: QUOTED_LENGTH - 1]}… ({len(text)} characters)"
+
 
 class RondaError(ValueError):
     """Base of every error the package raises on bad input or misuse."""

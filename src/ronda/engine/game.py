@@ -61,7 +61,7 @@ from .combinations import (
     hand_combination,
 )
 from .deck import check_deck, shuffled_deck
-from .errors import IllegalActionError, NotYourTurnError, RondaError
+from .errors import IllegalActionError, NotYourTurnError, RondaError, quoted
 from .events import (
     Capture,
     ChallengeMade,
@@ -198,7 +198,7 @@ class Game(Announcements):
         if dealer is None:
             dealer = n - 1
         if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n:
-            raise RondaError(f"the dealer must be a seat from 0 to {n - 1}, not {dealer!r}")
+            raise RondaError(f"the dealer must be a seat from 0 to {n - 1}, not {quoted(dealer)}")
         self._setup(rules, dealer, random.Random(seed) if seed is not None else rng, decks or [])
         self._start_round()
 
@@ -232,15 +232,15 @@ class Game(Announcements):
             raise RondaError(f"a game needs Rules, not {type(rules).__name__}")
         target = rules.target
         if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != rules.sides:
-            raise RondaError(f"scores are one number per side ({rules.sides} sides), not {scores!r}")
+            raise RondaError(f"scores are one number per side ({rules.sides} sides), not {quoted(scores)}")
         for side, points in enumerate(scores):
             if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points < target:
                 raise RondaError(
                     f"side {side}'s score must be a whole number from 0 to {target - 1} "
-                    f"(at {target} the game is won, R9.3), not {points!r}"
+                    f"(at {target} the game is won, R9.3), not {quoted(points)}"
                 )
         if not isinstance(round, int) or isinstance(round, bool) or round < 0:
-            raise RondaError(f"the round must be a whole number from 0, not {round!r}")
+            raise RondaError(f"the round must be a whole number from 0, not {quoted(round)}")
         if sum(x is not None for x in (seed, rng, decks)) != 1:
             raise RondaError("give a game exactly one of seed, rng or decks")
         game = cls(rules, decks=[], dealer=dealer)  # checks the dealer; waits for a deck
@@ -399,7 +399,7 @@ class Game(Announcements):
         (True, (3, 3), (None, None))
         """
         if not isinstance(seat, int) or not 0 <= seat < self._n:
-            raise RondaError(f"there is no seat {seat!r} in a {self._n}-player game")
+            raise RondaError(f"there is no seat {quoted(seat)} in a {self._n}-player game")
         return tuple.__new__(SeatView, (*self._public_facts(), seat, CardSet(self._hands[seat])))
 
     def public_view(self) -> PublicView:
@@ -423,7 +423,7 @@ class Game(Announcements):
         (True, -1, True)
         """
         if not isinstance(seat, int) or not 0 <= seat < self._n:
-            raise RondaError(f"there is no seat {seat!r} in a {self._n}-player game")
+            raise RondaError(f"there is no seat {quoted(seat)} in a {self._n}-player game")
         chain = self._chain_rank >= 0
         winner = self._winner
         return tuple.__new__(
@@ -614,7 +614,7 @@ class Game(Announcements):
             self._log_action(actor, action)
             self._challenge(action.target)
         else:
-            raise IllegalActionError(f"not an action: {action!r}")
+            raise IllegalActionError(f"not an action: {quoted(action)}")
         return events[start:]
 
     def _log_action(self, seat: int, action: Action) -> None:
@@ -635,7 +635,7 @@ class Game(Announcements):
     def _check_play(self, card: object) -> None:
         self._check_phase(PLAY, "play")
         if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
-            raise IllegalActionError(f"not a card: {card!r}")
+            raise IllegalActionError(f"not a card: {quoted(card)}")
         if not self._hands[self._turn] >> card & 1:
             raise IllegalActionError(f"seat {self._turn} does not hold {card_name(card)}")
 
@@ -645,7 +645,7 @@ class Game(Announcements):
         if declaration not in [a.declaration for a in allowed]:
             if declaration == DOUBLE_RONDA:
                 raise IllegalActionError("a double ronda can only be declared with four-card hands (R8.1)")
-            raise IllegalActionError(f"unknown declaration {declaration!r}")
+            raise IllegalActionError(f"unknown declaration {quoted(declaration)}")
 
     def _check_challenge(self, target: object) -> None:
         self._check_phase(PLAY, "challenge")
@@ -655,7 +655,7 @@ class Game(Announcements):
         if self._challenged:
             raise IllegalActionError(f"seat {seat} has already challenged this turn and must play (R8.8)")
         if not isinstance(target, int) or not 0 <= target < self._n:
-            raise IllegalActionError(f"there is no seat {target!r} to challenge")
+            raise IllegalActionError(f"there is no seat {quoted(target)} to challenge")
         if self._side_of[target] == self._side_of[seat]:
             raise IllegalActionError(
                 f"seat {seat} cannot challenge seat {target}: only an opponent's declaration (R8.8)"
@@ -715,7 +715,7 @@ class Game(Announcements):
                 else:
                     card = policy(self.search_state(), draw)
                     if not 0 <= card < NUM_CARDS or not hand >> card & 1:
-                        raise IllegalActionError(f"the playout policy chose {card!r}, not in seat {seat}'s hand")
+                        raise IllegalActionError(f"the playout policy chose {quoted(card)}, not in seat {seat}'s hand")
                 if self._round_actions is not None:
                     self._round_actions.append(_SEAT_PLAY[seat][card])
                 self._play(card)

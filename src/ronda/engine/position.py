@@ -49,7 +49,7 @@ from typing import Generic, TypeVar
 
 from .cards import ALL_CARDS, NUM_CARDS, Card, CardSet, Mask, card_name, cards_of
 from .combinations import NONE, hand_combination
-from .errors import PositionError
+from .errors import PositionError, quoted
 from .settlement import Announcements
 from .table import play_step
 from .view import DECLARE, PLAY, PublicView, SeatView
@@ -70,7 +70,7 @@ class PositionBuilder(Generic[G]):
 
     def __init__(self, view: SeatView, blank: Callable[[], G]) -> None:
         if view.phase not in (DECLARE, PLAY):
-            raise PositionError(f"a position is built for a decision, not in phase {view.phase!r}")
+            raise PositionError(f"a position is built for a decision, not in phase {quoted(view.phase)}")
         self.view = view
         n = view.rules.players
         # Cards each seat has played in this deal: with its hand they make the hand as dealt.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, quoted
 from .rules import Rules
 
 
@@ -89,7 +89,7 @@ def preset_rules(name: str, players: int = 2, **overrides: Any) -> Rules:
     try:
         preset = PRESETS[name]
     except KeyError:
-        raise RulesError(f"unknown preset {name!r} (known: {', '.join(PRESETS)})") from None
+        raise RulesError(f"unknown preset {quoted(name)} (known: {', '.join(PRESETS)})") from None
     if players not in preset.players:
         allowed = " or ".join(str(p) for p in preset.players)
         raise RulesError(f"the {name} preset is played by {allowed} players, not {players}")
@@ -117,7 +117,7 @@ def parse_variant(text: str) -> tuple[str, Any]:
     known = Rules.__dataclass_fields__
     if name not in known or name == "players":
         names = ", ".join(n for n in known if n != "players")
-        raise RulesError(f"unknown variant {name!r} (variants: {names})")
+        raise RulesError(f"unknown variant {quoted(name)} (variants: {names})")
     default = getattr(Rules(), name)
     if not raw:
         if isinstance(default, bool):
@@ -126,7 +126,7 @@ def parse_variant(text: str) -> tuple[str, Any]:
     raw = raw.strip().lower()
     if isinstance(default, bool):
         if raw not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-            raise RulesError(f"variant {name} is on or off, not {raw!r}")
+            raise RulesError(f"variant {name} is on or off, not {quoted(raw)}")
         return name, raw in ("true", "yes", "on", "1")
     try:
         if isinstance(default, tuple):

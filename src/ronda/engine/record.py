@@ -23,7 +23,7 @@ from typing import Any
 
 from .actions import action_from_record
 from .cards import parse_card
-from .errors import CardError, InputError, RecordError, RondaError
+from .errors import CardError, InputError, RecordError, RondaError, quoted
 from .game import OVER, WAITING, Game
 from .jsontext import read_json
 from .rules import Rules
@@ -128,10 +128,10 @@ def dumps_record(record: Mapping[str, Any]) -> str:
 
 def _read_rules(record: Mapping[str, Any]) -> Rules:
     if record.get("format", FORMAT) != FORMAT:
-        raise RecordError(f"unknown record format {record.get('format')!r} (this engine reads {FORMAT!r})")
+        raise RecordError(f"unknown record format {quoted(record.get('format'))} (this engine reads {FORMAT!r})")
     unknown = sorted(set(record) - {"format", "rules", "dealer", "rounds", *EXTENSIONS})
     if unknown:
-        raise RecordError(f"unknown record key {unknown[0]!r}")
+        raise RecordError(f"unknown record key {quoted(unknown[0])}")
     if "rules" not in record:
         raise RecordError("the record has no rules")
     try:
@@ -161,7 +161,7 @@ def replay(record: Mapping[str, Any]) -> Game:
     rules = _read_rules(record)
     dealer = record.get("dealer", rules.players - 1)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:
-        raise RecordError(f"the dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
+        raise RecordError(f"the dealer must be a seat from 0 to {rules.players - 1}, not {quoted(dealer)}")
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("a record needs a non-empty list of rounds")

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import RulesError
+from .errors import RulesError, quoted
 
 CHAIN_POINTS_CHOICES = ((1, 5, 10), (1, 6, 15))
 """R10 chain_points: what the 2nd, 3rd and 4th card of one rank score in a chain."""
@@ -52,14 +52,14 @@ class Rules:
             raise RulesError(f"target must be a whole number of points from 1 to 10000, not {self.target}")
         for name in ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+                raise RulesError(f"{name} must be true or false, not {quoted(getattr(self, name))}")
         chain = self.chain_points
         if isinstance(chain, list):
             chain = tuple(chain)
             object.__setattr__(self, "chain_points", chain)
         if chain not in CHAIN_POINTS_CHOICES:
             shown = list(chain) if isinstance(chain, tuple) else chain
-            raise RulesError(f"chain_points must be [1, 5, 10] or [1, 6, 15], not {shown!r}")
+            raise RulesError(f"chain_points must be [1, 5, 10] or [1, 6, 15], not {quoted(shown)}")
         _require_int("undeclared_ronda_penalty", self.undeclared_ronda_penalty)
         if self.undeclared_ronda_penalty not in UNDECLARED_RONDA_PENALTIES:
             raise RulesError(f"undeclared_ronda_penalty must be 1 or 5, not {self.undeclared_ronda_penalty}")
@@ -103,7 +103,7 @@ class Rules:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown rule {unknown[0]!r} (known: {', '.join(sorted(known))})")
+            raise RulesError(f"unknown rule {quoted(unknown[0])} (known: {', '.join(sorted(known))})")
         if "players" not in data:
             raise RulesError("rules must name the number of players")
         values = dict(data)
@@ -134,4 +134,4 @@ class Rules:
 
 def _require_int(name: str, value: object) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"{name} must be a whole number, not {value!r}")
+        raise RulesError(f"{name} must be a whole number, not {quoted(value)}")
