@@ -37,7 +37,7 @@ from .connections import CONNECTIONS_PER_CLIENT, AddressCaps
 from .forms import HttpError
 from .guard import Guard, Origins, origin_of
 from .lobby import Limits, Lobby
-from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, RateGate
+from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, TokenBuckets
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .site import Site
@@ -116,10 +116,10 @@ def create_app(
     site = Site(
         settings=settings,
         origins=origins,
-        creating=RateGate(create_rate),
-        joining=RateGate(join_rate),
+        creating=TokenBuckets.per_minute(create_rate),
+        joining=TokenBuckets.per_minute(join_rate),
+        flood=TokenBuckets(flood_rate, 2 * flood_rate),
         caps=AddressCaps(connections_per_client),
-        flood_rate=flood_rate,
     )
 
     @asynccontextmanager

@@ -20,7 +20,7 @@ from .connections import AddressCaps
 from .forms import MAX_BODY_BYTES, HttpError
 from .guard import Origins
 from .lobby import Lobby
-from .rates import RateGate
+from .rates import RateLimit
 from .tables import ServerSettings, Table
 
 MAX_BODY_DEPTH = 8
@@ -33,14 +33,14 @@ class Site:
 
     settings: ServerSettings
     origins: Origins
-    creating: RateGate
-    """Tables one client may create."""
-    joining: RateGate
-    """Seats one client may try to take."""
+    creating: RateLimit
+    """Tables one client may create, by client."""
+    joining: RateLimit
+    """Seats one client may try to take, by client."""
+    flood: RateLimit
+    """Messages one websocket connection may send, by connection."""
     caps: AddressCaps
     """Connections without a seat, per client address."""
-    flood_rate: float
-    """Messages a second one connection may send on average (bursts of twice that)."""
 
 
 def site_of(request: Request | WebSocket) -> Site:

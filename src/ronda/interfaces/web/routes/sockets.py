@@ -1,13 +1,14 @@
 """The websocket ``/ws/{table_id}``: one client at one table, its messages read and answered (docs/web-protocol.md).
 
 A connection is counted by :class:`~..connections.AddressCaps` from its
-upgrade, flood-limited by a :class:`~..rates.FloodGate`, and served by
+upgrade, flood-limited by a :class:`~..rates.FloodWatch`, and served by
 :func:`serve_connection` until it goes; an error goes back to that client only.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -30,7 +31,7 @@ from ..protocol import (
     error_json,
     read_client_message,
 )
-from ..rates import FloodGate
+from ..rates import FloodWatch
 from ..site import client_of, invite_of, lobby_of, site_of
 from ..store import StoreConflict
 from ..tables import Table, TableMoved
@@ -38,6 +39,8 @@ from ..tables import Table, TableMoved
 log = logging.getLogger("ronda.web")
 
 router = APIRouter()
+CONNECTIONS = itertools.count()
+"""Numbers the connections, for their keys in the flood limit."""
 
 
 @router.websocket("/ws/{table_id}")
@@ -73,9 +76,9 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
             raise ProtocolError("not_found", error.message) from None
         return held[0]
 
+    watch = FloodWatch(site.flood, f"connection {next(CONNECTIONS)}")
     try:
-        gate = FloodGate(site.flood_rate, 2 * site.flood_rate)
-        await serve_connection(held, reopen, connection, gate, invite_of(websocket, table_id), caps, handle)
+        await serve_connection(held, reopen, connection, watch, invite_of(websocket, table_id), caps, handle)
     except WebSocketDisconnect:
         pass
     except Exception as error:
@@ -85,6 +88,7 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
     finally:
         held[0].leave(connection)
         caps.close(handle)
+        await watch.close()
         await connection.finish(pump, code)
 
 
@@ -92,7 +96,7 @@ async def serve_connection(
     held: list[Table],
     reopen: Callable[[], Awaitable[Table]],
     connection: Connection,
-    gate: FloodGate,
+    gate: FloodWatch,
     invite: dict[str, Any],
     caps: AddressCaps | None = None,
     handle: Counted | None = None,
@@ -109,7 +113,7 @@ async def serve_connection(
         frame = await websocket.receive()
         if frame["type"] == "websocket.disconnect":
             return
-        admitted = gate.admit()
+        admitted = await gate.admit()
         if admitted != "ok":
             if admitted == "flood":
                 connection.send(dumps(error_json("flood", "too many messages: slow down; these are ignored")))

@@ -44,9 +44,9 @@ async def meta(request: Request) -> dict[str, Any]:
 
 @router.post("/api/tables")
 async def create_table(request: Request) -> JSONResponse:
-    client, creating = client_of(request), site_of(request).creating
-    if not creating.admit(client):
-        raise HttpError(429, "rate_limited", "you are creating tables too fast: wait a minute", creating.wait(client))
+    client = client_of(request)
+    if not (verdict := await site_of(request).creating.hit(client)).admitted:
+        raise HttpError(429, "rate_limited", "you are creating tables too fast: wait a minute", verdict.retry_seconds)
     spec = read_table_spec(await json_body(request))
     table, token = await lobby_of(request).create(spec, owner=client)
     return JSONResponse(
@@ -66,9 +66,8 @@ async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
 
 @router.post("/api/tables/{table_id}/join")
 async def join(request: Request, table_id: str) -> dict[str, Any]:
-    client, joining = client_of(request), site_of(request).joining
-    if not joining.admit(client):
-        raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", joining.wait(client))
+    if not (verdict := await site_of(request).joining.hit(client_of(request))).admitted:
+        raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", verdict.retry_seconds)
     spec = read_join(await json_body(request))
     table = await lobby_of(request).open(table_id)
     try:
