@@ -11,7 +11,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, assert_never
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -122,34 +122,37 @@ async def serve_connection(
             text = frame.get("text")
             message = read_client_message(text if text is not None else frame.get("bytes"))
             table = held[0]
-            if isinstance(message, Hello):
-                if caps is not None and handle is not None and message.token is None and not caps.watch(handle):
-                    raise ProtocolError(
-                        "too_many_connections",
-                        f"one address may watch with {caps.cap} connections at once: close some first",
-                    )
-                try:
-                    await table.hello(connection, message.token, message.since, invite)
-                except TableMoved:
-                    table.leave(connection)
-                    await (await reopen()).hello(connection, message.token, message.since, invite)
-                said_hello = True
-                if caps is not None and handle is not None:
-                    caps.settle(handle, held[0].clients.get(connection))
-            elif not said_hello:
+            if not said_hello and not isinstance(message, Hello):
                 raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
-            elif isinstance(message, Act):
-                await table.act(connection, message.action, message.version)
-            elif isinstance(message, AutoDeclare):
-                await table.set_auto_declare(connection, message.on)
-            elif isinstance(message, Rematch):
-                await table.rematch(connection)
-            elif isinstance(message, Settings):
-                await table.set_access(connection, message.public, message.spectators, message.hints)
-            elif isinstance(message, AskHint):
-                table.hint(connection)
-            elif isinstance(message, Ping):
-                connection.send(dumps({"type": "pong"}))
+            match message:
+                case Hello(token=token, since=since):
+                    if caps is not None and handle is not None and token is None and not caps.watch(handle):
+                        raise ProtocolError(
+                            "too_many_connections",
+                            f"one address may watch with {caps.cap} connections at once: close some first",
+                        )
+                    try:
+                        await table.hello(connection, token, since, invite)
+                    except TableMoved:
+                        table.leave(connection)
+                        await (await reopen()).hello(connection, token, since, invite)
+                    said_hello = True
+                    if caps is not None and handle is not None:
+                        caps.settle(handle, held[0].clients.get(connection))
+                case Act(action=action, version=version):
+                    await table.act(connection, action, version)
+                case AutoDeclare(on=on):
+                    await table.set_auto_declare(connection, on)
+                case Rematch():
+                    await table.rematch(connection)
+                case Settings(public=public, spectators=spectators, hints=hints):
+                    await table.set_access(connection, public, spectators, hints)
+                case AskHint():
+                    table.hint(connection)
+                case Ping():
+                    connection.send(dumps({"type": "pong"}))
+                case _:
+                    assert_never(message)
         except StoreConflict:
             # The store holds a row this connection's message would write again (a stored thing the table did not
             # know of): the message is refused, retryably; a store conflict never closes a connection.
