@@ -211,6 +211,10 @@ def test_a_flood_is_answered_once_and_ignored(tmp_path: Path) -> None:
         while (message := amina.recv(timeout=5))["type"] != "error" or message["code"] != "flood":
             replies.append(message)
         assert len(replies) >= 1  # the first came through: seat 0 declared
+        # One limit keeps every connection's bucket: Amina's flood costs Youssef's connection nothing.
+        youssef.send({"type": "ping"})
+        while (message := youssef.recv(timeout=5))["type"] != "pong":
+            assert message["type"] != "error", message
         floods = 1
         time.sleep(1.2)  # the client calms down: half the bucket fills again
         amina.send({"type": "ping"})

@@ -134,7 +134,7 @@ def test_only_the_creator_turns_hints_on_at_a_table_of_people(tmp_path: Path) ->
 
 def test_protocol_reads_hint_and_settings_messages() -> None:
     assert read_client_message('{"type": "hint"}') == AskHint()
-    assert read_client_message('{"type": "settings", "hints": false}') == Settings(None, None, False)
+    assert read_client_message('{"type": "settings", "hints": false}') == Settings(hints=False)
     for text, message in [
         ('{"type": "hint", "action": 1}', "a hint message has no field 'action'"),
         ('{"type": "settings", "hints": 1}', 'settings: "hints" is true or false, not 1'),

@@ -1,8 +1,10 @@
 """What the HTTP API accepts: a new table, a join. Every bad field becomes a 4xx naming the problem.
 
-Bodies are read by hand rather than by a schema library so that every error
-has the protocol's shape (``{"error": {"code", "message"}}``) and says in
-plain words which field is wrong and what would be right.
+A body's shape is a pydantic model (:class:`TableBody`, :class:`JoinBody`:
+strict JSON types, no unknown field); what the shape cannot say (a known
+preset, rules that hold together, a name) is checked after. Every error has
+the protocol's shape (``{"error": {"code", "message"}}``) and says in plain
+words which field is wrong and what would be right.
 
 >>> spec = read_table_spec({"players": 2, "seats": [{"kind": "human", "name": "Amina"},
 ...                                                  {"kind": "bot", "level": "easy"}]})
@@ -20,9 +22,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 import icu
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ...bots import levels
 from ...engine.errors import RondaError
@@ -176,43 +179,135 @@ class TableSpec:
     """Whether the players may ask for hints (ronda.analysis): on at tables with a bot, off among people only."""
 
 
+class Body(BaseModel):
+    """A request body's shape: strict JSON types and no field the API does not name.
+
+    ``problems`` holds, for each field, the words of the error when its value
+    is not taken; ``{value}`` is the value sent, ``{index}`` a seat's number
+    and ``{players}`` the players asked for.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    problems: ClassVar[dict[str, str]] = {}
+    unknown: ClassVar[str] = "unknown field {field}"
+    """The words for a field the API does not name."""
+
+
+class SeatBody(Body):
+    """One seat of ``POST /api/tables``: ``{"kind": "human", "name": ...}`` or ``{"kind": "bot", "level": ...}``."""
+
+    kind: Literal["human", "bot"]
+    name: str | None = None
+    level: str = "medium"
+    problems = {
+        "": 'seat {index} must be an object like {"kind": "human"} or {"kind": "bot", "level": "medium"}',
+        "kind": 'seat {index}: kind must be "human" or "bot", not {value}',
+        "name": "seat {index}: a name is text, not {value}",
+        "level": "seat {index}: unknown bot level {value} (known: {levels})",
+    }
+    unknown = "seat {index} has an unknown field {field} (kind, name, level)"
+
+
+class TableBody(Body):
+    """The body of ``POST /api/tables``: what it may hold, each field of its JSON type."""
+
+    players: int = 2
+    preset: str = "classic"
+    variants: dict[str, Any] | None = None
+    target: Any = None
+    """Checked by the rules, as every variant is."""
+    seats: list[SeatBody] | None = None
+    me: int | None = None
+    public: bool = False
+    spectators: bool = True
+    hints: bool | None = None
+    """Default (left out, not null): on at tables with a bot."""
+    problems = {
+        "": "the body must be a JSON object",
+        "players": "players must be 2, 3 or 4, not {value}",
+        "preset": "unknown preset {value} (known: {presets})",
+        "variants": 'variants must be an object like {"dealer_duty": true}',
+        "seats": "seats must be a list of {players} seats, one per player",
+        "me": "me is your seat, from 0 to {last}, not {value}",
+        "public": "public is true or false, not {value}",
+        "spectators": "spectators is true or false, not {value}",
+        "hints": "hints is true or false, not {value}",
+    }
+    unknown = "unknown field {field} (fields: hints, me, players, preset, public, seats, spectators, target, variants)"
+
+
+class JoinBody(Body):
+    """The body of ``POST /api/tables/{id}/join``: a name and, optionally, which seat."""
+
+    name: Any
+    """Read by :func:`read_name`, whose words say what a name may be."""
+    seat: Annotated[int, Field(ge=0)] | None = None
+    problems = {
+        "": 'the body must be a JSON object like {"name": "Youssef"}',
+        "name": 'a join needs your "name"',
+        "seat": "seat must be a seat number, not {value}",
+    }
+    unknown = "unknown field {field} (name, seat)"
+
+
+BodyModel = TypeVar("BodyModel", bound=Body)
+
+
+def read_body(model: type[BodyModel], body: object, **context: object) -> BodyModel:
+    """``body`` (parsed JSON) as ``model``; raises :class:`HttpError` (400) with the words of its first problem.
+
+    A field the API does not name is reported first; ``context`` fills the
+    words' other blanks (``{players}``).
+    """
+    try:
+        return model.model_validate(body)
+    except ValidationError as error:
+        problems = error.errors(include_url=False)
+        problems.sort(key=lambda p: p["type"] != "extra_forbidden")
+        first = problems[0]
+        loc, index = first["loc"], None
+        where: type[Body] = model
+        if loc and loc[0] == "seats" and len(loc) > 1 and where is TableBody:  # a problem inside one seat
+            where, index, loc = SeatBody, loc[1], loc[2:]
+        field = str(loc[0]) if loc else ""
+        words = where.unknown if first["type"] == "extra_forbidden" else where.problems.get(field, where.problems[""])
+        values = {
+            "field": repr(field),
+            "index": index,
+            "value": repr(None if first["type"] == "missing" else first.get("input")),
+            **context,
+        }
+        values |= {"levels": ", ".join(levels()), "presets": ", ".join(PRESETS)}
+        if isinstance(body, dict) and isinstance(players := body.get("players", 2), int):
+            values |= {"players": players, "last": players - 1}
+        for key, value in values.items():
+            words = words.replace("{" + key + "}", str(value))
+        raise bad(words) from None
+
+
 def read_table_spec(body: object) -> TableSpec:
     """The body of ``POST /api/tables``, checked; raises :class:`HttpError` (400) naming the first problem."""
-    if not isinstance(body, dict):
-        raise bad("the body must be a JSON object")
-    known = {"players", "preset", "variants", "target", "seats", "me", "public", "spectators", "hints"}
-    extra = sorted(set(body) - known)
-    if extra:
-        raise bad(f"unknown field {extra[0]!r} (fields: {', '.join(sorted(known))})")
-    players = body.get("players", 2)
-    if not isinstance(players, int) or isinstance(players, bool) or players not in (2, 3, 4):
+    table = read_body(TableBody, body)
+    players, preset = table.players, table.preset
+    if players not in (2, 3, 4):
         raise bad(f"players must be 2, 3 or 4, not {players!r}")
-    preset = body.get("preset", "classic")
-    if not isinstance(preset, str) or preset not in PRESETS:
+    if preset not in PRESETS:
         raise bad(f"unknown preset {preset!r} (known: {', '.join(PRESETS)})")
-    variants = body.get("variants")
-    if variants is None:
-        variants = {}
-    if not isinstance(variants, dict):
-        raise bad('variants must be an object like {"dealer_duty": true}')
+    variants = dict(table.variants or {})
     if "players" in variants:
         raise bad('the number of players is "players", not a variant')
-    variants = dict(variants)
-    target = body.get("target")
-    if target is not None:
-        variants["target"] = target
+    if table.target is not None:
+        variants["target"] = table.target
     try:
-        rules = preset_rules(preset, players, **(variants or {}))
+        rules = preset_rules(preset, players, **variants)
     except RondaError as error:
         raise bad(str(error)) from None
     except TypeError as error:  # a value of a type Rules cannot take
         raise bad(f"bad variants: {error}") from None
-    seats = _read_seats(body.get("seats"), players)
-    me = body.get("me")
+    seats = _read_seats(table.seats, players)
     humans = [i for i, s in enumerate(seats) if s.kind == "human"]
-    if me is None:
-        me = humans[0]
-    if not isinstance(me, int) or isinstance(me, bool) or not 0 <= me < players:
+    me = humans[0] if table.me is None else table.me
+    if not 0 <= me < players:
         raise bad(f"me is your seat, from 0 to {players - 1}, not {me!r}")
     if seats[me].kind != "human":
         raise bad(f"me is the seat you take, and seat {me} is a bot")
@@ -221,45 +316,27 @@ def read_table_spec(body: object) -> TableSpec:
         check_name(name, (), levels())
     creator = SeatSpec("human", name)
     seats = (*seats[:me], creator, *seats[me + 1 :])
-    access = {}
     # Hints help whoever asks: welcome against the computer, and off by default where people play each other.
-    with_bots = any(s.kind == "bot" for s in seats)
-    for flag, default in (("public", False), ("spectators", True), ("hints", with_bots)):
-        value = body.get(flag, default)
-        if not isinstance(value, bool):
-            raise bad(f"{flag} is true or false, not {value!r}")
-        access[flag] = value
-    return TableSpec(rules, preset, seats, me, **access)
+    if table.hints is None and "hints" in table.model_fields_set:
+        raise bad("hints is true or false, not None")
+    hints = any(s.kind == "bot" for s in seats) if table.hints is None else table.hints
+    return TableSpec(rules, preset, seats, me, public=table.public, spectators=table.spectators, hints=hints)
 
 
-def _read_seats(raw: object, players: int) -> tuple[SeatSpec, ...]:
+def _read_seats(raw: list[SeatBody] | None, players: int) -> tuple[SeatSpec, ...]:
     if raw is None:
         return (SeatSpec("human"), *tuple(SeatSpec("bot", level="medium") for _ in range(players - 1)))
-    if not isinstance(raw, list) or len(raw) != players:
+    if len(raw) != players:
         raise bad(f"seats must be a list of {players} seats, one per player")
     known_levels = levels()
     out: list[SeatSpec] = []
     for index, seat in enumerate(raw):
-        if not isinstance(seat, dict):
-            raise bad(
-                f'seat {index} must be an object like {{"kind": "human"}} or {{"kind": "bot", "level": "medium"}}'
-            )
-        extra = sorted(set(seat) - {"kind", "name", "level"})
-        if extra:
-            raise bad(f"seat {index} has an unknown field {extra[0]!r} (kind, name, level)")
-        kind = seat.get("kind")
-        if kind == "human":
-            name = seat.get("name")
-            if name is not None and not isinstance(name, str):
-                raise bad(f"seat {index}: a name is text, not {name!r}")
-            out.append(SeatSpec("human", name))
-        elif kind == "bot":
-            level = seat.get("level", "medium")
-            if level not in known_levels:
-                raise bad(f"seat {index}: unknown bot level {level!r} (known: {', '.join(known_levels)})")
-            out.append(SeatSpec("bot", level=level))
+        if seat.kind == "human":
+            out.append(SeatSpec("human", seat.name))
         else:
-            raise bad(f'seat {index}: kind must be "human" or "bot", not {kind!r}')
+            if seat.level not in known_levels:
+                raise bad(f"seat {index}: unknown bot level {seat.level!r} (known: {', '.join(known_levels)})")
+            out.append(SeatSpec("bot", level=seat.level))
     if not any(s.kind == "human" for s in out):
         raise bad("at least one seat must be a person's: yours")
     return tuple(out)
@@ -278,7 +355,7 @@ def read_name(raw: object) -> str:
 
 @dataclass(frozen=True)
 class JoinSpec:
-    """The body of ``POST /api/tables/{id}/join``: a name and, optionally, which seat."""
+    """A join, checked: the name to sit under and, optionally, which seat."""
 
     name: str
     seat: int | None
@@ -286,14 +363,5 @@ class JoinSpec:
 
 def read_join(body: object) -> JoinSpec:
     """The body of a join, checked; raises :class:`HttpError` (400) naming the problem."""
-    if not isinstance(body, dict):
-        raise bad('the body must be a JSON object like {"name": "Youssef"}')
-    extra = sorted(set(body) - {"name", "seat"})
-    if extra:
-        raise bad(f"unknown field {extra[0]!r} (name, seat)")
-    if "name" not in body:
-        raise bad('a join needs your "name"')
-    seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool) or seat < 0):
-        raise bad(f"seat must be a seat number, not {seat!r}")
-    return JoinSpec(read_name(body["name"]), seat)
+    join = read_body(JoinBody, body)
+    return JoinSpec(read_name(join.name), join.seat)

@@ -12,7 +12,7 @@ Everything the server sends about the game goes through :func:`view_json`
 the only places where game state becomes JSON, which keeps R11 checkable.
 
 >>> read_client_message('{"type": "act", "action": {"play": "5o"}, "version": 12}')
-Act(action=Play(card=16), version=12)
+Act(type='act', action=Play(card=16), version=12)
 >>> read_client_message('{"type": "dance"}')  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
@@ -24,8 +24,19 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
-from typing import Any
+from dataclasses import fields
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from ...engine.actions import CHALLENGES, DECLARES, PLAYS, Action, Challenge, Declare, Play
 from ...engine.cards import RANKS, CardSet, card_name, parse_card
@@ -96,73 +107,116 @@ def error_json(code: str, message: str) -> dict[str, Any]:
 # --------------------------------------------------------------- client messages
 
 
-@dataclass(frozen=True, slots=True)
-class Hello:
+class Message(BaseModel):
+    """A client message: strict JSON types, no field the protocol does not name, read once and never changed.
+
+    ``problems`` says, for each field, what is wrong when its value is not
+    taken (``{value}`` is the value sent, shortened): the words of the error.
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    problems: ClassVar[dict[str, str]] = {}
+
+
+class Hello(Message):
     """The first message of every connection: a seat's token (or none, a spectator) and the last version held."""
 
-    token: str | None
-    since: int | None
+    type: Literal["hello"] = "hello"
+    token: Annotated[str, StringConstraints(min_length=1, max_length=256)] | None = None
+    since: Annotated[int, Field(ge=0)] | None = None
+    problems = {
+        "token": 'hello\'s "token" is the string the server gave, or null',
+        "since": 'hello\'s "since" is the last version you hold (a whole number), or null',
+    }
 
 
-@dataclass(frozen=True, slots=True)
-class Act:
+def _action(value: object) -> Action:
+    """An act's action: as the protocol writes it, or already an engine action (a message built in code)."""
+    if isinstance(value, Play | Declare | Challenge):
+        return value
+    return action_from_json(value)
+
+
+class Act(Message):
     """A decision for the connection's own seat; ``version`` is the table's version it was made at (its id), if sent."""
 
-    action: Action
-    version: int | None = None
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    type: Literal["act"] = "act"
+    action: Annotated[Action, PlainValidator(_action)]
+    version: Annotated[int, Field(ge=0)] | None = None
+    problems = {
+        "action": 'an act message needs an "action", like {"play": "5o"}',
+        "version": 'act\'s "version" is the version the decision was made at (a whole number), or null',
+    }
 
 
-@dataclass(frozen=True, slots=True)
-class AutoDeclare:
+class AutoDeclare(Message):
     """Ask the server to declare truthfully for this seat at the start of every deal."""
 
+    type: Literal["auto_declare"] = "auto_declare"
     on: bool
+    problems = {"on": 'auto_declare needs "on": true or false'}
 
 
-@dataclass(frozen=True, slots=True)
-class Rematch:
+class Rematch(Message):
     """Ask for a new game at the same table after game over."""
 
+    type: Literal["rematch"] = "rematch"
 
-@dataclass(frozen=True, slots=True)
-class Ping:
+
+class Ping(Message):
     """Keep-alive; answered by ``pong``."""
 
+    type: Literal["ping"] = "ping"
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+
+class Settings(Message):
     """The table's creator lists the table (``public``) or not, lets people without a seat watch or not,
     and lets the players ask for hints or not."""
 
-    public: bool | None
-    spectators: bool | None
+    type: Literal["settings"] = "settings"
+    public: bool | None = None
+    spectators: bool | None = None
     hints: bool | None = None
+    problems = {
+        name: f'settings: "{name}" is true or false, not {{value}}' for name in ("public", "spectators", "hints")
+    }
+
+    @model_validator(mode="after")
+    def _some_setting(self) -> Settings:
+        if self.public is None and self.spectators is None and self.hints is None:
+            raise ProtocolError("bad_message", 'settings needs "public", "spectators" or "hints": true or false')
+        return self
 
 
-@dataclass(frozen=True, slots=True)
-class AskHint:
+class AskHint(Message):
     """A player asks for a hint on its decision now: the best options with their chances to win and points."""
+
+    type: Literal["hint"] = "hint"
 
 
 ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings | AskHint
+"""Every message a client may send, told apart by its ``type``."""
 
-_FIELDS: dict[str, frozenset[str]] = {
-    "hello": frozenset({"token", "since"}),
-    "act": frozenset({"action", "version"}),
-    "auto_declare": frozenset({"on"}),
-    "rematch": frozenset(),
-    "ping": frozenset(),
-    "settings": frozenset({"public", "spectators", "hints"}),
-    "hint": frozenset(),
-}
 _KINDS = "hello, act, auto_declare, rematch, ping, settings, hint"
+_WITH_FIELDS: tuple[type[Message], ...] = (Hello, Act, AutoDeclare, Settings)
+_PROBLEMS: dict[str, dict[str, str]] = {model.model_fields["type"].default: model.problems for model in _WITH_FIELDS}
+"""Each message type's words for its fields' problems."""
+
+
+_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(Annotated[ClientMessage, Field(discriminator="type")])
+"""Reads a message and picks its model by ``type``, in one pass (pydantic-core)."""
 
 
 def read_client_message(frame: str | bytes | None) -> ClientMessage:
     """One websocket frame as a client message; raises :class:`ProtocolError` naming what is wrong.
 
+    The size and the depth of the text are checked before it is parsed; then
+    one validation reads the JSON, picks the message's model by its ``type``
+    and checks every field.
+
     >>> read_client_message('{"type": "hello", "token": null, "since": 12}')
-    Hello(token=None, since=12)
+    Hello(type='hello', token=None, since=12)
     """
     if not isinstance(frame, str):
         raise ProtocolError("bad_message", "messages are JSON text frames, not binary")
@@ -171,60 +225,38 @@ def read_client_message(frame: str | bytes | None) -> ClientMessage:
     if json_depth(frame, stop_above=MAX_MESSAGE_DEPTH) > MAX_MESSAGE_DEPTH:  # counted before parsing
         raise ProtocolError("bad_message", f"a message nests arrays and objects at most {MAX_MESSAGE_DEPTH} deep")
     try:
-        data = json.loads(frame)
-    except ValueError:
-        raise ProtocolError("bad_json", "a message must be one JSON object") from None
-    if not isinstance(data, dict):
-        raise ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
-    kind = data.get("type")
-    if not isinstance(kind, str):
-        raise ProtocolError("bad_message", f'a message needs a "type" ({_KINDS})')
-    allowed = _FIELDS.get(kind)
-    if allowed is None:
-        shown = kind if len(kind) <= 40 else kind[:40] + "…"
-        raise ProtocolError("unknown_type", f"unknown message type {shown!r} ({_KINDS})")
-    extra = sorted(set(data) - allowed - {"type"})
-    if extra:
-        raise ProtocolError("bad_message", f"a {kind} message has no field {_short(extra[0])}")
-    if kind == "hello":
-        return _hello(data)
-    if kind == "act":
-        if "action" not in data:
-            raise ProtocolError("bad_message", 'an act message needs an "action", like {"play": "5o"}')
-        version = data.get("version")
-        if version is not None and (not isinstance(version, int) or isinstance(version, bool) or version < 0):
-            raise ProtocolError(
-                "bad_message", 'act\'s "version" is the version the decision was made at (a whole number), or null'
-            )
-        return Act(action_from_json(data["action"]), version)
-    if kind == "auto_declare":
-        on = data.get("on")
-        if not isinstance(on, bool):
-            raise ProtocolError("bad_message", 'auto_declare needs "on": true or false')
-        return AutoDeclare(on)
-    if kind == "rematch":
-        return Rematch()
-    if kind == "settings":
-        public, spectators, hints = data.get("public"), data.get("spectators"), data.get("hints")
-        if public is None and spectators is None and hints is None:
-            raise ProtocolError("bad_message", 'settings needs "public", "spectators" or "hints": true or false')
-        for name, value in (("public", public), ("spectators", spectators), ("hints", hints)):
-            if value is not None and not isinstance(value, bool):
-                raise ProtocolError("bad_message", f'settings: "{name}" is true or false, not {_short(value)}')
-        return Settings(public, spectators, hints)
-    if kind == "hint":
-        return AskHint()
-    return Ping()
+        return _MESSAGES.validate_json(frame)
+    except ValidationError as error:
+        raise _problem(error) from None
 
 
-def _hello(data: dict[str, Any]) -> Hello:
-    token = data.get("token")
-    if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 256):
-        raise ProtocolError("bad_message", 'hello\'s "token" is the string the server gave, or null')
-    since = data.get("since")
-    if since is not None and (not isinstance(since, int) or isinstance(since, bool) or since < 0):
-        raise ProtocolError("bad_message", 'hello\'s "since" is the last version you hold (a whole number), or null')
-    return Hello(token, since)
+def _problem(error: ValidationError) -> ProtocolError:
+    """The protocol's error for a message pydantic refused: the first problem, fields the protocol lacks first."""
+    problems = error.errors(include_url=False)
+    problems.sort(key=lambda p: p["type"] != "extra_forbidden")
+    first = problems[0]
+    kind, loc, ctx = first["type"], first["loc"], first.get("ctx") or {}
+    if isinstance(ctx.get("error"), ProtocolError):  # an action, or settings without a setting
+        problem: ProtocolError = ctx["error"]
+        return problem
+    if kind == "json_invalid":
+        return ProtocolError("bad_json", "a message must be one JSON object")
+    if kind == "dict_type":
+        return ProtocolError("bad_message", 'a message must be a JSON object with a "type"')
+    if kind == "union_tag_not_found" or (kind == "union_tag_invalid" and not isinstance(first["input"]["type"], str)):
+        return ProtocolError("bad_message", f'a message needs a "type" ({_KINDS})')
+    if kind == "union_tag_invalid":
+        tag = str(ctx.get("tag", ""))
+        shown = tag if len(tag) <= 40 else tag[:40] + "…"
+        return ProtocolError("unknown_type", f"unknown message type {shown!r} ({_KINDS})")
+    message_type = str(loc[0]) if loc else "message"
+    field = str(loc[1]) if len(loc) > 1 else ""
+    if kind == "extra_forbidden":
+        return ProtocolError("bad_message", f"a {message_type} message has no field {_short(field)}")
+    words = _PROBLEMS.get(message_type, {}).get(field)
+    if words is None:
+        return ProtocolError("bad_message", f"a {message_type} message is not as the protocol writes it")
+    return ProtocolError("bad_message", words.replace("{value}", _short(first.get("input"))))
 
 
 def _short(value: object) -> str:

@@ -63,13 +63,13 @@ from sqlalchemy import (
     delete,
     event,
     insert,
-    inspect,
     select,
-    text,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+
+from . import migrations
 
 log = logging.getLogger("ronda.web")
 
@@ -137,19 +137,6 @@ actions_table = Table(
     Column("round", Integer, nullable=False),
     Column("action", Text, nullable=False),
 )
-
-_ADDED_COLUMNS = {
-    "ronda_tables": [
-        ("public", "BOOLEAN NOT NULL DEFAULT FALSE"),
-        ("spectators", "BOOLEAN NOT NULL DEFAULT TRUE"),
-        ("creator", "INTEGER NOT NULL DEFAULT 0"),
-        ("hints", "BOOLEAN NOT NULL DEFAULT FALSE"),
-    ]
-}
-"""Columns added since the first stored tables: a database of an older server gains them on start.
-
-Tables made before tables became private by default stay private (``public`` false); tables made
-before hints existed have them off."""
 
 hints_table = Table(
     "ronda_hints",
@@ -283,7 +270,11 @@ def sqlalchemy_url(url: str) -> str:
 
 
 class Store:
-    """The database: one SQLAlchemy engine, the schema created on first use.
+    """The database: one SQLAlchemy engine, the schema brought to the newest migration when it opens.
+
+    The tables below are what the queries use; every change to them is also a
+    revision in :mod:`.migrations`, which creates or upgrades the database
+    (``migrate=False`` leaves it as it is: a tool that only reads).
 
     ``timeout`` bounds every wait on the database: SQLite's busy timeout (a
     lock held by another process), and on PostgreSQL the connection, lock and
@@ -301,7 +292,7 @@ class Store:
     crashes.
     """
 
-    def __init__(self, url: str, timeout: float = STORE_TIMEOUT, sync: str = "full") -> None:
+    def __init__(self, url: str, timeout: float = STORE_TIMEOUT, sync: str = "full", *, migrate: bool = True) -> None:
         if sync not in SYNC_MODES:
             raise ValueError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         url = sqlalchemy_url(url)
@@ -328,16 +319,8 @@ class Store:
             self.engine = create_engine(
                 url, pool_pre_ping=True, pool_timeout=timeout, hide_parameters=True, connect_args=connect_args
             )
-        metadata.create_all(self.engine)
-        self._add_new_columns()
-
-    def _add_new_columns(self) -> None:
-        names = {name: {c["name"] for c in inspect(self.engine).get_columns(name)} for name in _ADDED_COLUMNS}
-        with self.engine.begin() as db:
-            for table, columns in _ADDED_COLUMNS.items():
-                for column, kind in columns:
-                    if column not in names[table]:
-                        db.execute(text(f"ALTER TABLE {table} ADD COLUMN {column} {kind}"))
+        if migrate:
+            migrations.migrate(self.engine)
 
     def close(self) -> None:
         self.engine.dispose()

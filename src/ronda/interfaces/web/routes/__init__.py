@@ -1,0 +1,18 @@
+"""The routes of ``ronda serve``, one router per part of docs/web-protocol.md.
+
+Each module holds an ``APIRouter`` (``router``) and reaches the server's
+wiring through the request (:mod:`..site`); :func:`~..app.create_app` only
+includes them. A new part of the site (pairing, accounts, ratings) is a new
+module here and one line in :data:`ROUTERS`.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from . import games, pages, sockets, tables
+
+ROUTERS: tuple[APIRouter, ...] = (pages.router, tables.router, games.router, sockets.router)
+"""Every router, in the order they are included."""
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,165 @@
+"""The websocket ``/ws/{table_id}``: one client at one table, its messages read and answered (docs/web-protocol.md).
+
+A connection is counted by :class:`~..connections.AddressCaps` from its
+upgrade, flood-limited by a :class:`~..rates.FloodWatch`, and served by
+:func:`serve_connection` until it goes; an error goes back to that client only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, assert_never
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from ..connections import TOO_MANY, AddressCaps, Connection, Counted
+from ..forms import HttpError
+from ..protocol import (
+    Act,
+    AskHint,
+    AutoDeclare,
+    Hello,
+    Ping,
+    ProtocolError,
+    Rematch,
+    Settings,
+    dumps,
+    error_json,
+    read_client_message,
+)
+from ..rates import FloodWatch
+from ..site import client_of, invite_of, lobby_of, site_of
+from ..store import StoreConflict
+from ..tables import Table, TableMoved
+
+log = logging.getLogger("ronda.web")
+
+router = APIRouter()
+CONNECTIONS = itertools.count()
+"""Numbers the connections, for their keys in the flood limit."""
+
+
+@router.websocket("/ws/{table_id}")
+async def websocket(websocket: WebSocket, table_id: str) -> None:
+    site = site_of(websocket)
+    caps = site.caps
+    await websocket.accept()
+    connection = Connection(websocket)
+    pump = asyncio.get_running_loop().create_task(connection.pump())
+
+    def evict() -> None:
+        message = f"one address may hold {caps.cap} connections that have not said hello: this one was closed"
+        connection.send(dumps(error_json("too_many_connections", message)))
+        connection.close_soon(TOO_MANY)
+
+    handle = caps.open(client_of(websocket), evict)
+    try:
+        table = await lobby_of(websocket).open(table_id)
+    except HttpError as error:
+        why = {"closed": "closed", "store_unavailable": "store_unavailable"}.get(error.code, "not_found")
+        connection.send(dumps(error_json(why, error.message)))
+        caps.close(handle)
+        await connection.finish(pump, {"closed": 4410, "store_unavailable": 4503}.get(why, 4404))
+        return
+    code = 1000
+    held = [table]
+
+    async def reopen() -> Table:
+        """The table left memory meanwhile: the lobby rebuilds it (a raise here reaches the client as an error)."""
+        try:
+            held[0] = await lobby_of(websocket).open(table_id)
+        except HttpError as error:
+            raise ProtocolError("not_found", error.message) from None
+        return held[0]
+
+    watch = FloodWatch(site.flood, f"connection {next(CONNECTIONS)}")
+    try:
+        await serve_connection(held, reopen, connection, watch, invite_of(websocket, table_id), caps, handle)
+    except WebSocketDisconnect:
+        pass
+    except Exception as error:
+        # A fault of the server's own: the kind is logged, never the message (it could name a card).
+        log.error("table %s: a connection failed (%s); it is closed", table.id, type(error).__name__)
+        code = 1011
+    finally:
+        held[0].leave(connection)
+        caps.close(handle)
+        await watch.close()
+        await connection.finish(pump, code)
+
+
+async def serve_connection(
+    held: list[Table],
+    reopen: Callable[[], Awaitable[Table]],
+    connection: Connection,
+    gate: FloodWatch,
+    invite: dict[str, Any],
+    caps: AddressCaps | None = None,
+    handle: Counted | None = None,
+) -> None:
+    """Read one client's messages until it goes: each is checked, and an error goes back to that client only.
+
+    ``held[0]`` is the table the connection is at; a table that left memory
+    since (:class:`~.tables.TableMoved`) is opened again with ``reopen``.
+    ``caps`` counts the connection (``handle``) as pending, watching or seated.
+    """
+    websocket = connection.websocket
+    said_hello = False
+    while True:
+        frame = await websocket.receive()
+        if frame["type"] == "websocket.disconnect":
+            return
+        admitted = await gate.admit()
+        if admitted != "ok":
+            if admitted == "flood":
+                connection.send(dumps(error_json("flood", "too many messages: slow down; these are ignored")))
+            continue
+        try:
+            text = frame.get("text")
+            message = read_client_message(text if text is not None else frame.get("bytes"))
+            table = held[0]
+            if not said_hello and not isinstance(message, Hello):
+                raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
+            match message:
+                case Hello(token=token, since=since):
+                    if caps is not None and handle is not None and token is None and not caps.watch(handle):
+                        raise ProtocolError(
+                            "too_many_connections",
+                            f"one address may watch with {caps.cap} connections at once: close some first",
+                        )
+                    try:
+                        await table.hello(connection, token, since, invite)
+                    except TableMoved:
+                        table.leave(connection)
+                        await (await reopen()).hello(connection, token, since, invite)
+                    said_hello = True
+                    if caps is not None and handle is not None:
+                        caps.settle(handle, held[0].clients.get(connection))
+                case Act(action=action, version=version):
+                    await table.act(connection, action, version)
+                case AutoDeclare(on=on):
+                    await table.set_auto_declare(connection, on)
+                case Rematch():
+                    await table.rematch(connection)
+                case Settings(public=public, spectators=spectators, hints=hints):
+                    await table.set_access(connection, public, spectators, hints)
+                case AskHint():
+                    table.hint(connection)
+                case Ping():
+                    connection.send(dumps({"type": "pong"}))
+                case _:
+                    assert_never(message)
+        except StoreConflict:
+            # The store holds a row this connection's message would write again (a stored thing the table did not
+            # know of): the message is refused, retryably; a store conflict never closes a connection.
+            log.error("table %s: the store refused a write as a conflict; the message is refused", held[0].id)
+            connection.send(dumps(error_json("store_unavailable", "this could not be saved just now: try again")))
+        except ProtocolError as error:
+            connection.send(dumps(error.to_json()))
+            if error.code in ("closed", "no_spectators", "too_many_connections"):
+                connection.close_soon({"closed": 4410, "no_spectators": 4403}.get(error.code, TOO_MANY))
+                return

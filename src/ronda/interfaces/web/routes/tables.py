@@ -1,0 +1,78 @@
+"""The tables' HTTP API: what the server offers (``/api/meta``), creating, listing and joining tables."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ....bots import levels
+from ....engine.presets import PRESETS
+from ....engine.rules import Rules
+from ..forms import HttpError, read_join, read_table_spec
+from ..site import client_of, invite_of, json_body, lobby_of, site_of
+from ..tables import TableMoved
+
+router = APIRouter()
+
+
+@router.api_route("/api/meta", methods=["GET", "HEAD"])
+async def meta(request: Request) -> dict[str, Any]:
+    settings = site_of(request).settings
+    defaults = Rules()
+    return {
+        "levels": levels(),
+        "presets": {
+            name: {
+                "summary": p.summary,
+                "rules": {k: list(v) if isinstance(v, tuple) else v for k, v in p.values.items()},
+                "players": list(p.players),
+            }
+            for name, p in PRESETS.items()
+        },
+        "variants": {
+            f.name: list(v) if isinstance(v := getattr(defaults, f.name), tuple) else v
+            for f in fields(Rules)
+            if f.name != "players"
+        },
+        "stand_in": settings.stand_in,
+        "grace": settings.grace,
+    }
+
+
+@router.post("/api/tables")
+async def create_table(request: Request) -> JSONResponse:
+    client = client_of(request)
+    if not (verdict := await site_of(request).creating.hit(client)).admitted:
+        raise HttpError(429, "rate_limited", "you are creating tables too fast: wait a minute", verdict.retry_seconds)
+    spec = read_table_spec(await json_body(request))
+    table, token = await lobby_of(request).create(spec, owner=client)
+    return JSONResponse(
+        {"table_id": table.id, "seat": spec.me, "token": token, **invite_of(request, table.id)}, status_code=201
+    )
+
+
+@router.api_route("/api/tables", methods=["GET", "HEAD"])
+async def list_tables(request: Request, limit: int = 100) -> dict[str, Any]:
+    return {"tables": lobby_of(request).summaries(max(1, min(limit, 1000)))}
+
+
+@router.api_route("/api/tables/{table_id}", methods=["GET", "HEAD"])
+async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
+    return lobby_of(request).summary(table_id)
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join(request: Request, table_id: str) -> dict[str, Any]:
+    if not (verdict := await site_of(request).joining.hit(client_of(request))).admitted:
+        raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", verdict.retry_seconds)
+    spec = read_join(await json_body(request))
+    table = await lobby_of(request).open(table_id)
+    try:
+        seat, token = await table.join(spec.name, spec.seat, levels())
+    except TableMoved:
+        table = await lobby_of(request).open(table_id)
+        seat, token = await table.join(spec.name, spec.seat, levels())
+    return {"seat": seat, "token": token}

@@ -1,0 +1,89 @@
+"""The schema is versioned (Alembic): a new database is made by the migrations, and a database made by ronda
+before migrations existed, in today's shape or an older one, upgrades in place with its games still replayable.
+
+Both on SQLite and on PostgreSQL. The databases "of before" are made the way
+such a server left them: a real game played and stored, then the record of
+migrations taken away (today's shape), and for the older shape also the
+columns and tables the first stored tables lacked (what the store once added
+with ``ALTER TABLE`` at every start).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, text
+from web_helpers import Client, new_table, play_out, random_chooser, server
+
+from ronda.interfaces.web import migrations
+from ronda.interfaces.web.store import Store, metadata, sqlalchemy_url
+
+PERSON = {"kind": "human", "name": "Amina"}
+
+
+def schema_differences(store: Store) -> list[Any]:
+    """What differs between the database's tables and the tables the store's queries use."""
+    with store.engine.connect() as connection:
+        return list(compare_metadata(MigrationContext.configure(connection), metadata))
+
+
+def test_a_new_database_is_made_by_the_migrations_as_the_store_uses_it(database_url: str) -> None:
+    store = Store(database_url)
+    try:
+        assert migrations.current(store.engine) == migrations.head()
+        assert schema_differences(store) == []
+    finally:
+        store.close()
+
+
+def finished_game(tmp_path: Path, database_url: str) -> tuple[str, dict[str, Any]]:
+    """A table with one finished game against a bot, and the game's replay as the server gives it."""
+    with server(tmp_path, database_url) as http:
+        created = new_table(http, 2, [PERSON, {"kind": "bot", "level": "easy"}], target=5, public=True)
+        me = Client(http, created["table_id"], created["token"])
+        me.hello()
+        play_out([me], random_chooser(random.Random(7), challenge=0))
+        me.close()
+        replay = http.get(f"/api/tables/{created['table_id']}/replay")
+        assert replay.status_code == 200, replay.text
+        return created["table_id"], dict(replay.json())
+
+
+def as_before_migrations(database_url: str, shape: str) -> None:
+    """Make the database look as ronda left it before migrations: no version; for ``older``, the first columns."""
+    engine = create_engine(sqlalchemy_url(database_url))
+    with engine.begin() as db:
+        db.execute(text("DROP TABLE alembic_version"))
+        if shape == "older":
+            db.execute(text("DROP TABLE ronda_hints"))
+            db.execute(text("DROP TABLE ronda_analyses"))
+            for column in ("public", "spectators", "creator", "hints"):
+                db.execute(text(f"ALTER TABLE ronda_tables DROP COLUMN {column}"))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("shape", ["today", "older"])
+def test_a_database_from_before_migrations_upgrades_and_its_games_replay(
+    tmp_path: Path, database_url: str, shape: str
+) -> None:
+    table_id, before = finished_game(tmp_path, database_url)
+    as_before_migrations(database_url, shape)
+    with server(tmp_path, database_url) as http:  # the server migrates as it starts
+        summary = http.get(f"/api/tables/{table_id}").json()
+        assert summary["status"] == "finished"
+        # An older table had no access settings: it stays unlisted, open to spectators, without hints.
+        assert summary["public"] is (shape == "today")
+        replay = http.get(f"/api/tables/{table_id}/replay")
+        assert replay.status_code == 200, replay.text
+        assert replay.json() == before
+    store = Store(database_url, migrate=False)
+    try:
+        assert migrations.current(store.engine) == migrations.head()
+        assert schema_differences(store) == []
+    finally:
+        store.close()
