@@ -562,7 +562,7 @@ def test_a_mark_that_ends_while_another_screen_is_up_ends_quietly():
 
     async def scenario() -> None:
         _, app = a_bot_about_to_take_5o()
-        app.MARK_SECONDS = 0.5
+        app.MARK_SECONDS = 2.0  # long enough for a loaded machine to look before it is over
         async with app.run_test(size=SIZE) as pilot:
             await drop_5o_for_the_bot(pilot, app)
             assert "Just now: Seat 1 plays 5c" in screen_text(app)
@@ -584,7 +584,7 @@ def test_a_mark_that_ends_as_the_app_closes_and_the_table_is_gone_raises_nothing
 
     async def scenario() -> None:
         _, app = a_bot_about_to_take_5o()
-        app.MARK_SECONDS = 0.5
+        app.MARK_SECONDS = 2.0  # long enough for a loaded machine to look before it is over
         async with app.run_test(size=SIZE) as pilot:
             await drop_5o_for_the_bot(pilot, app)
             assert "Just now: Seat 1 plays 5c" in screen_text(app)
