@@ -160,3 +160,21 @@ def test_search_settings_are_read_from_the_level_name() -> None:
         make_bot("hard:value=margin")
     with pytest.raises(ValueError, match="unknown setting 'depth'"):
         make_bot("hard:depth=3")
+
+
+def test_inside_a_round_the_cards_already_captured_count() -> None:
+    """Mid-round leaves: the seat with 20 cards captured against 6 is expected to score the card count."""
+    game = with_scores(caida_at_40(), [30, 30])
+    assert game.pile_sizes == (20, 6)
+    between_rounds = win_probability(TWO, [30, 30], dealer=0)[0]
+    assert game_win_probability(game, 0) > between_rounds + 0.05
+    assert math.isclose(game_win_probability(game, 0) + game_win_probability(game, 1), 1.0)
+
+
+def test_rules_without_a_table_of_their_own_use_the_nearest_one() -> None:
+    """Targets and ace_high share a table; auto_declare is set aside first, dealer_duty kept when it has one."""
+    assert round_table(Rules(players=2, target=25, ace_high=True)) == round_table(TWO)
+    assert round_table(Rules(players=2, auto_declare=True)) == round_table(TWO)
+    duty = Rules(players=3, dealer_duty=True)
+    assert round_table(duty.replace(chain_points=(1, 6, 15), auto_declare=True)) == round_table(duty)
+    assert round_table(duty) != round_table(Rules(players=3))
