@@ -123,3 +123,14 @@ def test_a_seated_ticket_never_waits_again() -> None:
     assert run(pairing.seating("amina")) == Seating("t1", 0, "secret")
     with pytest.raises(ValueError):
         run(pairing.ask(ask("amina", TWO)))
+
+
+def test_a_matched_ticket_is_pending_from_the_very_step_that_matched_it() -> None:
+    """A look while the table is being made finds the ticket matched, not lost (nor waiting, to be matched again)."""
+    pairing = LocalPairing(clock=Clock())
+    run(pairing.ask(ask("amina", TWO)))
+    run(pairing.ask(ask("brahim", TWO)))
+    for ticket in ("amina", "brahim"):
+        seating = run(pairing.seating(ticket))
+        assert seating is not None and seating.pending and run(pairing.waiting(ticket)) is None
+    assert run(pairing.cancel("amina")) is False

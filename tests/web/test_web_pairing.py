@@ -110,3 +110,13 @@ def test_one_address_may_keep_only_eight_requests_waiting(tmp_path: Path) -> Non
         assert answers[8].json()["error"]["code"] == "too_many_waiting"
         http.delete(f"/api/play/{answers[0].json()['ticket']}")
         assert play(http, players=4, preset="short").status_code == 202  # cancelling one makes room
+
+
+def test_strangers_of_the_same_name_are_told_apart_by_their_seat(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        first = play(http, name="Amina").json()
+        seated = play(http, name="Amina").json()
+        table = http.get(f"/api/tables/{seated['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Amina", "Amina 2"]
+        assert http.get(f"/api/play/{first['ticket']}").json()["seat"] == 0
+        assert http.delete(f"/api/play/{first['ticket']}").json()["error"]["code"] == "already_seated"

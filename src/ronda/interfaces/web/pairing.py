@@ -93,6 +93,11 @@ class Seating:
     error: tuple[int, str, str] | None = None
     """The refusal (status, code, message) when the table could not be made (a full server, the store down)."""
 
+    @property
+    def pending(self) -> bool:
+        """Matched, its table not made yet: neither a seat nor a refusal."""
+        return self.table_id is None and self.error is None
+
 
 class TooManyWaiting(Exception):
     """A client already has as many requests waiting as it may."""
@@ -102,7 +107,7 @@ class Pairing(Protocol):
     """The play-now queue, as a server of one process or of many would keep it."""
 
     async def ask(self, ask: Ask) -> Match | None:
-        """Queue ``ask`` (replacing the ticket's earlier request); the group it completes, if any."""
+        """Queue ``ask`` (replacing the ticket's earlier request); the group it completes (tickets pending), or None."""
         ...
 
     async def cancel(self, ticket: str) -> bool:
@@ -114,11 +119,11 @@ class Pairing(Protocol):
         ...
 
     async def due(self) -> list[Match]:
-        """The groups whose bots are due now (waits that have ended), taken out of the queue."""
+        """The groups whose bots are due now (waits that have ended), taken out of the queue (their tickets pending)."""
         ...
 
     async def seat(self, ticket: str, seating: Seating) -> None:
-        """Keep where a matched ticket was seated, for its next ask or look."""
+        """Keep where a matched ticket was seated, for its next ask or look (it is pending from its match on)."""
         ...
 
     async def seating(self, ticket: str) -> Seating | None:
@@ -213,6 +218,7 @@ class LocalPairing:
             del self.queues[game]
         for ticket in tickets:
             self.where.pop(ticket, None)
+            self.seatings[ticket] = Seating()  # pending, in the same step: a look meanwhile finds it matched
         return Match(game, tuple(people), bots, level)
 
     def _drop(self, ticket: str) -> bool:

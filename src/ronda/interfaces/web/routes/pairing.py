@@ -22,7 +22,7 @@ from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
 from ..pairing import Ask, Game, Match, Pairing, Seating, TooManyWaiting
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
-from ..tables import CLOSED, FINISHED
+from ..tables import CLOSED, FINISHED, Table
 
 router = APIRouter()
 
@@ -31,7 +31,10 @@ TICKET_BYTES = 18
 
 
 async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
-    """A public table for ``match``: the first person creates it, the others join; one seating per person."""
+    """A public table for ``match``: the first person creates it, the others join; one seating per person.
+
+    A refusal (a full server, the store down) is the seating of everyone not seated yet.
+    """
     players, people = match.game.players, match.people
     seats = [SeatSpec("human", people[0].name or "Player 1")]
     seats += [SeatSpec("human") for _ in people[1:]]
@@ -46,31 +49,38 @@ async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
     )
     # Bots filling seats are one person's choice: that person's tables count against their address's cap.
     owner = people[0].client if match.bots else None
-    table, token = await lobby.create(spec, owner=owner)
-    seatings = [Seating(table.id, 0, token)]
-    for index, ask in enumerate(people[1:], start=1):
-        # Two strangers may share a name: the second takes "Name 2" (their seat), then "Player N".
-        tries = [ask.name, f"{ask.name} {index + 1}"] if ask.name else []
-        tries.append(f"Player {index + 1}")
-        for name in tries:
-            try:
-                seat, seat_token = await table.join(name, index, levels())
-            except HttpError as error:
-                if error.code == "name_taken" and name != tries[-1]:
-                    continue
-                raise
-            seatings.append(Seating(table.id, seat, seat_token))
-            break
+    seatings: list[Seating] = []
+    try:
+        table, token = await lobby.create(spec, owner=owner)
+        seatings.append(Seating(table.id, 0, token))
+        for index, ask in enumerate(people[1:], start=1):
+            seatings.append(await _join(table, ask, index))
+    except HttpError as error:
+        refusal = Seating(error=(error.status, error.code, error.message))
+        seatings += [refusal] * (len(people) - len(seatings))
     return seatings
+
+
+async def _join(table: Table, ask: Ask, seat: int) -> Seating:
+    """``ask``'s person takes ``seat`` as a joiner does; a name another has already gets the seat number after it."""
+    tries = [ask.name, f"{ask.name} {seat + 1}"] if ask.name else []
+    tries.append(f"Player {seat + 1}")
+    for name in tries[:-1]:
+        try:
+            index, token = await table.join(name, seat, levels())
+        except HttpError as error:
+            if error.code != "name_taken":
+                raise
+            continue
+        return Seating(table.id, index, token)
+    index, token = await table.join(tries[-1], seat, levels())
+    return Seating(table.id, index, token)
 
 
 async def _seat(request: Request, pairing: Pairing, matches: list[Match]) -> None:
     for match in matches:
-        try:
-            seatings = await _make_table(lobby_of(request), match)
-        except HttpError as error:
-            seatings = [Seating(error=(error.status, error.code, error.message)) for _ in match.people]
-        for ask, seating in zip(match.people, seatings, strict=False):
+        seatings = await _make_table(lobby_of(request), match)
+        for ask, seating in zip(match.people, seatings, strict=True):
             await pairing.seat(ask.ticket, seating)
 
 
@@ -84,6 +94,8 @@ async def _settle(request: Request) -> Pairing:
 async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONResponse:
     """What the ticket's request has come to: seated (201 the first time told), waiting (202), or unknown (404)."""
     seating = await pairing.seating(ticket)
+    if seating is not None and seating.pending:
+        return JSONResponse({"status": "seating", "ticket": ticket}, status_code=202)
     if seating is not None:
         if seating.error is not None:
             status, code, message = seating.error
@@ -138,7 +150,7 @@ async def play(request: Request) -> JSONResponse:
     ticket = spec.ticket
     if ticket is not None:
         seating = await pairing.seating(ticket)
-        if seating is not None and seating.error is None and await _going(request, seating):
+        if seating is not None and (seating.pending or await _going(request, seating)):
             return await _answer(request, pairing, ticket)  # never seated twice: the same seat again
         if seating is not None or await pairing.waiting(ticket) is None:
             ticket = None  # a ticket done with (its game over) or unknown: a new request
@@ -166,5 +178,5 @@ async def cancel(request: Request, ticket: str) -> dict[str, Any]:
     if await pairing.cancel(ticket):
         return {"status": "cancelled", "ticket": ticket}
     if (seating := await pairing.seating(ticket)) is not None and seating.error is None:
-        raise HttpError(409, "already_seated", f"too late to cancel: you are seated at table {seating.table_id}")
+        raise HttpError(409, "already_seated", "too late to cancel: you have a seat (look again to take it)")
     raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")

@@ -308,10 +308,11 @@ export async function showLobby(app, { go, fail, meta }) {
     localStorage.setItem(TICKET, answer.ticket);
     playButton.disabled = true;
     cancelButton.hidden = false;
+    if (!waitTimer) waitTimer = setInterval(look, 1000);
+    if (answer.status === "seating") return; // matched: the table is being made, the next look seats us
     const more = answer.players - 1 - answer.others;
     playStatus.textContent = [t("playWaiting", { n: more }),
       answer.bots_in === null ? "" : t("playBotsIn", { n: Math.ceil(answer.bots_in) })].filter(Boolean).join(" ");
-    if (!waitTimer) waitTimer = setInterval(look, 1000);
   };
   const look = async () => {
     const ticket = localStorage.getItem(TICKET);
