@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,25 @@ def test_strangers_of_the_same_name_are_told_apart_by_their_seat(tmp_path: Path)
         assert [s["name"] for s in table["seats"]] == ["Amina", "Amina 2"]
         assert http.get(f"/api/play/{first['ticket']}").json()["seat"] == 0
         assert http.delete(f"/api/play/{first['ticket']}").json()["error"]["code"] == "already_seated"
+
+
+def test_once_the_game_is_over_the_same_ticket_asks_afresh(tmp_path: Path) -> None:
+    """Never seated twice while a game goes on; after it (here: closed, nobody came), asking again is a new request."""
+    with server(tmp_path, close_after=0.1) as http:
+        ticket = play(http, players=2, name="Amina", bots_after=0).json()["ticket"]
+        seated = http.get(f"/api/play/{ticket}").json()
+        assert play(http, players=2, ticket=ticket).json()["table_id"] == seated["table_id"]  # going: same seat
+        deadline = time.monotonic() + 10
+        while http.get(f"/api/tables/{seated['table_id']}").json()["status"] != "closed":
+            assert time.monotonic() < deadline, "the table nobody came to was never closed"
+            time.sleep(0.05)
+        again = play(http, players=2, ticket=ticket)
+        assert again.status_code == 202 and again.json()["ticket"] != ticket
+
+
+def test_people_who_give_no_name_are_seated_as_guests(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        answers = [play(http, players=4) for _ in range(4)]
+        assert [a.status_code for a in answers] == [202, 202, 202, 200], answers[-1].text
+        table = http.get(f"/api/tables/{answers[-1].json()['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Guest 1", "Guest 2", "Guest 3", "Guest 4"]

@@ -256,7 +256,7 @@ class PlayBody(Body):
     players: int = 2
     preset: str = "classic"
     name: Any = None
-    """Read by :func:`read_name`; left out: "Player N" by seat."""
+    """Read by :func:`read_name`; left out: "Guest N" by seat."""
     bots_after: float | None = None
     """Seconds to wait for people before bots fill the empty seats; left out or null: people only."""
     level: str = "medium"

@@ -36,7 +36,7 @@ async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
     A refusal (a full server, the store down) is the seating of everyone not seated yet.
     """
     players, people = match.game.players, match.people
-    seats = [SeatSpec("human", people[0].name or "Player 1")]
+    seats = [SeatSpec("human", people[0].name or "Guest 1")]
     seats += [SeatSpec("human") for _ in people[1:]]
     seats += [SeatSpec("bot", level=match.level) for _ in range(match.bots)]
     spec = TableSpec(
@@ -62,9 +62,12 @@ async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
 
 
 async def _join(table: Table, ask: Ask, seat: int) -> Seating:
-    """``ask``'s person takes ``seat`` as a joiner does; a name another has already gets the seat number after it."""
+    """``ask``'s person takes ``seat`` as a joiner does; a name another has already gets the seat number after it.
+
+    A person who gave no name sits as "Guest N" (N their seat).
+    """
     tries = [ask.name, f"{ask.name} {seat + 1}"] if ask.name else []
-    tries.append(f"Player {seat + 1}")
+    tries += [f"Guest {seat + 1}", f"Guest {secrets.token_hex(2)}"]  # "Player N" is the page's own label: taken
     for name in tries[:-1]:
         try:
             index, token = await table.join(name, seat, levels())
