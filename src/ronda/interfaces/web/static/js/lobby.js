@@ -324,7 +324,8 @@ export async function showLobby(app, { go, fail, meta }) {
         localStorage.removeItem(TICKET);
         stopWaiting();
         playStatus.textContent = "";
-      } else if (error.status !== 0) {
+      } else if (error.status !== 0) { // the table could not be made (a full server): ask again later
+        localStorage.removeItem(TICKET);
         stopWaiting();
         fail(error);
       }
