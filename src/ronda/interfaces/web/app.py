@@ -37,6 +37,7 @@ from .connections import CONNECTIONS_PER_CLIENT, AddressCaps
 from .forms import HttpError
 from .guard import Guard, Origins, origin_of
 from .lobby import Limits, Lobby
+from .pairing import LocalPairing
 from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, TokenBuckets
 from .routes import ROUTERS
 from .routes.pages import STATIC
@@ -120,6 +121,7 @@ def create_app(
         joining=TokenBuckets.per_minute(join_rate),
         flood=TokenBuckets(flood_rate, 2 * flood_rate),
         caps=AddressCaps(connections_per_client),
+        pairing=LocalPairing(),
     )
 
     @asynccontextmanager

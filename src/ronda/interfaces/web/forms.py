@@ -250,6 +250,30 @@ class JoinBody(Body):
     unknown = "unknown field {field} (name, seat)"
 
 
+class PlayBody(Body):
+    """The body of ``POST /api/play``: the game wanted, the name to sit under, and bots after a wait (or never)."""
+
+    players: int = 2
+    preset: str = "classic"
+    name: Any = None
+    """Read by :func:`read_name`; left out: "Guest N" by seat."""
+    bots_after: float | None = None
+    """Seconds to wait for people before bots fill the empty seats; left out or null: people only."""
+    level: str = "medium"
+    ticket: str | None = None
+    """The ticket of one's earlier request: asking again replaces it (or gives back its seat)."""
+    problems = {
+        "": 'the body must be a JSON object like {"players": 3, "name": "Amina"}',
+        "players": "players must be 2, 3 or 4, not {value}",
+        "preset": "unknown preset {value} (known: {presets})",
+        "name": "a player's name is text, not {value}",
+        "bots_after": "bots_after is the seconds to wait before bots fill the seats (0 to 600), or null, not {value}",
+        "level": "unknown bot level {value} (known: {levels})",
+        "ticket": "ticket is the text the server gave your earlier request, not {value}",
+    }
+    unknown = "unknown field {field} (fields: bots_after, level, name, players, preset, ticket)"
+
+
 BodyModel = TypeVar("BodyModel", bound=Body)
 
 
@@ -365,3 +389,43 @@ def read_join(body: object) -> JoinSpec:
     """The body of a join, checked; raises :class:`HttpError` (400) naming the problem."""
     join = read_body(JoinBody, body)
     return JoinSpec(read_name(join.name), join.seat)
+
+
+MAX_PLAY_WAIT = 600.0
+"""Longest wait one may choose before bots fill the seats (seconds): ten minutes."""
+
+
+@dataclass(frozen=True)
+class PlaySpec:
+    """A play-now request, checked: the game (``players``, ``preset``), a name, and bots after a wait or never."""
+
+    players: int
+    preset: str
+    name: str | None
+    bots_after: float | None
+    level: str
+    ticket: str | None
+
+
+def read_play(body: object) -> PlaySpec:
+    """The body of ``POST /api/play``, checked; raises :class:`HttpError` (400) naming the first problem."""
+    play = read_body(PlayBody, body)
+    if play.players not in (2, 3, 4):
+        raise bad(f"players must be 2, 3 or 4, not {play.players!r}")
+    if play.preset not in PRESETS:
+        raise bad(f"unknown preset {play.preset!r} (known: {', '.join(PRESETS)})")
+    try:
+        preset_rules(play.preset, play.players)
+    except RondaError as error:
+        raise bad(str(error)) from None
+    wait = play.bots_after
+    if wait is not None and not 0 <= wait <= MAX_PLAY_WAIT:
+        raise bad(f"bots_after is the seconds to wait before bots fill the seats (0 to 600), not {wait!r}")
+    known = [level for level in levels() if level != "random"]
+    if play.level not in levels():
+        raise bad(f"unknown bot level {play.level!r} (known: {', '.join(known)})")
+    name = None
+    if play.name is not None:
+        name = read_name(play.name)
+        check_name(name, (), levels())
+    return PlaySpec(play.players, play.preset, name, wait, play.level, play.ticket)

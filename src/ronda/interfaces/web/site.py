@@ -20,6 +20,7 @@ from .connections import AddressCaps
 from .forms import MAX_BODY_BYTES, HttpError
 from .guard import Origins
 from .lobby import Lobby
+from .pairing import Pairing
 from .rates import RateLimit
 from .tables import ServerSettings, Table
 
@@ -41,6 +42,8 @@ class Site:
     """Messages one websocket connection may send, by connection."""
     caps: AddressCaps
     """Connections without a seat, per client address."""
+    pairing: Pairing
+    """The play-now queue (:mod:`.pairing`)."""
 
 
 def site_of(request: Request | WebSocket) -> Site:

@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, pages, sockets, tables
+from . import games, pages, pairing, sockets, tables
 
-ROUTERS: tuple[APIRouter, ...] = (pages.router, tables.router, games.router, sockets.router)
+ROUTERS: tuple[APIRouter, ...] = (
+    pages.router,
+    tables.router,
+    pairing.router,
+    games.router,
+    sockets.router,
+)
 """Every router, in the order they are included."""
 
 __all__ = ["ROUTERS"]

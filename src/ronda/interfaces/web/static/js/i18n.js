@@ -28,6 +28,10 @@
 //   left to right.
 
 const en = {
+  playNow: "Play now", playNowHint: "Play with whoever else is looking for the same game: you are seated together as soon as there are enough of you.",
+  playBots: "Bots fill the empty seats after", playWait: "How long to wait for people", playLevel: "The bots' level",
+  playWaiting: "Waiting for {n} more…", playBotsIn: "Bots in {n} s.", playCancel: "Stop waiting", playCancelled: "You are no longer waiting.",
+  secondsN: "{n} s",
   close: "Close", keysHint: "Keys: 1–9 play a card, N/R/T declare",
   term_caida: "caida", term_caida_means: "taking the card just dropped by the previous player: +1 (este, cao; taper in French)",
   term_missa: "missa", term_missa_means: "clearing the table with a capture: +1 (mesa in Spanish, lahsa in Arabic)",
@@ -200,6 +204,10 @@ const en = {
 };
 
 const fr = {
+  playNow: "Jouer maintenant", playNowHint: "Jouez avec d'autres qui cherchent la même partie : vous êtes placés ensemble dès que vous êtes assez nombreux.",
+  playBots: "Des robots prennent les places libres après", playWait: "Combien de temps attendre des joueurs", playLevel: "Le niveau des robots",
+  playWaiting: "Encore {n} à attendre…", playBotsIn: "Robots dans {n} s.", playCancel: "Ne plus attendre", playCancelled: "Vous n'attendez plus.",
+  secondsN: "{n} s",
   close: "Fermer", keysHint: "Touches : 1–9 jouent une carte, N/R/T annoncent",
   term_caida: "caida", term_caida_means: "prendre la carte que le joueur précédent vient de poser : +1 (taper)",
   term_missa: "missa", term_missa_means: "vider la table en prenant : +1 (mesa en espagnol, lahsa en arabe)",
@@ -372,6 +380,10 @@ const fr = {
 };
 
 const ar = {
+  playNow: "العب الآن", playNowHint: "العب مع من يبحث عن اللعبة نفسها: تجلسون معًا حالما يكتمل العدد.",
+  playBots: "يملأ الحاسوب المقاعد الفارغة بعد", playWait: "مدة انتظار اللاعبين", playLevel: "مستوى الحاسوب",
+  playWaiting: "في انتظار {n} آخرين…", playBotsIn: "الحاسوب بعد {n} ث.", playCancel: "توقف عن الانتظار", playCancelled: "لم تعد في الانتظار.",
+  secondsN: "{n} ث",
   close: "إغلاق", keysHint: "المفاتيح: 1–9 للعب ورقة، N/R/T للإعلان",
   term_caida: "كايدة", term_caida_means: "أخذ الورقة التي رماها اللاعب السابق للتو: +1 (ضربة، بواحد)",
   term_missa: "ميسا", term_missa_means: "إفراغ الطاولة بالأخذ: +1 (لحسة)",

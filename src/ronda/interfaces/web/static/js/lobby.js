@@ -8,6 +8,8 @@ import { api, tokens } from "./net.js";
 
 const NAME = "ronda.name";
 const LAST = "ronda.lastTable";
+const TICKET = "ronda.playTicket";
+const WAITS = [10, 30, 60, 120];
 
 /** A fan of cards for the lobby and the invite page. */
 function fan(names = ["1o", "12c", "11e", "10b", "7o"]) {
@@ -73,6 +75,7 @@ export async function showLobby(app, { go, fail, meta }) {
   const levels = meta.levels.filter((l) => l !== "random");
   const form = el("form", { id: "new-table", class: "panel new-table", autocomplete: "off" });
   const list = el("ul", { class: "table-list", id: "table-list", "aria-live": "polite" });
+  const playNow = el("form", { id: "play-now", class: "panel play-now", autocomplete: "off" });
   app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "hero" },
       fan(),
@@ -80,6 +83,7 @@ export async function showLobby(app, { go, fail, meta }) {
         el("h1", {}, t("title")),
         el("p", { class: "tagline" }, t("tagline")),
         el("p", { class: "pitch" }, t("pitch")))),
+    playNow,
     el("div", { class: "lobby-grid" },
       form,
       el("section", { class: "panel tables", "aria-labelledby": "tables-title" },
@@ -248,6 +252,110 @@ export async function showLobby(app, { go, fail, meta }) {
     }
   });
 
+  // ---- play now: strangers asking for the same game are seated together (docs/web-protocol.md, "Play now")
+  let waitTimer = null;
+  const playName = el("input", { id: "play-name", name: "play-name", maxlength: 24, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder"), "aria-label": t("yourName") });
+  const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
+    [2, 3, 4].map((n) => [
+      el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === 2 }),
+      el("label", { for: `play-players-${n}` }, t("playersN", { n })),
+    ]));
+  const playPreset = el("select", { id: "play-preset", name: "play-preset", "aria-label": t("preset") });
+  const playBots = el("input", { type: "checkbox", id: "play-bots", name: "play-bots", checked: true });
+  const playWait = el("select", { id: "play-wait", name: "play-wait", "aria-label": t("playWait") },
+    WAITS.map((s) => el("option", { value: s, selected: s === 30 }, t("secondsN", { n: s }))));
+  const playLevel = el("select", { id: "play-level", name: "play-level", "aria-label": t("playLevel") },
+    levels.map((l) => el("option", { value: l, selected: l === "medium" }, levelName(l))));
+  const playStatus = el("p", { id: "play-status", class: "hint", "aria-live": "polite" });
+  const playButton = el("button", { class: "btn primary big", id: "play-button", type: "submit" }, t("playNow"));
+  const cancelButton = el("button", { class: "btn", id: "play-cancel", type: "button", hidden: true }, t("playCancel"));
+  playNow.append(
+    el("h2", {}, t("playNow")),
+    el("p", { class: "hint" }, t("playNowHint")),
+    el("div", { class: "row" }, playName, playPlayers, playPreset),
+    el("div", { class: "row" },
+      el("label", { class: "check" }, playBots, el("span", {}, t("playBots"))), playWait, playLevel),
+    el("div", { class: "row" }, playButton, cancelButton),
+    playStatus);
+  const playCount = () => Number(playNow.querySelector("input[name=play-players]:checked").value);
+  const drawPlayPresets = () => {
+    const n = playCount();
+    const chosen = playPreset.value || "classic";
+    playPreset.replaceChildren(...Object.entries(meta.presets).map(([key, p]) => el("option", {
+      value: key, selected: key === chosen, disabled: p.players && !p.players.includes(n),
+    }, presetName(key))));
+    if (playPreset.selectedOptions[0]?.disabled) playPreset.value = "classic";
+  };
+  drawPlayPresets();
+  playPlayers.addEventListener("change", drawPlayPresets);
+  playBots.addEventListener("change", () => { playWait.disabled = playLevel.disabled = !playBots.checked; });
+  const stopWaiting = () => {
+    clearInterval(waitTimer);
+    waitTimer = null;
+    playButton.disabled = false;
+    cancelButton.hidden = true;
+  };
+  // What the server said of the request: seated (off to the table) or still waiting (who else, when bots come).
+  const playAnswer = (answer) => {
+    if (answer.status === "seated") {
+      stopWaiting();
+      localStorage.removeItem(TICKET);
+      tokens.set(answer.table_id, answer.seat, answer.token);
+      localStorage.setItem(LAST, answer.table_id);
+      go(`/t/${answer.table_id}`);
+      return;
+    }
+    localStorage.setItem(TICKET, answer.ticket);
+    playButton.disabled = true;
+    cancelButton.hidden = false;
+    if (!waitTimer) waitTimer = setInterval(look, 1000);
+    if (answer.status === "seating") return; // matched: the table is being made, the next look seats us
+    const more = answer.players - 1 - answer.others;
+    playStatus.textContent = [t("playWaiting", { n: more }),
+      answer.bots_in === null ? "" : t("playBotsIn", { n: Math.ceil(answer.bots_in) })].filter(Boolean).join(" ");
+  };
+  const look = async () => {
+    const ticket = localStorage.getItem(TICKET);
+    if (!ticket || stopped) return stopWaiting();
+    try {
+      playAnswer(await api(`/api/play/${encodeURIComponent(ticket)}`));
+    } catch (error) {
+      if (error.status === 404) {
+        localStorage.removeItem(TICKET);
+        stopWaiting();
+        playStatus.textContent = "";
+      } else if (error.status !== 0) { // the table could not be made (a full server): ask again later
+        localStorage.removeItem(TICKET);
+        stopWaiting();
+        fail(error);
+      }
+    }
+  };
+  playNow.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const me = playName.value.trim();
+    if (me) localStorage.setItem(NAME, me);
+    playButton.disabled = true;
+    try {
+      playAnswer(await api("/api/play", {
+        players: playCount(), preset: playPreset.value, ...(me ? { name: me } : {}),
+        bots_after: playBots.checked ? Number(playWait.value) : null, level: playLevel.value,
+        ticket: localStorage.getItem(TICKET),
+      }));
+    } catch (error) {
+      playButton.disabled = false;
+      fail(error);
+    }
+  });
+  cancelButton.addEventListener("click", async () => {
+    const ticket = localStorage.getItem(TICKET);
+    stopWaiting();
+    localStorage.removeItem(TICKET);
+    playStatus.textContent = t("playCancelled");
+    if (ticket) await fetch(`/api/play/${encodeURIComponent(ticket)}`, { method: "DELETE" }).catch(() => null);
+  });
+  if (localStorage.getItem(TICKET)) look(); // a wait this browser started is taken up again
+
   // ---- the tables, refreshed while the lobby is shown
   const drawTables = (tables) => {
     const items = [];
@@ -295,6 +403,7 @@ export async function showLobby(app, { go, fail, meta }) {
   return () => {
     stopped = true;
     clearInterval(timer);
+    clearInterval(waitTimer);
   };
 }
 

@@ -1,0 +1,185 @@
+"""Play now (docs/web-protocol.md, "Play now"): ask for a game, wait, be seated with strangers, or cancel.
+
+The queue is :mod:`..pairing`'s; this module turns its matches into tables by
+the path ``POST /api/tables`` takes (:meth:`~..lobby.Lobby.create` for the
+first person, :meth:`~..tables.Table.join` for each other, so each gets a seat
+token exactly as a joiner does). A wait that ends is acted on when a request
+or a look (``GET /api/play/{ticket}``, which a waiting page sends every
+second) reaches the server; a waiting person learns their seat by looking.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ....bots import levels
+from ....engine.presets import preset_rules
+from ..forms import HttpError, SeatSpec, TableSpec, read_play
+from ..lobby import Lobby
+from ..pairing import Ask, Game, Match, Pairing, Seating, TooManyWaiting
+from ..site import client_of, invite_of, json_body, lobby_of, site_of
+from ..tables import CLOSED, FINISHED, Table
+
+router = APIRouter()
+
+TICKET_BYTES = 18
+"""Random bytes of a ticket (144 bits): it gives back its seat's token, so it is as secret as one."""
+
+
+async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
+    """A public table for ``match``: the first person creates it, the others join; one seating per person.
+
+    A refusal (a full server, the store down) is the seating of everyone not seated yet.
+    """
+    players, people = match.game.players, match.people
+    seats = [SeatSpec("human", people[0].name or "Guest 1")]
+    seats += [SeatSpec("human") for _ in people[1:]]
+    seats += [SeatSpec("bot", level=match.level) for _ in range(match.bots)]
+    spec = TableSpec(
+        preset_rules(match.game.preset, players),
+        match.game.preset,
+        tuple(seats),
+        0,
+        public=True,
+        hints=match.bots > 0,
+    )
+    # Bots filling seats are one person's choice: that person's tables count against their address's cap.
+    owner = people[0].client if match.bots else None
+    seatings: list[Seating] = []
+    try:
+        table, token = await lobby.create(spec, owner=owner)
+        seatings.append(Seating(table.id, 0, token))
+        for index, ask in enumerate(people[1:], start=1):
+            seatings.append(await _join(table, ask, index))
+    except HttpError as error:
+        refusal = Seating(error=(error.status, error.code, error.message))
+        seatings += [refusal] * (len(people) - len(seatings))
+    return seatings
+
+
+async def _join(table: Table, ask: Ask, seat: int) -> Seating:
+    """``ask``'s person takes ``seat`` as a joiner does; a name another has already gets the seat number after it.
+
+    A person who gave no name sits as "Guest N" (N their seat).
+    """
+    tries = [ask.name, f"{ask.name} {seat + 1}"] if ask.name else []
+    tries += [f"Guest {seat + 1}", f"Guest {secrets.token_hex(2)}"]  # "Player N" is the page's own label: taken
+    for name in tries[:-1]:
+        try:
+            index, token = await table.join(name, seat, levels())
+        except HttpError as error:
+            if error.code != "name_taken":
+                raise
+            continue
+        return Seating(table.id, index, token)
+    index, token = await table.join(tries[-1], seat, levels())
+    return Seating(table.id, index, token)
+
+
+async def _seat(request: Request, pairing: Pairing, matches: list[Match]) -> None:
+    for match in matches:
+        seatings = await _make_table(lobby_of(request), match)
+        for ask, seating in zip(match.people, seatings, strict=True):
+            await pairing.seat(ask.ticket, seating)
+
+
+async def _settle(request: Request) -> Pairing:
+    """The queue, once every wait that has ended is seated."""
+    pairing = site_of(request).pairing
+    await _seat(request, pairing, await pairing.due())
+    return pairing
+
+
+async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONResponse:
+    """What the ticket's request has come to: seated (201 the first time told), waiting (202), or unknown (404)."""
+    seating = await pairing.seating(ticket)
+    if seating is not None and seating.pending:
+        return JSONResponse({"status": "seating", "ticket": ticket}, status_code=202)
+    if seating is not None:
+        if seating.error is not None:
+            status, code, message = seating.error
+            raise HttpError(status, code, message)
+        assert seating.table_id is not None
+        return JSONResponse(
+            {
+                "status": "seated",
+                "ticket": ticket,
+                "table_id": seating.table_id,
+                "seat": seating.seat,
+                "token": seating.token,
+                **invite_of(request, seating.table_id),
+            }
+        )
+    waiting = await pairing.waiting(ticket)
+    if waiting is None:
+        raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")
+    ask = waiting.ask
+    return JSONResponse(
+        {
+            "status": "waiting",
+            "ticket": ticket,
+            "players": ask.game.players,
+            "preset": ask.game.preset,
+            "others": waiting.others,
+            "bots_in": None if waiting.bots_in is None else round(waiting.bots_in, 1),
+            "level": None if ask.bots_after is None else ask.level,
+        },
+        status_code=202,
+    )
+
+
+async def _going(request: Request, seating: Seating) -> bool:
+    """Whether the seated table's game still goes on (neither finished nor closed)."""
+    if seating.table_id is None:
+        return False
+    try:
+        status = lobby_of(request).summary(seating.table_id)["status"]
+    except HttpError:
+        return False
+    return status not in (FINISHED, CLOSED)
+
+
+@router.post("/api/play")
+async def play(request: Request) -> JSONResponse:
+    client = client_of(request)
+    if not (verdict := await site_of(request).creating.hit(client)).admitted:
+        raise HttpError(429, "rate_limited", "you are asking for games too fast: wait a minute", verdict.retry_seconds)
+    spec = read_play(await json_body(request))
+    pairing = await _settle(request)
+    ticket = spec.ticket
+    if ticket is not None:
+        seating = await pairing.seating(ticket)
+        if seating is not None and (seating.pending or await _going(request, seating)):
+            return await _answer(request, pairing, ticket)  # never seated twice: the same seat again
+        if seating is not None or await pairing.waiting(ticket) is None:
+            ticket = None  # a ticket done with (its game over) or unknown: a new request
+    ticket = ticket or secrets.token_urlsafe(TICKET_BYTES)
+    ask = Ask(ticket, Game(spec.players, spec.preset), spec.name or "", client, spec.bots_after, spec.level)
+    try:
+        match = await pairing.ask(ask)
+    except TooManyWaiting:
+        raise HttpError(
+            429, "too_many_waiting", "you already have as many requests waiting as you may: cancel one first"
+        ) from None
+    await _seat(request, pairing, [match] if match else [])
+    await _seat(request, pairing, await pairing.due())  # a wait of 0 seconds: bots at once
+    return await _answer(request, pairing, ticket)
+
+
+@router.get("/api/play/{ticket}")
+async def look(request: Request, ticket: str) -> JSONResponse:
+    return await _answer(request, await _settle(request), ticket)
+
+
+@router.delete("/api/play/{ticket}")
+async def cancel(request: Request, ticket: str) -> dict[str, Any]:
+    pairing = await _settle(request)
+    if await pairing.cancel(ticket):
+        return {"status": "cancelled", "ticket": ticket}
+    if (seating := await pairing.seating(ticket)) is not None and seating.error is None:
+        raise HttpError(409, "already_seated", "too late to cancel: you have a seat (look again to take it)")
+    raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")

@@ -1,0 +1,80 @@
+"""Play now in Debian's chromium: strangers asking for the same game sit at one table; a lone wait ends with bots."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import DESKTOP, get_json, hand_of, open_page, serving, table_id_of
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("pairing")
+    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as base:
+        yield base
+
+
+def ask_to_play(page: Any, url: str, name: str, players: int, bots: bool = False, level: str = "medium") -> None:
+    page.goto(url)
+    page.fill("#play-name", name)
+    page.click(f"label[for='play-players-{players}']")
+    if not bots:
+        page.uncheck("#play-bots")
+    else:
+        page.select_option("#play-wait", "10")
+        page.select_option("#play-level", level)
+    page.click("#play-button")
+
+
+def test_three_people_asking_for_a_three_player_game_are_seated_together(browser: Any, url: str) -> None:
+    with contextlib.ExitStack() as stack:
+        pages = [stack.enter_context(open_page(browser, **DESKTOP)) for _ in range(3)]
+        ask_to_play(pages[0], url, "Amina", 3)
+        pages[0].wait_for_selector("#play-status:has-text('Waiting for 2 more')")
+        ask_to_play(pages[1], url, "Brahim", 3)
+        for page in pages[:2]:  # the first two wait, and can see how many they wait for
+            page.wait_for_selector("#play-cancel:visible")
+        ask_to_play(pages[2], url, "Chama", 3)
+        for page in pages:
+            page.wait_for_selector("#hand .hand-card", timeout=20_000)
+        (table_id,) = {table_id_of(page) for page in pages}
+        table = get_json(f"{url}/api/tables/{table_id}")
+        assert sorted(s["name"] for s in table["seats"]) == ["Amina", "Brahim", "Chama"]
+        assert all(s["kind"] == "human" for s in table["seats"]) and table["players"] == 3
+        hands = [set(hand_of(page)) for page in pages]  # three seats: three different hands
+        assert not (hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2])
+
+
+def test_a_lone_persons_wait_ends_with_bots_of_the_level_chosen(browser: Any, url: str) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        ask_to_play(page, url, "Driss", 4, bots=True, level="hard")
+        page.wait_for_selector("#play-status:has-text('Bots in')")
+        page.wait_for_selector("#hand .hand-card", timeout=30_000)
+        table = get_json(f"{url}/api/tables/{table_id_of(page)}")
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot", "bot"]
+        assert table["seats"][0]["name"] == "Driss" and {s["level"] for s in table["seats"][1:]} == {"hard"}
+
+
+def test_cancelling_a_wait_means_nobody_is_seated_with_you(browser: Any, url: str) -> None:
+    with open_page(browser, **DESKTOP) as quitter, open_page(browser, **DESKTOP) as other:
+        ask_to_play(quitter, url, "Karim", 2)
+        quitter.wait_for_selector("#play-cancel:visible")
+        quitter.click("#play-cancel")
+        quitter.wait_for_selector("#play-status:has-text('no longer waiting')")
+        ask_to_play(other, url, "Laila", 2)
+        other.wait_for_selector("#play-status:has-text('Waiting for 1 more')")  # Karim is not there any more
+        other.click("#play-cancel")

@@ -1,0 +1,145 @@
+"""Play now over HTTP (docs/web-protocol.md, "Play now"): strangers seated together, bots after a wait, bad asks."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from web_helpers import Client, server
+
+
+def play(http: Any, **body: Any) -> Any:
+    return http.post("/api/play", json=body)
+
+
+def test_three_strangers_are_seated_at_one_table_each_with_a_seat_token_of_their_own(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        amina = play(http, players=3, name="Amina")
+        assert amina.status_code == 202 and amina.json()["status"] == "waiting"
+        brahim = play(http, players=3, name="Brahim")
+        assert brahim.json()["others"] == 1
+        other = play(http, players=2, name="Driss")  # another game: not part of this table
+        chama = play(http, players=3, name="Chama")
+        assert chama.status_code == 200, chama.text
+        seated = chama.json()
+        assert seated["status"] == "seated" and seated["seat"] == 2
+        looks = [http.get(f"/api/play/{r.json()['ticket']}").json() for r in (amina, brahim)]
+        assert {look["table_id"] for look in looks} == {seated["table_id"]}
+        assert [look["seat"] for look in looks] == [0, 1]
+        table = http.get(f"/api/tables/{seated['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Amina", "Brahim", "Chama"]
+        assert table["status"] == "playing" and table["public"] is True
+        assert http.get(f"/api/play/{other.json()['ticket']}").json()["status"] == "waiting"
+        # Each token is that person's seat, as a joiner's is.
+        for look, seat in ((looks[0], 0), (looks[1], 1), (seated, 2)):
+            client = Client(http, seated["table_id"], look["token"])
+            client.hello()
+            assert client.seat == seat
+            client.close()
+        # Asking again with a seated ticket while the game goes on: the same seat, never a second one.
+        again = play(http, players=3, name="Amina", ticket=amina.json()["ticket"])
+        assert again.json()["table_id"] == seated["table_id"] and again.json()["seat"] == 0
+        assert play(http, players=3, name="Amina").json()["others"] == 0  # nobody from that table is left waiting
+
+
+def test_a_lone_person_gets_bots_of_the_level_chosen_once_the_wait_ends(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        waiting = play(http, players=4, preset="short", name="Amina", bots_after=0.2, level="hard")
+        assert waiting.status_code == 202 and waiting.json()["level"] == "hard"
+        ticket = waiting.json()["ticket"]
+        while (look := http.get(f"/api/play/{ticket}")).status_code == 202:
+            pass
+        seated = look.json()
+        table = http.get(f"/api/tables/{seated['table_id']}").json()
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot", "bot", "bot"]
+        assert {s["level"] for s in table["seats"][1:]} == {"hard"} and table["preset"] == "short"
+
+
+def test_cancelling_takes_the_request_out_and_cancelling_twice_says_so(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        ticket = play(http, players=2, name="Amina").json()["ticket"]
+        assert http.delete(f"/api/play/{ticket}").json()["status"] == "cancelled"
+        again = http.delete(f"/api/play/{ticket}")
+        assert again.status_code == 404 and again.json()["error"]["code"] == "not_waiting"
+        assert play(http, players=2, name="Brahim").status_code == 202  # Amina is not there to pair with
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"players": 5}, "players must be 2, 3 or 4, not 5"),
+        ({"preset": "tunisian"}, "unknown preset 'tunisian'"),
+        ({"players": 3, "preset": "four-card"}, "3"),
+        ({"bots_after": -1}, "bots_after is the seconds to wait before bots fill the seats (0 to 600), not -1"),
+        ({"bots_after": 601}, "(0 to 600), not 601"),
+        ({"bots_after": "soon"}, "bots_after is the seconds"),
+        ({"level": "godlike"}, "unknown bot level 'godlike'"),
+        ({"name": "Bot 2"}, "Bot"),
+        ({"colour": "red"}, "unknown field 'colour'"),
+    ],
+)
+def test_a_bad_ask_is_refused_naming_the_problem_and_nobody_waits(
+    tmp_path: Path, body: dict[str, Any], words: str
+) -> None:
+    with server(tmp_path) as http:
+        answer = play(http, **body)
+        assert answer.status_code in (400, 409), answer.text
+        assert words in answer.json()["error"]["message"]
+        assert (
+            play(http, players=body.get("players", 2) if body.get("players") in (2, 3, 4) else 2).json()["others"] == 0
+        )
+
+
+def test_a_flood_of_asks_is_rate_limited_like_creating_tables(tmp_path: Path) -> None:
+    with server(tmp_path, create_rate=5) as http:
+        answers = [play(http, players=4, name=f"P{i}").status_code for i in range(8)]
+        assert answers[:5] == [202, 202, 202, 200, 202] and answers[5:] == [429, 429, 429]
+        refused = play(http, players=2)
+        assert refused.json()["error"]["code"] == "rate_limited" and int(refused.headers["retry-after"]) >= 1
+
+
+def test_one_address_may_keep_only_eight_requests_waiting(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        games = [(n, p) for n in (3, 4) for p in ("classic", "advanced", "cards", "short", "heavy")]
+        answers = [play(http, players=n, preset=p) for n, p in games[:9]]
+        assert [a.status_code for a in answers] == [202] * 8 + [429]
+        assert answers[8].json()["error"]["code"] == "too_many_waiting"
+        http.delete(f"/api/play/{answers[0].json()['ticket']}")
+        assert play(http, players=4, preset="short").status_code == 202  # cancelling one makes room
+
+
+def test_strangers_of_the_same_name_are_told_apart_by_their_seat(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        first = play(http, name="Amina").json()
+        seated = play(http, name="Amina").json()
+        table = http.get(f"/api/tables/{seated['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Amina", "Amina 2"]
+        assert http.get(f"/api/play/{first['ticket']}").json()["seat"] == 0
+        assert http.delete(f"/api/play/{first['ticket']}").json()["error"]["code"] == "already_seated"
+
+
+def test_once_the_game_is_over_the_same_ticket_asks_afresh(tmp_path: Path) -> None:
+    """Never seated twice while a game goes on; after it (here: closed, nobody came), asking again is a new request."""
+    with server(tmp_path, close_after=0.1) as http:
+        ticket = play(http, players=2, name="Amina", bots_after=0).json()["ticket"]
+        seated = http.get(f"/api/play/{ticket}").json()
+        assert play(http, players=2, ticket=ticket).json()["table_id"] == seated["table_id"]  # going: same seat
+        deadline = time.monotonic() + 10
+        while http.get(f"/api/tables/{seated['table_id']}").json()["status"] != "closed":
+            assert time.monotonic() < deadline, "the table nobody came to was never closed"
+            time.sleep(0.05)
+        again = play(http, players=2, ticket=ticket)
+        assert again.status_code == 202 and again.json()["ticket"] != ticket
+
+
+def test_people_who_give_no_name_are_seated_as_guests(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        answers = [play(http, players=4) for _ in range(4)]
+        assert [a.status_code for a in answers] == [202, 202, 202, 200], answers[-1].text
+        table = http.get(f"/api/tables/{answers[-1].json()['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Guest 1", "Guest 2", "Guest 3", "Guest 4"]
