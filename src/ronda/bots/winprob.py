@@ -73,9 +73,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from ..engine.errors import BotError
 from ..engine.events import Score
 from ..engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ..engine.rules import Rules
+from .base import Bot, RandomBot
+from .rules_based import EasyBot, MediumBot
 
 TABLES = "winprob_rounds.json"
 """The package data file of round-outcome tables, next to this module."""
@@ -234,6 +237,25 @@ def _decoded(key: str) -> RoundTable:
     return _decode(_shipped()["tables"][key])
 
 
+SELF_PLAY_LEVELS: dict[str, type[RandomBot] | type[EasyBot] | type[MediumBot]] = {
+    "random": RandomBot,
+    "easy": EasyBot,
+    "medium": MediumBot,
+}
+"""The levels the model may be built from: those that do not value positions by it (hard and expert do)."""
+
+
+def _self_play_bot(level: str, seed: int) -> Bot:
+    """A bot of ``level`` for self-play; a level that itself reads this model would make it its own source."""
+    try:
+        return SELF_PLAY_LEVELS[level](seed)
+    except KeyError:
+        raise BotError(
+            f"the win-probability model is built from bots that do not use it ({', '.join(SELF_PLAY_LEVELS)}), "
+            f"not {level!r}"
+        ) from None
+
+
 def sample_round_table(rules: Rules, rounds: int, seed: int, level: str = "medium") -> RoundTable:
     """Play ``rounds`` single rounds of ``level`` against itself and count their outcomes.
 
@@ -241,8 +263,6 @@ def sample_round_table(rules: Rules, rounds: int, seed: int, level: str = "mediu
     dealt by a seat that turns with the round number, every seat's bot seeded
     from ``seed``. A round ended by a failed challenge (R8.8) is left out.
     """
-    from . import make_bot
-
     far = rules.replace(target=10_000)
     n = rules.players
     sides = far.sides
@@ -252,7 +272,7 @@ def sample_round_table(rules: Rules, rounds: int, seed: int, level: str = "mediu
     for index in range(rounds):
         dealer = index % n
         game = Game(far, rng=random.Random(rng.getrandbits(64)), dealer=dealer)
-        bots = [make_bot(level, seed=rng.getrandbits(32)) for _ in range(n)]
+        bots = [_self_play_bot(level, seed=rng.getrandbits(32)) for _ in range(n)]
         while game.phase in (DECLARE, PLAY) and game.round == 0:
             seat = game.turn
             game.apply(bots[seat].choose(game.view(seat), game.legal_actions()), seat=seat)
@@ -641,13 +661,11 @@ def self_play_wins(
     rules: Rules, scores: Sequence[int], dealer: int, games: int, seed: int, level: str = "medium"
 ) -> list[int]:
     """Games won by each side when ``level`` plays every seat from ``scores`` to the end, ``games`` times."""
-    from . import make_bot
-
     rng = random.Random(seed)
     wins = [0] * rules.sides
     for _ in range(games):
         game = game_at(rules, scores, dealer, random.Random(rng.getrandbits(64)))
-        bots = [make_bot(level, seed=rng.getrandbits(32)) for _ in range(rules.players)]
+        bots = [_self_play_bot(level, seed=rng.getrandbits(32)) for _ in range(rules.players)]
         while game.phase != OVER:
             seat = game.turn
             game.apply(bots[seat].choose(game.view(seat), game.legal_actions()), seat=seat)
@@ -670,7 +688,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("out", help="the JSON file to write (src/ronda/bots/winprob_rounds.json)")
     parser.add_argument("--rounds", type=int, default=4000, help="rounds of self-play per table")
     parser.add_argument("--seed", type=int, default=28)
-    parser.add_argument("--level", default="medium")
+    parser.add_argument("--level", default="medium", choices=sorted(SELF_PLAY_LEVELS))
     args = parser.parse_args(argv)
     tables: dict[str, Any] = {}
     for name, preset in PRESETS.items():
