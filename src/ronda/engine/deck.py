@@ -42,6 +42,9 @@ def opening_table_problem(table: Sequence[int]) -> str | None:
     return None
 
 
+_CARD_IDS = range(NUM_CARDS)
+
+
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
     """A deck in dealing order, shuffled with ``rng``, its opening table made by R3.4.
 
@@ -57,8 +60,10 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
     """
     # Sorting by independent uniform keys is a uniform shuffle, and much cheaper
     # in Python than Fisher-Yates, which draws one bounded integer per card.
+    # The keys are drawn in card order, as a key function would draw them: the same deck for the same seed.
     draw = rng.random
-    cards = sorted(range(NUM_CARDS), key=lambda _: draw())
+    keys = [draw() for _ in _CARD_IDS]
+    cards = sorted(_CARD_IDS, key=keys.__getitem__)
     dealt = rules.players * rules.deal_sizes()[0]
     hands, stock = cards[:dealt], cards[dealt:]
     table: list[int] = []

@@ -874,27 +874,32 @@ class Game(Announcements):
         deal, or the round's end (R7). Every play of every rollout comes here.
         """
         seat = self._turn
-        hand = self._hands[seat] ^ 1 << card
-        self._hands[seat] = hand
+        hands = self._hands
+        hand = hands[seat] ^ 1 << card
+        hands[seat] = hand
         left = self._cards_in_hands = self._cards_in_hands - 1
         self._challenged = False
         self._plays.append(_SEAT_CARD[seat][card])
         taken, caida, raised, table_after, _, chain_after, count_after = step_values(
             self._table_ranks, self._last_drop >> 2, self._chain_rank, self._chain_count, card >> 2, self._n > 2
         )
-        on_last_turn = not left and last_turn(1, self._stock_pos == NUM_CARDS)  # only a deal's last card may be
         if raised:
             if self._raise(seat, card, count_after):  # R5.3, with its chain points (R9.2: first)
                 return
+            captured = True
         elif taken:
             dropper = self._last_drop_seat
             self._capture(seat, card, taken, caida, table_after, chain_after, count_after)  # R4.2
             if caida and self._caida(seat, dropper):  # R5.1 (R9.2: first)
                 return
+            captured = True
         else:
             self._drop(seat, card, table_after)  # R4.3
-        captured = raised or bool(taken)
-        if captured and missa(captured, table_after, on_last_turn) and self._missa(seat):  # R6 (R9.2: second)
+            captured = False
+        # Only a deal's last card may be the round's last turn (R3.6): the common turn asks nothing more.
+        on_last_turn = not left and last_turn(1, self._stock_pos == NUM_CARDS)
+        # R6 (R9.2: second); a capture that leaves cards on the table, the common case, asks no more either.
+        if captured and not table_after and missa(captured, table_after, on_last_turn) and self._missa(seat):
             return
         if on_last_turn and self._rules.dealer_duty and self._dealer_duty(seat, card >> 2, captured):  # R10 (third)
             return
