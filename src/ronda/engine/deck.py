@@ -68,7 +68,8 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
     hands, stock = cards[:dealt], cards[dealt:]
     table: list[int] = []
     ranks_up = 0
-    while len(table) < rules.opening_table_size:
+    table_size = rules.opening_table_size
+    while len(table) < table_size:
         card = stock.pop(0)
         if ranks_up >> (card >> 2) & 1:
             stock.insert(rng.randrange(len(stock) + 1), card)

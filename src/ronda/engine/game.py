@@ -802,8 +802,8 @@ class Game(Announcements):
                 truth[seat] = combo
                 undeclared[seat] = combo[2]  # its cards; cleared in _finish_declarations if declared exactly
         table: tuple[Card, ...] = ()
-        if deal == 0 and rules.opening_table_size:
-            table = tuple(deck[pos : pos + rules.opening_table_size])
+        if deal == 0 and (table_size := rules.opening_table_size):
+            table = tuple(deck[pos : pos + table_size])
             pos += len(table)
             for card in table:
                 self._table[card >> 2] = card
