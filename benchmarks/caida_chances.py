@@ -20,18 +20,12 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
+from analysis import levels_of  # this folder's benchmark of the analysis: one reader of arena record names
 from ronda.engine.actions import Action, Play, parse_action
 from ronda.engine.cards import parse_card
 from ronda.engine.events import Score
 from ronda.engine.game import PLAY, Game
 from ronda.engine.rules import Rules
-
-
-def levels_of(path: Path, players: int) -> list[str]:
-    names = path.stem.split("-")[2:]
-    if len(names) != players:
-        raise ValueError(f"{path.name}: not an arena record name with {players} levels")
-    return names
 
 
 def main() -> int:

@@ -133,3 +133,25 @@ class SeatSocket:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.ws.close()
+
+
+def assert_shown_equals_stored(url: str, table_id: str, *connections: dict[int, SeatSocket]) -> None:
+    """Every stored event of the table's first game was shown to every seat, and every event shown is stored.
+
+    ``connections``: each seat's sockets over the test (before and after a restart); together they must
+    have shown the stored game's events, numbered from 1, exactly as the engine replays them.
+    """
+    from ronda.engine.record import replay, replay_result
+    from ronda.interfaces.web.store import Store
+
+    store = Store(url)
+    try:
+        numbers = store.action_numbers(table_id, 0)
+        events = replay_result(replay(store.load_record(table_id, 0)))["events"]
+    finally:
+        store.close()
+    assert numbers == list(range(len(numbers)))
+    for seat in connections[0]:
+        seen = {n: event for sockets in connections for n, event in sockets[seat].events.items()}
+        assert sorted(seen) == list(range(1, len(events) + 1)), "every stored event was shown, and only those"
+        assert [{k: v for k, v in seen[n].items() if k != "version"} for n in sorted(seen)] == events

@@ -205,7 +205,7 @@ def test_a_server_killed_right_after_a_refused_move_loses_nothing(
 ) -> None:
     """A real `ronda serve` (SQLite, either --sync): a move refused while the file is locked, then SIGKILL, then a
     restart. ``--sync normal`` gives up only a power cut's last moments, never a killed server's."""
-    from real_server import RealServer, SeatSocket
+    from real_server import RealServer, SeatSocket, assert_shown_equals_stored
 
     data = tmp_path / "data"
     with RealServer(data, "--store-timeout", str(TIMEOUT), "--sync", sync) as first:
@@ -242,17 +242,7 @@ def test_a_server_killed_right_after_a_refused_move_loses_nothing(
                 sock.settle()
         second.stop()
     url = f"sqlite:///{data / 'ronda.sqlite3'}"
-    store = Store(url)
-    try:
-        numbers = store.action_numbers(table_id, 0)
-        events = replay_result(replay(store.load_record(table_id, 0)))["events"]
-    finally:
-        store.close()
-    assert numbers == list(range(len(numbers)))
-    for seat, sock in sockets.items():
-        seen = {**sock.events, **back[seat].events}
-        assert sorted(seen) == list(range(1, len(events) + 1))
-        assert [{k: v for k, v in seen[n].items() if k != "version"} for n in sorted(seen)] == events
+    assert_shown_equals_stored(url, table_id, sockets, back)
 
 
 def test_a_batch_of_decisions_keeps_each_game_s_latest_scores_and_a_finished_game_s_result(

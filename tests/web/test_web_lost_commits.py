@@ -32,7 +32,6 @@ from pg_proxy import PgProxy, proxy_for
 from test_web_faults import LOCKER, Locker, assert_store_is_what_clients_saw, some_moves, to_act, two_people
 from web_helpers import Client, new_table, play_out, random_chooser, server
 
-from ronda.engine.record import replay, replay_result
 from ronda.interfaces.web import tables
 from ronda.interfaces.web.store import Store
 
@@ -148,7 +147,7 @@ def test_a_pending_decision_is_resolved_from_the_store_and_a_killed_server_shows
 ) -> None:
     """A real `ronda serve` on PostgreSQL through the proxy: a lost answer; then a lost answer with the database
     unreachable after it (the decision pending: a resend is answered ``pending``), SIGKILL, restart."""
-    from real_server import RealServer, SeatSocket
+    from real_server import RealServer, SeatSocket, assert_shown_equals_stored
 
     proxy, url, direct = proxied
     data = tmp_path / "data"
@@ -211,17 +210,7 @@ def test_a_pending_decision_is_resolved_from_the_store_and_a_killed_server_shows
             for sock in (mover, *back.values()):
                 sock.settle()
         second.stop()
-    store = Store(direct)
-    try:
-        numbers = store.action_numbers(table_id, 0)
-        events = replay_result(replay(store.load_record(table_id, 0)))["events"]
-    finally:
-        store.close()
-    assert numbers == list(range(len(numbers)))
-    for seat, sock in sockets.items():
-        seen = {**sock.events, **back[seat].events}
-        assert sorted(seen) == list(range(1, len(events) + 1)), "every stored event was shown, and only those"
-        assert [{k: v for k, v in seen[n].items() if k != "version"} for n in sorted(seen)] == events
+    assert_shown_equals_stored(direct, table_id, sockets, back)
 
 
 def test_a_decision_sent_again_is_not_taken_twice_and_another_at_a_taken_version_is_refused(
