@@ -37,6 +37,7 @@ from .connections import CONNECTIONS_PER_CLIENT, AddressCaps
 from .forms import HttpError
 from .guard import Guard, Origins, origin_of
 from .lobby import Limits, Lobby
+from .metrics import LOOPBACK, CountConnections, CountedLimit, Metrics, networks
 from .pairing import LocalPairing
 from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, TokenBuckets
 from .routes import ROUTERS
@@ -75,6 +76,7 @@ def create_app(
     paced_collector: bool = False,
     connections_per_client: int = CONNECTIONS_PER_CLIENT,
     spectators_per_table: int = 64,
+    metrics_from: tuple[str, ...] = LOOPBACK,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
@@ -84,7 +86,8 @@ def create_app(
     search hints and analyses with ``analysis_budget`` guesses a decision (``ronda analyse``'s ``--budget``).
     ``store_sync`` is how far a SQLite commit goes (:class:`.store.Store`). ``paced_collector`` runs full
     garbage collections on a schedule while the app runs (``ronda serve`` does; see :mod:`.collector`): it
-    changes the whole process, so tests that build apps in-process leave it off.
+    changes the whole process, so tests that build apps in-process leave it off. ``metrics_from``: the
+    addresses and networks that may read ``/metrics`` (:mod:`.metrics`; default this machine only).
     """
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
@@ -114,21 +117,26 @@ def create_app(
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host)
+    metrics = Metrics()
     site = Site(
         settings=settings,
         origins=origins,
-        creating=TokenBuckets.per_minute(create_rate),
-        joining=TokenBuckets.per_minute(join_rate),
-        flood=TokenBuckets(flood_rate, 2 * flood_rate),
+        creating=CountedLimit(TokenBuckets.per_minute(create_rate), metrics, "create"),
+        joining=CountedLimit(TokenBuckets.per_minute(join_rate), metrics, "join"),
+        flood=CountedLimit(TokenBuckets(flood_rate, 2 * flood_rate), metrics, "flood"),
         caps=AddressCaps(connections_per_client),
         pairing=LocalPairing(),
+        metrics=metrics,
+        metrics_from=networks(metrics_from),
     )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         journal = Journal(Store(database_url, timeout=store_timeout, sync=store_sync))
-        pool = BotPool(workers)
+        pool = BotPool(workers, on_wait=metrics.bot_wait.observe)
+        journal.observe_write = metrics.store_write.observe
         lobby = Lobby(journal, settings, pool, limits)
+        metrics.watch_tables(lambda: len(lobby.tables))
         analyses = Analyses(journal, pool, settings.method)
         await asyncio.to_thread(lobby.load)
         await lobby.start()
@@ -172,4 +180,4 @@ def create_app(
 
     for router in ROUTERS:
         app.include_router(router)
-    return Guard(app, origins)
+    return Guard(CountConnections(app, metrics.connections), origins)

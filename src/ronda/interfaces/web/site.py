@@ -8,8 +8,9 @@ app's lifespan opens, through the request, so a route module needs nothing of
 
 from __future__ import annotations
 
+import ipaddress
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request, WebSocket
@@ -20,6 +21,7 @@ from .connections import AddressCaps
 from .forms import MAX_BODY_BYTES, HttpError
 from .guard import Origins
 from .lobby import Lobby
+from .metrics import LOOPBACK, Metrics, networks
 from .pairing import Pairing
 from .rates import RateLimit
 from .tables import ServerSettings, Table
@@ -44,6 +46,10 @@ class Site:
     """Connections without a seat, per client address."""
     pairing: Pairing
     """The play-now queue (:mod:`.pairing`)."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """This process's metrics (:mod:`.metrics`)."""
+    metrics_from: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = networks(LOOPBACK)
+    """Who may read ``/metrics`` (``--metrics-from``)."""
 
 
 def site_of(request: Request | WebSocket) -> Site:

@@ -736,17 +736,27 @@ class Journal:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.timeout = store.timeout
+        self.observe_write: Callable[[float], None] | None = None
+        """Told how long each write took, from asked to committed or refused (the store latency metric)."""
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._work, name="ronda-store", daemon=True)
         self._thread.start()
 
     async def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """Run a store write method (``fn(db, ...)``) on the worker, committed before this returns."""
-        await self._submit(_Job("write", fn, args, kwargs))
+        await self._timed(self._submit(_Job("write", fn, args, kwargs)))
 
     async def record(self, decision: Decision) -> None:
         """Store one decision, committed before this returns; :class:`StoreUnavailable` when it could not be."""
-        await self._submit(_Job("decision", None, (decision,), {}))
+        await self._timed(self._submit(_Job("decision", None, (decision,), {})))
+
+    async def _timed(self, written: asyncio.Future[Any]) -> None:
+        started = time.monotonic()
+        try:
+            await written
+        finally:
+            if self.observe_write is not None:
+                self.observe_write(time.monotonic() - started)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a store read method on the worker, after every write asked for before it."""

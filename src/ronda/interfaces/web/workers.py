@@ -46,6 +46,7 @@ import pickle
 import struct
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -157,6 +158,7 @@ class _Job:
     future: asyncio.Future[Any]
     background: bool = False
     crashes: int = 0
+    queued_at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
@@ -185,6 +187,8 @@ class BotPool:
     _closed: bool = False
     restarts: int = 0
     """Workers replaced after dying (a figure for tests and logs)."""
+    on_wait: Callable[[float], None] | None = None
+    """Told how long each job waited in line before a worker took it (the bot queue wait metric)."""
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -270,6 +274,8 @@ class BotPool:
             else:
                 return
             (self._background if job.background else self._waiting).popleft()
+            if self.on_wait is not None and not job.crashes:  # a job sent again after a crash waited once already
+                self.on_wait(time.monotonic() - job.queued_at)
             self._send(worker, job)
 
     def _send(self, worker: _Worker, job: _Job) -> None:

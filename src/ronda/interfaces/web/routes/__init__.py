@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, pages, pairing, sockets, tables
+from . import games, health, pages, pairing, sockets, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -18,6 +18,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     pairing.router,
     games.router,
     sockets.router,
+    health.router,
 )
 """Every router, in the order they are included."""
 

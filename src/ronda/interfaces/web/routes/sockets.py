@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, assert_never
 
@@ -18,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..connections import TOO_MANY, AddressCaps, Connection, Counted
 from ..forms import HttpError
+from ..metrics import Metrics
 from ..protocol import (
     Act,
     AskHint,
@@ -52,6 +54,7 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
     pump = asyncio.get_running_loop().create_task(connection.pump())
 
     def evict() -> None:
+        site.metrics.refused("connections")
         message = f"one address may hold {caps.cap} connections that have not said hello: this one was closed"
         connection.send(dumps(error_json("too_many_connections", message)))
         connection.close_soon(TOO_MANY)
@@ -78,7 +81,9 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
 
     watch = FloodWatch(site.flood, f"connection {next(CONNECTIONS)}")
     try:
-        await serve_connection(held, reopen, connection, watch, invite_of(websocket, table_id), caps, handle)
+        await serve_connection(
+            held, reopen, connection, watch, invite_of(websocket, table_id), caps, handle, site.metrics
+        )
     except WebSocketDisconnect:
         pass
     except Exception as error:
@@ -100,17 +105,20 @@ async def serve_connection(
     invite: dict[str, Any],
     caps: AddressCaps | None = None,
     handle: Counted | None = None,
+    metrics: Metrics | None = None,
 ) -> None:
     """Read one client's messages until it goes: each is checked, and an error goes back to that client only.
 
     ``held[0]`` is the table the connection is at; a table that left memory
     since (:class:`~.tables.TableMoved`) is opened again with ``reopen``.
     ``caps`` counts the connection (``handle``) as pending, watching or seated.
+    ``metrics`` times each decision from its frame received to its updates sent.
     """
     websocket = connection.websocket
     said_hello = False
     while True:
         frame = await websocket.receive()
+        received = time.monotonic()
         if frame["type"] == "websocket.disconnect":
             return
         admitted = await gate.admit()
@@ -127,6 +135,8 @@ async def serve_connection(
             match message:
                 case Hello(token=token, since=since):
                     if caps is not None and handle is not None and token is None and not caps.watch(handle):
+                        if metrics is not None:
+                            metrics.refused("connections")
                         raise ProtocolError(
                             "too_many_connections",
                             f"one address may watch with {caps.cap} connections at once: close some first",
@@ -141,6 +151,8 @@ async def serve_connection(
                         caps.settle(handle, held[0].clients.get(connection))
                 case Act(action=action, version=version):
                     await table.act(connection, action, version)
+                    if metrics is not None:
+                        metrics.move_update.observe(time.monotonic() - received)
                 case AutoDeclare(on=on):
                     await table.set_auto_declare(connection, on)
                 case Rematch():
