@@ -28,7 +28,9 @@ def free_port() -> int:
 class RealServer:
     """``ronda serve`` on a free loopback port with its data in ``data``; fast bots, limits raised for scripts."""
 
-    def __init__(self, data: Path, *options: str, port: int | None = None, database_url: str | None = None) -> None:
+    def __init__(
+        self, data: Path, *options: str, port: int | None = None, database_url: str | None = None, stderr: Any = None
+    ) -> None:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
@@ -40,7 +42,7 @@ class RealServer:
             "--bot-delay", "0", "--flood-rate", "10000", "--create-rate", "10000", "--bot-workers", "1",
             "--log-level", "warning", *options,
         ]  # fmt: skip
-        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+        self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
         deadline = time.monotonic() + 30
         while True:
             if self.process.poll() is not None:

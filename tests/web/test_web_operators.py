@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import random
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from real_server import RealServer
 from web_helpers import Client, Server, database, new_table, play_out, random_chooser
 
 from ronda.interfaces.web.app import create_app
@@ -113,3 +117,17 @@ def test_readiness_follows_the_store_and_draining_while_liveness_stays(tmp_path:
         draining = http.get("/readyz")
         assert draining.status_code == 503 and draining.json() == {"status": "draining"}
         assert http.get("/healthz").status_code == 200
+
+
+def test_a_sigterm_with_drain_says_not_ready_while_it_still_serves(tmp_path: Path) -> None:
+    with RealServer(tmp_path, "--drain", "60") as server:
+        assert httpx.get(f"{server.base}/readyz").json() == {"status": "ready"}
+        server.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        while (ready := httpx.get(f"{server.base}/readyz")).status_code == 200:
+            assert time.monotonic() < deadline, "the server never began to drain"
+            time.sleep(0.05)
+        assert ready.status_code == 503 and ready.json() == {"status": "draining"}
+        assert httpx.get(f"{server.base}/api/meta").status_code == 200  # players are still served meanwhile
+        server.process.send_signal(signal.SIGTERM)  # a second signal stops it at once
+        server.process.wait(timeout=15)

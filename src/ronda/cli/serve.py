@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 import logging
+import logging.config
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +171,29 @@ def register(commands: Any) -> None:
         "(default 200, as ronda analyse); searched in the bot workers",
     )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    p.add_argument(
+        "--log-format",
+        default="text",
+        choices=("text", "json"),
+        help="json: every log line (uvicorn's access and error logs too) is one JSON object, for a log collector "
+        "(default text)",
+    )
+    p.add_argument(
+        "--metrics-from",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="an address or network (10.0.0.0/8) that may read /metrics, Prometheus' text format; may be repeated "
+        "(default: this machine only). /healthz and /readyz are open to all",
+    )
+    p.add_argument(
+        "--drain",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="on SIGTERM, first say 'not ready' at /readyz for this long, so the load balancer sends new players "
+        "elsewhere, then stop (default 0: stop at once; docs/deploy.md's rolling restart uses it)",
+    )
     p.set_defaults(run=run)
 
 
@@ -236,7 +262,19 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
+    if args.drain < 0:
+        print("ronda serve: --drain is zero or more seconds", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from ..interfaces.web.logs import log_config
+    from ..interfaces.web.metrics import LOOPBACK, networks
+
+    try:
+        networks(args.metrics_from)
+    except ValueError as error:
+        print(f"ronda serve: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    logs = log_config(args.log_format, args.log_level)
+    logging.config.dictConfig(logs)
     app = create_app(
         url,
         grace=args.grace,
@@ -259,6 +297,7 @@ def run(args: argparse.Namespace) -> int:
         analysis_budget=args.analysis_budget,
         connections_per_client=args.connections_per_client,
         spectators_per_table=args.spectators_per_table,
+        metrics_from=tuple(args.metrics_from) or LOOPBACK,
     )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -267,18 +306,48 @@ def run(args: argparse.Namespace) -> int:
         print(f"Invite links use {args.public_url.rstrip('/')}/", flush=True)
     elif args.host in ("127.0.0.1", "::1", "localhost"):
         print("Only this computer can open it: friends on other machines need --host 0.0.0.0", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        log_config=logs,
+        ws_max_size=WS_MAX_BYTES,
+        ws_per_message_deflate=False,
+        proxy_headers=args.forwarded,
+        forwarded_allow_ips="*" if args.forwarded else None,
+    )
     try:
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            ws_max_size=WS_MAX_BYTES,
-            ws_per_message_deflate=False,
-            proxy_headers=args.forwarded,
-            forwarded_allow_ips="*" if args.forwarded else None,
-        )
+        draining_server(config, app, args.drain).run()
     except OSError as error:
         print(f"ronda serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return 0
+
+
+def draining_server(config: Any, app: Any, drain: float) -> Any:
+    """A uvicorn server that, on the first SIGTERM, says "not ready" for ``drain`` seconds before it stops.
+
+    The load balancer's readiness checks (``/readyz``) then send new players to
+    the other processes while this one still serves its connections; a second
+    signal (or Ctrl+C) stops it at once.
+    """
+    import uvicorn
+
+    from ..interfaces.web.metrics import drain as begin_drain
+
+    class DrainingServer(uvicorn.Server):
+        draining = False
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if sig == signal.SIGTERM and drain > 0 and not self.draining:
+                self.draining = True
+                begin_drain(app)
+                logging.getLogger("ronda.web").warning("draining: not ready for %.0f s, then stopping", drain)
+                stop = threading.Timer(drain, super().handle_exit, (sig, frame))
+                stop.daemon = True
+                stop.start()
+                return
+            super().handle_exit(sig, frame)
+
+    return DrainingServer(config)
