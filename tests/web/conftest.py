@@ -21,6 +21,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -147,3 +148,52 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return database(tmp_path)
     return _fresh_postgres_database(request.getfixturevalue("postgres_server"))
+
+
+# ------------------------------------------------------------------ Redis
+
+_redis_databases = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[str]:
+    """The base URL of a throwaway ``redis-server`` (Debian's) on loopback, for the test session; nothing on disk."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        if os.environ.get("RONDA_CI"):
+            pytest.fail("RONDA_CI is set but redis-server is not installed")
+        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+    port = _free_port()
+    folder = tempfile.mkdtemp(prefix="ronda-redis-")
+    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    process = subprocess.Popen([*command, "--dir", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import redis
+
+        client = redis.Redis(port=port, socket_connect_timeout=1)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.02)
+        client.close()
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_url(redis_server: str) -> str:
+    """A Redis database of the test's own (one of the server's 16, emptied first)."""
+    import redis
+
+    url = f"{redis_server}/{next(_redis_databases) % 16}"
+    with contextlib.closing(redis.Redis.from_url(url)) as client:
+        client.flushdb()
+    return url

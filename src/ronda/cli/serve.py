@@ -187,6 +187,12 @@ def register(commands: Any) -> None:
         "(default: this machine only). /healthz and /readyz are open to all",
     )
     p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="redis://host:6379/0: one of several processes sharing this Redis (and one DATABASE_URL); the rate "
+        "limits, the caps on connections and play-now pairing then hold across them (docs/deploy.md)",
+    )
+    p.add_argument(
         "--drain",
         type=float,
         default=0.0,
@@ -273,6 +279,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"ronda serve: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.redis is not None and not args.redis.startswith(("redis://", "rediss://", "unix://")):
+        print(f"ronda serve: --redis is a URL like redis://host:6379/0, not {args.redis!r}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     logs = log_config(args.log_format, args.log_level)
     logging.config.dictConfig(logs)
     app = create_app(
@@ -298,6 +307,7 @@ def run(args: argparse.Namespace) -> int:
         connections_per_client=args.connections_per_client,
         spectators_per_table=args.spectators_per_table,
         metrics_from=tuple(args.metrics_from) or LOOPBACK,
+        redis_url=args.redis,
     )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host

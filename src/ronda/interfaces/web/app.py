@@ -38,8 +38,9 @@ from .forms import HttpError
 from .guard import Guard, Origins, origin_of
 from .lobby import Limits, Lobby
 from .metrics import LOOPBACK, CountConnections, CountedLimit, Metrics, networks
-from .pairing import LocalPairing
-from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, TokenBuckets
+from .pairing import LocalPairing, Pairing
+from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, RateLimit, TokenBuckets
+from .redis_limits import RedisCaps, cluster_client, cluster_limits
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .site import Site
@@ -77,6 +78,7 @@ def create_app(
     connections_per_client: int = CONNECTIONS_PER_CLIENT,
     spectators_per_table: int = 64,
     metrics_from: tuple[str, ...] = LOOPBACK,
+    redis_url: str | None = None,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
@@ -88,6 +90,8 @@ def create_app(
     garbage collections on a schedule while the app runs (``ronda serve`` does; see :mod:`.collector`): it
     changes the whole process, so tests that build apps in-process leave it off. ``metrics_from``: the
     addresses and networks that may read ``/metrics`` (:mod:`.metrics`; default this machine only).
+    ``redis_url``: the Redis of a cluster of processes; the rate limits, the caps on connections and the play-now
+    queue are then kept there, shared by every process (:mod:`.redis_limits`).
     """
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
@@ -118,14 +122,35 @@ def create_app(
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host)
     metrics = Metrics()
+    redis = None if redis_url is None else cluster_client(redis_url)
+    creating: RateLimit
+    joining: RateLimit
+    flood: RateLimit
+    caps: AddressCaps
+    pairing: Pairing
+    if redis is None:
+        creating, joining = TokenBuckets.per_minute(create_rate), TokenBuckets.per_minute(join_rate)
+        flood, caps, pairing = (
+            TokenBuckets(flood_rate, 2 * flood_rate),
+            AddressCaps(connections_per_client),
+            LocalPairing(),
+        )
+    else:
+        creating, joining, flood, caps, pairing = cluster_limits(
+            redis,
+            create_rate=create_rate,
+            join_rate=join_rate,
+            flood_rate=flood_rate,
+            connections_per_client=connections_per_client,
+        )
     site = Site(
         settings=settings,
         origins=origins,
-        creating=CountedLimit(TokenBuckets.per_minute(create_rate), metrics, "create"),
-        joining=CountedLimit(TokenBuckets.per_minute(join_rate), metrics, "join"),
-        flood=CountedLimit(TokenBuckets(flood_rate, 2 * flood_rate), metrics, "flood"),
-        caps=AddressCaps(connections_per_client),
-        pairing=LocalPairing(),
+        creating=CountedLimit(creating, metrics, "create"),
+        joining=CountedLimit(joining, metrics, "join"),
+        flood=CountedLimit(flood, metrics, "flood"),
+        caps=caps,
+        pairing=pairing,
         metrics=metrics,
         metrics_from=networks(metrics_from),
     )
@@ -140,6 +165,9 @@ def create_app(
         analyses = Analyses(journal, pool, settings.method)
         await asyncio.to_thread(lobby.load)
         await lobby.start()
+        if isinstance(caps, RedisCaps):
+            await caps.start()
+        app.state.redis = redis
         collector = Collector() if paced_collector else None
         if collector is not None:
             await collector.start()
@@ -155,6 +183,10 @@ def create_app(
             await lobby.stop()
             await pool.close()
             journal.close()
+            if isinstance(caps, RedisCaps):
+                await caps.stop()
+            if redis is not None:
+                await redis.aclose()
 
     app = FastAPI(title="Ronda", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.site = site

@@ -49,17 +49,22 @@ class AddressCaps:
     closed instead, so sockets that never say hello cannot keep a player out),
     and a hello with a seat's token is never refused for these caps.
 
+    :meth:`watch`, :meth:`settle` and :meth:`close` are coroutines so that a
+    cluster's caps (:class:`~.redis_limits.RedisCaps`, counting in Redis) can
+    stand in for these, kept in this process.
+
+    >>> import asyncio
     >>> caps, closed = AddressCaps(cap=2), []
     >>> first, second = (caps.open("1.2.3.4", lambda: closed.append("first")) for _ in range(2))
     >>> third = caps.open("1.2.3.4", lambda: closed.append("third"))
     >>> closed, first.kind  # the oldest socket that has not said hello makes room
     (['first'], 'closed')
-    >>> caps.watch(second), caps.watch(third)  # both watch now
+    >>> asyncio.run(caps.watch(second)), asyncio.run(caps.watch(third))  # both watch now
     (True, True)
     >>> fourth = caps.open("1.2.3.4", lambda: None)
-    >>> caps.watch(fourth)  # the address already watches with 2 connections
+    >>> asyncio.run(caps.watch(fourth))  # the address already watches with 2 connections
     False
-    >>> caps.settle(fourth, 0)  # it holds seat 0 instead: seated connections are never counted
+    >>> asyncio.run(caps.settle(fourth, 0))  # it holds seat 0 instead: seated connections are never counted
     >>> fourth.kind, caps.watching["1.2.3.4"]
     ('seated', 2)
     """
@@ -81,7 +86,7 @@ class AddressCaps:
         waiting.append(counted)
         return counted
 
-    def watch(self, counted: Counted) -> bool:
+    async def watch(self, counted: Counted) -> bool:
         """Count ``counted`` as a spectator before its hello; ``False`` when its address watches at the cap.
 
         Counted before the table answers, so that two hellos at once cannot both take the last place.
@@ -90,19 +95,19 @@ class AddressCaps:
             return True
         if self.watching.get(counted.address, 0) >= self.cap:
             return False
-        self.settle(counted, None)
+        await self.settle(counted, None)
         return True
 
-    def settle(self, counted: Counted, seat: int | None) -> None:
+    async def settle(self, counted: Counted, seat: int | None) -> None:
         """The hello was answered: the connection now holds ``seat`` (``None``: it watches)."""
         kind = "watching" if seat is None else "seated"
         if counted.kind not in (kind, "closed"):
-            self.close(counted)
+            await self.close(counted)
             counted.kind = kind
             if kind == "watching":
                 self.watching[counted.address] = self.watching.get(counted.address, 0) + 1
 
-    def close(self, counted: Counted) -> None:
+    async def close(self, counted: Counted) -> None:
         """The connection is gone (or changes kind): it no longer counts."""
         if counted.kind == "pending":
             waiting = self.pending.get(counted.address, [])

@@ -22,6 +22,7 @@ from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
 from ..pairing import Ask, Game, Match, Pairing, Seating, TooManyWaiting
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
+from ..store import StoreUnavailable
 from ..tables import CLOSED, FINISHED, Table
 
 router = APIRouter()
@@ -133,13 +134,24 @@ async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONRespon
 
 
 async def _going(request: Request, seating: Seating) -> bool:
-    """Whether the seated table's game still goes on (neither finished nor closed)."""
+    """Whether the seated table's game still goes on (neither finished nor closed).
+
+    A table another process of a cluster made is not in this lobby: the store,
+    which every process shares, says (a person is never seated twice on a guess).
+    """
     if seating.table_id is None:
         return False
+    lobby = lobby_of(request)
     try:
-        status = lobby_of(request).summary(seating.table_id)["status"]
+        status = lobby.summary(seating.table_id)["status"]
     except HttpError:
-        return False
+        try:
+            stored = await lobby.journal.read(lobby.journal.store.load_tables, seating.table_id)
+        except StoreUnavailable:
+            return True  # unknown for now: the same seat again rather than a second one
+        if not stored:
+            return False
+        status = stored[0].status
     return status not in (FINISHED, CLOSED)
 
 

@@ -65,7 +65,7 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
     except HttpError as error:
         why = {"closed": "closed", "store_unavailable": "store_unavailable"}.get(error.code, "not_found")
         connection.send(dumps(error_json(why, error.message)))
-        caps.close(handle)
+        await caps.close(handle)
         await connection.finish(pump, {"closed": 4410, "store_unavailable": 4503}.get(why, 4404))
         return
     code = 1000
@@ -92,7 +92,7 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
         code = 1011
     finally:
         held[0].leave(connection)
-        caps.close(handle)
+        await caps.close(handle)
         await watch.close()
         await connection.finish(pump, code)
 
@@ -134,7 +134,7 @@ async def serve_connection(
                 raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
             match message:
                 case Hello(token=token, since=since):
-                    if caps is not None and handle is not None and token is None and not caps.watch(handle):
+                    if caps is not None and handle is not None and token is None and not await caps.watch(handle):
                         if metrics is not None:
                             metrics.refused("connections")
                         raise ProtocolError(
@@ -148,7 +148,7 @@ async def serve_connection(
                         await (await reopen()).hello(connection, token, since, invite)
                     said_hello = True
                     if caps is not None and handle is not None:
-                        caps.settle(handle, held[0].clients.get(connection))
+                        await caps.settle(handle, held[0].clients.get(connection))
                 case Act(action=action, version=version):
                     await table.act(connection, action, version)
                     if metrics is not None:

@@ -1,0 +1,201 @@
+"""Play now across every process of a cluster: the queue of :mod:`.pairing` kept in Redis (issue 30).
+
+:class:`RedisPairing` keeps :class:`~.pairing.LocalPairing`'s rules — a ticket
+waits at most once, a group is seated as soon as it is complete, bots only for
+those who accepted them, a seated ticket is done — with the queue in Redis, so
+that two people whose requests reach two different processes are seated
+together. Each change of the queue is one Lua script, run by Redis alone
+(atomic): two processes completing the same group at once cannot both take a
+ticket, so a person is never seated twice. Waits are measured on Redis' clock,
+the same for every process.
+
+Keys (under ``ronda:pair:``): ``q:{game}`` the tickets waiting for a game in
+the order they asked (a sorted set on a counter), ``bots:{game}`` those that
+accept bots by the time their bots are due, ``ask:{ticket}`` each request,
+``client:{address}`` the tickets an address has waiting, ``games`` the games
+with someone waiting, and ``seat:{ticket}`` where a matched ticket sits (empty
+while its table is being made), kept :data:`KEEP_SEATING` seconds.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from .pairing import WAITING_PER_CLIENT, Ask, Game, Match, Seating, TooManyWaiting, Waiting
+
+PREFIX = "ronda:pair:"
+KEEP_SEATING = 86_400
+"""Seconds a matched ticket's seat is remembered (asking again gives it back): far longer than any game."""
+
+COMMON = """
+local P = KEYS[1]
+local function now()
+  local clock = redis.call('TIME')
+  return tonumber(clock[1]) + tonumber(clock[2]) / 1e6
+end
+local function drop(ticket)
+  local game = redis.call('HGET', P .. 'ask:' .. ticket, 'game')
+  if not game then return 0 end
+  local client = redis.call('HGET', P .. 'ask:' .. ticket, 'client')
+  redis.call('ZREM', P .. 'q:' .. game, ticket)
+  redis.call('ZREM', P .. 'bots:' .. game, ticket)
+  redis.call('SREM', P .. 'client:' .. client, ticket)
+  redis.call('DEL', P .. 'ask:' .. ticket)
+  if redis.call('ZCARD', P .. 'q:' .. game) == 0 then redis.call('SREM', P .. 'games', game) end
+  return 1
+end
+local function take(tickets, keep)
+  local asks = {}
+  for _, ticket in ipairs(tickets) do
+    table.insert(asks, redis.call('HGET', P .. 'ask:' .. ticket, 'ask'))
+    drop(ticket)
+    redis.call('SET', P .. 'seat:' .. ticket, '', 'EX', keep)
+  end
+  return asks
+end
+"""
+
+ASK = (
+    COMMON
+    + """
+local ticket, game, ask, client = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local per_client, players, bots_after, level, keep = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8], ARGV[9]
+if redis.call('EXISTS', P .. 'seat:' .. ticket) == 1 then return {'seated'} end
+drop(ticket)
+if redis.call('SCARD', P .. 'client:' .. client) >= per_client then return {'too_many'} end
+local since = now()
+redis.call('ZADD', P .. 'q:' .. game, redis.call('INCR', P .. 'order'), ticket)
+redis.call('HSET', P .. 'ask:' .. ticket, 'ask', ask, 'game', game, 'client', client, 'since', tostring(since),
+  'level', level, 'bots_after', bots_after)
+redis.call('SADD', P .. 'client:' .. client, ticket)
+redis.call('SADD', P .. 'games', game)
+if bots_after ~= '' then redis.call('ZADD', P .. 'bots:' .. game, since + tonumber(bots_after), ticket) end
+if redis.call('ZCARD', P .. 'q:' .. game) >= players then
+  return {'match', take(redis.call('ZRANGE', P .. 'q:' .. game, 0, players - 1), keep)}
+end
+return {'waiting'}
+"""
+)
+"""Queue a request (replacing the ticket's earlier one); the asks of the group it completes, if it does."""
+
+DUE = (
+    COMMON
+    + """
+local keep, at, found = ARGV[1], now(), {}
+for _, game in ipairs(redis.call('SMEMBERS', P .. 'games')) do
+  local players = tonumber(string.match(game, '^(%d+):'))
+  while true do
+    local ended = redis.call('ZRANGEBYSCORE', P .. 'bots:' .. game, '-inf', at, 'LIMIT', 0, 1)
+    if #ended == 0 then break end
+    local first, people, willing = ended[1], {}, 0
+    for _, ticket in ipairs(redis.call('ZRANGE', P .. 'q:' .. game, 0, -1)) do
+      if ticket == first then
+        table.insert(people, ticket)
+      elseif willing < players - 1 and redis.call('ZSCORE', P .. 'bots:' .. game, ticket) then
+        table.insert(people, ticket)
+        willing = willing + 1
+      end
+    end
+    local level = redis.call('HGET', P .. 'ask:' .. first, 'level')
+    table.insert(found, {game, players - #people, level, take(people, keep)})
+  end
+end
+return found
+"""
+)
+"""Every group whose bots are due, taken out of the queue: (game, bots, level, the people's asks in queue order)."""
+
+CANCEL = COMMON + "\nreturn drop(ARGV[1])\n"
+
+
+def _game_key(game: Game) -> str:
+    return f"{game.players}:{game.preset}"
+
+
+def _ask_json(ask: Ask) -> str:
+    return json.dumps(asdict(ask))
+
+
+def _ask_of(text: str | bytes) -> Ask:
+    fields = json.loads(text)
+    return Ask(**{**fields, "game": Game(**fields["game"])})
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class RedisPairing:
+    """:class:`~.pairing.Pairing` in Redis, shared by every process whose client is on the same server.
+
+    ``redis`` is a ``redis.asyncio.Redis`` client.
+    """
+
+    def __init__(self, redis: Any, *, per_client: int = WAITING_PER_CLIENT, prefix: str = PREFIX) -> None:
+        self.redis, self.per_client, self.prefix = redis, per_client, prefix
+        self._ask = redis.register_script(ASK)
+        self._due = redis.register_script(DUE)
+        self._cancel = redis.register_script(CANCEL)
+
+    async def ask(self, ask: Ask) -> Match | None:
+        bots_after = "" if ask.bots_after is None else repr(float(ask.bots_after))
+        args = [
+            ask.ticket,
+            _game_key(ask.game),
+            _ask_json(ask),
+            ask.client,
+            self.per_client,
+            ask.game.players,
+            bots_after,
+            ask.level,
+            KEEP_SEATING,
+        ]
+        answer = await self._ask(keys=[self.prefix], args=args)
+        verdict = _text(answer[0])
+        if verdict == "seated":
+            raise ValueError(f"ticket {ask.ticket[:8]}… was seated: it is done")
+        if verdict == "too_many":
+            raise TooManyWaiting(ask.client)
+        if verdict == "match":
+            return Match(ask.game, tuple(_ask_of(a) for a in answer[1]))
+        return None
+
+    async def cancel(self, ticket: str) -> bool:
+        return bool(int(await self._cancel(keys=[self.prefix], args=[ticket])))
+
+    async def waiting(self, ticket: str) -> Waiting | None:
+        held = {_text(k): _text(v) for k, v in (await self.redis.hgetall(f"{self.prefix}ask:{ticket}")).items()}
+        if not held:
+            return None
+        ask = _ask_of(held["ask"])
+        others = await self.redis.zcard(f"{self.prefix}q:{held['game']}") - 1
+        bots_in = None
+        if ask.bots_after is not None:
+            seconds, micros = await self.redis.time()
+            bots_in = max(0.0, float(held["since"]) + ask.bots_after - (seconds + micros / 1e6))
+        return Waiting(ask, others, bots_in)
+
+    async def due(self) -> list[Match]:
+        found = await self._due(keys=[self.prefix], args=[KEEP_SEATING])
+        matches = []
+        for _game, bots, level, asks in found:
+            people = tuple(_ask_of(a) for a in asks)
+            matches.append(Match(people[0].game, people, int(bots), _text(level)))
+        return matches
+
+    async def seat(self, ticket: str, seating: Seating) -> None:
+        await self.redis.set(f"{self.prefix}seat:{ticket}", json.dumps(asdict(seating)), ex=KEEP_SEATING)
+
+    async def seating(self, ticket: str) -> Seating | None:
+        held = await self.redis.get(f"{self.prefix}seat:{ticket}")
+        if held is None:
+            return None
+        text = _text(held)
+        if not text:
+            return Seating()  # matched, its table being made
+        fields = json.loads(text)
+        error = fields.get("error")
+        refusal = (int(error[0]), str(error[1]), str(error[2])) if error else None
+        return Seating(fields["table_id"], fields["seat"], fields["token"], refusal)

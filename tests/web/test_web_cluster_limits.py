@@ -1,0 +1,178 @@
+"""Limits that hold across the processes of a cluster (``create_app(redis_url=...)``, issue 30) on a real Redis.
+
+Two apps built in this process on one Redis stand for two server processes
+behind a load balancer: a client that spreads its requests over them must meet
+the limits it would meet with one process — the rate limits, the caps on
+spectators' connections and the play-now queue are Redis'. A killed process is
+a real one (a child process counting spectators, then SIGKILLed): its counts
+go when its alive key expires.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from real_server import free_port
+from web_helpers import Client, Server, database, new_table
+
+from ronda.interfaces.web.app import create_app
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def process(tmp_path: Path, redis_url: str, name: str, **options: Any) -> Server:
+    """One server process of the cluster: an app of its own on the shared Redis (and its own or a shared store)."""
+    options.setdefault("bot_delay", 0)
+    options.setdefault("bot_workers", 1)
+    options.setdefault("flood_rate", 10_000.0)
+    options.setdefault("tables_per_client", 1_000)
+    url = options.pop("database_url", None) or database(tmp_path / name)
+    (tmp_path / name).mkdir(exist_ok=True)
+    return Server(create_app(url, redis_url=redis_url, **options))
+
+
+@contextlib.contextmanager
+def two_processes(tmp_path: Path, redis_url: str, **options: Any) -> Iterator[tuple[Server, Server]]:
+    with process(tmp_path, redis_url, "a", **options) as a, process(tmp_path, redis_url, "b", **options) as b:
+        yield a, b
+
+
+def create(http: Server) -> Any:
+    return http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+
+
+def test_a_client_cannot_multiply_its_rate_limit_by_the_processes(tmp_path: Path, redis_url: str) -> None:
+    with two_processes(tmp_path, redis_url, create_rate=2) as (a, b):
+        assert create(a).status_code == 201
+        assert create(b).status_code == 201
+        for http in (a, b):  # the bucket of 2 a minute is spent, whichever process is asked
+            refused = create(http)
+            assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+            assert int(refused.headers["Retry-After"]) >= 1
+
+
+def spectator(http: Server, table_id: str) -> tuple[Client, dict[str, Any]]:
+    client = Client(http, table_id)
+    client.send({"type": "hello", "token": None, "since": None})
+    return client, client.recv()
+
+
+def welcomed_once_released(http: Server, table_id: str, never: str) -> None:
+    """A spectator's hello, refused until the count holding the address at the cap is released, then welcomed."""
+    deadline = time.monotonic() + 15
+    while (answer := spectator(http, table_id)[1])["type"] != "welcome":
+        assert answer["code"] == "too_many_connections"
+        assert time.monotonic() < deadline, never
+        time.sleep(0.1)
+
+
+DYING_PROCESS = textwrap.dedent(
+    """
+    import asyncio, sys
+    from redis.asyncio import Redis
+    from ronda.interfaces.web.redis_limits import RedisCaps
+
+    async def main():
+        caps = RedisCaps(Redis.from_url(sys.argv[1]), cap=2, alive_seconds=1.0)
+        await caps.start()
+        for _ in range(2):
+            assert await caps.watch(caps.open("testclient", lambda: None))
+        print("watching", flush=True)
+        await asyncio.sleep(3600)
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_spectator_caps_hold_across_processes_and_a_killed_ones_are_released(tmp_path: Path, redis_url: str) -> None:
+    with two_processes(tmp_path, redis_url, connections_per_client=2) as (a, b):
+        at_a = new_table(a, public=True)["table_id"]
+        at_b = new_table(b, public=True)["table_id"]
+        watching = [spectator(a, at_a) for _ in range(2)]
+        assert [first["type"] for _, first in watching] == ["welcome", "welcome"]
+        _, refused = spectator(b, at_b)  # the same address, through the other process: past the cap
+        assert refused["type"] == "error" and refused["code"] == "too_many_connections"
+        watching[0][0].close()  # one spectator leaves process a: the address may watch once more, anywhere
+        welcomed_once_released(b, at_b, "the spectator who left was never released")
+        watching[1][0].close()
+
+    # A process killed while it counts two spectators of the address: its counts go with its alive key.
+    with process(tmp_path, redis_url, "c", connections_per_client=2) as c:
+        table_id = new_table(c, public=True)["table_id"]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+        dying = subprocess.Popen(
+            [sys.executable, "-c", DYING_PROCESS, redis_url], stdout=subprocess.PIPE, text=True, env=env
+        )
+        try:
+            assert dying.stdout is not None and dying.stdout.readline().strip() == "watching"
+            _, first = spectator(c, table_id)
+            assert first["code"] == "too_many_connections"  # the live process's two count
+        finally:
+            dying.send_signal(signal.SIGKILL)
+            dying.wait(timeout=10)
+        welcomed_once_released(c, table_id, "the killed process's spectators were never released")
+
+
+def play(http: Server, **body: Any) -> Any:
+    return http.post("/api/play", json=body)
+
+
+def test_play_now_seats_two_people_asking_two_processes_together_once(tmp_path: Path, redis_url: str) -> None:
+    shared = database(tmp_path)  # one store, as the processes of a cluster share one PostgreSQL
+    with two_processes(tmp_path, redis_url, database_url=shared) as (a, b):
+        amina = play(a, players=2, name="Amina")
+        assert amina.status_code == 202 and amina.json()["others"] == 0
+        assert b.get(f"/api/play/{amina.json()['ticket']}").json()["status"] == "waiting"  # b sees a's queue
+        brahim = play(b, players=2, name="Brahim")
+        assert brahim.status_code == 200, brahim.text
+        seated = brahim.json()
+        look = a.get(f"/api/play/{amina.json()['ticket']}").json()
+        assert look["status"] == "seated" and look["table_id"] == seated["table_id"]
+        assert (look["seat"], seated["seat"]) == (0, 1) and look["token"] != seated["token"]
+        # Never seated twice: asking again, on either process, gives back the same seat.
+        for http in (a, b):
+            again = play(http, players=2, name="Amina", ticket=amina.json()["ticket"])
+            assert (again.json()["table_id"], again.json()["seat"]) == (seated["table_id"], 0)
+        # A third person waits alone, and a cancel on the other process takes them out of the queue.
+        driss = play(a, players=2, name="Driss").json()["ticket"]
+        cancelled = b.delete(f"/api/play/{driss}")
+        assert cancelled.status_code == 200 and cancelled.json()["status"] == "cancelled"
+        assert a.get(f"/api/play/{driss}").status_code == 404
+        chama = play(b, players=2, name="Chama")
+        assert chama.status_code == 202 and chama.json()["others"] == 0  # Driss no longer waits
+
+
+def test_play_now_bots_come_for_a_wait_that_ended_on_any_process(tmp_path: Path, redis_url: str) -> None:
+    shared = database(tmp_path)
+    with two_processes(tmp_path, redis_url, database_url=shared) as (a, b):
+        ticket = play(a, players=2, name="Amina", bots_after=0.2, level="easy").json()["ticket"]
+        while (look := b.get(f"/api/play/{ticket}")).status_code == 202:
+            time.sleep(0.05)
+        seated = look.json()
+        assert seated["status"] == "seated" and seated["seat"] == 0
+        table = b.get(f"/api/tables/{seated['table_id']}").json()
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot"] and table["seats"][1]["level"] == "easy"
+
+
+def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str) -> None:
+    with process(tmp_path, redis_url, "up") as up:
+        assert up.get("/readyz").json() == {"status": "ready"}
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    with process(tmp_path, nowhere, "down") as down:
+        answer = down.get("/readyz")
+        assert answer.status_code == 503 and answer.json() == {"status": "not_ready", "not_answering": ["redis"]}
+        assert down.get("/healthz").json() == {"status": "ok"}
