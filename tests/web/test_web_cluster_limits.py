@@ -176,3 +176,12 @@ def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str
         answer = down.get("/readyz")
         assert answer.status_code == 503 and answer.json() == {"status": "not_ready", "not_answering": ["redis"]}
         assert down.get("/healthz").json() == {"status": "ok"}
+
+
+def test_the_lobby_of_every_process_lists_the_public_tables_made_on_another(tmp_path: Path, redis_url: str) -> None:
+    shared = database(tmp_path)
+    with two_processes(tmp_path, redis_url, database_url=shared) as (a, b):
+        listed = new_table(b, public=True)["table_id"]
+        private = new_table(b)["table_id"]
+        ids = [t["table_id"] for t in a.get("/api/tables").json()["tables"]]
+        assert listed in ids and private not in ids

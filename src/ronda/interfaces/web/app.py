@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ...analysis.search import DEFAULT_GUESSES, Method
 from ...bots import levels
 from .analyses import Analyses
+from .cluster_lobby import SharedListing
 from .collector import Collector
 from .connections import CONNECTIONS_PER_CLIENT, AddressCaps
 from .forms import HttpError
@@ -168,6 +169,7 @@ def create_app(
         if isinstance(caps, RedisCaps):
             await caps.start()
         app.state.redis = redis
+        app.state.listing = SharedListing(lobby) if redis is not None else None
         collector = Collector() if paced_collector else None
         if collector is not None:
             await collector.start()

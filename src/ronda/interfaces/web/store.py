@@ -495,16 +495,26 @@ class Store:
 
     # -------------------------------------------------------------- reads
 
-    def load_tables(self, table_id: str | None = None) -> list[StoredTable]:
-        """Every table (or the one ``table_id``), oldest first, with its seats and games."""
+    def load_tables(self, table_id: str | None = None, *, newest_public: int | None = None) -> list[StoredTable]:
+        """Every table (or the one ``table_id``, or the ``newest_public`` public ones), oldest first, with its seats
+        and games."""
         with self.engine.connect() as db:
             rows_query = select(tables_table).order_by(tables_table.c.created, tables_table.c.id)
             seats_query = select(seats_table).order_by(seats_table.c.table_id, seats_table.c.seat)
             games_query = select(games_table).order_by(games_table.c.table_id, games_table.c.game)
-            if table_id is not None:
-                rows_query = rows_query.where(tables_table.c.id == table_id)
-                seats_query = seats_query.where(seats_table.c.table_id == table_id)
-                games_query = games_query.where(games_table.c.table_id == table_id)
+            ids = None if table_id is None else [table_id]
+            if newest_public is not None:
+                newest = (
+                    select(tables_table.c.id)
+                    .where(tables_table.c.public.is_(True))
+                    .order_by(tables_table.c.created.desc(), tables_table.c.id.desc())
+                    .limit(newest_public)
+                )
+                ids = list(db.execute(newest).scalars())
+            if ids is not None:
+                rows_query = rows_query.where(tables_table.c.id.in_(ids))
+                seats_query = seats_query.where(seats_table.c.table_id.in_(ids))
+                games_query = games_query.where(games_table.c.table_id.in_(ids))
             rows = db.execute(rows_query).all()
             seats: dict[str, list[StoredSeat]] = {}
             for s in db.execute(seats_query):

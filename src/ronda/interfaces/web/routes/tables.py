@@ -56,7 +56,9 @@ async def create_table(request: Request) -> JSONResponse:
 
 @router.api_route("/api/tables", methods=["GET", "HEAD"])
 async def list_tables(request: Request, limit: int = 100) -> dict[str, Any]:
-    return {"tables": lobby_of(request).summaries(max(1, min(limit, 1000)))}
+    limit = max(1, min(limit, 1000))
+    shared = getattr(request.app.state, "listing", None)  # a cluster's: every process's tables (.cluster_lobby)
+    return {"tables": await shared.summaries(limit) if shared is not None else lobby_of(request).summaries(limit)}
 
 
 @router.api_route("/api/tables/{table_id}", methods=["GET", "HEAD"])
