@@ -10,6 +10,7 @@ go when its alive key expires.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -185,3 +186,40 @@ def test_the_lobby_of_every_process_lists_the_public_tables_made_on_another(tmp_
         private = new_table(b)["table_id"]
         ids = [t["table_id"] for t in a.get("/api/tables").json()["tables"]]
         assert listed in ids and private not in ids
+
+
+def test_the_redis_queue_keeps_the_rules_of_play_now(redis_url: str) -> None:
+    """The rules of pairing.py on Redis: bots only for those who accept them, a ticket waits once, per-client cap."""
+    from redis.asyncio import Redis
+
+    from ronda.interfaces.web.pairing import Ask, Game, TooManyWaiting
+    from ronda.interfaces.web.redis_pairing import RedisPairing
+
+    four = Game(4, "classic")
+
+    async def scenario() -> None:
+        redis = Redis.from_url(redis_url)
+        pairing = RedisPairing(redis, per_client=2)
+        try:
+            assert await pairing.ask(Ask("amina", four, "Amina", "10.0.0.1", bots_after=600)) is None
+            assert await pairing.ask(Ask("chama", four, "Chama", "10.0.0.3")) is None  # people only
+            assert await pairing.ask(Ask("brahim", four, "Brahim", "10.0.0.2", bots_after=0, level="hard")) is None
+            (match,) = await pairing.due()  # Brahim's wait is over: Amina accepts bots too, Chama does not
+            assert [a.ticket for a in match.people] == ["amina", "brahim"] and (match.bots, match.level) == (2, "hard")
+            seating = await pairing.seating("amina")
+            assert seating is not None and seating.pending  # matched, its table being made
+            waiting = await pairing.waiting("chama")
+            assert waiting is not None and waiting.others == 0 and waiting.bots_in is None
+            with pytest.raises(ValueError, match="was seated"):
+                await pairing.ask(Ask("amina", four, "Amina", "10.0.0.1"))
+            # Asking again replaces the one request; an address keeps at most two waiting.
+            assert await pairing.ask(Ask("chama", Game(2, "short"), "Chama", "10.0.0.3")) is None
+            assert await pairing.waiting("chama") is not None and (await pairing.due()) == []
+            assert await pairing.ask(Ask("driss", four, "Driss", "10.0.0.3")) is None
+            with pytest.raises(TooManyWaiting):
+                await pairing.ask(Ask("farid", four, "Farid", "10.0.0.3"))
+            assert await pairing.cancel("driss") and not await pairing.cancel("driss")
+        finally:
+            await redis.aclose()
+
+    asyncio.run(scenario())
