@@ -62,8 +62,9 @@ class NoFrames(logging.Filter):
     """Drop the websocket libraries' lines that quote a frame (``< TEXT '{"type": "update", …}'``)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.msg if isinstance(record.msg, str) else ""
-        return not message.startswith(("< ", "> ", "% sending", "% receiving"))
+        if record.levelno > logging.DEBUG or not isinstance(record.msg, str):
+            return True
+        return not record.msg.startswith(("< ", "> ", "% sending", "% receiving"))
 
 
 def log_config(log_format: str = "text", level: str = "info") -> dict[str, Any]:
