@@ -177,6 +177,8 @@ def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str
         answer = down.get("/readyz")
         assert answer.status_code == 503 and answer.json() == {"status": "not_ready", "not_answering": ["redis"]}
         assert down.get("/healthz").json() == {"status": "ok"}
+        refused = create(down)  # the limits are Redis': a clear, retryable refusal rather than a crash
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "unavailable"
 
 
 def test_the_lobby_of_every_process_lists_the_public_tables_made_on_another(tmp_path: Path, redis_url: str) -> None:

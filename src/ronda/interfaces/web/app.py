@@ -18,6 +18,7 @@ Content-Security-Policy (no inline script, no framing).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -50,6 +51,8 @@ from .tables import ServerSettings
 from .workers import BotPool, default_workers
 
 DEFAULT_DATABASE_URL = "sqlite:///ronda-data/ronda.sqlite3"
+
+log = logging.getLogger("ronda.web")
 
 __all__ = ["DEFAULT_DATABASE_URL", "STATIC", "create_app"]
 
@@ -211,6 +214,15 @@ def create_app(
     async def starlette_error(_request: Request, error: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "bad_request")
         return JSONResponse({"error": {"code": code, "message": str(error.detail)}}, status_code=error.status_code)
+
+    if redis is not None:
+        from redis.exceptions import RedisError
+
+        @app.exception_handler(RedisError)
+        async def redis_error(_request: Request, error: RedisError) -> JSONResponse:
+            log.warning("Redis did not answer (%s): a request was refused", type(error).__name__)
+            message = "the server cannot reach the rest of its cluster just now: try again in a moment"
+            return JSONResponse({"error": {"code": "unavailable", "message": message}}, status_code=503)
 
     for router in ROUTERS:
         app.include_router(router)
