@@ -80,6 +80,28 @@ def welcomed_once_released(http: Server, table_id: str, never: str) -> None:
         time.sleep(0.1)
 
 
+def silent(http: Server, table_id: str) -> Client:
+    """A socket that never says hello, once the server has counted it (it answers a first message)."""
+    client = Client(http, table_id)
+    client.send({"type": "ping"})
+    assert client.recv()["code"] == "not_hello"
+    return client
+
+
+def test_sockets_that_never_say_hello_are_capped_across_processes(tmp_path: Path, redis_url: str) -> None:
+    with two_processes(tmp_path, redis_url, connections_per_client=2) as (a, b):
+        at_a = new_table(a, public=True)["table_id"]
+        at_b = new_table(b, public=True)["table_id"]
+        silent(a, at_a)
+        older = silent(b, at_b)
+        newer = silent(b, at_b)  # the third of the address across the cluster: b's oldest makes room
+        evicted = older.recv()
+        assert evicted["type"] == "error" and evicted["code"] == "too_many_connections"
+        assert older.recv()["code"] == 4429
+        newer.send({"type": "ping"})
+        assert newer.recv()["code"] == "not_hello"  # the newest is kept
+
+
 DYING_PROCESS = textwrap.dedent(
     """
     import asyncio, sys
@@ -90,7 +112,7 @@ DYING_PROCESS = textwrap.dedent(
         caps = RedisCaps(Redis.from_url(sys.argv[1]), cap=2, alive_seconds=1.0)
         await caps.start()
         for _ in range(2):
-            assert await caps.watch(caps.open("testclient", lambda: None))
+            assert await caps.watch(await caps.open("testclient", lambda: None))
         print("watching", flush=True)
         await asyncio.sleep(3600)
 

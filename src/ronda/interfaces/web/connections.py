@@ -49,19 +49,19 @@ class AddressCaps:
     closed instead, so sockets that never say hello cannot keep a player out),
     and a hello with a seat's token is never refused for these caps.
 
-    :meth:`watch`, :meth:`settle` and :meth:`close` are coroutines so that a
+    :meth:`open`, :meth:`watch`, :meth:`settle` and :meth:`close` are coroutines so that a
     cluster's caps (:class:`~.redis_limits.RedisCaps`, counting in Redis) can
     stand in for these, kept in this process.
 
     >>> import asyncio
     >>> caps, closed = AddressCaps(cap=2), []
-    >>> first, second = (caps.open("1.2.3.4", lambda: closed.append("first")) for _ in range(2))
-    >>> third = caps.open("1.2.3.4", lambda: closed.append("third"))
+    >>> first, second = (asyncio.run(caps.open("1.2.3.4", lambda: closed.append("first"))) for _ in range(2))
+    >>> third = asyncio.run(caps.open("1.2.3.4", lambda: closed.append("third")))
     >>> closed, first.kind  # the oldest socket that has not said hello makes room
     (['first'], 'closed')
     >>> asyncio.run(caps.watch(second)), asyncio.run(caps.watch(third))  # both watch now
     (True, True)
-    >>> fourth = caps.open("1.2.3.4", lambda: None)
+    >>> fourth = asyncio.run(caps.open("1.2.3.4", lambda: None))
     >>> asyncio.run(caps.watch(fourth))  # the address already watches with 2 connections
     False
     >>> asyncio.run(caps.settle(fourth, 0))  # it holds seat 0 instead: seated connections are never counted
@@ -75,7 +75,7 @@ class AddressCaps:
         """Each address's sockets yet to say hello, oldest first."""
         self.watching: dict[str, int] = {}
 
-    def open(self, address: str, evict: Callable[[], None]) -> Counted:
+    async def open(self, address: str, evict: Callable[[], None]) -> Counted:
         """Count a new socket of ``address`` as pending; past the cap, the address's oldest pending one is evicted."""
         waiting = self.pending.setdefault(address, [])
         if len(waiting) >= self.cap:

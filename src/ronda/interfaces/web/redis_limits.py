@@ -8,12 +8,11 @@ them, each behind the interface the routes already use:
 - :class:`RedisBuckets` (:class:`~.rates.RateLimit`): the token bucket of
   :class:`~.rates.TokenBuckets`, its two numbers per key in a Redis hash,
   taken in one Lua script on Redis' own clock (atomic, whichever process asks).
-- :class:`RedisCaps` (:class:`~.connections.Caps`): the spectators an address
-  holds, counted per process in one Redis hash per address. Each process
-  renews a short-lived *alive* key; the counts of a process whose key expired
-  (it was killed) are dropped at the next check, so they do not stay forever.
-  Sockets that have not said hello yet are capped per process as before (they
-  live seconds, and closing one on another process would need a message).
+- :class:`RedisCaps` (:class:`~.connections.AddressCaps`): the connections
+  without a seat an address holds, counted per process in Redis hashes per
+  address. Each process renews a short-lived *alive* key; the counts of a
+  process whose key expired (it was killed) are dropped at the next check, so
+  they do not stay forever.
 - :class:`~.redis_pairing.RedisPairing`: the play-now queue.
 
 The flood limit stays in each process: it is per connection, and a connection
@@ -29,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from .connections import AddressCaps, Counted
@@ -58,7 +58,7 @@ return {admitted, tostring(tokens)}
 """
 """One action of a key: its bucket refilled on Redis' clock, a token taken if there is one; kept until full again."""
 
-WATCH = """
+COUNT = """
 local cap, me, alive = tonumber(ARGV[1]), ARGV[2], ARGV[3]
 local counts = redis.call('HGETALL', KEYS[1])
 local total = 0
@@ -70,14 +70,15 @@ for i = 1, #counts, 2 do
     redis.call('HDEL', KEYS[1], process)
   end
 end
-if total >= cap then return 0 end
+if cap >= 0 and total >= cap then return {0, total} end
 redis.call('HINCRBY', KEYS[1], me, 1)
 redis.call('EXPIRE', KEYS[1], 86400)
-return 1
+return {1, total + 1}
 """
-"""Count one more spectator of an address for this process, unless the live processes' counts reach the cap."""
+"""Count one more connection of an address for this process, unless the live processes' counts reach ``cap``
+(``-1``: count it whatever the total); the total of the live processes after."""
 
-UNWATCH = """
+UNCOUNT = """
 if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return 1
 """
@@ -116,11 +117,17 @@ class RedisBuckets:
 
 
 class RedisCaps(AddressCaps):
-    """:class:`~.connections.AddressCaps` whose spectators are counted across every process in Redis.
+    """:class:`~.connections.AddressCaps` counted across every process in Redis.
 
-    Pending sockets are this process's own (the parent's counting); watching
-    ones go through :data:`WATCH`, under this process's id, while the process
-    renews its alive key (:meth:`start`; :meth:`stop` takes its counts back).
+    Each address has two hashes, its pending and its watching connections,
+    counted under each process's id (:data:`COUNT`) while the process renews
+    its alive key (:meth:`start`; :meth:`stop` takes its counts back). A
+    spectator past the cap is refused wherever it connects. A new socket past
+    the cap is never refused (as in one process): this process's oldest
+    pending socket of the address is closed to make room, if it holds one; so
+    an address spreading sockets over N processes holds at most the cap and
+    one more per process. If Redis does not answer, a socket is counted in
+    this process alone.
     """
 
     def __init__(self, redis: Any, cap: int, *, alive_seconds: float = ALIVE_SECONDS) -> None:
@@ -128,13 +135,13 @@ class RedisCaps(AddressCaps):
         self.redis = redis
         self.me = secrets.token_hex(8)
         self.alive_seconds = alive_seconds
-        self._watch = redis.register_script(WATCH)
-        self._unwatch = redis.register_script(UNWATCH)
+        self._count = redis.register_script(COUNT)
+        self._uncount = redis.register_script(UNCOUNT)
         self._heart: asyncio.Task[None] | None = None
         self._releasing: set[asyncio.Task[None]] = set()
 
-    def _address_key(self, address: str) -> str:
-        return f"{PREFIX}watching:{address}"
+    def _key(self, kind: str, address: str) -> str:
+        return f"{PREFIX}{kind}:{address}"
 
     @property
     def _alive_prefix(self) -> str:
@@ -164,7 +171,7 @@ class RedisCaps(AddressCaps):
                 log.warning("could not renew this process's alive key in Redis (%s)", type(error).__name__)
 
     async def stop(self) -> None:
-        """This process stops: its spectators' counts are taken back at once."""
+        """This process stops: its counts are taken back at once."""
         if self._heart is not None:
             self._heart.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -172,46 +179,63 @@ class RedisCaps(AddressCaps):
         if self._releasing:
             await asyncio.wait(self._releasing, timeout=5)
         with contextlib.suppress(Exception):
-            for address in list(self.watching):
-                await self.redis.hdel(self._address_key(address), self.me)
+            for kind, addresses in (("pending", self.pending), ("watching", self.watching)):
+                for address in list(addresses):
+                    await self.redis.hdel(self._key(kind, address), self.me)
             await self.redis.delete(self._alive_prefix + self.me)
+
+    async def open(self, address: str, evict: Callable[[], None]) -> Counted:
+        try:
+            _, total = await self._count(keys=[self._key("pending", address)], args=[-1, self.me, self._alive_prefix])
+        except Exception as error:
+            log.warning("Redis did not answer (%s): a socket is counted in this process alone", type(error).__name__)
+            return await super().open(address, evict)
+        waiting = self.pending.setdefault(address, [])
+        if int(total) > self.cap and waiting:  # past the cap across the cluster: this process's oldest makes room
+            oldest = waiting.pop(0)
+            oldest.kind = "closed"
+            oldest.evict()
+            self._release("pending", address)
+        counted = Counted(address, evict)
+        waiting.append(counted)
+        return counted
 
     async def watch(self, counted: Counted) -> bool:
         if counted.kind == "watching":
             return True
-        admitted = await self._watch(
-            keys=[self._address_key(counted.address)], args=[self.cap, self.me, self._alive_prefix]
+        admitted, _ = await self._count(
+            keys=[self._key("watching", counted.address)], args=[self.cap, self.me, self._alive_prefix]
         )
         if not int(admitted):
             return False
-        await super().settle(counted, None)  # the script counted it already
+        await super().settle(counted, None)  # counted as watching by the script already
         return True
 
     async def settle(self, counted: Counted, seat: int | None) -> None:
         if seat is None and counted.kind == "pending":  # watching without :meth:`watch` (a token holding no seat)
-            await self.redis.hincrby(self._address_key(counted.address), self.me, 1)
+            await self.redis.hincrby(self._key("watching", counted.address), self.me, 1)
         await super().settle(counted, seat)
 
     async def close(self, counted: Counted) -> None:
-        if counted.kind == "watching":
-            self._release(counted.address)
+        if counted.kind in ("pending", "watching"):
+            self._release(counted.kind, counted.address)
         await super().close(counted)
 
-    def _release(self, address: str) -> None:
-        """Take one spectator of ``address`` back, in a task of its own.
+    def _release(self, kind: str, address: str) -> None:
+        """Take one connection of ``address`` back from ``kind``'s count, in a task of its own.
 
         The connection's handler may be being cancelled (the server stops, the
         test client goes): the count must still go, so it is not awaited there.
         """
-        task = asyncio.get_running_loop().create_task(self._unwatch_one(address))
+        task = asyncio.get_running_loop().create_task(self._uncount_one(kind, address))
         self._releasing.add(task)
         task.add_done_callback(self._releasing.discard)
 
-    async def _unwatch_one(self, address: str) -> None:
+    async def _uncount_one(self, kind: str, address: str) -> None:
         try:
-            await self._unwatch(keys=[self._address_key(address)], args=[self.me])
+            await self._uncount(keys=[self._key(kind, address)], args=[self.me])
         except Exception as error:  # Redis away: the count goes when this process's alive key does
-            log.warning("could not release a spectator's count in Redis (%s)", type(error).__name__)
+            log.warning("could not release a connection's count in Redis (%s)", type(error).__name__)
 
 
 def cluster_client(url: str) -> Any:

@@ -59,7 +59,7 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
         connection.send(dumps(error_json("too_many_connections", message)))
         connection.close_soon(TOO_MANY)
 
-    handle = caps.open(client_of(websocket), evict)
+    handle = await caps.open(client_of(websocket), evict)
     try:
         table = await lobby_of(websocket).open(table_id)
     except HttpError as error:
