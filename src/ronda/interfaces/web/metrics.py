@@ -51,7 +51,7 @@ class Metrics:
         self.connections = Gauge("ronda_connections", "Websocket connections open to this process", registry=r)
         self.move_update = Histogram(
             "ronda_move_update_seconds",
-            "From a person's decision received to its update sent to every connection of the table",
+            "From a person's decision received to its update queued for every connection of the table (stored first)",
             buckets=FAST,
             registry=r,
         )
