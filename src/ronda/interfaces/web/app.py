@@ -35,14 +35,13 @@ from ...bots import levels
 from .analyses import Analyses
 from .cluster_lobby import SharedListing
 from .collector import Collector
-from .connections import CONNECTIONS_PER_CLIENT, AddressCaps
+from .connections import CONNECTIONS_PER_CLIENT
 from .forms import HttpError
 from .guard import Guard, Origins, origin_of
 from .lobby import Limits, Lobby
 from .metrics import LOOPBACK, CountConnections, CountedLimit, Metrics, networks
-from .pairing import LocalPairing, Pairing
-from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE, RateLimit, TokenBuckets
-from .redis_limits import RedisCaps, cluster_client, cluster_limits
+from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE
+from .redis_limits import RedisCaps, cluster_client, server_limits
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .site import Site
@@ -127,26 +126,13 @@ def create_app(
     origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host)
     metrics = Metrics()
     redis = None if redis_url is None else cluster_client(redis_url)
-    creating: RateLimit
-    joining: RateLimit
-    flood: RateLimit
-    caps: AddressCaps
-    pairing: Pairing
-    if redis is None:
-        creating, joining = TokenBuckets.per_minute(create_rate), TokenBuckets.per_minute(join_rate)
-        flood, caps, pairing = (
-            TokenBuckets(flood_rate, 2 * flood_rate),
-            AddressCaps(connections_per_client),
-            LocalPairing(),
-        )
-    else:
-        creating, joining, flood, caps, pairing = cluster_limits(
-            redis,
-            create_rate=create_rate,
-            join_rate=join_rate,
-            flood_rate=flood_rate,
-            connections_per_client=connections_per_client,
-        )
+    creating, joining, flood, caps, pairing = server_limits(
+        redis,
+        create_rate=create_rate,
+        join_rate=join_rate,
+        flood_rate=flood_rate,
+        connections_per_client=connections_per_client,
+    )
     site = Site(
         settings=settings,
         origins=origins,

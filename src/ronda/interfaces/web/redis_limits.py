@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .connections import AddressCaps, Counted
-from .pairing import Pairing
+from .pairing import LocalPairing, Pairing
 from .rates import RateLimit, TokenBuckets, Verdict
 from .redis_pairing import RedisPairing
 
@@ -247,17 +247,30 @@ def cluster_client(url: str) -> Any:
     return Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, health_check_interval=30)
 
 
-def cluster_limits(
-    redis: Any,
-    *,
-    create_rate: float,
-    join_rate: float,
-    flood_rate: float,
-    connections_per_client: int,
-) -> tuple[RateLimit, RateLimit, RateLimit, RedisCaps, Pairing]:
-    """The limits of a cluster on ``redis`` (an asyncio client): ``(creating, joining, flood, caps, pairing)``.
+Made = tuple[RateLimit, RateLimit, RateLimit, AddressCaps, Pairing]
+"""A server's limits: ``(creating, joining, flood, caps, pairing)``, as :class:`~.site.Site` holds them."""
+
+
+def local_limits(*, create_rate: float, join_rate: float, flood_rate: float, connections_per_client: int) -> Made:
+    """The limits of a server of one process, kept in its memory (``create_app`` without ``redis_url``).
 
     ``create_rate`` and ``join_rate`` are a minute, ``flood_rate`` a second (as ``create_app``'s).
+    """
+    return (
+        TokenBuckets.per_minute(create_rate),
+        TokenBuckets.per_minute(join_rate),
+        TokenBuckets(flood_rate, 2 * flood_rate),
+        AddressCaps(connections_per_client),
+        LocalPairing(),
+    )
+
+
+def cluster_limits(
+    redis: Any, *, create_rate: float, join_rate: float, flood_rate: float, connections_per_client: int
+) -> Made:
+    """:func:`local_limits` for a cluster on ``redis`` (an asyncio client): the same limits, kept in Redis.
+
+    The flood limit stays in the process (it is per connection).
     """
     return (
         RedisBuckets.per_minute(redis, "create", create_rate),
@@ -265,4 +278,24 @@ def cluster_limits(
         TokenBuckets(flood_rate, 2 * flood_rate),
         RedisCaps(redis, connections_per_client),
         RedisPairing(redis),
+    )
+
+
+def server_limits(
+    redis: Any | None, *, create_rate: float, join_rate: float, flood_rate: float, connections_per_client: int
+) -> Made:
+    """The cluster's limits on ``redis``, or with none this process's own (what ``create_app`` calls)."""
+    if redis is None:
+        return local_limits(
+            create_rate=create_rate,
+            join_rate=join_rate,
+            flood_rate=flood_rate,
+            connections_per_client=connections_per_client,
+        )
+    return cluster_limits(
+        redis,
+        create_rate=create_rate,
+        join_rate=join_rate,
+        flood_rate=flood_rate,
+        connections_per_client=connections_per_client,
     )
