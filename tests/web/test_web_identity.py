@@ -14,10 +14,22 @@ import pytest
 pytest.importorskip("fastapi")
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from web_helpers import new_table, server
 
 from ronda.interfaces.web.accounts import COOKIE
-from ronda.interfaces.web.store import names_table, players_table, sessions_table
+from ronda.interfaces.web.forms import name_keys
+from ronda.interfaces.web.store import (
+    PlayerSeat,
+    Store,
+    StoredPlayer,
+    StoredSeat,
+    StoredSession,
+    StoredTable,
+    names_table,
+    players_table,
+    sessions_table,
+)
 
 BOT = {"kind": "bot", "level": "random"}
 EVIL = {"Origin": "https://evil.example"}
@@ -163,3 +175,30 @@ def test_another_sites_page_cannot_choose_a_name(tmp_path: Path) -> None:
     with server(tmp_path) as http:
         error_of(http.post("/api/me", json={"name": "Amina"}, headers=EVIL), 403, "bad_origin")
         assert http.get("/api/me").json()["id"] is None and not rows(http, players_table)
+
+
+def test_two_players_names_that_look_alike_cannot_both_be_stored(database_url: str) -> None:
+    """The store itself refuses a second look-alike name (its keys are primary keys): two servers choosing names at
+    once cannot both take "Amina" and "AMINA" — on SQLite and PostgreSQL alike; and a seat records its player."""
+    store = Store(database_url)
+    try:
+        first = StoredPlayer("p1", "2026-01-01T00:00:00+00:00", "Amina")
+        store.write(store.add_player, first, name_keys("Amina"), session("s1", "p1"))
+        second = StoredPlayer("p2", "2026-01-01T00:00:01+00:00", "AMINA")
+        with pytest.raises(IntegrityError):
+            store.write(store.add_player, second, name_keys("AMINA"), session("s2", "p2"))
+        assert store.name_holder(name_keys("\u0410mina")) == StoredPlayer("p1", first.created, "Amina")
+        assert store.player_of("s1" * 32) == first and store.player_of("s2" * 32) is None
+        seats = [
+            StoredSeat(0, "human", "Amina", None, "ab" * 32, player_id="p1"),
+            StoredSeat(1, "bot", "bot", "easy", None),
+        ]
+        store.write(store.add_table, StoredTable("t1", first.created, {"players": 2}, "classic", "waiting", seats))
+        assert store.games_of("p1") == [PlayerSeat("t1", first.created, 0, "waiting")] and store.games_of("p2") == []
+    finally:
+        store.close()
+
+
+def session(session_id: str, player_id: str) -> StoredSession:
+    when = "2026-01-01T00:00:00+00:00"
+    return StoredSession(session_id, player_id, session_id * 32, when, when, "Firefox on Linux", "10.0.0.1")

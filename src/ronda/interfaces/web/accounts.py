@@ -99,7 +99,8 @@ def hash_token(token: str) -> str:
 
 
 def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """Now, to the microsecond: a player's sessions are listed in the order they were made, even within a second."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def browser_of(user_agent: str) -> str:
