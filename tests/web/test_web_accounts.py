@@ -8,6 +8,7 @@ Each ``TestClient`` keeps the cookies the server sets, as one browser does; a se
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,10 @@ def test_an_account_keeps_the_name_and_stores_only_an_argon2_hash(amina: Server)
         assert other.get("/api/me").json()["account"] is False
 
 
-def test_logging_in_on_another_device_is_the_same_player_and_its_seats_are_theirs(amina: Server) -> None:
+def test_logging_in_on_another_device_is_the_same_player_and_its_seats_are_theirs(
+    amina: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)  # everything any logger says while passwords go by
     me = amina.get("/api/me").json()
     with second_browser(amina) as phone:
         wrong = login(phone, password="not the password")
@@ -110,6 +114,7 @@ def test_logging_in_on_another_device_is_the_same_player_and_its_seats_are_their
         made = phone.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, BOT]})
         assert made.json()["name"] == "Amina"
         assert [s.table_id for s in store_of(amina).games_of(me["id"])] == [made.json()["table_id"]]
+    assert caplog.records and PASSWORD not in caplog.text and "not the password" not in caplog.text
 
 
 def test_sessions_are_listed_and_a_revoked_one_is_no_identity(amina: Server) -> None:
