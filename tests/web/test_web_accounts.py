@@ -159,6 +159,8 @@ def test_logout_ends_this_session_and_a_guest_is_not_let_lose_their_name(amina: 
         choose(guest, "Brahim")
         refused = guest.post("/api/me/logout")
         assert "logging out would lose your name for good" in error_of(refused, 409, "no_account")
+        (own,) = guest.get("/api/me/sessions").json()["sessions"]
+        error_of(guest.delete(f"/api/me/sessions/{own['id']}"), 409, "no_account")  # nor by ending its own session
         assert guest.get("/api/me").json()["name"] == "Brahim"
 
 
