@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import Request, WebSocket
 
 from ...engine.jsontext import json_depth
+from .accounts import Logins
 from .analyses import Analyses
 from .connections import AddressCaps
 from .forms import MAX_BODY_BYTES, HttpError
@@ -50,6 +51,8 @@ class Site:
     """This process's metrics (:mod:`.metrics`)."""
     metrics_from: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = networks(LOOPBACK)
     """Who may read ``/metrics`` (``--metrics-from``)."""
+    logins: Logins = field(default_factory=Logins)
+    """Passwords one address, and one username, may try (:mod:`.accounts`)."""
 
 
 def site_of(request: Request | WebSocket) -> Site:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, health, pages, pairing, sockets, tables
+from . import accounts, games, health, pages, pairing, sockets, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     tables.router,
     pairing.router,
+    accounts.router,
     games.router,
     sockets.router,
     health.router,
