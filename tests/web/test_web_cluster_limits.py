@@ -247,3 +247,17 @@ def test_the_redis_queue_keeps_the_rules_of_play_now(redis_url: str) -> None:
             await redis.aclose()
 
     asyncio.run(scenario())
+
+
+def test_passwords_tried_are_counted_across_the_processes(tmp_path: Path, redis_url: str) -> None:
+    from ronda.interfaces.web.accounts import ACCOUNT_LOGIN_RATE
+
+    guess = {"username": "amina", "password": "not her password"}
+    with two_processes(tmp_path, redis_url) as (a, b):
+        answers = [
+            (a if n % 2 else b).post("/api/me/login", json=guess).status_code for n in range(int(ACCOUNT_LOGIN_RATE))
+        ]
+        assert set(answers) == {401}  # wrong, and each process let its share through
+        for http in (a, b):  # the account's tries are spent, whichever process is asked
+            refused = http.post("/api/me/login", json=guess)
+            assert refused.status_code == 429 and "log in to this account" in refused.json()["error"]["message"]
