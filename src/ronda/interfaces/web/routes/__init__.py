@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, pages, pairing, sockets, tables
+from . import games, pages, pairing, ratings, sockets, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     tables.router,
     pairing.router,
     games.router,
+    ratings.router,
     sockets.router,
 )
 """Every router, in the order they are included."""

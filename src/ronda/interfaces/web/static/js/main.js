@@ -1,11 +1,14 @@
 // The app shell: the top bar with the language switch, the routes (the lobby
 // at "/", a table or its invite at "/t/{table_id}", "?replay" for a finished
-// game, "?watch" to watch without a seat), the toasts, and the keyboard.
+// game, with "&analysis" to analyse it at once, "?watch" to watch without a
+// seat, a player's page at "/p/{player}", the leaderboard at "/leaderboard"),
+// the toasts, and the keyboard.
 
 import { installSprite, cardSvg } from "./cards.js";
 import { copyText, el, toast } from "./dom.js";
 import { LANGUAGES, has, initialLanguage, language, setLanguage, t } from "./i18n.js";
 import { showJoin, showLobby } from "./lobby.js";
+import { showLeaderboard, showPlayer } from "./players.js";
 import { TableConnection, api, tokens } from "./net.js";
 import { showReplay } from "./replay.js";
 import { TableScreen } from "./table.js";
@@ -40,6 +43,7 @@ function header() {
       el("span", { class: "brand-text" }, el("b", {}, t("title")), el("small", {}, t("tagline")))),
     el("div", { class: "topbar-end" },
       location.pathname !== "/" ? el("a", { href: "/", class: "btn ghost", "data-link": "" }, t("lobby")) : null,
+      location.pathname !== "/leaderboard" ? el("a", { href: "/leaderboard", class: "btn ghost", "data-link": "" }, t("leaderboard")) : null,
       el("label", { class: "language" }, el("span", { class: "globe", "aria-hidden": "true", html: GLOBE }), select)));
 }
 
@@ -76,7 +80,7 @@ async function table(tableId, params) {
   if (mine !== epoch) return;
   const held = tokens.get(tableId);
   const free = summary.seats.some((s) => s.kind === "human" && !s.taken);
-  if (params.has("replay")) return replay(tableId, params.get("game"));
+  if (params.has("replay")) return replay(tableId, params.get("game"), params.has("analysis"));
   if (!held && summary.status === "finished" && !params.has("watch")) return replay(tableId);
   if (!held && free && !params.has("watch")) {
     const draw = () => showJoin(app, summary, { go: navigate, fail: (e) => toast(explain(e)), joined: () => table(tableId, new URLSearchParams()) });
@@ -133,13 +137,21 @@ function play(tableId, held) {
   };
 }
 
-async function replay(tableId, game = null) {
+async function replay(tableId, game = null, analyseNow = false) {
   const mine = epoch;
   const shown = await showReplay(app, tableId, {
-    game, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
+    game, analyseNow, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
   });
   if (mine !== epoch) return shown.stop();
   current = { leave: shown.stop, redraw: shown.redraw, key: () => false };
+}
+
+/** A screen of players.js (a player's page, the leaderboard) for `key`, redrawn in the new language. */
+async function screen(show, key) {
+  const mine = epoch;
+  const draw = () => show(app, key, { go: navigate, fail: (e) => toast(explain(e)), current: () => mine === epoch });
+  await draw();
+  if (mine === epoch) current = { leave() {}, redraw: draw, key: () => false };
 }
 
 // ------------------------------------------------------------------ routing
@@ -150,7 +162,10 @@ function route() {
   header();
   window.scrollTo(0, 0);
   const match = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
+  const player = /^\/p\/([^/]+)\/?$/.exec(location.pathname);
   if (match) table(decodeURIComponent(match[1]), new URLSearchParams(location.search));
+  else if (player) screen(showPlayer, decodeURIComponent(player[1]));
+  else if (location.pathname === "/leaderboard") screen(showLeaderboard, new URLSearchParams(location.search).get("players") || "2");
   else lobby();
 }
 
