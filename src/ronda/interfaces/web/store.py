@@ -576,8 +576,13 @@ class Store:
             )
         }
         before = [held.get(player, ratings.NEW) for player in people]
-        after = ratings.rate(players, before, winner, scores, set(abandoned))
-        placing = ratings.ranks_of(players, winner, scores, set(abandoned))
+        try:
+            after = ratings.rate(players, before, winner, scores, set(abandoned))
+            placing = ratings.ranks_of(players, winner, scores, set(abandoned))
+        except (ValueError, ArithmeticError) as error:
+            # A rating that cannot be worked out must never keep a game from ending: it stays unrated, said loudly.
+            log.error("table %s: game %d cannot be rated (%s); it is kept unrated", table_id, game, error)
+            return
         finished = datetime.now(UTC).isoformat(timespec="seconds")
         for seat, player in enumerate(people):
             values = {"mu": after[seat].mu, "sigma": after[seat].sigma, "games": after[seat].games}
