@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
@@ -55,9 +56,11 @@ def finished_game(tmp_path: Path, database_url: str) -> tuple[str, dict[str, Any
 
 
 def as_before_migrations(database_url: str, shape: str) -> None:
-    """Make the database look as ronda left it before migrations: no version; for ``older``, the first columns."""
+    """Make the database look as ronda left it before migrations: what revision 0001 makes (the later revisions taken
+    back by their downgrades), no version; for ``older``, the first columns."""
     engine = create_engine(sqlalchemy_url(database_url))
     with engine.begin() as db:
+        command.downgrade(migrations.config(connection=db), "0001")
         db.execute(text("DROP TABLE alembic_version"))
         if shape == "older":
             db.execute(text("DROP TABLE ronda_hints"))

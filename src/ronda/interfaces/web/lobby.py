@@ -211,7 +211,7 @@ class Lobby:
 
     def _table_from_store(self, stored: StoredTable) -> Table:
         rules = Rules.from_dict(stored.rules)
-        seats = [Seat(s.seat, s.kind, s.name, s.level, s.token_hash, s.auto_declare) for s in stored.seats]
+        seats = [Seat(s.seat, s.kind, s.name, s.level, s.token_hash, s.auto_declare, s.player_id) for s in stored.seats]
         table = Table(stored.id, stored.created, rules, stored.preset, seats, self.journal, self.settings, self.pool)
         table.status = stored.status
         table.public, table.spectators, table.creator = stored.public, stored.spectators, stored.creator
@@ -235,8 +235,9 @@ class Lobby:
 
     # ----------------------------------------------------------- creating
 
-    async def create(self, spec: TableSpec, owner: str | None = None) -> tuple[Table, str]:
-        """A new table from a creator's choices; the creator takes seat ``spec.me``. Returns the table and the token."""
+    async def create(self, spec: TableSpec, owner: str | None = None, player: str | None = None) -> tuple[Table, str]:
+        """A new table from a creator's choices; the creator (the player ``player``, when known) takes seat
+        ``spec.me``. Returns the table and the token."""
         live = [t for t in self.tables.values() if t.live]
         if len(live) >= self.limits.max_tables:
             raise HttpError(503, "server_full", "the server has as many games going as it can take: try again later")
@@ -255,7 +256,7 @@ class Lobby:
             if s.kind == "bot":
                 seats.append(Seat(index, "bot", f"{s.level} bot", s.level))
             elif index == spec.me:
-                seats.append(Seat(index, "human", s.name, None, digest))
+                seats.append(Seat(index, "human", s.name, None, digest, player=player))
             else:
                 seats.append(Seat(index, "human"))
         status = PLAYING if all(s.taken for s in seats) else WAITING_STATUS
@@ -271,7 +272,7 @@ class Lobby:
             rules.to_dict(),
             spec.preset,
             status,
-            [StoredSeat(s.index, s.kind, s.name, s.level, s.token_hash) for s in seats],
+            [StoredSeat(s.index, s.kind, s.name, s.level, s.token_hash, player_id=s.player) for s in seats],
             public=spec.public,
             spectators=spec.spectators,
             creator=spec.me,

@@ -59,6 +59,8 @@ class Ask:
     """Seconds after which bots fill the empty seats; ``None``: wait for people only."""
     level: str = "medium"
     """The bots' level when they fill the seats."""
+    player: str | None = None
+    """The player asking, when they keep a name (docs/server.md, "Identity and accounts"): their seat records it."""
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,13 @@ app's lifespan opens, through the request, so a route module needs nothing of
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import Request, WebSocket
 
 from ...engine.jsontext import json_depth
+from .accounts import Logins
 from .analyses import Analyses
 from .connections import AddressCaps
 from .forms import MAX_BODY_BYTES, HttpError
@@ -44,6 +45,8 @@ class Site:
     """Connections without a seat, per client address."""
     pairing: Pairing
     """The play-now queue (:mod:`.pairing`)."""
+    logins: Logins = field(default_factory=Logins)
+    """Passwords one address, and one username, may try (:mod:`.accounts`)."""
 
 
 def site_of(request: Request | WebSocket) -> Site:

@@ -107,7 +107,10 @@ seats_table = Table(
     Column("level", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("auto_declare", Boolean, nullable=False, default=False),
+    Column("player_id", String(32), nullable=True, index=True),
 )
+"""``player_id`` is the player (``ronda_players``) who took a seat under their kept name; not a foreign key, so that
+migration 0002 adds it to a database of before with SQLite's plain ``ADD COLUMN``."""
 
 games_table = Table(
     "ronda_games",
@@ -158,6 +161,41 @@ analyses_table = Table(
     Column("analysis", Text, nullable=False),
 )
 """The analysis of a finished game, searched once (a minute of work) and read by every replay after."""
+
+players_table = Table(
+    "ronda_players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created", String(40), nullable=False),
+    Column("name", String(80), nullable=False),
+    Column("username", String(80), nullable=True, unique=True),
+    Column("password_hash", Text, nullable=True),
+)
+"""A person who chose a name (docs/server.md, "Identity and accounts"); ``username`` and ``password_hash`` (Argon2)
+once they made an account, the username case-folded."""
+
+names_table = Table(
+    "ronda_names",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("player_id", String(32), ForeignKey("ronda_players.id"), nullable=False),
+)
+"""Each look-alike key of each player's name (:func:`.forms.name_keys`): the key being the primary key, two players'
+names can never look alike, whatever the servers in front of the database."""
+
+sessions_table = Table(
+    "ronda_sessions",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("ronda_players.id"), nullable=False, index=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("created", String(40), nullable=False),
+    Column("last_seen", String(40), nullable=False),
+    Column("agent", String(80), nullable=False),
+    Column("address", String(64), nullable=False),
+)
+"""A browser holding a player's identity: the SHA-256 of its cookie's token (never the token), when it was made and
+last seen, and what browser and address it was made from (shown to the player, to spot one that is not theirs)."""
 
 ratings_table = Table(
     "ronda_ratings",
@@ -224,6 +262,42 @@ class StoredSeat:
     level: str | None
     token_hash: str | None
     auto_declare: bool = False
+    player_id: str | None = None
+    """The player (``ronda_players``) who took the seat with a kept name; ``None`` for bots and anonymous seats."""
+
+
+@dataclass
+class StoredPlayer:
+    """A player as stored: a stable id, when they first chose a name, that name, and their account if they made one."""
+
+    id: str
+    created: str
+    name: str
+    username: str | None = None
+    password_hash: str | None = None
+
+
+@dataclass
+class StoredSession:
+    """One browser's hold on a player: ``token_hash`` is the SHA-256 of its cookie's token."""
+
+    id: str
+    player_id: str
+    token_hash: str
+    created: str
+    last_seen: str
+    agent: str
+    address: str
+
+
+@dataclass(frozen=True)
+class PlayerSeat:
+    """A seat a player took (:meth:`Store.games_of`): the table, when it was made, the seat and the table's status."""
+
+    table_id: str
+    created: str
+    seat: int
+    status: str
 
 
 @dataclass
@@ -394,6 +468,7 @@ class Store:
                     "level": s.level,
                     "token_hash": s.token_hash,
                     "auto_declare": s.auto_declare,
+                    "player_id": s.player_id,
                 }
                 for s in table.seats
             ],
@@ -405,13 +480,21 @@ class Store:
         self.start_game(db, table.id, 0, dealer=dealer, base_version=0, deck=deck, status=table.status)
 
     def take_seat(
-        self, db: Connection, table_id: str, seat: int, name: str, token_hash: str, status: str | None = None
+        self,
+        db: Connection,
+        table_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        status: str | None = None,
+        player_id: str | None = None,
     ) -> None:
-        """A person takes a seat; ``status`` is the table's new status when this seat starts the game."""
+        """A person (the player ``player_id``, when known) takes a seat; ``status`` is the table's new status when this
+        seat starts the game."""
         db.execute(
             update(seats_table)
             .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
-            .values(name=name, token_hash=token_hash)
+            .values(name=name, token_hash=token_hash, player_id=player_id)
         )
         if status is not None:
             self.set_status(db, table_id, status)
@@ -633,7 +716,7 @@ class Store:
             seats: dict[str, list[StoredSeat]] = {}
             for s in db.execute(seats_query):
                 seats.setdefault(s.table_id, []).append(
-                    StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.auto_declare))
+                    StoredSeat(s.seat, s.kind, s.name, s.level, s.token_hash, bool(s.auto_declare), s.player_id)
                 )
             games: dict[str, list[StoredGame]] = {}
             for g in db.execute(games_query):
@@ -788,6 +871,119 @@ class Store:
                 .order_by(actions_table.c.number)
             ).all()
         return [r.number for r in rows]
+
+    # ------------------------------------------------------------ players
+
+    def add_player(self, db: Connection, player: StoredPlayer, keys: frozenset[str], session: StoredSession) -> None:
+        """A new player with their name's look-alike ``keys`` and their first session, in one transaction.
+
+        A key another player's name holds makes the insert fail (:class:`StoreConflict` through the journal):
+        two players never end up with names that look alike, even when two servers take them at once.
+        """
+        db.execute(insert(players_table).values(id=player.id, created=player.created, name=player.name))
+        db.execute(insert(names_table), [{"key": key, "player_id": player.id} for key in sorted(keys)])
+        self.add_session(db, session)
+
+    def add_session(self, db: Connection, session: StoredSession) -> None:
+        db.execute(
+            insert(sessions_table).values(
+                id=session.id,
+                player_id=session.player_id,
+                token_hash=session.token_hash,
+                created=session.created,
+                last_seen=session.last_seen,
+                agent=session.agent,
+                address=session.address,
+            )
+        )
+
+    def end_session(self, db: Connection, player_id: str, session_id: str) -> None:
+        """The session is over (logged out, revoked): its cookie is no identity any more."""
+        db.execute(
+            delete(sessions_table).where(sessions_table.c.id == session_id, sessions_table.c.player_id == player_id)
+        )
+
+    def touch_session(self, db: Connection, session_id: str, when: str) -> None:
+        db.execute(update(sessions_table).where(sessions_table.c.id == session_id).values(last_seen=when))
+
+    def set_account(self, db: Connection, player_id: str, username: str, password_hash: str) -> None:
+        """The player's account: a case-folded ``username`` (unique: a taken one fails) and an Argon2 hash.
+
+        Also how a hash is replaced by a stronger one (Argon2's parameters raised) after a login."""
+        db.execute(
+            update(players_table)
+            .where(players_table.c.id == player_id)
+            .values(username=username, password_hash=password_hash)
+        )
+
+    def session_of(self, token_hash: str) -> tuple[StoredSession, StoredPlayer] | None:
+        """The session whose cookie token hashes to ``token_hash``, and its player; ``None``: no such session."""
+        with self.engine.connect() as db:
+            row = db.execute(
+                select(sessions_table, players_table.c.name, players_table.c.username)
+                .join(players_table, players_table.c.id == sessions_table.c.player_id)
+                .where(sessions_table.c.token_hash == token_hash)
+            ).first()
+        if row is None:
+            return None
+        session = StoredSession(
+            row.id, row.player_id, row.token_hash, row.created, row.last_seen, row.agent, row.address
+        )
+        return session, StoredPlayer(row.player_id, "", row.name, row.username)
+
+    def player_of(self, token_hash: str) -> StoredPlayer | None:
+        """The player whose browser holds the cookie token hashing to ``token_hash`` (``None``: nobody's)."""
+        found = self.session_of(token_hash)
+        return None if found is None else self.player(found[1].id)
+
+    def player(self, player_id: str) -> StoredPlayer | None:
+        with self.engine.connect() as db:
+            row = db.execute(select(players_table).where(players_table.c.id == player_id)).first()
+        return None if row is None else StoredPlayer(row.id, row.created, row.name, row.username, row.password_hash)
+
+    def account(self, username: str) -> StoredPlayer | None:
+        """The player whose account has the (case-folded) ``username``, with their password's hash."""
+        with self.engine.connect() as db:
+            row = db.execute(select(players_table).where(players_table.c.username == username)).first()
+        return None if row is None else StoredPlayer(row.id, row.created, row.name, row.username, row.password_hash)
+
+    def name_holder(self, keys: frozenset[str]) -> StoredPlayer | None:
+        """The player whose name shares a look-alike key with ``keys`` (:func:`.forms.name_keys`), if any."""
+        with self.engine.connect() as db:
+            row = db.execute(
+                select(players_table.c.id, players_table.c.created, players_table.c.name)
+                .join(names_table, names_table.c.player_id == players_table.c.id)
+                .where(names_table.c.key.in_(sorted(keys)))
+                .limit(1)
+            ).first()
+        return None if row is None else StoredPlayer(row.id, row.created, row.name)
+
+    def sessions_of(self, player_id: str) -> list[StoredSession]:
+        """The player's sessions, oldest first."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(sessions_table)
+                .where(sessions_table.c.player_id == player_id)
+                .order_by(sessions_table.c.created, sessions_table.c.id)
+            ).all()
+        return [
+            StoredSession(r.id, r.player_id, r.token_hash, r.created, r.last_seen, r.agent, r.address) for r in rows
+        ]
+
+    def games_of(self, player_id: str) -> list[PlayerSeat]:
+        """Every seat the player took with their kept name, oldest table first: where a history or a rating starts.
+
+        Each table's games (and who won them) are then :meth:`load_tables` ``(table_id)``'s, its records
+        :meth:`load_record`'s.
+        """
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(seats_table.c.table_id, seats_table.c.seat, tables_table.c.created, tables_table.c.status)
+                .join(tables_table, tables_table.c.id == seats_table.c.table_id)
+                .where(seats_table.c.player_id == player_id)
+                .order_by(tables_table.c.created, tables_table.c.id)
+            ).all()
+        return [PlayerSeat(r.table_id, r.created, r.seat, r.status) for r in rows]
 
 
 def rating_change(row: Any) -> dict[str, Any]:

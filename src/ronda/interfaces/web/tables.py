@@ -130,6 +130,8 @@ class Seat:
     level: str | None = None
     token_hash: str | None = None
     auto_declare: bool = False
+    player: str | None = None
+    """The player (docs/server.md, "Identity and accounts") who took the seat under their kept name, if one did."""
     stand_in: bool = False
     """The person is away past the grace period and the stand-in bot plays for the seat."""
     rematch: bool = False
@@ -444,8 +446,9 @@ class Table:
 
     # ------------------------------------------------------------- seats
 
-    async def join(self, name: str, seat: int | None, levels: list[str]) -> tuple[int, str]:
-        """A person takes a free seat; the game starts when every person's seat is taken."""
+    async def join(self, name: str, seat: int | None, levels: list[str], player: str | None = None) -> tuple[int, str]:
+        """A person (the player ``player``, when known) takes a free seat; the game starts when every person's seat
+        is taken."""
         async with self._lock:
             if self.evicted:
                 raise TableMoved(self.id)
@@ -468,11 +471,11 @@ class Table:
             starts = all(s.taken for s in self.seats if s.index != seat)
             try:
                 await self.journal.write(
-                    self.journal.store.take_seat, self.id, seat, name, digest, PLAYING if starts else None
+                    self.journal.store.take_seat, self.id, seat, name, digest, PLAYING if starts else None, player
                 )
             except StoreUnavailable:
                 raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
-            target.name, target.token_hash = name, digest
+            target.name, target.token_hash, target.player = name, digest, player
             if starts:
                 self._begin()
             else:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import games, pages, pairing, ratings, sockets, tables
+from . import accounts, games, pages, pairing, ratings, sockets, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
     tables.router,
     pairing.router,
+    accounts.router,
     games.router,
     ratings.router,
     sockets.router,

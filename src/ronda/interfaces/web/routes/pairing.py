@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from ....bots import levels
 from ....engine.presets import preset_rules
+from ..accounts import seat_name
 from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
 from ..pairing import Ask, Game, Match, Pairing, Seating, TooManyWaiting
@@ -51,7 +52,7 @@ async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
     owner = people[0].client if match.bots else None
     seatings: list[Seating] = []
     try:
-        table, token = await lobby.create(spec, owner=owner)
+        table, token = await lobby.create(spec, owner=owner, player=people[0].player)
         seatings.append(Seating(table.id, 0, token))
         for index, ask in enumerate(people[1:], start=1):
             seatings.append(await _join(table, ask, index))
@@ -70,13 +71,13 @@ async def _join(table: Table, ask: Ask, seat: int) -> Seating:
     tries += [f"Guest {seat + 1}", f"Guest {secrets.token_hex(2)}"]  # "Player N" is the page's own label: taken
     for name in tries[:-1]:
         try:
-            index, token = await table.join(name, seat, levels())
+            index, token = await table.join(name, seat, levels(), ask.player)
         except HttpError as error:
             if error.code != "name_taken":
                 raise
             continue
         return Seating(table.id, index, token)
-    index, token = await table.join(tries[-1], seat, levels())
+    index, token = await table.join(tries[-1], seat, levels(), ask.player)
     return Seating(table.id, index, token)
 
 
@@ -149,6 +150,7 @@ async def play(request: Request) -> JSONResponse:
     if not (verdict := await site_of(request).creating.hit(client)).admitted:
         raise HttpError(429, "rate_limited", "you are asking for games too fast: wait a minute", verdict.retry_seconds)
     spec = read_play(await json_body(request))
+    name, player = await seat_name(request, lobby_of(request).journal, spec.name)
     pairing = await _settle(request)
     ticket = spec.ticket
     if ticket is not None:
@@ -158,7 +160,7 @@ async def play(request: Request) -> JSONResponse:
         if seating is not None or await pairing.waiting(ticket) is None:
             ticket = None  # a ticket done with (its game over) or unknown: a new request
     ticket = ticket or secrets.token_urlsafe(TICKET_BYTES)
-    ask = Ask(ticket, Game(spec.players, spec.preset), spec.name or "", client, spec.bots_after, spec.level)
+    ask = Ask(ticket, Game(spec.players, spec.preset), name or "", client, spec.bots_after, spec.level, player)
     try:
         match = await pairing.ask(ask)
     except TooManyWaiting:

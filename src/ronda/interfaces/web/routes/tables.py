@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -11,7 +11,8 @@ from fastapi.responses import JSONResponse
 from ....bots import levels
 from ....engine.presets import PRESETS
 from ....engine.rules import Rules
-from ..forms import HttpError, read_join, read_table_spec
+from ..accounts import seat_name
+from ..forms import HttpError, SeatSpec, read_join, read_table_spec
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
 from ..tables import TableMoved
 
@@ -48,9 +49,14 @@ async def create_table(request: Request) -> JSONResponse:
     if not (verdict := await site_of(request).creating.hit(client)).admitted:
         raise HttpError(429, "rate_limited", "you are creating tables too fast: wait a minute", verdict.retry_seconds)
     spec = read_table_spec(await json_body(request))
-    table, token = await lobby_of(request).create(spec, owner=client)
+    lobby = lobby_of(request)
+    name, player = await seat_name(request, lobby.journal, spec.seats[spec.me].name)
+    if player is not None:  # a player sits under the name they keep
+        spec = replace(spec, seats=(*spec.seats[: spec.me], SeatSpec("human", name), *spec.seats[spec.me + 1 :]))
+    table, token = await lobby.create(spec, owner=client, player=player)
     return JSONResponse(
-        {"table_id": table.id, "seat": spec.me, "token": token, **invite_of(request, table.id)}, status_code=201
+        {"table_id": table.id, "seat": spec.me, "token": token, "name": name, **invite_of(request, table.id)},
+        status_code=201,
     )
 
 
@@ -69,10 +75,13 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     if not (verdict := await site_of(request).joining.hit(client_of(request))).admitted:
         raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", verdict.retry_seconds)
     spec = read_join(await json_body(request))
-    table = await lobby_of(request).open(table_id)
+    lobby = lobby_of(request)
+    table = await lobby.open(table_id)
+    name, player = await seat_name(request, lobby.journal, spec.name)
+    assert name is not None
     try:
-        seat, token = await table.join(spec.name, spec.seat, levels())
+        seat, token = await table.join(name, spec.seat, levels(), player)
     except TableMoved:
-        table = await lobby_of(request).open(table_id)
-        seat, token = await table.join(spec.name, spec.seat, levels())
-    return {"seat": seat, "token": token}
+        table = await lobby.open(table_id)
+        seat, token = await table.join(name, spec.seat, levels(), player)
+    return {"seat": seat, "token": token, "name": name}

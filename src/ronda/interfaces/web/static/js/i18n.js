@@ -28,6 +28,20 @@
 //   left to right.
 
 const en = {
+  me_title: "You", me_hint: "Choose your name once: this browser keeps it, and nobody else may take it or one that looks like it.",
+  me_keep: "Keep this name", me_playing_as: "You play as {name}", me_account_as: "account {username}",
+  me_account_hint: "Create an account to keep your name on other devices (no e-mail needed).",
+  me_username: "Username", me_password: "Password (8 to 128 characters)", me_create_account: "Create an account",
+  me_login_title: "Have an account? Log in", me_login: "Log in", me_logout: "Log out", me_logged_in: "You are logged in.",
+  me_account_made: "Your account is made: log in with it on your other devices.",
+  me_sessions: "Where you are logged in", me_this_browser: "this browser", me_revoke: "Log out there", me_revoked: "That session has ended.",
+  me_ended: "This browser's session has ended (logged out, or ended from another device). Log in again, or continue as a new guest.",
+  me_new_guest: "Continue as a new guest",
+  e_wrong_password: "Wrong username or password.", e_session_ended: "This browser's session has ended: log in again, or continue as a new guest.",
+  e_bad_password: "A password is 8 to 128 characters.", e_bad_username: "A username is 3 to 32 letters, digits, dots, dashes or underscores.",
+  e_username_taken: "That username is taken: choose another.", e_has_account: "You already have an account.",
+  e_no_account: "You have no account: logging out would lose your name for good. Create one first.",
+  e_no_identity: "Choose your name first.", e_name_kept: "You already have a name: it is kept.", e_no_session: "That session has already ended.",
   playNow: "Play now", playNowHint: "Play with whoever else is looking for the same game: you are seated together as soon as there are enough of you.",
   playBots: "Bots fill the empty seats after", playWait: "How long to wait for people", playLevel: "The bots' level",
   playWaiting: "Waiting for {n} more…", playBotsIn: "Bots in {n} s.", playCancel: "Stop waiting", playCancelled: "You are no longer waiting.",
@@ -165,7 +179,7 @@ const en = {
   e_server_full: "The server is full just now: try again later.", e_closed: "This table was closed: nobody came to play.",
   e_too_many_connections: "Too many pages are open from your address: close some, then reload this one.",
   e_no_spectators: "Only the players may watch this table.", e_not_creator: "Only the table's creator can change that.",
-  e_name_taken: "Someone at this table already has that name.", e_bad_origin: "This page may not play on that server.",
+  e_name_taken: "That name is taken, or one that looks like it ({message}).", e_bad_origin: "This page may not play on that server.",
   e_damaged: "This table's game cannot be opened.",
   // hints and analyses (ronda.analysis: every option valued from what the seat could see)
   hint: "Hint", hintAsk: "Your best options now, from what you can see (H)", hintThinking: "Thinking…",
@@ -213,6 +227,20 @@ const en = {
 };
 
 const fr = {
+  me_title: "Vous", me_hint: "Choisissez votre nom une fois : ce navigateur le garde, et personne d'autre ne peut le prendre, ni un nom qui lui ressemble.",
+  me_keep: "Garder ce nom", me_playing_as: "Vous jouez sous le nom {name}", me_account_as: "compte {username}",
+  me_account_hint: "Créez un compte pour garder votre nom sur vos autres appareils (sans e-mail).",
+  me_username: "Identifiant", me_password: "Mot de passe (8 à 128 caractères)", me_create_account: "Créer un compte",
+  me_login_title: "Vous avez un compte ? Connectez-vous", me_login: "Se connecter", me_logout: "Se déconnecter", me_logged_in: "Vous êtes connecté.",
+  me_account_made: "Votre compte est créé : connectez-vous avec sur vos autres appareils.",
+  me_sessions: "Où vous êtes connecté", me_this_browser: "ce navigateur", me_revoke: "Y fermer la session", me_revoked: "Cette session est fermée.",
+  me_ended: "La session de ce navigateur est terminée (déconnexion, ou fermée depuis un autre appareil). Reconnectez-vous, ou continuez en nouvel invité.",
+  me_new_guest: "Continuer en nouvel invité",
+  e_wrong_password: "Identifiant ou mot de passe incorrect.", e_session_ended: "La session de ce navigateur est terminée : reconnectez-vous, ou continuez en nouvel invité.",
+  e_bad_password: "Un mot de passe a de 8 à 128 caractères.", e_bad_username: "Un identifiant a de 3 à 32 lettres, chiffres, points, tirets ou soulignés.",
+  e_username_taken: "Cet identifiant est pris : choisissez-en un autre.", e_has_account: "Vous avez déjà un compte.",
+  e_no_account: "Vous n'avez pas de compte : vous déconnecter perdrait votre nom pour de bon. Créez-en un d'abord.",
+  e_no_identity: "Choisissez d'abord votre nom.", e_name_kept: "Vous avez déjà un nom : il est gardé.", e_no_session: "Cette session est déjà fermée.",
   playNow: "Jouer maintenant", playNowHint: "Jouez avec d'autres qui cherchent la même partie : vous êtes placés ensemble dès que vous êtes assez nombreux.",
   playBots: "Des robots prennent les places libres après", playWait: "Combien de temps attendre des joueurs", playLevel: "Le niveau des robots",
   playWaiting: "Encore {n} à attendre…", playBotsIn: "Robots dans {n} s.", playCancel: "Ne plus attendre", playCancelled: "Vous n'attendez plus.",
@@ -350,7 +378,7 @@ const fr = {
   e_server_full: "Le serveur est plein pour l'instant : réessayez plus tard.", e_closed: "Cette table a été fermée : personne n'est venu jouer.",
   e_too_many_connections: "Trop de pages sont ouvertes depuis votre adresse : fermez-en quelques-unes, puis rechargez celle-ci.",
   e_no_spectators: "Seuls les joueurs peuvent regarder cette table.", e_not_creator: "Seule la personne qui a créé la table peut changer cela.",
-  e_name_taken: "Quelqu'un à cette table porte déjà ce nom.", e_bad_origin: "Cette page ne peut pas jouer sur ce serveur.",
+  e_name_taken: "Ce nom est déjà pris, ou un nom qui lui ressemble ({message}).", e_bad_origin: "Cette page ne peut pas jouer sur ce serveur.",
   e_damaged: "La partie de cette table ne peut pas être ouverte.",
   // conseils et analyses (ronda.analysis : chaque option évaluée d'après ce que le joueur pouvait voir)
   hint: "Conseil", hintAsk: "Vos meilleures options maintenant, d'après ce que vous voyez (H)", hintThinking: "Réflexion…",
@@ -398,6 +426,20 @@ const fr = {
 };
 
 const ar = {
+  me_title: "أنت", me_hint: "اختر اسمك مرة واحدة: يحفظه هذا المتصفح، ولا يمكن لأحد غيرك أن يأخذه أو اسمًا يشبهه.",
+  me_keep: "احفظ هذا الاسم", me_playing_as: "تلعب باسم {name}", me_account_as: "الحساب {username}",
+  me_account_hint: "أنشئ حسابًا لتحتفظ باسمك على أجهزتك الأخرى (دون بريد إلكتروني).",
+  me_username: "اسم المستخدم", me_password: "كلمة المرور (من 8 إلى 128 حرفًا)", me_create_account: "أنشئ حسابًا",
+  me_login_title: "لديك حساب؟ سجّل الدخول", me_login: "تسجيل الدخول", me_logout: "تسجيل الخروج", me_logged_in: "سجّلت الدخول.",
+  me_account_made: "أُنشئ حسابك: سجّل الدخول به على أجهزتك الأخرى.",
+  me_sessions: "أين سجّلت الدخول", me_this_browser: "هذا المتصفح", me_revoke: "أنهِ تلك الجلسة", me_revoked: "انتهت تلك الجلسة.",
+  me_ended: "انتهت جلسة هذا المتصفح (خروج، أو أُنهيت من جهاز آخر). سجّل الدخول مجددًا، أو تابع كضيف جديد.",
+  me_new_guest: "تابع كضيف جديد",
+  e_wrong_password: "اسم المستخدم أو كلمة المرور غير صحيحة.", e_session_ended: "انتهت جلسة هذا المتصفح: سجّل الدخول مجددًا، أو تابع كضيف جديد.",
+  e_bad_password: "كلمة المرور من 8 إلى 128 حرفًا.", e_bad_username: "اسم المستخدم من 3 إلى 32 حرفًا أو رقمًا أو نقطة أو شرطة.",
+  e_username_taken: "اسم المستخدم هذا مأخوذ: اختر غيره.", e_has_account: "لديك حساب بالفعل.",
+  e_no_account: "ليس لديك حساب: تسجيل الخروج سيضيّع اسمك نهائيًا. أنشئ حسابًا أولًا.",
+  e_no_identity: "اختر اسمك أولًا.", e_name_kept: "لديك اسم بالفعل: إنه محفوظ.", e_no_session: "تلك الجلسة انتهت بالفعل.",
   playNow: "العب الآن", playNowHint: "العب مع من يبحث عن اللعبة نفسها: تجلسون معًا حالما يكتمل العدد.",
   playBots: "يملأ الحاسوب المقاعد الفارغة بعد", playWait: "مدة انتظار اللاعبين", playLevel: "مستوى الحاسوب",
   playWaiting: "في انتظار {n} آخرين…", playBotsIn: "الحاسوب بعد {n} ث.", playCancel: "توقف عن الانتظار", playCancelled: "لم تعد في الانتظار.",
@@ -534,7 +576,7 @@ const ar = {
   e_server_full: "الخادم ممتلئ الآن: حاول لاحقًا.", e_closed: "أُغلقت هذه الطاولة: لم يأتِ أحد للعب.",
   e_too_many_connections: "صفحات كثيرة مفتوحة من عنوانك: أغلق بعضها ثم أعد تحميل هذه الصفحة.",
   e_no_spectators: "لا يشاهد هذه الطاولة إلا لاعبوها.", e_not_creator: "وحده من أنشأ الطاولة يستطيع تغيير ذلك.",
-  e_name_taken: "أحد الجالسين إلى هذه الطاولة يحمل هذا الاسم.", e_bad_origin: "لا يمكن لهذه الصفحة أن تلعب على ذلك الخادم.",
+  e_name_taken: "هذا الاسم مأخوذ، أو اسم يشبهه ({message}).", e_bad_origin: "لا يمكن لهذه الصفحة أن تلعب على ذلك الخادم.",
   e_damaged: "تعذّر فتح لعبة هذه الطاولة.",
   // النصائح والتحليل (كل خيار مُقيَّم حسب ما كان يراه اللاعب)
   hint: "نصيحة", hintAsk: "أفضل خياراتك الآن، حسب ما تراه (H)", hintThinking: "أفكّر…",

@@ -3,6 +3,7 @@
 import { cardSvg } from "./cards.js";
 import { el } from "./dom.js";
 import { has, t } from "./i18n.js";
+import { mePanel, whoAmI } from "./me.js";
 import { levelName, namer } from "./narrate.js";
 import { api, tokens } from "./net.js";
 
@@ -76,6 +77,15 @@ export async function showLobby(app, { go, fail, meta }) {
   const form = el("form", { id: "new-table", class: "panel new-table", autocomplete: "off" });
   const list = el("ul", { class: "table-list", id: "table-list", "aria-live": "polite" });
   const playNow = el("form", { id: "play-now", class: "panel play-now", autocomplete: "off" });
+  const me = await whoAmI();
+  // A kept name is the name of every seat this browser takes: the name fields show it, locked.
+  const keptName = (who) => {
+    for (const input of [name, playName]) {
+      input.readOnly = Boolean(who.name);
+      input.value = who.name || localStorage.getItem(NAME) || "";
+    }
+  };
+  const you = mePanel(me, keptName);
   app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "hero" },
       fan(),
@@ -83,6 +93,7 @@ export async function showLobby(app, { go, fail, meta }) {
         el("h1", {}, t("title")),
         el("p", { class: "tagline" }, t("tagline")),
         el("p", { class: "pitch" }, t("pitch")))),
+    you,
     playNow,
     el("div", { class: "lobby-grid" },
       form,
@@ -355,6 +366,7 @@ export async function showLobby(app, { go, fail, meta }) {
     if (ticket) await fetch(`/api/play/${encodeURIComponent(ticket)}`, { method: "DELETE" }).catch(() => null);
   });
   if (localStorage.getItem(TICKET)) look(); // a wait this browser started is taken up again
+  keptName(me);
 
   // ---- the tables, refreshed while the lobby is shown
   const drawTables = (tables) => {
@@ -426,6 +438,11 @@ export function showJoin(app, summary, { go, fail, joined }) {
       el("a", { class: "btn", href: `/t/${summary.table_id}?watch`, "data-link": "" }, t("justWatch"))));
   app.replaceChildren(el("div", { class: "join-wrap" }, form));
   name.focus({ preventScroll: true });
+  whoAmI().then((who) => {
+    if (!who.name) return;
+    name.value = who.name; // a kept name is the seat's name
+    name.readOnly = true;
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const me = name.value.trim();

@@ -1,0 +1,86 @@
+"""A name you keep, in Debian's chromium: choose it, make an account, log in on a second browser, end that session
+from the first, and be refused a name that looks like a bot's — all on screen, as a person does it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import DESKTOP, get_json, open_page, serving, table_id_of
+from test_browser_pages import AXE, serious_violations
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+PASSWORD = "sesame open 42"
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("accounts")
+    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as base:
+        yield base
+
+
+def log_in(page: Any, password: str) -> None:
+    if not page.is_visible("#login-username"):
+        page.click("#me-panel details summary")
+    page.fill("#login-username", "amina")
+    page.fill("#login-password", password)
+    page.click("#login-button")
+
+
+def test_a_name_kept_an_account_a_second_device_and_a_revoked_session(browser: Any, url: str) -> None:
+    # bypass_csp: the page's policy rightly refuses inline scripts, and axe-core is added as one (where installed).
+    with open_page(browser, **DESKTOP, bypass_csp=True) as laptop, open_page(browser, **DESKTOP) as phone:
+        laptop.goto(url)
+        laptop.fill("#me-name", "Amina")
+        laptop.click("#me-keep")
+        laptop.wait_for_selector("#me-who:has-text('You play as Amina')")
+        assert laptop.input_value("#name") == "Amina" and laptop.is_editable("#name") is False  # the kept name
+        laptop.fill("#account-username", "amina")
+        laptop.fill("#account-password", PASSWORD)
+        laptop.click("#account-create")
+        laptop.wait_for_selector("#me-who:has-text('account amina')")
+
+        phone.goto(url)
+        log_in(phone, "not the password")
+        phone.wait_for_selector("#me-status:has-text('Wrong username or password.')")
+        assert not phone.is_visible("#me-who")
+        log_in(phone, PASSWORD)
+        phone.wait_for_selector("#me-who:has-text('You play as Amina')")
+        phone.click("#create")  # a table from the phone is Amina's, under her kept name
+        phone.wait_for_url("**/t/*")
+        seats = get_json(f"{url}/api/tables/{table_id_of(phone)}")["seats"]
+        assert seats[0]["name"] == "Amina"
+
+        laptop.reload()
+        laptop.wait_for_selector("#sessions li:nth-child(2)")
+        assert "this browser" in laptop.inner_text("#sessions li:nth-child(1)")
+        laptop.click("#sessions li:nth-child(2) [data-session]")
+        laptop.wait_for_selector("#me-status:has-text('That session has ended.')")
+        assert laptop.locator("#sessions li").count() == 1
+        if AXE.is_file():  # npm ci --prefix tests/web/axe (.ci/run does); the guest's panel is test_browser_pages'
+            assert serious_violations(laptop) == [], "the lobby of a player with an account"
+
+        phone.goto(url)  # the phone is no longer logged in, and says so
+        phone.wait_for_selector("#me-ended:has-text('Log in again, or continue as a new guest')")
+        assert not phone.is_visible("#me-who")
+        phone.click("#me-new-guest")
+        phone.fill("#me-name", "B\u043et 2")  # "Bot 2" with a Cyrillic o (U+043E): a bot's name, to the eye
+        phone.click("#me-keep")
+        phone.wait_for_selector("#me-status:has-text('could be taken for a bot')")
+        phone.fill("#me-name", "\u0410MINA")  # a Cyrillic A (U+0410): Amina's name, to the eye
+        phone.click("#me-keep")
+        phone.wait_for_selector("#me-status:has-text(\"already called 'Amina'\")")
+        assert not phone.is_visible("#me-who")
+        assert laptop.is_visible("#me-who")  # the laptop is still Amina

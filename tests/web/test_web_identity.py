@@ -1,0 +1,204 @@
+"""A name you keep, without signing up: a browser chooses a name once, a cookie keeps it, every seat it takes
+records the player, and no other person can take a name that looks like it (or like a bot's).
+
+Each ``TestClient`` is one browser: it keeps the cookies the server sets; clearing them is another browser.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from web_helpers import new_table, server
+
+from ronda.interfaces.web.accounts import COOKIE
+from ronda.interfaces.web.forms import name_keys
+from ronda.interfaces.web.store import (
+    PlayerSeat,
+    Store,
+    StoredPlayer,
+    StoredSeat,
+    StoredSession,
+    StoredTable,
+    names_table,
+    players_table,
+    sessions_table,
+)
+
+BOT = {"kind": "bot", "level": "random"}
+EVIL = {"Origin": "https://evil.example"}
+
+
+def error_of(response: Any, status: int, code: str) -> str:
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"]["code"] == code, body
+    return str(body["error"]["message"])
+
+
+def choose(http: Any, name: str) -> Any:
+    return http.post("/api/me", json={"name": name})
+
+
+def store_of(http: Any) -> Any:
+    return http.app.state.lobby.journal.store
+
+
+def rows(http: Any, table: Any) -> list[Any]:
+    with store_of(http).engine.connect() as db:
+        return list(db.execute(select(table)).all())
+
+
+def test_a_name_is_chosen_once_and_kept_by_an_httponly_cookie(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        assert http.get("/api/me").json() == {"id": None, "name": None, "account": False, "username": None}
+        chosen = choose(http, "Amina")
+        assert chosen.status_code == 201, chosen.text
+        me = chosen.json()
+        assert me["name"] == "Amina" and me["account"] is False and me["id"]
+        cookie = chosen.headers["set-cookie"]
+        attributes = {part.strip().split("=")[0].lower() for part in cookie.split(";")}
+        assert {"httponly", "path", "max-age"} <= attributes and "secure" not in attributes  # plain http here
+        assert "samesite=lax" in cookie.lower() and "path=/" in cookie.lower()
+        assert http.get("/api/me").json() == me  # the cookie is who I am
+        again = choose(http, "Brahim")
+        assert "you already play as 'Amina'" in error_of(again, 409, "name_kept")
+        assert http.get("/api/me").json()["name"] == "Amina"
+        token = http.cookies[COOKIE]
+        (session,) = rows(http, sessions_table)
+        assert token not in str(session) and len(session.token_hash) == 64  # only the token's hash is stored
+        assert [p.name for p in rows(http, players_table)] == ["Amina"]
+
+
+def test_over_https_the_cookie_is_secure(tmp_path: Path) -> None:
+    with server(tmp_path, forwarded=True) as http:
+        chosen = http.post("/api/me", json={"name": "Amina"}, headers={"X-Forwarded-Proto": "https"})
+        assert chosen.status_code == 201, chosen.text
+        assert "secure" in chosen.headers["set-cookie"].lower()
+
+
+def test_every_seat_a_player_takes_records_them_under_the_name_they_keep(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        other = new_table(http, 3, [{"kind": "human", "name": "Stranger"}, {"kind": "human"}, BOT])
+        me = choose(http, "Amina").json()
+        created = new_table(http, 2, [{"kind": "human", "name": "Someone else"}, BOT])  # the kept name wins
+        assert created["name"] == "Amina"
+        joined = http.post(f"/api/tables/{other['table_id']}/join", json={"name": "Zineb"})
+        assert joined.json()["name"] == "Amina"  # a seat joined at a stranger's table
+        played = http.post("/api/play", json={"players": 2, "bots_after": 0})
+        assert played.status_code == 200, played.text
+        seats = store_of(http).games_of(me["id"])
+        tables = {created["table_id"], other["table_id"], played.json()["table_id"]}
+        assert {s.table_id for s in seats} == tables and len(seats) == 3
+        for seat in seats:
+            summary = http.get(f"/api/tables/{seat.table_id}").json()
+            assert summary["seats"][seat.seat]["name"] == "Amina"
+        assert store_of(http).player_of("0" * 64) is None
+        http.cookies.clear()  # another browser, without a name: its seats are nobody's
+        new_table(http, 2, [{"kind": "human", "name": "Brahim"}, BOT])
+        assert len(store_of(http).games_of(me["id"])) == 3
+
+
+LOOKALIKES = [
+    ("B\u043et 2", 400, "bad_request", "could be taken for a bot"),  # the issue's Cyrillic o
+    ("medium", 400, "bad_request", "could be taken for a bot"),  # the stand-in's level
+    ("Guest 3", 400, "bad_request", "play now calls people without a name"),
+    ("\u0410mina", 409, "name_taken", "already called 'Amina'"),  # a Cyrillic capital A
+    ("AMINA", 409, "name_taken", "already called 'Amina'"),
+    ("Ami\u200dna", 409, "name_taken", "already called 'Amina'"),  # a zero-width joiner
+]
+
+
+@pytest.mark.parametrize(("name", "status", "code", "words"), LOOKALIKES)
+def test_a_name_that_looks_like_a_bots_or_a_players_is_refused_and_nothing_is_kept(
+    tmp_path: Path, name: str, status: int, code: str, words: str
+) -> None:
+    with server(tmp_path) as http:
+        choose(http, "Amina")
+        http.cookies.clear()
+        assert words in error_of(choose(http, name), status, code)
+        assert http.get("/api/me").json()["id"] is None and COOKIE not in http.cookies
+        assert [p.name for p in rows(http, players_table)] == ["Amina"]
+
+
+def test_a_person_without_a_kept_name_cannot_sit_under_a_players_name(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        choose(http, "Amina")
+        http.cookies.clear()
+        created = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "\u0430mina"}, BOT]})
+        assert "a player on this server is already called 'Amina'" in error_of(created, 409, "name_taken")
+        table_id = new_table(http, 3, [{"kind": "human", "name": "Brahim"}, {"kind": "human"}, BOT])["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "AMINA"})
+        error_of(joined, 409, "name_taken")
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
+        error_of(http.post("/api/play", json={"players": 2, "name": "Amina"}), 409, "name_taken")
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"name": 5}, "a player's name is text, not 5"),
+        ({}, 'choosing a name needs a "name"'),
+        ({"name": "Amina", "admin": True}, "unknown field 'admin'"),
+        ([1, 2], "the body must be a JSON object"),
+        ({"name": "x" * 25}, "a player's name is 1 to 24 letters"),
+        ({"name": "\u200d\u3164"}, "a player's name is 1 to 24 letters"),
+    ],
+)
+def test_a_bad_name_body_is_refused_naming_the_problem(tmp_path: Path, body: Any, words: str) -> None:
+    with server(tmp_path) as http:
+        assert words in error_of(http.post("/api/me", json=body), 400, "bad_request")
+        assert not rows(http, players_table) and not rows(http, names_table)
+        error_of(
+            http.post("/api/me", content=b"{not json", headers={"Content-Type": "application/json"}), 400, "bad_json"
+        )
+
+
+def test_a_cookie_that_is_no_session_is_no_identity(tmp_path: Path) -> None:
+    """A guessed, stolen-then-ended or garbage cookie gets 401, never a stranger's seat or a new name."""
+    with server(tmp_path) as http:
+        http.cookies.set(COOKIE, "made-up-token")
+        assert "log in again, or continue as a new guest" in error_of(http.get("/api/me"), 401, "session_ended")
+        made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "Amina"}, BOT]})
+        error_of(made, 401, "session_ended")
+        error_of(http.post("/api/play", json={"players": 2}), 401, "session_ended")
+        assert not http.app.state.lobby.tables and not rows(http, players_table)
+
+
+def test_another_sites_page_cannot_choose_a_name(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        error_of(http.post("/api/me", json={"name": "Amina"}, headers=EVIL), 403, "bad_origin")
+        assert http.get("/api/me").json()["id"] is None and not rows(http, players_table)
+
+
+def test_two_players_names_that_look_alike_cannot_both_be_stored(database_url: str) -> None:
+    """The store itself refuses a second look-alike name (its keys are primary keys): two servers choosing names at
+    once cannot both take "Amina" and "AMINA" — on SQLite and PostgreSQL alike; and a seat records its player."""
+    store = Store(database_url)
+    try:
+        first = StoredPlayer("p1", "2026-01-01T00:00:00+00:00", "Amina")
+        store.write(store.add_player, first, name_keys("Amina"), session("s1", "p1"))
+        second = StoredPlayer("p2", "2026-01-01T00:00:01+00:00", "AMINA")
+        with pytest.raises(IntegrityError):
+            store.write(store.add_player, second, name_keys("AMINA"), session("s2", "p2"))
+        assert store.name_holder(name_keys("\u0410mina")) == StoredPlayer("p1", first.created, "Amina")
+        assert store.player_of("s1" * 32) == first and store.player_of("s2" * 32) is None
+        seats = [
+            StoredSeat(0, "human", "Amina", None, "ab" * 32, player_id="p1"),
+            StoredSeat(1, "bot", "bot", "easy", None),
+        ]
+        store.write(store.add_table, StoredTable("t1", first.created, {"players": 2}, "classic", "waiting", seats))
+        assert store.games_of("p1") == [PlayerSeat("t1", first.created, 0, "waiting")] and store.games_of("p2") == []
+    finally:
+        store.close()
+
+
+def session(session_id: str, player_id: str) -> StoredSession:
+    when = "2026-01-01T00:00:00+00:00"
+    return StoredSession(session_id, player_id, session_id * 32, when, when, "Firefox on Linux", "10.0.0.1")
