@@ -35,14 +35,11 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def keep_name(page: Any, url: str, name: str) -> None:
-    """The browser chooses the name it keeps (``POST /api/me``, the player cookie), as the page does."""
+    """The person keeps a name from the lobby's You panel: only games between kept names are rated."""
     page.goto(url)
-    status = page.evaluate(
-        """async (name) => (await fetch("/api/me", {method: "POST", headers: {"Content-Type": "application/json"},
-                                                     body: JSON.stringify({name})})).status""",
-        name,
-    )
-    assert status == 201
+    page.fill("#me-name", name)
+    page.click("#me-keep")
+    page.wait_for_selector(f"#me-who:has-text('You play as {name}')")
 
 
 def play_both_to_game_over(pages: list[Any], seconds: float = 60) -> None:
@@ -67,15 +64,13 @@ def test_after_a_game_between_two_people_each_sees_their_rating_change_and_the_g
     with open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
         keep_name(amina, url, "Amina")
         keep_name(brahim, url, "Brahim")
-        amina.goto(url)
-        amina.fill("#name", "Amina")
+        amina.goto(url)  # the table is made under her kept name, and the friend joins under his
         amina.select_option("[data-seat-kind='1']", "human")
         amina.fill("#target", "1")  # the first point wins: a short game
         amina.click("#create")
         link = amina.locator("#invite-link")
         link.wait_for()
         brahim.goto(link.input_value())
-        brahim.fill("#join-name", "Brahim")
         brahim.click("#join-button")
         for page in (amina, brahim):
             page.wait_for_selector("#hand .hand-card")
