@@ -96,6 +96,9 @@ def test_after_a_game_between_two_people_each_sees_their_rating_change_and_the_g
         game.locator("a", has_text="Replay").click()
         amina.wait_for_selector("#replay-next")
         assert table_id_of(amina) == table_id
+        amina.click("#my-page")  # the top bar leads to her page from anywhere
+        amina.wait_for_selector(f"#player .history-game[data-table='{table_id}']")
+        assert amina.inner_text("#player h1") == "Amina"
 
 
 def shown_change(summary: dict[str, Any], seat: int) -> str:

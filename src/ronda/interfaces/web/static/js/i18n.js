@@ -119,7 +119,7 @@ const en = {
   roundOverN: "Round {n} over", next: "Continue", weWin: "You win!", weLose: "You lose", winnerIs: "{name} wins!",
   wonByTarget: "First to {target}: {name}.", wonByChallenge: "{name} won on a failed challenge.",
   // ratings and players' pages
-  leaderboard: "Leaderboard", leaderboardOf: "Leaderboard: games of {n}", player: "Player", rating: "Rating",
+  leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard: games of {n}", player: "Player", rating: "Rating",
   wins: "Wins", losses: "Losses", provisional: "(provisional)", provisionalPlayers: "Provisional: fewer than {n} rated games",
   resultWon: "Won", resultLost: "Lost", unrated: "unrated", privateTable: "private table (only you see it)",
   ratingTitle: "Rating", unratedBots: "Not rated: games with a bot are not rated.",
@@ -323,7 +323,7 @@ const fr = {
   roundOverN: "Fin de la manche {n}", next: "Continuer", weWin: "Vous gagnez !", weLose: "Vous avez perdu", winnerIs: "{name} gagne !",
   wonByTarget: "Premier à {target} : {name}.", wonByChallenge: "{name} gagne sur une contestation perdue.",
   // classements et pages des joueurs
-  leaderboard: "Classement", leaderboardOf: "Classement : parties à {n}", player: "Joueur", rating: "Cote",
+  leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement : parties à {n}", player: "Joueur", rating: "Cote",
   wins: "Victoires", losses: "Défaites", provisional: "(provisoire)", provisionalPlayers: "Provisoire : moins de {n} parties classées",
   resultWon: "Gagnée", resultLost: "Perdue", unrated: "non classée", privateTable: "table privée (vous seul la voyez)",
   ratingTitle: "Cote", unratedBots: "Partie non classée : les parties avec un robot ne comptent pas.",
@@ -522,7 +522,7 @@ const ar = {
   roundOverN: "انتهت الجولة {n}", next: "تابع", weWin: "فزت!", weLose: "خسرت", winnerIs: "{name} يفوز!",
   wonByTarget: "أول من بلغ {target}: {name}.", wonByChallenge: "فاز {name} بتحدٍّ خاسر.",
   // التصنيف وصفحات اللاعبين
-  leaderboard: "الترتيب", leaderboardOf: "الترتيب: مباريات {n} لاعبين", player: "اللاعب", rating: "التصنيف",
+  leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب: مباريات {n} لاعبين", player: "اللاعب", rating: "التصنيف",
   wins: "انتصارات", losses: "هزائم", provisional: "(مؤقت)", provisionalPlayers: "مؤقت: أقل من {n} مباريات مصنفة",
   resultWon: "فوز", resultLost: "خسارة", unrated: "غير مصنفة", privateTable: "طاولة خاصة (تظهر لك وحدك)",
   ratingTitle: "التصنيف", unratedBots: "غير مصنفة: المباريات مع الحاسوب لا تُحتسب.",

@@ -28,6 +28,21 @@ export function explain(error) {
 
 const GLOBE = `<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="1.6"><circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3c2.6 2.8 3.8 5.8 3.8 9s-1.2 6.2-3.8 9c-2.6-2.8-3.8-5.8-3.8-9S9.4 5.8 12 3z"/></svg>`;
 
+let myPage = null; // the player id of this browser's kept name, for the "My games" link
+
+/** Look up who this browser is (the player cookie) and redraw the top bar with a link to their page. */
+async function whoAmI() {
+  try {
+    const me = await api("/api/me");
+    if ((me.id ?? null) !== myPage) {
+      myPage = me.id ?? null;
+      header();
+    }
+  } catch {
+    // No identity to link to (none, or a session that ended): the top bar stays as it is.
+  }
+}
+
 function header() {
   const bar = document.getElementById("topbar");
   const select = el("select", { id: "language", "aria-label": "Language · Langue · اللغة" },
@@ -44,6 +59,7 @@ function header() {
     el("div", { class: "topbar-end" },
       location.pathname !== "/" ? el("a", { href: "/", class: "btn ghost", "data-link": "" }, t("lobby")) : null,
       location.pathname !== "/leaderboard" ? el("a", { href: "/leaderboard", class: "btn ghost", "data-link": "" }, t("leaderboard")) : null,
+      myPage ? el("a", { href: `/p/${encodeURIComponent(myPage)}`, class: "btn ghost", id: "my-page", "data-link": "" }, t("myPage")) : null,
       el("label", { class: "language" }, el("span", { class: "globe", "aria-hidden": "true", html: GLOBE }), select)));
 }
 
@@ -160,6 +176,7 @@ function route() {
   leave();
   epoch += 1;
   header();
+  whoAmI();
   window.scrollTo(0, 0);
   const match = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
   const player = /^\/p\/([^/]+)\/?$/.exec(location.pathname);
