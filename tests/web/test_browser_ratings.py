@@ -1,9 +1,11 @@
 """Ratings in Debian's chromium: two people finish a game; each end screen shows their rating change, and the
-player's page lists the game with its replay."""
+player's page lists the game with its replay; the player's page and the leaderboard have no serious accessibility
+violations (axe-core, as tests/web/test_browser_pages.py checks the other pages)."""
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -15,7 +17,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 import test_browser
-from test_browser import DESKTOP, get_json, hand_of, open_page, playwright_api, serving, table_id_of, truthful
+from test_browser import DESKTOP, PHONE, get_json, hand_of, open_page, playwright_api, serving, table_id_of, truthful
+from test_browser_pages import AXE, serious_violations
 
 from ronda.interfaces.web.app import create_app
 
@@ -99,6 +102,15 @@ def test_after_a_game_between_two_people_each_sees_their_rating_change_and_the_g
         amina.click("#my-page")  # the top bar leads to her page from anywhere
         amina.wait_for_selector(f"#player .history-game[data-table='{table_id}']")
         assert amina.inner_text("#player h1") == "Amina"
+    if AXE.is_file() or os.environ.get("RONDA_CI"):  # axe-core: `npm ci --prefix tests/web/axe` (.ci/run does)
+        # The page's Content-Security-Policy rightly refuses inline scripts: this context may add axe's.
+        with open_page(browser, **PHONE, bypass_csp=True) as reader:
+            for path, ready in (("/p/Amina", "#player h1"), ("/leaderboard", "#leaderboard table")):
+                reader.goto(url + path)
+                reader.select_option("#language", "ar")
+                reader.wait_for_selector(f"html[dir='rtl'] {ready}")
+                assert serious_violations(reader) == [], path
+                assert table_id not in reader.content()  # the game was at a private table: not shown to others
 
 
 def shown_change(summary: dict[str, Any], seat: int) -> str:
