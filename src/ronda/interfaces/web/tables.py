@@ -869,13 +869,16 @@ class Table:
             base_version=base,
             deck=deck_names(deck),
         )
+        away = {s.index for s in self.seats if s.stand_in}  # still away: the stand-in plays this game too
         if over:  # a game won by its very first events (automatic declarations and a tiny target)
-            await self.journal.write(self.journal.store.finish_game, self.id, number, view.winner, list(view.scores))
+            await self.journal.write(
+                self.journal.store.finish_game, self.id, number, view.winner, list(view.scores), tuple(sorted(away))
+            )
         self.number, self.base_version = number, base
         self.bases[number] = base
         self.game, self._actions, self._hints, self._hint = game, 0, 0, None
         self._made = {}
-        self.abandoned = {s.index for s in self.seats if s.stand_in}  # still away: the stand-in plays this one too
+        self.abandoned = away
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:
