@@ -15,7 +15,18 @@ import pytest
 
 EXTRAS: dict[str, tuple[str, ...]] = {
     "tui": ("textual",),
-    "web": ("fastapi", "uvicorn", "sqlalchemy", "alembic", "anyio", "httpx", "websockets", "icu", "argon2"),
+    "web": (
+        "fastapi",
+        "uvicorn",
+        "sqlalchemy",
+        "alembic",
+        "anyio",
+        "httpx",
+        "websockets",
+        "icu",
+        "argon2",
+        "openskill",
+    ),
     "postgres": ("psycopg",),
     "browser": ("playwright",),
     "research": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),

@@ -201,6 +201,8 @@ class Lobby:
         if table.status != FINISHED:
             with contextlib.suppress(StoreUnavailable):
                 await table.deal_if_between_rounds()
+        else:
+            await table.load_ratings(table.number)
         table.ever_connected = True  # a stored table's people came once: idle, it leaves memory, it is not closed
         self.tables[table_id] = table
         self.listings.pop(table_id, None)

@@ -45,6 +45,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import (
@@ -52,6 +53,7 @@ from sqlalchemy import (
     Column,
     Connection,
     Engine,
+    Float,
     ForeignKey,
     Integer,
     MetaData,
@@ -69,7 +71,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from . import migrations
+from . import migrations, ratings
 
 log = logging.getLogger("ronda.web")
 
@@ -195,6 +197,38 @@ sessions_table = Table(
 """A browser holding a player's identity: the SHA-256 of its cookie's token (never the token), when it was made and
 last seen, and what browser and address it was made from (shown to the player, to spot one that is not theirs)."""
 
+ratings_table = Table(
+    "ronda_ratings",
+    metadata,
+    Column("player_id", String(32), ForeignKey("ronda_players.id"), primary_key=True),
+    Column("players", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+)
+"""Each player's rating at each player count (:mod:`.ratings`), as of their last rated game."""
+
+rated_table = Table(
+    "ronda_rated",
+    metadata,
+    Column("table_id", String(32), ForeignKey("ronda_tables.id"), primary_key=True),
+    Column("game", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), ForeignKey("ronda_players.id"), nullable=False, index=True),
+    Column("players", Integer, nullable=False),
+    Column("result", String(8), nullable=False),
+    Column("abandoned", Boolean, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("finished", String(40), nullable=False),
+)
+"""Each rated game's seats: who held it, the result it counted as, the rating before and after (``games``: the
+player's rated games at that player count, this one included). Written in the transaction that finishes the game."""
+
 
 SYNC_MODES = {"full": "FULL", "normal": "NORMAL"}
 """How far a SQLite commit goes (see :class:`Store`): the mode's name, and SQLite's."""
@@ -316,6 +350,8 @@ class Decision:
     next_deck: list[str] | None = None
     result: tuple[int, list[int]] | None = None
     scores: list[int] | None = None
+    abandoned: tuple[int, ...] = ()
+    """When it ended the game: the seats whose players left past the grace period (they lose a rated game)."""
 
 
 _SET_SCORES = (
@@ -554,7 +590,7 @@ class Store:
         for d in decisions:
             if d.result is not None:
                 latest.pop((d.table_id, d.game), None)
-                self.finish_game(db, d.table_id, d.game, *d.result)
+                self.finish_game(db, d.table_id, d.game, *d.result, d.abandoned)
             elif d.scores is not None:
                 latest[d.table_id, d.game] = d.scores
         if latest:
@@ -567,14 +603,102 @@ class Store:
         """The deck of a round dealt on its own (a rebuilt game that stopped between rounds)."""
         db.execute(insert(rounds_table).values(table_id=table_id, game=game, round=round_index, deck=json.dumps(deck)))
 
-    def finish_game(self, db: Connection, table_id: str, game: int, winner: int, scores: list[int]) -> None:
-        """The game is won: its result is kept and the table is finished."""
+    def finish_game(
+        self,
+        db: Connection,
+        table_id: str,
+        game: int,
+        winner: int,
+        scores: list[int],
+        abandoned: tuple[int, ...] = (),
+    ) -> None:
+        """The game is won: its result is kept, the table is finished, and a game among people is rated, all in the
+        one transaction (``abandoned``: the seats whose players left it past the grace period)."""
         db.execute(
             update(games_table)
             .where(games_table.c.table_id == table_id, games_table.c.game == game)
             .values(finished=True, winner=winner, scores=json.dumps(scores))
         )
         db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status="finished"))
+        self.rate_game(db, table_id, game, winner, scores, abandoned)
+
+    def rate_game(
+        self,
+        db: Connection,
+        table_id: str,
+        game: int,
+        winner: int,
+        scores: list[int],
+        abandoned: tuple[int, ...] = (),
+    ) -> None:
+        """Rate a finished game if every seat is held by a person, each a different player; once only.
+
+        A game already rated is left as it is (a write tried again never rates
+        twice). A game with a bot's seat, or a seat without a player, is not
+        rated. The players' rows are locked (PostgreSQL) so that two servers
+        finishing two games of one player rate them one after the other.
+        """
+        mine = (rated_table.c.table_id == table_id) & (rated_table.c.game == game)
+        if db.execute(select(rated_table.c.seat).where(mine).limit(1)).first() is not None:
+            return
+        seats = db.execute(
+            select(seats_table.c.seat, seats_table.c.kind, seats_table.c.player_id)
+            .where(seats_table.c.table_id == table_id)
+            .order_by(seats_table.c.seat)
+        ).all()
+        people = [s.player_id for s in seats if s.kind == "human" and s.player_id is not None]
+        players = len(seats)
+        if players not in ratings.PLAYER_COUNTS or len(set(people)) != players:
+            return
+        held = {
+            r.player_id: ratings.Skill(r.mu, r.sigma, r.games)
+            for r in db.execute(
+                select(ratings_table)
+                .where(ratings_table.c.player_id.in_(people), ratings_table.c.players == players)
+                .with_for_update()
+            )
+        }
+        before = [held.get(player, ratings.NEW) for player in people]
+        try:
+            after = ratings.rate(players, before, winner, scores, set(abandoned))
+            placing = ratings.ranks_of(players, winner, scores, set(abandoned))
+        except (ValueError, ArithmeticError) as error:
+            # A rating that cannot be worked out must never keep a game from ending: it stays unrated, said loudly.
+            log.error("table %s: game %d cannot be rated (%s); it is kept unrated", table_id, game, error)
+            return
+        finished = datetime.now(UTC).isoformat(timespec="seconds")
+        for seat, player in enumerate(people):
+            values = {"mu": after[seat].mu, "sigma": after[seat].sigma, "games": after[seat].games}
+            won = int(placing[seat].result == ratings.WON)
+            if player in held:
+                db.execute(
+                    update(ratings_table)
+                    .where(ratings_table.c.player_id == player, ratings_table.c.players == players)
+                    .values(**values, wins=ratings_table.c.wins + won)
+                )
+            else:
+                db.execute(insert(ratings_table).values(player_id=player, players=players, **values, wins=won))
+        db.execute(
+            insert(rated_table),
+            [
+                {
+                    "table_id": table_id,
+                    "game": game,
+                    "seat": seat,
+                    "player_id": player,
+                    "players": players,
+                    "result": placing[seat].result,
+                    "abandoned": placing[seat].abandoned,
+                    "mu_before": before[seat].mu,
+                    "sigma_before": before[seat].sigma,
+                    "mu_after": after[seat].mu,
+                    "sigma_after": after[seat].sigma,
+                    "games": after[seat].games,
+                    "finished": finished,
+                }
+                for seat, player in enumerate(people)
+            ],
+        )
 
     # -------------------------------------------------------------- reads
 
@@ -632,6 +756,16 @@ class Store:
             )
             for r in rows
         ]
+
+    def game_ratings(self, table_id: str, game: int) -> list[dict[str, Any]] | None:
+        """Each seat's rating change in a rated game, in seat order (:func:`rating_change`); ``None``: not rated."""
+        with self.engine.connect() as db:
+            rows = db.execute(
+                select(rated_table)
+                .where(rated_table.c.table_id == table_id, rated_table.c.game == game)
+                .order_by(rated_table.c.seat)
+            ).all()
+        return [rating_change(row) for row in rows] or None
 
     def load_record(self, table_id: str, game: int) -> dict[str, Any]:
         """One game of a table as a RECORD.md record, as far as it has been played, with the hints shown."""
@@ -860,6 +994,24 @@ class Store:
                 .order_by(tables_table.c.created, tables_table.c.id)
             ).all()
         return [PlayerSeat(r.table_id, r.created, r.seat, r.status) for r in rows]
+
+
+def rating_change(row: Any) -> dict[str, Any]:
+    """A seat's part in a rated game as the protocol shows it (docs/web-protocol.md), from its ``ronda_rated`` row."""
+    before = ratings.Skill(row.mu_before, row.sigma_before, row.games - 1)
+    after = ratings.Skill(row.mu_after, row.sigma_after, row.games)
+    return {
+        "seat": row.seat,
+        "player_id": row.player_id,
+        "result": row.result,
+        "abandoned": bool(row.abandoned),
+        "before": ratings.shown(before),
+        "after": ratings.shown(after),
+        "change": ratings.shown(after) - ratings.shown(before),
+        "games": row.games,
+        "provisional": after.provisional,
+        "finished": row.finished,
+    }
 
 
 def _sqlite_pragmas(connection: Any, _record: Any, sync: str = "full") -> None:

@@ -218,6 +218,11 @@ class Table:
     """A decision whose COMMIT got no answer, while the store is asked whether it holds it: nothing else is taken."""
     stalled: int | None = None
     """The seat whose bot or stand-in the server cannot play for just now (the store or the bot keeps failing)."""
+    abandoned: set[int] = field(default_factory=set)
+    """Seats whose players left the current game past the grace period: a rated game counts as lost for them, even
+    if they come back (kept in memory: a restart forgets it)."""
+    ratings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    """Each rated game's rating changes, by game number (:meth:`~.store.Store.game_ratings`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -286,6 +291,7 @@ class Table:
             "winner": winner,
             "created": self.created,
             "stalled": self.stalled,
+            **({"ratings": self.ratings[self.number]} if self.number in self.ratings else {}),
         }
 
     def seat_of_token(self, token: str) -> int | None:
@@ -421,6 +427,7 @@ class Table:
         if self.connected(seat) or self.status != PLAYING:
             return
         s.stand_in = True
+        self.abandoned.add(seat)
         log.info("table %s: the stand-in bot plays for seat %d", self.id, seat)
         self._broadcast_seats()
         self._wake.set()
@@ -570,7 +577,15 @@ class Table:
         result = (view.winner, list(view.scores)) if view.phase == OVER and view.winner is not None else None
         scores = list(view.scores) if view.scores != scores_before else None
         decision = Decision(
-            self.id, self.number, self._actions, round_index, action_to_record(seat, action), next_deck, result, scores
+            self.id,
+            self.number,
+            self._actions,
+            round_index,
+            action_to_record(seat, action),
+            next_deck,
+            result,
+            scores,
+            tuple(sorted(self.abandoned)) if result is not None else (),
         )
         taken = _Taken(decision, game, events, result, self.version, sender)
         try:
@@ -636,9 +651,32 @@ class Table:
             client.send(text)
         if result is not None:
             self._broadcast_seats()
+            self._show_ratings()
             if self.on_finished is not None:
                 self.on_finished(self)
         self._wake.set()
+
+    def _show_ratings(self) -> None:
+        """Read the rating changes of the game just finished (stored with its end) and show them to everyone."""
+        task = asyncio.get_running_loop().create_task(self.load_ratings(self.number, show=True))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def load_ratings(self, number: int, show: bool = False) -> None:
+        """Read game ``number``'s rating changes, if it was rated; ``show``: send them (in the table's summary).
+
+        A store that cannot answer just now leaves them unshown here; the
+        players' own pages (``/api/players/{id}``) have them.
+        """
+        try:
+            changes = await self.journal.read(self.journal.store.game_ratings, self.id, number)
+        except StoreUnavailable:
+            log.warning("table %s: the rating changes of game %d could not be read", self.id, number)
+            return
+        if changes is not None and not self.evicted:
+            self.ratings[number] = changes
+            if show:
+                self._broadcast_seats()
 
     async def _write_known(
         self,
@@ -831,12 +869,16 @@ class Table:
             base_version=base,
             deck=deck_names(deck),
         )
+        away = {s.index for s in self.seats if s.stand_in}  # still away: the stand-in plays this game too
         if over:  # a game won by its very first events (automatic declarations and a tiny target)
-            await self.journal.write(self.journal.store.finish_game, self.id, number, view.winner, list(view.scores))
+            await self.journal.write(
+                self.journal.store.finish_game, self.id, number, view.winner, list(view.scores), tuple(sorted(away))
+            )
         self.number, self.base_version = number, base
         self.bases[number] = base
         self.game, self._actions, self._hints, self._hint = game, 0, 0, None
         self._made = {}
+        self.abandoned = away
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:
@@ -846,6 +888,8 @@ class Table:
             self._absent(s.index)
         self._broadcast_seats()
         self._send_states()
+        if over:
+            self._show_ratings()
         self._wake.set()
 
     # ---------------------------------------------------------------- bots

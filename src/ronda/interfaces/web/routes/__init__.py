@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from . import accounts, games, health, pages, pairing, sockets, tables
+from . import accounts, games, health, pages, pairing, ratings, sockets, tables
 
 ROUTERS: tuple[APIRouter, ...] = (
     pages.router,
@@ -18,6 +18,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     pairing.router,
     accounts.router,
     games.router,
+    ratings.router,
     sockets.router,
     health.router,
 )

@@ -1,11 +1,14 @@
 // The app shell: the top bar with the language switch, the routes (the lobby
 // at "/", a table or its invite at "/t/{table_id}", "?replay" for a finished
-// game, "?watch" to watch without a seat), the toasts, and the keyboard.
+// game, with "&analysis" to analyse it at once, "?watch" to watch without a
+// seat, a player's page at "/p/{player}", the leaderboard at "/leaderboard"),
+// the toasts, and the keyboard.
 
 import { installSprite, cardSvg } from "./cards.js";
 import { copyText, el, toast } from "./dom.js";
 import { LANGUAGES, has, initialLanguage, language, setLanguage, t } from "./i18n.js";
 import { showJoin, showLobby } from "./lobby.js";
+import { showLeaderboard, showPlayer } from "./players.js";
 import { TableConnection, api, tokens } from "./net.js";
 import { showReplay } from "./replay.js";
 import { TableScreen } from "./table.js";
@@ -25,6 +28,21 @@ export function explain(error) {
 
 const GLOBE = `<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="1.6"><circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3c2.6 2.8 3.8 5.8 3.8 9s-1.2 6.2-3.8 9c-2.6-2.8-3.8-5.8-3.8-9S9.4 5.8 12 3z"/></svg>`;
 
+let myPage = null; // the player id of this browser's kept name, for the "My games" link
+
+/** Look up who this browser is (the player cookie) and redraw the top bar with a link to their page. */
+async function whoAmI() {
+  try {
+    const me = await api("/api/me");
+    if ((me.id ?? null) !== myPage) {
+      myPage = me.id ?? null;
+      header();
+    }
+  } catch {
+    // No identity to link to (none, or a session that ended): the top bar stays as it is.
+  }
+}
+
 function header() {
   const bar = document.getElementById("topbar");
   const select = el("select", { id: "language", "aria-label": "Language · Langue · اللغة" },
@@ -40,6 +58,8 @@ function header() {
       el("span", { class: "brand-text" }, el("b", {}, t("title")), el("small", {}, t("tagline")))),
     el("div", { class: "topbar-end" },
       location.pathname !== "/" ? el("a", { href: "/", class: "btn ghost", "data-link": "" }, t("lobby")) : null,
+      location.pathname !== "/leaderboard" ? el("a", { href: "/leaderboard", class: "btn ghost", "data-link": "" }, t("leaderboard")) : null,
+      myPage ? el("a", { href: `/p/${encodeURIComponent(myPage)}`, class: "btn ghost", id: "my-page", "data-link": "" }, t("myPage")) : null,
       el("label", { class: "language" }, el("span", { class: "globe", "aria-hidden": "true", html: GLOBE }), select)));
 }
 
@@ -76,7 +96,7 @@ async function table(tableId, params) {
   if (mine !== epoch) return;
   const held = tokens.get(tableId);
   const free = summary.seats.some((s) => s.kind === "human" && !s.taken);
-  if (params.has("replay")) return replay(tableId, params.get("game"));
+  if (params.has("replay")) return replay(tableId, params.get("game"), params.has("analysis"));
   if (!held && summary.status === "finished" && !params.has("watch")) return replay(tableId);
   if (!held && free && !params.has("watch")) {
     const draw = () => showJoin(app, summary, { go: navigate, fail: (e) => toast(explain(e)), joined: () => table(tableId, new URLSearchParams()) });
@@ -133,13 +153,21 @@ function play(tableId, held) {
   };
 }
 
-async function replay(tableId, game = null) {
+async function replay(tableId, game = null, analyseNow = false) {
   const mine = epoch;
   const shown = await showReplay(app, tableId, {
-    game, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
+    game, analyseNow, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
   });
   if (mine !== epoch) return shown.stop();
   current = { leave: shown.stop, redraw: shown.redraw, key: () => false };
+}
+
+/** A screen of players.js (a player's page, the leaderboard) for `key`, redrawn in the new language. */
+async function screen(show, key) {
+  const mine = epoch;
+  const draw = () => show(app, key, { go: navigate, fail: (e) => toast(explain(e)), current: () => mine === epoch });
+  await draw();
+  if (mine === epoch) current = { leave() {}, redraw: draw, key: () => false };
 }
 
 // ------------------------------------------------------------------ routing
@@ -148,9 +176,13 @@ function route() {
   leave();
   epoch += 1;
   header();
+  whoAmI();
   window.scrollTo(0, 0);
   const match = /^\/t\/([^/]+)\/?$/.exec(location.pathname);
+  const player = /^\/p\/([^/]+)\/?$/.exec(location.pathname);
   if (match) table(decodeURIComponent(match[1]), new URLSearchParams(location.search));
+  else if (player) screen(showPlayer, decodeURIComponent(player[1]));
+  else if (location.pathname === "/leaderboard") screen(showLeaderboard, new URLSearchParams(location.search).get("players") || "2");
   else lobby();
 }
 

@@ -31,7 +31,7 @@ const ICONS = {
 };
 
 /** Show the replay of a finished table in `app`; returns a function that stops it. */
-export async function showReplay(app, tableId, { leave, fail, game = null }) {
+export async function showReplay(app, tableId, { leave, fail, game = null, analyseNow = false }) {
   let data;
   let summary;
   const which = game === null || game === "" ? "" : `?game=${encodeURIComponent(game)}`;
@@ -183,6 +183,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null }) {
     if (event.key === " ") { toggle(); event.preventDefault(); }
   };
   document.addEventListener("keydown", keys);
+  if (analyseNow) { analysing = { done: 0, total: "…" }; analyse(); } // "?analysis": a player's page asked for it
   draw(false);
   return {
     stop: () => {

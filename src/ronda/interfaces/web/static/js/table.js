@@ -20,6 +20,7 @@ import { hintPanel, signed } from "./coach.js";
 import { el } from "./dom.js";
 import { kindName, kindWord, rankName, t } from "./i18n.js";
 import { Narrator, levelName, namer, shout } from "./narrate.js";
+import { ratingChange } from "./players.js";
 
 const PLAYS = new Set(["drop", "capture", "raise"]);
 
@@ -678,6 +679,23 @@ export class TableScreen {
     return overlay;
   }
 
+  /** The rating change of each player of a rated game (sent once stored, in the table's summary), or why the
+   * game is not rated: a bot played. */
+  ratingChanges(names) {
+    const changes = this.table?.ratings;
+    if (!changes) {
+      const bots = (this.table?.seats || []).some((x) => x.kind === "bot");
+      return bots ? el("p", { class: "hint unrated", id: "unrated" }, t("unratedBots")) : null;
+    }
+    return el("section", { class: "rating-changes", id: "rating-changes", "aria-labelledby": "rating-title" },
+      el("h3", { id: "rating-title" }, t("ratingTitle")),
+      el("ul", {}, changes.map((c) => el("li", { class: `rating-change${c.seat === this.seat ? " own" : ""}`, "data-seat": c.seat },
+        el("a", { href: `/p/${encodeURIComponent(c.player_id)}`, "data-link": "" }, names.seatName(c.seat)), " ",
+        ratingChange(c),
+        c.provisional ? el("small", { class: "provisional" }, ` ${t("provisional")}`) : null,
+        c.abandoned ? el("small", { class: "abandoned" }, ` ${t("abandonedLost")}`) : null))));
+  }
+
   summaryDialog(view, names) {
     const s = this.summary;
     const sides = view.scores.map((_, side) => side);
@@ -733,6 +751,7 @@ export class TableScreen {
       el("h2", { id: "summary-title" }, title),
       verdict,
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
+      s.kind === "game" ? this.ratingChanges(names) : null,
       el("p", { class: "hint" }, t("targetN", { n: view.target })),
       el("div", { class: "dialog-buttons" }, buttons));
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;

@@ -1,0 +1,191 @@
+"""Ratings through the server (docs/server.md, "Ratings"): real games played to their end over websockets.
+
+A game among people is rated once, when its end is stored, and each player
+sees their change; a game with a bot is not rated; a player who left past the
+grace period loses; the leaderboard ranks; a player's page lists their games
+but never another player's games at private tables to anyone else.
+
+Each ``TestClient`` is one browser: its cookie is who it is (``person`` gives
+it a kept name; ``be`` switches to another person's cookie).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from sqlalchemy import func, select
+from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
+
+from ronda.interfaces.web.accounts import COOKIE
+from ronda.interfaces.web.store import rated_table
+
+BOT = {"kind": "bot", "level": "random"}
+
+
+def person(http: Any, name: str) -> tuple[str, str]:
+    """A new browser choosing the name ``name``: its cookie and its player id."""
+    http.cookies.clear()
+    chosen = http.post("/api/me", json={"name": name})
+    assert chosen.status_code == 201, chosen.text
+    return str(http.cookies[COOKIE]), str(chosen.json()["id"])
+
+
+def be(http: Any, cookie: str | None) -> None:
+    """Ask as the browser holding ``cookie`` (``None``: one without a name)."""
+    http.cookies.clear()
+    if cookie is not None:
+        http.cookies.set(COOKIE, cookie)
+
+
+def seat_two(http: Any, public: bool = False, target: int = 3) -> tuple[str, dict[str, str], dict[int, str]]:
+    """Amina makes a table of two for a friend and Brahim joins: the table, their cookies by name, the tokens."""
+    amina, _ = person(http, "Amina")
+    created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=target, public=public)
+    brahim, _ = person(http, "Brahim")
+    joined = http.post(f"/api/tables/{created['table_id']}/join", json={"name": "Brahim"})
+    assert joined.status_code == 200, joined.text
+    return created["table_id"], {"Amina": amina, "Brahim": brahim}, {0: created["token"], 1: joined.json()["token"]}
+
+
+def rated(client: Client, timeout: float = 10.0) -> list[dict[str, Any]]:
+    """The rating changes the table sends once the game's end is stored (read until they come)."""
+    deadline = time.monotonic() + timeout
+    while client.table is None or "ratings" not in client.table:
+        assert time.monotonic() < deadline, "no rating change was sent"
+        client.recv(timeout)
+    return list(client.table["ratings"])
+
+
+def play_two(http: Any, table_id: str, tokens: dict[int, str], seed: int = 3) -> dict[int, Client]:
+    clients = seat_clients(http, table_id, tokens)
+    play_out(clients.values(), random_chooser(random.Random(seed), challenge=0))
+    return clients
+
+
+def page_of(http: Any, who: str, cookie: str | None) -> dict[str, Any]:
+    be(http, cookie)
+    answer = http.get(f"/api/players/{who}")
+    assert answer.status_code == 200, answer.text
+    return dict(answer.json())
+
+
+def test_a_game_between_two_people_rates_both_once_and_each_sees_the_change(tmp_path: Path, database_url: str) -> None:
+    with server(tmp_path, database_url) as http:
+        table_id, cookies, tokens = seat_two(http)
+        clients = play_two(http, table_id, tokens)
+        winner = clients[0].view["winner"]  # type: ignore[index]
+        changes = rated(clients[0])
+        assert rated(clients[1]) == changes  # both players are sent the same changes
+        assert [c["seat"] for c in changes] == [0, 1]
+        won, lost = changes[winner], changes[1 - winner]
+        assert (won["result"], lost["result"]) == ("won", "lost")
+        assert won["change"] > 0 > lost["change"] and won["after"] == won["before"] + won["change"]
+        assert won["games"] == lost["games"] == 1 and won["provisional"] and not won["abandoned"]
+        amina = page_of(http, "Amina", cookies["Amina"])
+        (game,) = amina["games"]
+        assert game["rated"] and game["rating"] == changes[0] and game["table_id"] == table_id
+        assert game["replay"] == f"/t/{table_id}?replay&game=0"
+        assert amina["ratings"] == [{"players": 2, "rating": changes[0]["after"], "provisional": True, "games": 1}]
+        # The write of the game's end sent again (a retry after a lost answer) rates nothing twice.
+        store = http.app.state.lobby.journal.store
+        scores = clients[0].view["scores"]  # type: ignore[index]
+        store.write(store.finish_game, table_id, 0, winner, scores)
+        with store.engine.connect() as db:
+            assert db.execute(select(func.count()).select_from(rated_table)).scalar() == 2
+    with server(tmp_path, database_url) as http:  # a restart: the same ratings, shown again at the finished table
+        assert page_of(http, "Amina", None)["ratings"][0]["games"] == 1
+        board = http.get("/api/leaderboard?players=2").json()
+        names = ["Amina", "Brahim"]
+        assert [p["name"] for p in board["provisional"]] == [names[winner], names[1 - winner]]  # the winner first
+        assert board["ranked"] == []
+        again = Client(http, table_id, tokens[0])
+        again.hello()
+        assert again.table is not None and again.table["ratings"] == changes
+
+
+def test_a_game_with_a_bot_is_not_rated(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        cookie, _ = person(http, "Amina")
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, BOT], target=3, public=True)
+        (me,) = seat_clients(http, created["table_id"], {0: created["token"]}).values()
+        play_out([me], random_chooser(random.Random(5), challenge=0))
+        me.sync()
+        assert me.table is not None and "ratings" not in me.table
+        (game,) = page_of(http, "Amina", cookie)["games"]
+        assert game["rated"] is False and game["rating"] is None
+        assert [s["kind"] for s in game["seats"]] == ["human", "bot"]
+        board = http.get("/api/leaderboard?players=2").json()
+        assert board["ranked"] == board["provisional"] == []
+
+
+def test_a_player_who_left_past_the_grace_period_loses_the_rated_game(tmp_path: Path) -> None:
+    with server(tmp_path, grace=0, stand_in="random") as http:
+        person(http, "Amina")
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=3)
+        (me,) = seat_clients(http, created["table_id"], {0: created["token"]}).values()
+        person(http, "Brahim")
+        joined = http.post(f"/api/tables/{created['table_id']}/join", json={"name": "Brahim"})
+        assert joined.status_code == 200, joined.text
+        # Brahim never comes: past the grace period the stand-in plays his seat to the end, win or lose.
+        play_out([me], random_chooser(random.Random(11), challenge=0))
+        changes = rated(me)
+        assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
+        assert changes[1]["change"] < 0 < changes[0]["change"]
+
+
+def test_the_leaderboard_ranks_players_past_their_provisional_games_best_first(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        table_id, _, tokens = seat_two(http)
+        play_two(http, table_id, tokens)
+        store = http.app.state.lobby.journal.store
+        for game in range(1, 10):  # nine more results of the same two players, all won by Brahim (seat 1)
+            store.write(store.rate_game, table_id, game, 1, [0, 3])
+        board = http.get("/api/leaderboard?players=2").json()
+        assert [p["name"] for p in board["ranked"]] == ["Brahim", "Amina"]
+        assert [p["rank"] for p in board["ranked"]] == [1, 2] and board["provisional"] == []
+        first, second = board["ranked"]
+        assert first["rating"] > second["rating"] and first["games"] == 10 and not first["provisional"]
+        assert first["wins"] + first["losses"] == 10 and first["wins"] >= 9
+        assert http.get("/api/leaderboard?players=3").json()["ranked"] == []
+
+
+def test_a_players_page_hides_their_private_games_from_everyone_else(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        private_id, cookies, tokens = seat_two(http, public=False)
+        play_two(http, private_id, tokens)
+        be(http, cookies["Amina"])
+        public = new_table(http, 2, [{"kind": "human", "name": "Amina"}, BOT], target=3, public=True)
+        (me,) = seat_clients(http, public["table_id"], {0: public["token"]}).values()
+        play_out([me], random_chooser(random.Random(2), challenge=0))
+        chama, _ = person(http, "Chama")
+        mine = page_of(http, "Amina", cookies["Amina"])
+        assert mine["you"] and {g["table_id"] for g in mine["games"]} == {private_id, public["table_id"]}
+        assert sum(r["wins"] + r["losses"] for r in mine["record"]) == 2
+        for other in (chama, cookies["Brahim"], None):  # a stranger, the opponent of that game, nobody known
+            be(http, other)
+            answer = http.get("/api/players/Amina")
+            assert answer.status_code == 200
+            assert private_id not in answer.text and "Brahim" not in answer.text
+            shown = answer.json()
+            assert not shown["you"] and [g["table_id"] for g in shown["games"]] == [public["table_id"]]
+            assert sum(r["wins"] + r["losses"] for r in shown["record"]) == 1
+
+
+def test_an_unknown_player_and_a_bad_player_count_are_refused_naming_the_problem(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        _, amina = person(http, "Amina")
+        missing = http.get("/api/players/Nobody")
+        assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+        assert "there is no player 'Nobody'" in missing.json()["error"]["message"]
+        assert http.get("/api/players/AMINA").json()["player_id"] == amina  # a name, ignoring case
+        for garbage in ("5", "two", "", "2;drop"):
+            refused = http.get(f"/api/leaderboard?players={garbage}")
+            assert refused.status_code == 400, refused.text
+            assert "players is 2, 3 or 4" in refused.json()["error"]["message"]
