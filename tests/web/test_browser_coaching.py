@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,12 @@ pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
 
 BUDGET = 8
 """Guesses a decision: enough to read, few enough for a test."""
+
+
+def as_page(number: float, places: int) -> str:
+    """``number`` to ``places`` decimals as the page writes it: a half rounds up, as JavaScript's ``toFixed`` and
+    ``Intl.NumberFormat`` round the number's exact value (Python's format rounds a half to even: 0.625 -> "0.62")."""
+    return str(Decimal(number).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
 @pytest.fixture(scope="module")
@@ -140,13 +147,13 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
             assert f"Step {worst['index'] + 1} of {steps}" in page.inner_text(".replay-controls")
             verdict = page.inner_text("#replay-verdict")
             assert verdict.startswith(worst["class"].capitalize())
-            assert f"{100 * worst['loss']:.1f} percentage points less chance to win than the best" in verdict
+            assert f"{as_page(100 * worst['loss'], 1)} percentage points less chance to win than the best" in verdict
             # Issue 25: the option taken with its own value, the best with its own, and what the best gains.
             taken = next(o for o in worst["options"] if all(o.get(k) == v for k, v in worst["taken"].items()))
             sign = "+" if taken["expected"] >= 0 else "\N{MINUS SIGN}"  # the page's minus, as a typesetter writes it
             chosen = verdict.split("best:")[0]
-            assert "chosen:" in chosen and f"{100 * taken['chance']:.1f}%" in chosen
-            assert f"{sign}{abs(taken['expected']):.2f}" in chosen
+            assert "chosen:" in chosen and f"{as_page(100 * taken['chance'], 1)}%" in chosen
+            assert f"{sign}{as_page(abs(taken['expected']), 2)}" in chosen
             assert "best:" in verdict and ("against" in verdict or worst["loss"] < 0.3)
         if costly:
             marks.first.focus()
