@@ -167,6 +167,13 @@ def register(commands: Any) -> None:
         help="guesses of the hidden cards per decision for hints and the analysis of finished games "
         "(default 200, as ronda analyse); searched in the bot workers",
     )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one of several processes behind a load balancer, over one PostgreSQL database "
+        "(DATABASE_URL=postgresql://…) and this Redis, e.g. redis://127.0.0.1:6379/0: each table is played where "
+        "its owner is, and taken over by another process when that one stops (docs/server.md)",
+    )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.set_defaults(run=run)
 
@@ -236,6 +243,22 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.redis is not None:
+        if url.startswith("sqlite"):
+            print(
+                "ronda serve: --redis runs several processes over one database: set DATABASE_URL=postgresql://… "
+                "(SQLite is one process's file)",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            print(f"ronda serve: --redis is a redis:// URL, not {args.redis!r}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            print("ronda serve: --redis needs the cluster extra: pip install 'ronda[cluster]'", file=sys.stderr)
+            return EXIT_BAD_INPUT
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s:     %(name)s: %(message)s")
     app = create_app(
         url,
@@ -259,6 +282,7 @@ def run(args: argparse.Namespace) -> int:
         analysis_budget=args.analysis_budget,
         connections_per_client=args.connections_per_client,
         spectators_per_table=args.spectators_per_table,
+        redis_url=args.redis,
     )
     shown = url if url.startswith("sqlite") else url.split("://")[0] + "://…"  # never print a password
     host = f"[{args.host}]" if ":" in args.host else args.host

@@ -75,6 +75,7 @@ def create_app(
     paced_collector: bool = False,
     connections_per_client: int = CONNECTIONS_PER_CLIENT,
     spectators_per_table: int = 64,
+    redis_url: str | None = None,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
@@ -85,7 +86,13 @@ def create_app(
     ``store_sync`` is how far a SQLite commit goes (:class:`.store.Store`). ``paced_collector`` runs full
     garbage collections on a schedule while the app runs (``ronda serve`` does; see :mod:`.collector`): it
     changes the whole process, so tests that build apps in-process leave it off.
+    ``redis_url`` makes this process one of several over the same PostgreSQL database (:mod:`.cluster`).
     """
+    if redis_url is not None and database_url.startswith("sqlite"):
+        raise ValueError(
+            "several processes (--redis) share one PostgreSQL database: set DATABASE_URL=postgresql://… "
+            "(SQLite is one process's file)"
+        )
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
     if grace < 0 or bot_delay < 0 or flood_rate <= 0 or store_timeout <= 0:
@@ -114,6 +121,11 @@ def create_app(
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host)
+    cluster = None
+    if redis_url is not None:
+        from .cluster import Cluster  # the cluster extra (redis) is needed only here
+
+        cluster = Cluster(redis_url)
     site = Site(
         settings=settings,
         origins=origins,
@@ -128,10 +140,12 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         journal = Journal(Store(database_url, timeout=store_timeout, sync=store_sync))
         pool = BotPool(workers)
-        lobby = Lobby(journal, settings, pool, limits)
+        lobby = Lobby(journal, settings, pool, limits, cluster)
         analyses = Analyses(journal, pool, settings.method)
         await asyncio.to_thread(lobby.load)
         await lobby.start()
+        if cluster is not None:
+            await cluster.start(lobby)
         collector = Collector() if paced_collector else None
         if collector is not None:
             await collector.start()
@@ -150,6 +164,9 @@ def create_app(
 
     app = FastAPI(title="Ronda", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.site = site
+    app.state.cluster = cluster
+    """The process's :class:`~.cluster.Cluster` with ``--redis`` (its ``redis`` client serves the cluster-wide
+    limits and pairing too), else ``None``."""
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     @app.exception_handler(HttpError)

@@ -12,6 +12,7 @@ from ....bots import levels
 from ....engine.presets import PRESETS
 from ....engine.rules import Rules
 from ..forms import HttpError, read_join, read_table_spec
+from ..lobby import Elsewhere
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
 from ..tables import TableMoved
 
@@ -61,7 +62,7 @@ async def list_tables(request: Request, limit: int = 100) -> dict[str, Any]:
 
 @router.api_route("/api/tables/{table_id}", methods=["GET", "HEAD"])
 async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
-    return lobby_of(request).summary(table_id)
+    return await lobby_of(request).find_summary(table_id)
 
 
 @router.post("/api/tables/{table_id}/join")
@@ -69,7 +70,13 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     if not (verdict := await site_of(request).joining.hit(client_of(request))).admitted:
         raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", verdict.retry_seconds)
     spec = read_join(await json_body(request))
-    table = await lobby_of(request).open(table_id)
+    lobby = lobby_of(request)
+    try:
+        table = await lobby.open(table_id)
+    except Elsewhere as elsewhere:  # another process owns the table: it takes the seat
+        assert lobby.cluster is not None
+        seat, token = await lobby.cluster.join_at(elsewhere.owner, table_id, spec.name, spec.seat)
+        return {"seat": seat, "token": token}
     try:
         seat, token = await table.join(spec.name, spec.seat, levels())
     except TableMoved:
