@@ -324,3 +324,50 @@ def test_a_rolling_restart_of_every_process_during_play_stops_no_game(
     play(players, rng)
     assert all(p.over for p in players)
     assert_shown_equals_stored(cluster_db, table_id, {p.seat: p for p in players})  # type: ignore[dict-item]
+
+
+def test_a_bots_turns_go_on_at_the_new_owner_after_a_sigkill_none_lost_none_twice(
+    servers: list[RealServer], cluster_db: str
+) -> None:
+    """A person against a bot, connected to the process that does not own the table (relayed): the owner, where
+    the bot thinks, is killed just after the person's decision; the process that takes the table over decides the
+    bot's move again from the stored game."""
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}]
+    created = httpx.post(f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12}).json()
+    table_id = created["table_id"]
+    person = Player(servers, 1, table_id, created["token"], 0)
+    person.connect()
+    rng = random.Random(6)
+    play([person], rng, moves=5)
+    to_seat([person], 0, rng)
+    person.act(choices(person)[0])
+    servers[0].kill()  # the owner dies with the bot's answer to that decision thinking, sent, or stored
+    play([person], rng)
+    assert person.over
+    assert_shown_equals_stored(cluster_db, table_id, {0: person})  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    ("database", "redis", "words"),
+    [
+        (None, "redis://127.0.0.1:6379/0", "DATABASE_URL=postgresql://"),
+        ("postgresql://ronda@127.0.0.1:1/ronda", "127.0.0.1:6379", "--redis is a redis:// URL"),
+    ],
+)
+def test_several_processes_need_postgresql_and_a_redis_url_else_exit_2_saying_so(
+    database: str | None,
+    redis: str,
+    words: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from ronda.cli.main import main
+
+    if database is None:
+        monkeypatch.delenv("DATABASE_URL", raising=False)
+    else:
+        monkeypatch.setenv("DATABASE_URL", database)
+    assert main(["serve", "--data", str(tmp_path), "--redis", redis]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1

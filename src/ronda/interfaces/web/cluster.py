@@ -55,10 +55,11 @@ from typing import TYPE_CHECKING, Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from ...bots import levels
 from .forms import HttpError
 from .lobby import Elsewhere
 from .protocol import ProtocolError, dumps, error_json, read_client_message
-from .tables import TableMoved
+from .tables import TableMoved, answer
 
 if TYPE_CHECKING:
     from .connections import Connection
@@ -174,8 +175,6 @@ class RemoteClient:
             self.task.cancel()
 
     async def serve(self) -> None:
-        from .routes.sockets import answer  # the websocket's own answers; routes import this module's callers
-
         while True:
             text, invite = await self.inbox.get()
             lobby = self.cluster.lobby
@@ -478,8 +477,6 @@ class Cluster:
         return int(answer["seat"]), str(answer["token"])
 
     async def _join(self, message: dict[str, Any]) -> None:
-        from ...bots import levels
-
         reply: dict[str, Any] = {"k": "reply", "r": message["r"]}
         try:
             assert self.lobby is not None

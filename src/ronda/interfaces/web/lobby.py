@@ -22,7 +22,7 @@ import functools
 import secrets
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...engine.deck import shuffled_deck
 from ...engine.errors import RecordError, RondaError
@@ -57,11 +57,31 @@ from .tables import (
 )
 from .workers import BotPool
 
-if TYPE_CHECKING:
-    from .cluster import Cluster
-
 TABLE_ID_BYTES = 12
 """Random bytes of a table id (96 bits): the invite link is the key to a private table, so it cannot be guessed."""
+
+
+class Lease(Protocol):
+    """A lease on a table held by this process: its epoch is the fencing number of every write it makes."""
+
+    @property
+    def epoch(self) -> int: ...
+
+
+class Ownership(Protocol):
+    """What the lobby asks of the cluster when there are several processes (:class:`.cluster.Cluster` does it)."""
+
+    takeovers: int
+
+    async def acquire(self, table_id: str) -> Lease:
+        """A new lease on the table for this process; :class:`Elsewhere` when a live process holds it."""
+        ...
+
+    async def release(self, table_id: str) -> None: ...
+
+    async def raise_epoch(self, table_id: str, stored: int) -> None: ...
+
+    async def stop(self) -> None: ...
 
 
 class Elsewhere(Exception):
@@ -138,7 +158,7 @@ class Lobby:
         settings: ServerSettings,
         pool: BotPool,
         limits: Limits | None = None,
-        cluster: Cluster | None = None,
+        cluster: Ownership | None = None,
     ) -> None:
         self.journal = journal
         self.cluster = cluster

@@ -11,7 +11,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, assert_never
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
@@ -20,23 +20,16 @@ from ..connections import TOO_MANY, AddressCaps, Connection, Counted
 from ..forms import HttpError
 from ..lobby import Elsewhere
 from ..protocol import (
-    Act,
-    AskHint,
-    AutoDeclare,
-    ClientMessage,
     Hello,
-    Ping,
     ProtocolError,
-    Rematch,
-    Settings,
     dumps,
     error_json,
     read_client_message,
 )
 from ..rates import FloodWatch
-from ..site import client_of, invite_of, lobby_of, site_of
+from ..site import client_of, cluster_of, invite_of, lobby_of, site_of
 from ..store import StoreConflict
-from ..tables import Client, Table, TableMoved
+from ..tables import Table, TableMoved, answer
 
 log = logging.getLogger("ronda.web")
 
@@ -108,7 +101,7 @@ async def relay_connection(
 ) -> None:
     """Serve a connection whose table another process owns: its frames are checked here (flood, form, hello first,
     caps) and answered there (:mod:`..cluster`); what the owner sends it comes back through this process."""
-    cluster = lobby_of(websocket).cluster
+    cluster = cluster_of(websocket)
     assert cluster is not None
     relay = cluster.relay(elsewhere, table_id, connection, lambda seat: caps.settle(handle, seat))
     watch = FloodWatch(site_of(websocket).flood, f"connection {next(CONNECTIONS)}")
@@ -152,32 +145,6 @@ async def relay_connection(
         caps.close(handle)
         await watch.close()
         await connection.finish(pump, 1000)
-
-
-async def answer(table: Table, client: Client, message: ClientMessage, invite: dict[str, Any] | None = None) -> None:
-    """Do what one checked message of a connection asks at ``table`` (its owner); errors raise :class:`ProtocolError`.
-
-    The websocket's own loop (:func:`serve_connection`) and the owner of a table
-    in a cluster, for a connection that another process relays (:mod:`..cluster`),
-    both answer through here.
-    """
-    match message:
-        case Hello(token=token, since=since):
-            await table.hello(client, token, since, invite)
-        case Act(action=action, version=version):
-            await table.act(client, action, version)
-        case AutoDeclare(on=on):
-            await table.set_auto_declare(client, on)
-        case Rematch():
-            await table.rematch(client)
-        case Settings(public=public, spectators=spectators, hints=hints):
-            await table.set_access(client, public, spectators, hints)
-        case AskHint():
-            table.hint(client)
-        case Ping():
-            client.send(dumps({"type": "pong"}))
-        case _:
-            assert_never(message)
 
 
 async def serve_connection(

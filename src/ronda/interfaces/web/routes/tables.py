@@ -13,7 +13,7 @@ from ....engine.presets import PRESETS
 from ....engine.rules import Rules
 from ..forms import HttpError, read_join, read_table_spec
 from ..lobby import Elsewhere
-from ..site import client_of, invite_of, json_body, lobby_of, site_of
+from ..site import client_of, cluster_of, invite_of, json_body, lobby_of, site_of
 from ..tables import TableMoved
 
 router = APIRouter()
@@ -74,8 +74,9 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
     try:
         table = await lobby.open(table_id)
     except Elsewhere as elsewhere:  # another process owns the table: it takes the seat
-        assert lobby.cluster is not None
-        seat, token = await lobby.cluster.join_at(elsewhere.owner, table_id, spec.name, spec.seat)
+        cluster = cluster_of(request)
+        assert cluster is not None
+        seat, token = await cluster.join_at(elsewhere.owner, table_id, spec.name, spec.seat)
         return {"seat": seat, "token": token}
     try:
         seat, token = await table.join(spec.name, spec.seat, levels())
