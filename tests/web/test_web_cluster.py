@@ -371,3 +371,53 @@ def test_several_processes_need_postgresql_and_a_redis_url_else_exit_2_saying_so
     assert main(["serve", "--data", str(tmp_path), "--redis", redis]) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
+
+
+def test_the_store_refuses_a_stale_owner_s_writes_and_only_those(postgres_database: str) -> None:
+    """Fencing in the store alone: once another process claimed table ``a`` with a newer epoch, the old owner's
+    decision and seat change are refused with nothing stored, while a write for table ``b`` made in the same
+    batch is stored; an epoch not newer than the stored one cannot be claimed."""
+    import asyncio
+
+    from ronda.interfaces.web.store import Decision, EpochBehind, Fenced, Journal, Store, StoredSeat, StoredTable
+
+    store = Store(postgres_database)
+    for table_id in ("a", "b"):
+        seats = [StoredSeat(0, "human", "Ana", None, None), StoredSeat(1, "human", "Badr", None, None)]
+        store.write(
+            store.new_table,
+            StoredTable(table_id, "2026-11-26", {"players": 2}, None, "playing", seats),
+            dealer=0,
+            deck=["1o"] * 40,
+        )
+    store.write(store.claim, "a", 1)
+    store.write(store.claim, "b", 1)
+    play = {"seat": 0, "play": "1o"}
+
+    async def stale_owner() -> tuple[list[BaseException | None], list[str]]:
+        journal = Journal(store)
+        fenced: list[str] = []
+        old = journal.fenced("a", 1, lambda: fenced.append("a"))
+        other = journal.fenced("b", 1)
+        await old.record(Decision("a", 0, 0, 0, play))  # still the owner: stored
+        store.write(store.claim, "a", 2)  # another process takes table a over
+        outcomes = await asyncio.gather(
+            old.record(Decision("a", 0, 1, 0, play)),
+            old.write(store.set_auto_declare, "a", 0, True),
+            other.record(Decision("b", 0, 0, 0, play)),
+            return_exceptions=True,
+        )
+        journal._jobs.put(None)  # the worker stops; the store stays open for the checks below
+        return [o if isinstance(o, BaseException) else None for o in outcomes], fenced
+
+    try:
+        outcomes, fenced = asyncio.run(stale_owner())
+        assert [type(o) for o in outcomes] == [Fenced, Fenced, type(None)]
+        assert fenced == ["a", "a"]
+        assert store.action_numbers("a", 0) == [0] and store.action_numbers("b", 0) == [0]
+        assert not store.load_tables("a")[0].seats[0].auto_declare
+        with pytest.raises(EpochBehind) as behind:
+            store.write(store.claim, "a", 2)
+        assert behind.value.stored == 2
+    finally:
+        store.close()
