@@ -271,7 +271,9 @@ def test_an_owner_stopped_past_its_lease_cannot_write_and_the_game_goes_on_at_th
             time.sleep(0.01)
         stale.process.send_signal(signal.SIGSTOP)
         welcomed = players[1].welcomes
+        deadline = time.monotonic() + 20
         while players[1].welcomes == welcomed:  # its relay closes once the lease expired; it reconnects...
+            assert time.monotonic() < deadline, "the stopped owner's table was not taken over"
             players[1].pump()
         assert players[1].server is other  # ...to the process that took the table over
         players[0].avoid = {0}  # a stopped process fails a load balancer's health check

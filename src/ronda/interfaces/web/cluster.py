@@ -223,6 +223,7 @@ class Cluster:
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._outbox: asyncio.Queue[tuple[str, str, Callable[[], None] | None]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._joins: set[asyncio.Task[None]] = set()
         self._listening = asyncio.Event()
 
     # ------------------------------------------------------------ life
@@ -399,7 +400,9 @@ class Cluster:
             if (relay := self.relays.get(message["c"])) is not None:
                 relay.connection.close_soon(int(message["code"]))
         elif kind == "join":
-            asyncio.get_running_loop().create_task(self._join(message))
+            task = asyncio.get_running_loop().create_task(self._join(message))
+            self._joins.add(task)  # held: the loop keeps only a weak reference to a task
+            task.add_done_callback(self._joins.discard)
         elif kind == "reply":
             future = self._calls.pop(message["r"], None)
             if future is not None and not future.done():

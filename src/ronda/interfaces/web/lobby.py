@@ -170,6 +170,7 @@ class Lobby:
         self.listings: dict[str, Listing] = {}
         self._opening: dict[str, asyncio.Future[Table]] = {}
         self._janitor: asyncio.Task[None] | None = None
+        self._dropping: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ startup
 
@@ -218,7 +219,9 @@ class Lobby:
         table = self.tables.get(table_id)
         if table is not None and table.journal.fence == (table_id, epoch):
             log.warning("table %s: another process owns it now; it is dropped here", table_id)
-            asyncio.get_running_loop().create_task(self.drop(table_id))
+            task = asyncio.get_running_loop().create_task(self.drop(table_id))
+            self._dropping.add(task)  # held: the loop keeps only a weak reference to a task
+            task.add_done_callback(self._dropping.discard)
 
     # ------------------------------------------------------------ finding
 
