@@ -3,6 +3,9 @@
 A connection is counted by :class:`~..connections.AddressCaps` from its
 upgrade, flood-limited by a :class:`~..rates.FloodWatch`, and served by
 :func:`serve_connection` until it goes; an error goes back to that client only.
+With several processes (:mod:`..cluster`), a connection whose table another
+process owns is served by :func:`relay_connection` instead: checked here,
+answered there.
 """
 
 from __future__ import annotations
