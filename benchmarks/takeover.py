@@ -30,7 +30,27 @@ sys.path[:0] = [str(HERE.parent / "tests" / "web"), str(HERE.parent / "tests"), 
 
 from conftest import Cluster, RedisServer  # noqa: E402
 from real_server import RealServer, assert_shown_equals_stored  # noqa: E402
-from test_web_cluster import OPTIONS, play, table_across  # noqa: E402
+from test_web_cluster import OPTIONS, Player, play, table_across  # noqa: E402
+
+
+def timed_moves(players: list[Player], rng: random.Random, count: int) -> list[tuple[int, float]]:
+    """``count`` decisions, each timed from its sending to its update at the sender: seat 0 is connected to the
+    owner, seat 1 relayed through another process (its frame and its update both cross Redis)."""
+    times = []
+    for _ in range(count):
+        while not any(p.legal for p in players) and not any(p.over for p in players):
+            for p in players:
+                p.pump()
+        if any(p.over for p in players):
+            break
+        mover = next(p for p in players if p.legal)
+        before = mover.version
+        started = time.perf_counter()
+        mover.act(rng.choice([a for a in mover.legal if "challenge" not in a]))
+        while mover.version == before:
+            mover.pump(1)
+        times.append((mover.seat, time.perf_counter() - started))
+    return times
 
 
 def main() -> int:
@@ -43,11 +63,13 @@ def main() -> int:
     database = pg.database()
     servers = [RealServer(folder / f"p{i}", "--redis", redis.url, *OPTIONS, database_url=database) for i in range(2)]
     shown: list[float] = []
+    latency: dict[int, list[float]] = {0: [], 1: []}
     try:
         for attempt in range(args.tries):
             table_id, players = table_across(servers)
             rng = random.Random(attempt)
-            play(players, rng, moves=6)
+            for seat, took in timed_moves(players, rng, 12):
+                latency[seat].append(took)
             for p in players:
                 p.pump(0.2)
             held = [p.version for p in players]
@@ -80,6 +102,9 @@ def main() -> int:
         "unavailable_s": [round(s, 2) for s in shown],
         "p50_s": round(statistics.median(shown), 2),
         "max_s": round(max(shown), 2),
+        "move_to_update_ms_p50_at_the_owner": round(1000 * statistics.median(latency[0]), 1),
+        "move_to_update_ms_p50_relayed": round(1000 * statistics.median(latency[1]), 1),
+        "moves_timed_per_seat": len(latency[0]),
         "command": "python benchmarks/takeover.py " + " ".join(sys.argv[1:]),
     }
     print(json.dumps(result) if args.json else "\n".join(f"{k}: {v}" for k, v in result.items()))
