@@ -79,12 +79,19 @@ MOVED = 1012
 """The close code of a connection whose table changed owner: "service restart", the page reconnects by itself."""
 
 RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
+local kept = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('get', key) == ARGV[i] then
+    kept[i] = redis.call('pexpire', key, ARGV[#KEYS + 1])
+  else
+    kept[i] = 0
+  end
 end
-return 0
+return kept
 """
-"""Extend the lease only if it is still this owner's (compare-and-extend)."""
+"""Extend each lease (``KEYS``, their values in ``ARGV``, then the length) only if it is still this owner's
+(compare-and-extend); 1 for each kept, 0 for each lost."""
+RENEW_BATCH = 500
 RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -320,27 +327,33 @@ class Cluster:
         return bool(answer) and int(answer[0][1]) > 0
 
     async def _renew(self) -> None:
-        """Extend every lease held; drop a table whose lease is lost, or could not be renewed for a whole lease."""
+        """Extend every lease held; drop a table whose lease is lost, or could not be renewed for a whole lease.
+
+        One script renews up to :data:`RENEW_BATCH` leases: a process holding many tables costs Redis a few calls a
+        second, not one per table.
+        """
         while True:
             await asyncio.sleep(self.renew_every)
-            for lease in list(self.leases.values()):
+            held = list(self.leases.values())
+            for first in range(0, len(held), RENEW_BATCH):
+                batch = held[first : first + RENEW_BATCH]
                 started = time.monotonic()
+                keys = [lease_key(lease.table_id) for lease in batch]
                 try:
-                    kept = bool(
-                        await self.redis.eval(RENEW, 1, lease_key(lease.table_id), lease.value, str(self.lease_ms))
+                    answer = await self.redis.eval(
+                        RENEW, len(keys), *keys, *(lease.value for lease in batch), str(self.lease_ms)
                     )
-                except RedisError:
-                    kept = started - lease.renewed < self.lease_ms / 1000
-                    if kept:
-                        continue
-                else:
-                    if kept:
-                        lease.renewed = started
-                        continue
-                if self.leases.get(lease.table_id) is lease and self.lobby is not None:
-                    log.warning("table %s: its lease was lost; the table is dropped", lease.table_id)
-                    self.leases.pop(lease.table_id, None)
-                    await self.lobby.drop(lease.table_id)
+                    kept, renewed = [bool(int(k)) for k in answer], True
+                except RedisError:  # kept while it may still hold: until a whole lease passed since its renewal
+                    kept, renewed = [started - lease.renewed < self.lease_ms / 1000 for lease in batch], False
+                for lease, still in zip(batch, kept, strict=True):
+                    if still:
+                        if renewed:
+                            lease.renewed = started
+                    elif self.leases.get(lease.table_id) is lease and self.lobby is not None:
+                        log.warning("table %s: its lease was lost; the table is dropped", lease.table_id)
+                        self.leases.pop(lease.table_id, None)
+                        await self.lobby.drop(lease.table_id)
 
     # ------------------------------------------------------------ messages
 
