@@ -14,6 +14,7 @@ shown (``assert_shown_equals_stored``): nothing lost, nothing applied twice.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import signal
@@ -423,3 +424,31 @@ def test_the_store_refuses_a_stale_owner_s_writes_and_only_those(postgres_databa
         assert behind.value.stored == 2
     finally:
         store.close()
+
+
+def test_an_owner_stopped_in_the_middle_of_a_write_does_not_keep_the_table_from_being_taken_over(
+    postgres_database: str,
+) -> None:
+    """The stale owner's transaction holds the table's row (its fence) and goes silent, as a process stopped
+    there would: PostgreSQL ends it after the store's timeout, and the takeover's claim goes through."""
+    from sqlalchemy import text
+
+    from ronda.interfaces.web.store import Store, StoredSeat, StoredTable
+
+    stale, newer = Store(postgres_database, timeout=0.5), Store(postgres_database, timeout=3)
+    try:
+        seats = [StoredSeat(0, "human", "Ana", None, None), StoredSeat(1, "human", "Badr", None, None)]
+        table = StoredTable("a", "2026-11-26", {"players": 2}, None, "playing", seats)
+        stale.write(stale.new_table, table, dealer=0, deck=["1o"] * 40)
+        stale.write(stale.claim, "a", 1)
+        silent = stale.engine.connect()
+        silent.begin()
+        stale.check_fence(silent, "a", 1)  # the row is held; then nothing more comes from this owner
+        newer.write(newer.claim, "a", 2)  # waits for the row, at most the newer store's lock timeout
+        with newer.engine.connect() as db:
+            assert db.execute(text("SELECT lease_epoch FROM ronda_tables WHERE id = 'a'")).scalar() == 2
+        with contextlib.suppress(Exception):  # PostgreSQL ended that session: nothing to roll back
+            silent.close()
+    finally:
+        stale.close()
+        newer.close()

@@ -337,7 +337,10 @@ class Store:
             if url.startswith("postgresql+psycopg"):
                 connect_args = {
                     "connect_timeout": max(1, round(timeout)),
-                    "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}",
+                    # A transaction left open by a client that stopped (SIGSTOP, a machine cut off) is ended by
+                    # PostgreSQL, so the row locks it holds cannot keep another process from taking a table over.
+                    "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds} "
+                    f"-c idle_in_transaction_session_timeout={milliseconds}",
                 }
             self.engine = create_engine(
                 url, pool_pre_ping=True, pool_timeout=timeout, hide_parameters=True, connect_args=connect_args
