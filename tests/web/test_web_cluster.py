@@ -40,7 +40,7 @@ class Player:
     """One seat's scripted client: it plays, and when its connection closes it reconnects (to the next process
     in ``servers`` that runs, as a load balancer would) and asks for what it missed, as the page does."""
 
-    def __init__(self, servers: list[RealServer], at: int, table_id: str, token: str, seat: int) -> None:
+    def __init__(self, servers: list[RealServer], at: int, table_id: str, token: str | None, seat: int) -> None:
         self.servers, self.at, self.table_id, self.token, self.seat = servers, at, table_id, token, seat
         self.ws: ClientConnection | None = None
         self.version = 0
@@ -196,8 +196,13 @@ def test_two_players_on_two_processes_play_a_whole_game(servers: list[RealServer
     table_id, players = table_across(servers)
     # The table's summary is the same whichever process is asked (the second reads it from the store).
     assert httpx.get(f"{servers[1].base}/api/tables/{table_id}").json()["status"] == "playing"
-    play(players, random.Random(1))
+    spectator = Player(servers, 1, table_id, None, -1)  # watches through the process that does not own the table
+    spectator.connect()
+    play([*players, spectator], random.Random(1))
     assert all(p.over for p in players)
+    spectator.pump(0.5)
+    assert spectator.events == players[0].events and spectator.over  # every event, as the players saw them...
+    assert spectator.view is not None and spectator.view["hand"] == [] and spectator.legal == []  # ...no hand
     assert players[0].view is not None and players[1].view is not None
     assert players[0].view["winner"] == players[1].view["winner"] is not None
     assert [p.errors for p in players] == [[], []]
