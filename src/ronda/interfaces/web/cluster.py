@@ -35,7 +35,7 @@ Where the rest of the cluster plugs in: :class:`Cluster` is made by
 ``app.state.cluster``; its :attr:`Cluster.redis` is the process's Redis client,
 for the cluster-wide lobby listing, pairing, rate limits and connection caps
 (:mod:`.rates`, :mod:`.pairing`, :mod:`.connections`), and
-:attr:`Cluster.takeovers` counts the tables this process took over.
+:attr:`Cluster.takeovers` counts the leases this process took from a process that had died.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ class Cluster:
         self.remotes: dict[str, RemoteClient] = {}
         self.lobby: Lobby | None = None
         self.takeovers = 0
-        """Tables this process took over from an owner that had gone (for the operators' metrics)."""
+        """Leases this process took after waiting out a holder that had died (for the operators' metrics)."""
         self._relays = 0
         self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._outbox: asyncio.Queue[tuple[str, str, Callable[[], None] | None]] = asyncio.Queue()
@@ -280,6 +280,7 @@ class Cluster:
         at most one lease's length. Redis out of reach: a 503 for the caller.
         """
         deadline = time.monotonic() + self.lease_ms / 1000 + 1
+        waited_out = False
         try:
             while True:
                 holder = await self._get(lease_key(table_id))
@@ -290,6 +291,7 @@ class Cluster:
                     if await self.redis.set(lease_key(table_id), value, nx=True, px=self.lease_ms):
                         lease = Lease(table_id, value, epoch, started)
                         self.leases[table_id] = lease
+                        self.takeovers += waited_out
                         log.info("table %s: this process owns it (lease epoch %d)", table_id, epoch)
                         return lease
                     continue
@@ -299,6 +301,7 @@ class Cluster:
                     continue
                 if time.monotonic() > deadline or await self.listening(owner):
                     raise Elsewhere(owner, holder)
+                waited_out = True  # its holder died: the lease is waited out, then taken
                 await asyncio.sleep(0.05)
         except RedisError as error:
             log.warning("table %s: Redis does not answer (%s)", table_id, type(error).__name__)

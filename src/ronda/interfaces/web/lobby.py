@@ -71,8 +71,6 @@ class Lease(Protocol):
 class Ownership(Protocol):
     """What the lobby asks of the cluster when there are several processes (:class:`.cluster.Cluster` does it)."""
 
-    takeovers: int
-
     async def acquire(self, table_id: str) -> Lease:
         """A new lease on the table for this process; :class:`Elsewhere` when a live process holds it."""
         ...
@@ -322,8 +320,6 @@ class Lobby:
             if self.cluster is not None:
                 await self.cluster.release(table_id)
             raise
-        if self.cluster is not None and journal is not self.journal:
-            self.cluster.takeovers += 1
         return table
 
     async def _rebuild_owned(self, table_id: str, journal: Journal) -> Table:
