@@ -150,50 +150,85 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return _fresh_postgres_database(request.getfixturevalue("postgres_server"))
 
 
-# ------------------------------------------------------------------ Redis
+class RedisServer:
+    """A throwaway ``redis-server`` on a free loopback port, with no persistence: started, killed, started again.
+
+    Skipped where Debian's redis-server is missing, except in CI (``RONDA_CI``, set by ``.ci/run`` after installing
+    it): there a missing server fails.
+    """
+
+    def __init__(self) -> None:
+        found = shutil.which("redis-server") or (
+            "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
+        )
+        if found is None:
+            if os.environ.get("RONDA_CI"):
+                pytest.fail("RONDA_CI is set but redis-server is not installed")
+            pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
+        self.binary = found
+        self.port = _free_port()
+        self.folder = Path(tempfile.mkdtemp(prefix="ronda-redis-"))
+        self.process: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = [
+            self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", str(self.folder),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return
+            time.sleep(0.025)
+        raise RuntimeError("redis-server did not answer")
+
+    def kill(self) -> None:
+        """SIGKILL: what Redis held (leases, counters, subscriptions) is gone."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def remove(self) -> None:
+        self.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A Redis server of the test's own, which the test may kill and start again."""
+    server = RedisServer()
+    try:
+        yield server
+    finally:
+        server.remove()
+
 
 _redis_databases = itertools.count()
 
 
 @pytest.fixture(scope="session")
-def redis_server() -> Iterator[str]:
-    """The base URL of a throwaway ``redis-server`` (Debian's) on loopback, for the test session; nothing on disk."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        if os.environ.get("RONDA_CI"):
-            pytest.fail("RONDA_CI is set but redis-server is not installed")
-        pytest.skip("redis-server is not installed (Debian: apt-get install redis-server)")
-    port = _free_port()
-    folder = tempfile.mkdtemp(prefix="ronda-redis-")
-    command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    process = subprocess.Popen([*command, "--dir", folder], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def shared_redis() -> Iterator[str]:
+    """The base URL of one throwaway Redis for the test session, whose 16 databases tests take in turn."""
+    server = RedisServer()
     try:
-        import redis
-
-        client = redis.Redis(port=port, socket_connect_timeout=1)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.02)
-        client.close()
-        yield f"redis://127.0.0.1:{port}"
+        yield f"redis://127.0.0.1:{server.port}"
     finally:
-        process.terminate()
-        process.wait(timeout=10)
-        shutil.rmtree(folder, ignore_errors=True)
+        server.remove()
 
 
 @pytest.fixture
-def redis_url(redis_server: str) -> str:
-    """A Redis database of the test's own (one of the server's 16, emptied first)."""
+def redis_url(shared_redis: str) -> str:
+    """A Redis database of the test's own (one of the shared server's 16, emptied first)."""
     import redis
 
-    url = f"{redis_server}/{next(_redis_databases) % 16}"
+    url = f"{shared_redis}/{next(_redis_databases) % 16}"
     with contextlib.closing(redis.Redis.from_url(url)) as client:
         client.flushdb()
     return url

@@ -60,6 +60,10 @@ class PgProxy:
         self.block_after_fault = False
         """Whether the proxy blocks (:meth:`block`) as soon as it has done its fault: the store stays unreachable."""
         self._armed_lock = threading.Lock()
+        self.held = 0
+        """Client messages kept waiting by :meth:`hold` so far."""
+        self._flowing = asyncio.Event()
+        self._flowing.set()
         self._loop = asyncio.new_event_loop()
         self._server: asyncio.base_events.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
@@ -94,6 +98,15 @@ class PgProxy:
 
     def unblock(self) -> None:
         self.blocked = False
+
+    def hold(self) -> None:
+        """Keep every client message from now on waiting (not passed, not refused) until :meth:`release`: a write
+        that is on its way, as from a server stopped in the middle of it."""
+        self._loop.call_soon_threadsafe(self._flowing.clear)
+
+    def release(self) -> None:
+        """Pass what :meth:`hold` kept waiting, in order, and everything after."""
+        self._loop.call_soon_threadsafe(self._flowing.set)
 
     def _take_fault(self) -> str | None:
         with self._armed_lock:
@@ -200,6 +213,9 @@ class PgProxy:
                 return
             if fault == "answer lost":
                 link.swallow = True
+            if not self._flowing.is_set():
+                self.held += 1
+                await self._flowing.wait()
             writer.write(kind + head + payload)
             await writer.drain()
             if fault == "answer lost":

@@ -27,20 +27,32 @@ import pytest
 pytest.importorskip("fastapi")
 
 from real_server import free_port
-from web_helpers import Client, Server, database, new_table
+from web_helpers import Client, Server, new_table
 
 from ronda.interfaces.web.app import create_app
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
 
+_STORE: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def cluster_store(request: pytest.FixtureRequest) -> Iterator[None]:
+    """One PostgreSQL database for the test's processes, as a cluster's share one (``--redis`` refuses SQLite)."""
+    if "redis_url" in request.fixturenames:
+        _STORE.append(request.getfixturevalue("postgres_database"))
+    yield
+    _STORE.clear()
+
+
 def process(tmp_path: Path, redis_url: str, name: str, **options: Any) -> Server:
-    """One server process of the cluster: an app of its own on the shared Redis (and its own or a shared store)."""
+    """One server process of the cluster: an app of its own on the shared Redis and the test's shared store."""
     options.setdefault("bot_delay", 0)
     options.setdefault("bot_workers", 1)
     options.setdefault("flood_rate", 10_000.0)
     options.setdefault("tables_per_client", 1_000)
-    url = options.pop("database_url", None) or database(tmp_path / name)
+    url = options.pop("database_url", None) or _STORE[-1]
     (tmp_path / name).mkdir(exist_ok=True)
     return Server(create_app(url, redis_url=redis_url, **options))
 
@@ -155,8 +167,7 @@ def play(http: Server, **body: Any) -> Any:
 
 
 def test_play_now_seats_two_people_asking_two_processes_together_once(tmp_path: Path, redis_url: str) -> None:
-    shared = database(tmp_path)  # one store, as the processes of a cluster share one PostgreSQL
-    with two_processes(tmp_path, redis_url, database_url=shared) as (a, b):
+    with two_processes(tmp_path, redis_url) as (a, b):
         amina = play(a, players=2, name="Amina")
         assert amina.status_code == 202 and amina.json()["others"] == 0
         assert b.get(f"/api/play/{amina.json()['ticket']}").json()["status"] == "waiting"  # b sees a's queue
@@ -180,8 +191,7 @@ def test_play_now_seats_two_people_asking_two_processes_together_once(tmp_path: 
 
 
 def test_play_now_bots_come_for_a_wait_that_ended_on_any_process(tmp_path: Path, redis_url: str) -> None:
-    shared = database(tmp_path)
-    with two_processes(tmp_path, redis_url, database_url=shared) as (a, b):
+    with two_processes(tmp_path, redis_url) as (a, b):
         ticket = play(a, players=2, name="Amina", bots_after=0.2, level="easy").json()["ticket"]
         while (look := b.get(f"/api/play/{ticket}")).status_code == 202:
             time.sleep(0.05)
@@ -204,8 +214,7 @@ def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str
 
 
 def test_the_lobby_of_every_process_lists_the_public_tables_made_on_another(tmp_path: Path, redis_url: str) -> None:
-    shared = database(tmp_path)
-    with two_processes(tmp_path, redis_url, database_url=shared) as (a, b):
+    with two_processes(tmp_path, redis_url) as (a, b):
         listed = new_table(b, public=True)["table_id"]
         private = new_table(b)["table_id"]
         ids = [t["table_id"] for t in a.get("/api/tables").json()["tables"]]

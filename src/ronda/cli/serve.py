@@ -170,6 +170,14 @@ def register(commands: Any) -> None:
         help="guesses of the hidden cards per decision for hints and the analysis of finished games "
         "(default 200, as ronda analyse); searched in the bot workers",
     )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help="run as one of several processes behind a load balancer, over one PostgreSQL database "
+        "(DATABASE_URL=postgresql://…) and this Redis, e.g. redis://127.0.0.1:6379/0: each table is played where "
+        "its owner is, and taken over by another process when that one stops; the rate limits, the caps on "
+        "connections and play-now pairing hold across the processes (docs/server.md, docs/deploy.md)",
+    )
     p.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     p.add_argument(
         "--log-format",
@@ -185,12 +193,6 @@ def register(commands: Any) -> None:
         metavar="ADDR",
         help="an address or network (10.0.0.0/8) that may read /metrics, Prometheus' text format; may be repeated "
         "(default: this machine only). /healthz and /readyz are open to all",
-    )
-    p.add_argument(
-        "--redis",
-        metavar="URL",
-        help="redis://host:6379/0: one of several processes sharing this Redis (and one DATABASE_URL); the rate "
-        "limits, the caps on connections and play-now pairing then hold across them (docs/deploy.md)",
     )
     p.add_argument(
         "--drain",
@@ -279,9 +281,22 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"ronda serve: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if args.redis is not None and not args.redis.startswith(("redis://", "rediss://", "unix://")):
-        print(f"ronda serve: --redis is a URL like redis://host:6379/0, not {args.redis!r}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    if args.redis is not None:
+        if url.startswith("sqlite"):
+            print(
+                "ronda serve: --redis runs several processes over one database: set DATABASE_URL=postgresql://… "
+                "(SQLite is one process's file)",
+                file=sys.stderr,
+            )
+            return EXIT_BAD_INPUT
+        if not args.redis.startswith(("redis://", "rediss://", "unix://")):
+            print(f"ronda serve: --redis is a redis:// URL, not {args.redis!r}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        try:
+            import redis  # noqa: F401
+        except ImportError:
+            print("ronda serve: --redis needs the cluster extra: pip install 'ronda[cluster]'", file=sys.stderr)
+            return EXIT_BAD_INPUT
     logs = log_config(args.log_format, args.log_level)
     logging.config.dictConfig(logs)
     app = create_app(

@@ -95,8 +95,14 @@ def create_app(
     changes the whole process, so tests that build apps in-process leave it off. ``metrics_from``: the
     addresses and networks that may read ``/metrics`` (:mod:`.metrics`; default this machine only).
     ``redis_url``: the Redis of a cluster of processes; the rate limits, the caps on connections and the play-now
-    queue are then kept there, shared by every process (:mod:`.redis_limits`).
+    queue are then kept there, shared by every process (:mod:`.redis_limits`), and this process is one of several
+    over the same PostgreSQL database (:mod:`.cluster`).
     """
+    if redis_url is not None and database_url.startswith("sqlite"):
+        raise ValueError(
+            "several processes (--redis) share one PostgreSQL database: set DATABASE_URL=postgresql://… "
+            "(SQLite is one process's file)"
+        )
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
     if grace < 0 or bot_delay < 0 or flood_rate <= 0 or store_timeout <= 0:
@@ -125,7 +131,15 @@ def create_app(
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host)
+    cluster = None
+    if redis_url is not None:
+        from .cluster import Cluster  # the cluster extra (redis) is needed only here
+
+        cluster = Cluster(redis_url)
     metrics = Metrics()
+    if cluster is not None:
+        cluster.on_takeover = metrics.lease_taken_over
+    # The limits' own client (bytes, its own pool), beside the cluster's (text, for leases and relayed frames).
     redis = None if redis_url is None else cluster_client(redis_url)
     creating, joining, flood, caps, pairing = server_limits(
         redis,
@@ -158,13 +172,15 @@ def create_app(
         journal = Journal(Store(database_url, timeout=store_timeout, sync=store_sync))
         pool = BotPool(workers, on_wait=metrics.bot_wait.observe)
         journal.observe_write = metrics.store_write.observe
-        lobby = Lobby(journal, settings, pool, limits)
+        lobby = Lobby(journal, settings, pool, limits, cluster)
         metrics.watch_tables(lambda: len(lobby.tables))
         analyses = Analyses(journal, pool, settings.method)
         await asyncio.to_thread(lobby.load)
         await lobby.start()
         if isinstance(caps, RedisCaps):
             await caps.start()
+        if cluster is not None:
+            await cluster.start(lobby)
         app.state.redis = redis
         app.state.listing = SharedListing(lobby) if redis is not None else None
         collector = Collector() if paced_collector else None
@@ -189,6 +205,9 @@ def create_app(
 
     app = FastAPI(title="Ronda", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.site = site
+    app.state.cluster = cluster
+    """The process's :class:`~.cluster.Cluster` with ``--redis`` (its ``redis`` client serves the cluster-wide
+    limits and pairing too), else ``None``."""
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
 
     @app.exception_handler(HttpError)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ...engine.deck import shuffled_deck
 from ...engine.errors import RecordError, RondaError
@@ -30,7 +31,15 @@ from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
 from .protocol import changed_from_preset, rules_json
 from .replays import dealt_events, rebuild
-from .store import CommitUnknown, Journal, StoredSeat, StoredTable, StoreUnavailable, resolve_unknown_commit
+from .store import (
+    CommitUnknown,
+    EpochBehind,
+    Journal,
+    StoredSeat,
+    StoredTable,
+    StoreUnavailable,
+    resolve_unknown_commit,
+)
 from .tables import (
     CLOSED,
     FINISHED,
@@ -50,6 +59,36 @@ from .workers import BotPool
 
 TABLE_ID_BYTES = 12
 """Random bytes of a table id (96 bits): the invite link is the key to a private table, so it cannot be guessed."""
+
+
+class Lease(Protocol):
+    """A lease on a table held by this process: its epoch is the fencing number of every write it makes."""
+
+    @property
+    def epoch(self) -> int: ...
+
+
+class Ownership(Protocol):
+    """What the lobby asks of the cluster when there are several processes (:class:`.cluster.Cluster` does it)."""
+
+    async def acquire(self, table_id: str) -> Lease:
+        """A new lease on the table for this process; :class:`Elsewhere` when a live process holds it."""
+        ...
+
+    async def release(self, table_id: str) -> None: ...
+
+    async def raise_epoch(self, table_id: str, stored: int) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class Elsewhere(Exception):
+    """With several processes (:mod:`.cluster`): another live process owns the table; a connection to it is relayed
+    there, a seat is taken there."""
+
+    def __init__(self, owner: str, lease: str) -> None:
+        super().__init__(f"the table is owned by process {owner}")
+        self.owner, self.lease = owner, lease
 
 
 @dataclass(frozen=True)
@@ -111,8 +150,17 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
 class Lobby:
     """All tables by id — in memory or only listed — with the server settings and bot workers they share."""
 
-    def __init__(self, journal: Journal, settings: ServerSettings, pool: BotPool, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        journal: Journal,
+        settings: ServerSettings,
+        pool: BotPool,
+        limits: Limits | None = None,
+        cluster: Ownership | None = None,
+    ) -> None:
         self.journal = journal
+        self.cluster = cluster
+        """Several processes (:mod:`.cluster`): tables held here are the ones whose lease this process holds."""
         self.settings = settings
         self.pool = pool
         self.limits = limits or Limits()
@@ -120,6 +168,7 @@ class Lobby:
         self.listings: dict[str, Listing] = {}
         self._opening: dict[str, asyncio.Future[Table]] = {}
         self._janitor: asyncio.Task[None] | None = None
+        self._dropping: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------ startup
 
@@ -141,8 +190,36 @@ class Lobby:
             self._janitor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._janitor
+        if self.cluster is not None:
+            await self.cluster.stop()  # gives every table back first: its people reconnect to the next owner
         for table in self.tables.values():
             await table.stop()
+
+    async def drop(self, table_id: str, *, release: bool = False) -> None:
+        """Let go of a table this process no longer owns (a lease lost, a write fenced) or gives back (``release``,
+        a shutdown): its work stops and every connection to it is closed to reconnect (1012), to the next owner."""
+        table = self.tables.pop(table_id, None)
+        self.listings.pop(table_id, None)  # read again from the store when asked: another process changes it now
+        if table is None:
+            return
+        table.evicted = True
+        for client in list(table.clients):
+            close = getattr(client, "close_soon", None)
+            if close is not None:
+                close(1012)
+        table.clients.clear()
+        await table.stop()
+        if self.cluster is not None and release:
+            await self.cluster.release(table_id)
+
+    def _fenced(self, table_id: str, epoch: int) -> None:
+        """A write of the table at lease ``epoch`` was refused by its fence (another process took it over): drop it."""
+        table = self.tables.get(table_id)
+        if table is not None and table.journal.fence == (table_id, epoch):
+            log.warning("table %s: another process owns it now; it is dropped here", table_id)
+            task = asyncio.get_running_loop().create_task(self.drop(table_id))
+            self._dropping.add(task)  # held: the loop keeps only a weak reference to a task
+            task.add_done_callback(self._dropping.discard)
 
     # ------------------------------------------------------------ finding
 
@@ -159,6 +236,8 @@ class Lobby:
 
     async def open(self, table_id: str) -> Table:
         """The table, rebuilt from the store if it is not in memory; 404 for none, 410 for a closed one."""
+        if self.cluster is not None and table_id not in self.tables:
+            await self._list_from_store(table_id)  # made, or changed, by another process
         found = self.known(table_id)
         if isinstance(found, Table):
             return found
@@ -180,10 +259,73 @@ class Lobby:
             return table
         return await asyncio.shield(pending)
 
-    async def _rebuild(self, table_id: str) -> Table:
+    async def _list_from_store(self, table_id: str) -> None:
+        """List ``table_id`` as the store holds it now (nothing listed when there is no such table)."""
+        try:
+            found = await self.journal.read(self.journal.store.load_tables, table_id)
+        except StoreUnavailable:
+            raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
+        for stored in found:
+            self.listings[stored.id] = Listing(stored_summary(stored), stored.public, stored.spectators, stored.status)
+
+    async def find_summary(self, table_id: str) -> dict[str, Any]:
+        """The table's summary; with several processes, from the store when another process holds the table."""
+        if self.cluster is not None and table_id not in self.tables:
+            await self._list_from_store(table_id)
+        return self.summary(table_id)
+
+    async def read_only(self, table_id: str) -> Table:
+        """The table to read (its finished games' replays): the live one if this process holds it, else as stored,
+        not started (with several processes, another one may own it)."""
+        if self.cluster is None or table_id in self.tables:
+            return await self.open(table_id)
+        await self._list_from_store(table_id)
+        self.known(table_id)  # 404 for none
         try:
             (stored,) = await self.journal.read(self.journal.store.load_tables, table_id)
-            table = self._table_from_store(stored)
+        except StoreUnavailable:
+            raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
+        return self._table_from_store(stored)
+
+    async def _own(self, table_id: str) -> Journal:
+        """Take the table's lease and store its epoch (:mod:`.cluster`): the journal its writes go through, fenced.
+
+        :class:`~.cluster.Elsewhere` when a live process owns it.
+        """
+        assert self.cluster is not None
+        for _ in range(3):
+            lease = await self.cluster.acquire(table_id)
+            try:
+                await self.journal.write(self.journal.store.claim, table_id, lease.epoch)
+            except EpochBehind as behind:  # Redis restarted empty: its counter runs on from the store's
+                await self.cluster.release(table_id)
+                await self.cluster.raise_epoch(table_id, behind.stored)
+                continue
+            except BaseException:
+                await self.cluster.release(table_id)
+                raise
+            return self.journal.fenced(table_id, lease.epoch, functools.partial(self._fenced, table_id, lease.epoch))
+        raise HttpError(503, "store_unavailable", "the server cannot take this table just now: try again")
+
+    async def _rebuild(self, table_id: str) -> Table:
+        journal = self.journal
+        if self.cluster is not None:
+            try:
+                journal = await self._own(table_id)
+            except StoreUnavailable:
+                raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
+        try:
+            table = await self._rebuild_owned(table_id, journal)
+        except BaseException:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            raise
+        return table
+
+    async def _rebuild_owned(self, table_id: str, journal: Journal) -> Table:
+        try:
+            (stored,) = await self.journal.read(self.journal.store.load_tables, table_id)
+            table = self._table_from_store(stored, journal)
             record = await self.journal.read(self.journal.store.load_record, table.id, table.number)
             game, events, made = await asyncio.to_thread(rebuild, record)
         except StoreUnavailable:
@@ -209,10 +351,11 @@ class Lobby:
         table.start()
         return table
 
-    def _table_from_store(self, stored: StoredTable) -> Table:
+    def _table_from_store(self, stored: StoredTable, journal: Journal | None = None) -> Table:
         rules = Rules.from_dict(stored.rules)
         seats = [Seat(s.seat, s.kind, s.name, s.level, s.token_hash, s.auto_declare, s.player_id) for s in stored.seats]
-        table = Table(stored.id, stored.created, rules, stored.preset, seats, self.journal, self.settings, self.pool)
+        journal = journal or self.journal
+        table = Table(stored.id, stored.created, rules, stored.preset, seats, journal, self.settings, self.pool)
         table.status = stored.status
         table.public, table.spectators, table.creator = stored.public, stored.spectators, stored.creator
         table.hints = stored.hints
@@ -291,8 +434,14 @@ class Lobby:
                 await self.journal.write(self.journal.store.finish_game, table_id, 0, view.winner, list(view.scores))
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
+        journal = self.journal
+        if self.cluster is not None:  # the process that made the table owns it first
+            try:
+                journal = await self._own(table_id)
+            except StoreUnavailable:
+                raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
         table = Table(
-            table_id, stored.created, rules, spec.preset, seats, self.journal, self.settings, self.pool, status=status
+            table_id, stored.created, rules, spec.preset, seats, journal, self.settings, self.pool, status=status
         )
         table.public, table.spectators, table.creator, table.owner = spec.public, spec.spectators, spec.me, owner
         table.hints = spec.hints
@@ -336,6 +485,8 @@ class Lobby:
         await table.close(status)
         self.tables.pop(table.id, None)
         self.listings[table.id] = Listing(table.summary(), table.public, table.spectators, table.status)
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
 
     async def _sweep(self) -> None:
         pause = max(0.05, min(30.0, self.settings.linger / 2, self.settings.close_after / 2))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ipaddress
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request, WebSocket
 
@@ -26,6 +26,9 @@ from .metrics import LOOPBACK, Metrics, networks
 from .pairing import Pairing
 from .rates import RateLimit
 from .tables import ServerSettings, Table
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 MAX_BODY_DEPTH = 8
 """Deepest nesting of arrays and objects read in a request body (a new table's is 3 deep)."""
@@ -63,6 +66,12 @@ def site_of(request: Request | WebSocket) -> Site:
 def lobby_of(request: Request | WebSocket) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
+
+
+def cluster_of(request: Request | WebSocket) -> Cluster | None:
+    """This process's part in a cluster (``ronda serve --redis``), else ``None``."""
+    cluster: Cluster | None = request.app.state.cluster
+    return cluster
 
 
 def analyses_of(request: Request | WebSocket) -> Analyses:

@@ -95,7 +95,10 @@ tables_table = Table(
     Column("spectators", Boolean, nullable=False, default=True),
     Column("creator", Integer, nullable=False, default=0),
     Column("hints", Boolean, nullable=False, default=False),
+    Column("lease_epoch", Integer, nullable=False, default=0, server_default="0"),
 )
+"""``lease_epoch``: the fencing number of the process that owns the table in a cluster (:mod:`.cluster`); every
+write of that owner checks it in its own transaction, so a stale owner's writes are refused. 0 with one process."""
 
 seats_table = Table(
     "ronda_seats",
@@ -245,6 +248,26 @@ class CommitUnknown(StoreUnavailable):
     resolve it refuses as before; a caller whose write matters (a decision)
     catches it first and asks the store with :func:`resolve_unknown_commit`.
     """
+
+
+class Fenced(StoreUnavailable):
+    """A write of a table's owner that is no longer its owner: another process took the table over (a newer lease
+    epoch is stored), so the write was refused and nothing of its transaction stored. The stale owner drops the table.
+
+    A :class:`StoreUnavailable`, so every caller refuses as it does for a store that is down (nothing was stored);
+    the journal tells it apart (one fenced write fails alone, never its batch)."""
+
+    def __init__(self, table_id: str, epoch: int) -> None:
+        super().__init__(f"table {table_id}: the write of lease epoch {epoch} was refused, a newer owner holds it")
+        self.table_id, self.epoch = table_id, epoch
+
+
+class EpochBehind(Exception):
+    """A takeover's epoch is not above the one stored (the lease counter restarted with Redis): the stored one."""
+
+    def __init__(self, stored: int) -> None:
+        super().__init__(f"the store holds lease epoch {stored}")
+        self.stored = stored
 
 
 class StoreConflict(Exception):
@@ -424,7 +447,10 @@ class Store:
             if url.startswith("postgresql+psycopg"):
                 connect_args = {
                     "connect_timeout": max(1, round(timeout)),
-                    "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds}",
+                    # A transaction left open by a client that stopped (SIGSTOP, a machine cut off) is ended by
+                    # PostgreSQL, so the row locks it holds cannot keep another process from taking a table over.
+                    "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds} "
+                    f"-c idle_in_transaction_session_timeout={milliseconds}",
                 }
             self.engine = create_engine(
                 url, pool_pre_ping=True, pool_timeout=timeout, hide_parameters=True, connect_args=connect_args
@@ -505,6 +531,34 @@ class Store:
             .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
             .values(auto_declare=on)
         )
+
+    def claim(self, db: Connection, table_id: str, epoch: int) -> None:
+        """A process takes the table over with lease epoch ``epoch``: stored, so that every write of an older owner
+        is refused from now on (:meth:`check_fence`). :class:`EpochBehind` when the store holds ``epoch`` or more."""
+        mine = tables_table.c.id == table_id
+        done = db.execute(
+            update(tables_table).where(mine, tables_table.c.lease_epoch < epoch).values(lease_epoch=epoch)
+        )
+        if done.rowcount == 0:
+            stored = db.execute(select(tables_table.c.lease_epoch).where(mine)).scalar()
+            if stored is None:
+                raise StoreConflict(f"there is no table {table_id} to claim")
+            raise EpochBehind(int(stored))
+
+    def check_fence(self, db: Connection, table_id: str, epoch: int) -> None:
+        """Raise :class:`Fenced` unless ``epoch`` is the table's stored lease epoch, holding the row meanwhile.
+
+        ``FOR SHARE`` keeps a takeover's :meth:`claim` (an ``UPDATE`` of the row)
+        waiting until this transaction ends: a write either commits before the
+        takeover, and the new owner's rebuild reads it, or is refused after it.
+        """
+        held = db.execute(
+            select(tables_table.c.id)
+            .where(tables_table.c.id == table_id, tables_table.c.lease_epoch == epoch)
+            .with_for_update(read=True)
+        ).first()
+        if held is None:
+            raise Fenced(table_id, epoch)
 
     def set_status(self, db: Connection, table_id: str, status: str) -> None:
         db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status=status))
@@ -1062,6 +1116,8 @@ async def resolve_unknown_commit(
 
 def _unavailable(error: BaseException) -> bool:
     """Whether a failed write failed because of the database's state (locked, down) rather than its own rows."""
+    if isinstance(error, Fenced):
+        return False  # one stale owner's write: the other writes of its batch are written without it
     return (
         isinstance(error, StoreUnavailable)
         or (isinstance(error, SQLAlchemyError) and not isinstance(error, IntegrityError))
@@ -1090,6 +1146,9 @@ class Journal:
     asks the store (:func:`resolve_unknown_commit`). A write refused for its
     rows (a key already taken) fails with :class:`StoreConflict`.
     """
+
+    fence: tuple[str, int] | None = None
+    """The table and lease epoch every write through this journal is checked against (:meth:`fenced`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -1121,7 +1180,16 @@ class Journal:
         result: T = await self._submit(_Job("read", fn, args, {}))
         return result
 
+    def fenced(self, table_id: str, epoch: int, on_fenced: Callable[[], None] | None = None) -> Journal:
+        """This journal, for the owner of ``table_id`` at lease epoch ``epoch`` (a cluster, :mod:`.cluster`): each
+        write goes through the same worker, in a transaction that first checks the epoch (:meth:`Store.check_fence`)
+        and fails with :class:`Fenced`, writing nothing, once another process took the table over; ``on_fenced`` is
+        called then (the stale owner drops the table)."""
+        return _FencedJournal(self, (table_id, epoch), on_fenced)
+
     def _submit(self, job: _Job) -> asyncio.Future[Any]:
+        if job.kind != "read":
+            job.fence = self.fence
         loop = asyncio.get_running_loop()
         job.loop, job.future = loop, loop.create_future()
         job.deadline = time.monotonic() + self.timeout
@@ -1216,7 +1284,11 @@ class Journal:
 
     def _write_all(self, db: Connection, jobs: list[_Job]) -> None:
         decisions: list[Decision] = []
+        checked: set[tuple[str, int]] = set()
         for job in jobs:
+            if job.fence is not None and job.fence not in checked:
+                self.store.check_fence(db, *job.fence)
+                checked.add(job.fence)
             if job.kind == "decision":
                 decisions.append(job.args[0])
                 continue
@@ -1229,9 +1301,41 @@ class Journal:
             self.store.record_decisions(db, decisions)
 
 
+class _FencedJournal(Journal):
+    """A view of a :class:`Journal` whose writes carry a fence (:meth:`Journal.fenced`); it shares the worker."""
+
+    def __init__(
+        self, journal: Journal, fence: tuple[str, int], on_fenced: Callable[[], None] | None
+    ) -> None:  # no thread of its own
+        self.store, self.timeout, self.fence = journal.store, journal.timeout, fence
+        self._jobs, self._thread = journal._jobs, journal._thread
+        self.on_fenced = on_fenced
+
+    async def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        try:
+            await super().write(fn, *args, **kwargs)
+        except Fenced:
+            self._refused()
+            raise
+
+    async def record(self, decision: Decision) -> None:
+        try:
+            await super().record(decision)
+        except Fenced:
+            self._refused()
+            raise
+
+    def _refused(self) -> None:
+        if self.on_fenced is not None:
+            self.on_fenced()
+
+    def close(self) -> None:
+        """The worker is the shared journal's: it closes with it."""
+
+
 def _failure(error: Exception) -> Exception:
     """What a caller is told of a failed write or read: unavailable (retry), unknown commit, conflict, or the error."""
-    if isinstance(error, CommitUnknown):
+    if isinstance(error, (CommitUnknown, Fenced)):
         return error
     if _unavailable(error):
         return StoreUnavailable(type(error).__name__)
@@ -1249,6 +1353,7 @@ class _Job:
     loop: asyncio.AbstractEventLoop | None = None
     future: asyncio.Future[Any] | None = None
     deadline: float = float("inf")
+    fence: tuple[str, int] | None = None
 
     def done(self, value: Any) -> None:
         self._tell(lambda future: future.set_result(value))

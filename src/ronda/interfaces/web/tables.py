@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from ...analysis.hints import hint_of, shown_options
 from ...analysis.review import option_json
@@ -65,7 +65,15 @@ from ...engine.rules import Rules
 from ...engine.view import SeatView
 from .forms import HttpError, check_name
 from .protocol import (
+    Act,
+    AskHint,
+    AutoDeclare,
+    ClientMessage,
+    Hello,
+    Ping,
     ProtocolError,
+    Rematch,
+    Settings,
     changed_from_preset,
     dumps,
     error_json,
@@ -1056,6 +1064,32 @@ class Table:
         if status is not None:
             await self.journal.write(self.journal.store.set_status, self.id, status)
             self.status = status
+
+
+async def answer(table: Table, client: Client, message: ClientMessage, invite: dict[str, Any] | None = None) -> None:
+    """Do what one checked message of a connection asks at ``table`` (its owner); errors raise :class:`ProtocolError`.
+
+    The websocket's own loop (:func:`.routes.sockets.serve_connection`) and the owner of a table
+    in a cluster, for a connection that another process relays (:mod:`.cluster`),
+    both answer through here.
+    """
+    match message:
+        case Hello(token=token, since=since):
+            await table.hello(client, token, since, invite)
+        case Act(action=action, version=version):
+            await table.act(client, action, version)
+        case AutoDeclare(on=on):
+            await table.set_auto_declare(client, on)
+        case Rematch():
+            await table.rematch(client)
+        case Settings(public=public, spectators=spectators, hints=hints):
+            await table.set_access(client, public, spectators, hints)
+        case AskHint():
+            table.hint(client)
+        case Ping():
+            client.send(dumps({"type": "pong"}))
+        case _:
+            assert_never(message)
 
 
 def adopt(

@@ -19,7 +19,7 @@ router = APIRouter()
 
 async def finished_game(request: Request, table_id: str, game: int | None) -> tuple[Table, int]:
     """The table and the number of a game of it that may be shown in full: finished, and to this asker."""
-    table = await lobby_of(request).open(table_id)
+    table = await lobby_of(request).read_only(table_id)
     if not table.spectators and not holds_seat(table, request.headers.get("authorization")):
         raise HttpError(403, "no_spectators", "the table's creator lets only its players see its games")
     number = table.number if game is None else game

@@ -3,6 +3,9 @@
 A connection is counted by :class:`~..connections.AddressCaps` from its
 upgrade, flood-limited by a :class:`~..rates.FloodWatch`, and served by
 :func:`serve_connection` until it goes; an error goes back to that client only.
+With several processes (:mod:`..cluster`), a connection whose table another
+process owns is served by :func:`relay_connection` instead: checked here,
+answered there.
 """
 
 from __future__ import annotations
@@ -12,31 +15,27 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, assert_never
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from ..connections import TOO_MANY, AddressCaps, Connection, Counted
 from ..forms import HttpError
+from ..lobby import Elsewhere
 from ..metrics import Metrics
 from ..protocol import (
     Act,
-    AskHint,
-    AutoDeclare,
     Hello,
-    Ping,
     ProtocolError,
-    Rematch,
-    Settings,
     dumps,
     error_json,
     read_client_message,
 )
 from ..rates import FloodWatch
-from ..site import client_of, invite_of, lobby_of, site_of
+from ..site import client_of, cluster_of, invite_of, lobby_of, site_of
 from ..store import StoreConflict
-from ..tables import Table, TableMoved
+from ..tables import Table, TableMoved, answer
 
 log = logging.getLogger("ronda.web")
 
@@ -62,6 +61,9 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
     handle = await caps.open(client_of(websocket), evict)
     try:
         table = await lobby_of(websocket).open(table_id)
+    except Elsewhere as elsewhere:  # another process owns the table: this one relays the connection to it
+        await relay_connection(websocket, table_id, elsewhere, connection, pump, caps, handle)
+        return
     except HttpError as error:
         why = {"closed": "closed", "store_unavailable": "store_unavailable"}.get(error.code, "not_found")
         connection.send(dumps(error_json(why, error.message)))
@@ -95,6 +97,70 @@ async def websocket(websocket: WebSocket, table_id: str) -> None:
         await caps.close(handle)
         await watch.close()
         await connection.finish(pump, code)
+
+
+async def relay_connection(
+    websocket: WebSocket,
+    table_id: str,
+    elsewhere: Elsewhere,
+    connection: Connection,
+    pump: asyncio.Task[None],
+    caps: AddressCaps,
+    handle: Counted,
+) -> None:
+    """Serve a connection whose table another process owns: its frames are checked here (flood, form, hello first,
+    caps) and answered there (:mod:`..cluster`); what the owner sends it comes back through this process."""
+    cluster = cluster_of(websocket)
+    assert cluster is not None
+    settling: set[asyncio.Task[None]] = set()
+
+    def on_seat(seat: int | None) -> None:  # the owner said which seat the connection holds: count it as one
+        task = asyncio.get_running_loop().create_task(caps.settle(handle, seat))
+        settling.add(task)
+        task.add_done_callback(settling.discard)
+
+    relay = cluster.relay(elsewhere, table_id, connection, on_seat)
+    watch = FloodWatch(site_of(websocket).flood, f"connection {next(CONNECTIONS)}")
+    invite = invite_of(websocket, table_id)
+    said_hello = False
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            if connection.closing is not None:
+                continue  # closed from the owner's side (or it went): the page reconnects
+            admitted = await watch.admit()
+            if admitted != "ok":
+                if admitted == "flood":
+                    connection.send(dumps(error_json("flood", "too many messages: slow down; these are ignored")))
+                continue
+            text = frame.get("text")
+            raw = text if text is not None else frame.get("bytes")
+            try:
+                message = read_client_message(raw)
+                if not said_hello and not isinstance(message, Hello):
+                    raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
+                if isinstance(message, Hello) and message.token is None and not await caps.watch(handle):
+                    raise ProtocolError(
+                        "too_many_connections",
+                        f"one address may watch with {caps.cap} connections at once: close some first",
+                    )
+            except ProtocolError as error:
+                connection.send(dumps(error.to_json()))
+                if error.code == "too_many_connections":
+                    connection.close_soon(TOO_MANY)
+                continue
+            said_hello = said_hello or isinstance(message, Hello)
+            wire = raw if isinstance(raw, str) else bytes(raw or b"").decode("utf-8")
+            cluster.forward(relay, wire, invite if isinstance(message, Hello) else None)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        cluster.unrelay(relay)
+        await caps.close(handle)
+        await watch.close()
+        await connection.finish(pump, 1000)
 
 
 async def serve_connection(
@@ -132,39 +198,26 @@ async def serve_connection(
             table = held[0]
             if not said_hello and not isinstance(message, Hello):
                 raise ProtocolError("not_hello", 'say hello first: {"type": "hello", "token": ..., "since": null}')
-            match message:
-                case Hello(token=token, since=since):
-                    if caps is not None and handle is not None and token is None and not await caps.watch(handle):
-                        if metrics is not None:
-                            metrics.refused("connections")
-                        raise ProtocolError(
-                            "too_many_connections",
-                            f"one address may watch with {caps.cap} connections at once: close some first",
-                        )
-                    try:
-                        await table.hello(connection, token, since, invite)
-                    except TableMoved:
-                        table.leave(connection)
-                        await (await reopen()).hello(connection, token, since, invite)
-                    said_hello = True
-                    if caps is not None and handle is not None:
-                        await caps.settle(handle, held[0].clients.get(connection))
-                case Act(action=action, version=version):
-                    await table.act(connection, action, version)
+            if isinstance(message, Hello):
+                if caps is not None and handle is not None and message.token is None and not await caps.watch(handle):
                     if metrics is not None:
-                        metrics.move_update.observe(time.monotonic() - received)
-                case AutoDeclare(on=on):
-                    await table.set_auto_declare(connection, on)
-                case Rematch():
-                    await table.rematch(connection)
-                case Settings(public=public, spectators=spectators, hints=hints):
-                    await table.set_access(connection, public, spectators, hints)
-                case AskHint():
-                    table.hint(connection)
-                case Ping():
-                    connection.send(dumps({"type": "pong"}))
-                case _:
-                    assert_never(message)
+                        metrics.refused("connections")
+                    raise ProtocolError(
+                        "too_many_connections",
+                        f"one address may watch with {caps.cap} connections at once: close some first",
+                    )
+                try:
+                    await table.hello(connection, message.token, message.since, invite)
+                except TableMoved:
+                    table.leave(connection)
+                    await (await reopen()).hello(connection, message.token, message.since, invite)
+                said_hello = True
+                if caps is not None and handle is not None:
+                    await caps.settle(handle, held[0].clients.get(connection))
+            else:
+                await answer(table, connection, message)
+                if metrics is not None and isinstance(message, Act):
+                    metrics.move_update.observe(time.monotonic() - received)
         except StoreConflict:
             # The store holds a row this connection's message would write again (a stored thing the table did not
             # know of): the message is refused, retryably; a store conflict never closes a connection.

@@ -13,7 +13,8 @@ from ....engine.presets import PRESETS
 from ....engine.rules import Rules
 from ..accounts import seat_name
 from ..forms import HttpError, SeatSpec, read_join, read_table_spec
-from ..site import client_of, invite_of, json_body, lobby_of, site_of
+from ..lobby import Elsewhere
+from ..site import client_of, cluster_of, invite_of, json_body, lobby_of, site_of
 from ..tables import TableMoved
 
 router = APIRouter()
@@ -69,7 +70,7 @@ async def list_tables(request: Request, limit: int = 100) -> dict[str, Any]:
 
 @router.api_route("/api/tables/{table_id}", methods=["GET", "HEAD"])
 async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
-    return lobby_of(request).summary(table_id)
+    return await lobby_of(request).find_summary(table_id)
 
 
 @router.post("/api/tables/{table_id}/join")
@@ -78,9 +79,15 @@ async def join(request: Request, table_id: str) -> dict[str, Any]:
         raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", verdict.retry_seconds)
     spec = read_join(await json_body(request))
     lobby = lobby_of(request)
-    table = await lobby.open(table_id)
     name, player = await seat_name(request, lobby.journal, spec.name)
     assert name is not None
+    try:
+        table = await lobby.open(table_id)
+    except Elsewhere as elsewhere:  # another process owns the table: it takes the seat
+        cluster = cluster_of(request)
+        assert cluster is not None
+        seat, token = await cluster.join_at(elsewhere.owner, table_id, name, spec.seat, player)
+        return {"seat": seat, "token": token, "name": name}
     try:
         seat, token = await table.join(name, spec.seat, levels(), player)
     except TableMoved:
