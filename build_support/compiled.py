@@ -1,7 +1,38 @@
-"""The engine modules the optional compiled build compiles with mypyc (``setup.py``, ``tests/engine/test_compiled.py``).
+"""What the optional compiled build compiles with mypyc, and whether this machine can (``setup.py``, ``backend.py``).
 
-The modules of the turn: the rules' hot path, every play of every rollout. The
-others (cards, events, views, records) are called far less and stay Python.
+``MODULES`` are the modules of the turn: the rules' hot path, every play of
+every rollout. The others (cards, events, views, records) are called far less
+and stay Python. ``pure_reason`` says, before anything is downloaded or
+generated, why an install must leave them pure; the reason is written into the
+wheel (``NOTE``) so that ``ronda --version`` and ``ronda bench`` can tell the
+player which engine runs (``ronda.engine.build``).
 """
 
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sysconfig
+from collections.abc import Mapping
+from pathlib import Path
+
 MODULES = ("table", "state", "scoring", "settlement", "game")
+
+NOTE = "ronda/engine/build-note.txt"
+"""The wheel's note of how its engine was built: ``compiled (mypyc)``, or why it is pure Python."""
+
+
+def pure_reason(environ: Mapping[str, str] = os.environ) -> str | None:
+    """Why an install on this machine builds the engine as pure Python, or ``None`` when it can compile it.
+
+    The compiler is the one setuptools would call: ``CC`` if set, else the one Python was built with.
+    """
+    if environ.get("RONDA_PURE") == "1":
+        return "RONDA_PURE=1 at install"
+    compiler = shlex.split(environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    if not compiler or shutil.which(compiler[0]) is None:
+        return f"no C compiler at install ({compiler[0] if compiler else 'CC is empty'} not found)"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers at install (Python.h; Debian's python3-dev)"
+    return None
