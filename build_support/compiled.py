@@ -1,11 +1,15 @@
 """What the optional compiled build compiles with mypyc, and whether this machine can (``setup.py``, ``backend.py``).
 
-``MODULES`` are the modules of the turn: the rules' hot path, every play of
-every rollout. The others (cards, events, views, records) are called far less
-and stay Python. ``pure_reason`` says, before anything is downloaded or
-generated, why an install must leave them pure; the reason is written into the
-wheel (``NOTE``) so that ``ronda --version`` and ``ronda bench`` can tell the
-player which engine runs (``ronda.engine.build``).
+``MODULES`` are the modules of the turn (the rules' hot path, every play of
+every rollout) and of the deal (the shuffle, what a dealt hand holds). The
+others (cards, actions, events, views, records) stay Python: they are called
+far less, and some take a player's input, whose wrong types they answer with
+the game's own errors, where a compiled function would raise its own TypeError.
+
+``pure_reason`` says, before anything is downloaded or generated, why an
+install must leave them pure; the reason is written into the wheel (``NOTE``)
+so that ``ronda --version`` and ``ronda bench`` can tell the player which
+engine runs (``ronda.engine.build``).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import sysconfig
 from collections.abc import Mapping
 from pathlib import Path
 
-MODULES = ("table", "state", "scoring", "settlement", "game")
+MODULES = ("table", "state", "scoring", "settlement", "game", "combinations", "deck")
 
 NOTE = "ronda/engine/build-note.txt"
 """The wheel's note of how its engine was built: ``compiled (mypyc)``, or why it is pure Python."""
