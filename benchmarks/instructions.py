@@ -171,7 +171,8 @@ def main() -> None:
         )
         positions.write_text(made.stdout)
         header = " | ".join(str(tree) for tree in args.trees)
-        print(f"\nper unit ({measure}); a round = one round of 40 cards, a choice = one card choice of hard\n")
+        per = "rounds a second and ms a choice" if args.clock else "per round and per choice"
+        print(f"\n{measure}, {per}; a round = one round of 40 cards, a choice = one card choice of hard\n")
         print(f"| workload | {header} | fingerprints |")
         print("|---|" + "---|" * len(roots) + "---|")
         for workload in args.workloads:
@@ -192,7 +193,13 @@ def main() -> None:
                     per_unit.append((whole["instructions"] - base["instructions"]) / units)
                     prints.append(json.dumps(whole["fingerprint"]))
             cells = [
-                (f"{value * 1000:.2f} ms" if args.clock else f"{value / 1e6:.2f} M")
+                (
+                    f"{value / 1e6:.3f} M"
+                    if not args.clock
+                    else f"{value * 1000:.1f} ms"
+                    if unit == "choice"
+                    else f"{1 / value:,.0f} a second"
+                )
                 + ("" if i == 0 else f" ({per_unit[0] / value:.2f}x)")
                 for i, value in enumerate(per_unit)
             ]
