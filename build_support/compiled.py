@@ -31,12 +31,17 @@ def pure_reason(environ: Mapping[str, str] = os.environ) -> str | None:
     """Why an install on this machine builds the engine as pure Python, or ``None`` when it can compile it.
 
     The compiler is the one setuptools would call: ``CC`` if set, else the one Python was built with.
+    Where neither names one (Windows: setuptools finds MSVC itself), the build tries, and a failure
+    leaves the engine pure all the same (``setup.py``'s ``OptionalBuildExt``).
     """
     if environ.get("RONDA_PURE") == "1":
         return "RONDA_PURE=1 at install"
-    compiler = shlex.split(environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
-    if not compiler or shutil.which(compiler[0]) is None:
-        return f"no C compiler at install ({compiler[0] if compiler else 'CC is empty'} not found)"
+    named = environ.get("CC", sysconfig.get_config_var("CC"))
+    compiler = shlex.split(named) if isinstance(named, str) else None
+    if compiler == []:
+        return "no C compiler at install (CC is empty)"
+    if compiler and shutil.which(compiler[0]) is None:
+        return f"no C compiler at install ({compiler[0]} not found)"
     if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
         return "no Python headers at install (Python.h; Debian's python3-dev)"
     return None
