@@ -42,3 +42,10 @@ def test_the_readme_starts_with_its_two_commands_and_keeps_measurements_in_the_d
     first_command = text.index("```sh")
     assert first_command < 1500
     assert "p99" not in text and "decisions/s" not in text
+
+
+def test_readme_main_command_installs_the_engine_compiled_where_it_can() -> None:
+    """A player's install is a wheel, compiled with mypyc where a C compiler is (docs/speed.md); the tests' editable."""
+    main, install_and_test = _commands()[:2]
+    assert "pip install '.[tui]'" in main.split("&&")[1]
+    assert "pip install -e '.[test]'" in install_and_test

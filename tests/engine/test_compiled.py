@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
+import os
 import random
 import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,6 +28,7 @@ from typing import Any
 import pytest
 
 import ronda.engine
+import ronda.engine.build
 import ronda.engine.game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,6 +96,52 @@ VARIANTS: list[dict[str, Any]] = [
 def test_the_compiled_engine_plays_the_same_games_as_the_pure_one(tmp_path: Path) -> None:
     other = _other_engine(tmp_path)
     assert other.game.__file__.endswith(".py") == INSTALLED_IS_COMPILED  # one of the two is compiled
+    compiled, pure = (ronda.engine, other) if INSTALLED_IS_COMPILED else (other, ronda.engine)
+    build = [importlib.import_module(f"{engine.__name__}.build").engine_build() for engine in (compiled, pure)]
+    assert build[0] == "compiled (mypyc)"  # what `ronda --version` and `ronda bench` say
+    assert build[1].startswith("pure Python: ")
     for values in VARIANTS:
         for seed in range(6):
             assert _play(ronda.engine, values, seed) == _play(other, values, seed), (values, seed)
+
+
+def test_an_install_without_a_c_compiler_works_in_pure_python_and_says_why(tmp_path: Path) -> None:
+    """The README's first command (``pip install .``) on a machine without gcc: a pure wheel, and the reason shown.
+
+    ``CC`` names a compiler that does not exist; pip builds the wheel as it would for a player (build
+    isolation: setuptools from the package index; mypy is not even asked for).
+    """
+    project = tmp_path / "project"
+    project.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md", "build_support", "src"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, project / name, ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.egg-info"))
+        else:
+            shutil.copy(source, project / name)
+    environ = {**os.environ, "CC": str(tmp_path / "no-such-cc"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    environ.pop("RONDA_PURE", None)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "wheels"), str(project)],
+        env=environ,
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "wheels").glob("ronda-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert [name for name in archive.namelist() if name.endswith(".so") or "mypyc" in name] == []
+        archive.extractall(tmp_path / "site")
+    environ["PYTHONPATH"] = str(tmp_path / "site")
+    shown = subprocess.run(
+        [sys.executable, "-m", "ronda", "--version"], env=environ, capture_output=True, text=True, check=True
+    )
+    assert "engine: pure Python: no C compiler at install" in " ".join(shown.stdout.split())  # argparse wraps it
+    played = subprocess.run(
+        [sys.executable, "-m", "ronda", "bench", "--players", "2", "--rounds", "5", "--json"],
+        env=environ,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(played.stdout)["engine"] == f"pure Python: no C compiler at install ({environ['CC']} not found)"

@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from ..engine.build import engine_build
 from ..engine.errors import RecordError
 from ..engine.record import load_record, replay, replay_result
 from ..presentation.narration import narrate
@@ -48,7 +49,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         result = random_rounds(players, args.auto_declare, args.rounds, seed=args.seed, api=args.api)
         results.append(result)
         if args.json:
-            print(json.dumps(result.to_json()))
+            print(json.dumps({**result.to_json(), "engine": engine_build()}))
         else:
             mode = "auto-declare" if args.auto_declare else "random declarations"
             mode += ", through legal_actions/apply" if args.api else ", engine playouts"
@@ -60,7 +61,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         flags = f" --players {args.players}" if args.players else ""
         flags += " --auto-declare" if args.auto_declare else ""
         flags += " --api" if args.api else ""
-        print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core)")
+        print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core; engine: {engine_build()})")
     return 0
 
 
@@ -76,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Ronda, the Moroccan fishing card game.",
         epilog="Run 'ronda COMMAND --help' for the options of a command.",
     )
-    parser.add_argument("--version", action="version", version="%(prog)s 0.1.0")
+    parser.add_argument("--version", action="version", version=f"%(prog)s 0.1.0 (engine: {engine_build()})")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = commands.add_parser(
