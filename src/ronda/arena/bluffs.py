@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..bots import Bot, make_bot
-from ..bots.declarations import at_stake, true_declaration, winning_side_before
+from ..bots.declarations import DELAY_REACH, at_stake, true_declaration, winning_side_before
 from ..bots.winprob import game_win_probability
 from ..engine.actions import DECLARES, Action, Challenge, Declare
 from ..engine.combinations import NONE, Kind, hand_combination
@@ -105,10 +105,14 @@ class Priced:
     chances: list[float] = field(default_factory=list)
     """The deciding side's chance to win at the decision, by :func:`~ronda.bots.winprob.game_win_probability`."""
 
-    def add(self, win_gain: float, point_gain: float, chance: float) -> None:
+    near: list[bool] = field(default_factory=list)
+    """Whether the deciding side was within :data:`~ronda.bots.declarations.DELAY_REACH` of the target."""
+
+    def add(self, win_gain: float, point_gain: float, chance: float, near: bool = False) -> None:
         self.wins.append(win_gain)
         self.points.append(point_gain)
         self.chances.append(chance)
+        self.near.append(near)
 
 
 @dataclass
@@ -232,7 +236,8 @@ def measure(
             action = bots[seat].choose(game.view(seat), game.legal_actions())
             for decision in decisions(game, seat, action, declined):
                 wins, points, chance = price(game, decision, playouts, continuation, rng.getrandbits(32))
-                report.priced[decision.kind].add(wins, points, chance)
+                close = game.scores[rules.side_of(seat)] >= rules.target - DELAY_REACH
+                report.priced[decision.kind].add(wins, points, chance, close)
             events = game.apply(action, seat=seat)
             if type(action) is Declare:
                 referee.declared(seat, action.declaration)
@@ -275,6 +280,13 @@ def summary_lines(report: LevelReport) -> list[str]:
             f"games won {win:+.3f} [{wlow:+.3f}, {whigh:+.3f}], "
             f"points {pts:+.2f} [{plow:+.2f}, {phigh:+.2f}] against the other choice"
         )
+        close = [w for w, near in zip(priced.wins, priced.near, strict=True) if near]
+        if close and len(close) < n:
+            win, wlow, whigh = mean_interval(close)
+            lines.append(
+                f"  {'':<13} {len(close):>4} of them within {DELAY_REACH} of the target: "
+                f"games won {win:+.3f} [{wlow:+.3f}, {whigh:+.3f}]"
+            )
     return lines
 
 
