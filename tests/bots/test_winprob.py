@@ -12,7 +12,8 @@ import random
 
 import pytest
 
-from ronda.bots import make_bot
+from ronda.bots import ExpertBot, make_bot
+from ronda.bots.rollout import greedy_policy
 from ronda.bots.winprob import (
     game_win_probability,
     round_table,
@@ -178,3 +179,13 @@ def test_rules_without_a_table_of_their_own_use_the_nearest_one() -> None:
     duty = Rules(players=3, dealer_duty=True)
     assert round_table(duty.replace(chain_points=(1, 6, 15), auto_declare=True)) == round_table(duty)
     assert round_table(duty) != round_table(Rules(players=3))
+
+
+def test_a_search_level_names_its_rollout_policy() -> None:
+    """``expert:rollout=greedy`` is expert's search with hard's two-ply rollouts, nothing else changed."""
+    game = caida_at_40()
+    named = make_bot("expert:samples=6,rollout=greedy", seed=3)
+    built = ExpertBot(3, samples=6, policy=greedy_policy(card_value=0.7, explore=0.1))
+    assert named.choose(game.view(0), game.legal_actions()) == built.choose(game.view(0), game.legal_actions())
+    with pytest.raises(ValueError, match="rollout in bot 'hard:rollout=random' is one of greedy, lookahead"):
+        make_bot("hard:rollout=random")

@@ -35,8 +35,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import BotError
+from ..engine.game import Policy
 from .base import Bot, RandomBot
 from .pimc import ExpertBot, PimcBot
+from .rollout import greedy_policy, lookahead_policy
 from .rules_based import EasyBot, MediumBot
 from .search import VALUES, SearchBot
 
@@ -103,16 +105,25 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
 
 _SEARCH_LEVELS: dict[str, Callable[..., SearchBot]] = {"hard": PimcBot, "expert": ExpertBot}
 
+ROLLOUTS: dict[str, Callable[[], Policy]] = {
+    "greedy": lambda: greedy_policy(card_value=0.7, explore=0.1),
+    "lookahead": lambda: lookahead_policy(3, card_value=0.7, explore=0.1),
+}
+"""The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default) and
+``lookahead`` (three plies, ``expert``'s). ``expert:samples=176,rollout=greedy`` spends ``expert``'s time on more
+guesses with cheaper rollouts (issue 28: measured in docs/bots.md)."""
+
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
-    """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``.
+    """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``,
+    ``rollout=greedy`` or ``rollout=lookahead`` (:data:`ROLLOUTS`).
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
     >>> search_settings("hard:speed=2", "speed=2")
     Traceback (most recent call last):
     ...
-    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value)
+    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout)
     """
     settings: dict[str, Any] = {}
     for part in argument.split(","):
@@ -127,8 +138,12 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if text not in VALUES:
                 raise ValueError(f"value in bot {level!r} is one of {', '.join(VALUES)}, not {text!r}")
             settings["value"] = text
+        elif name == "rollout":
+            if text not in ROLLOUTS:
+                raise ValueError(f"rollout in bot {level!r} is one of {', '.join(ROLLOUTS)}, not {text!r}")
+            settings["policy"] = ROLLOUTS[text]()
         else:
-            raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: samples, value)")
+            raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: samples, value, rollout)")
     return settings
 
 

@@ -155,11 +155,12 @@ class ExpertBot(PimcBot):
     Information-Set MCTS was measured first and lost to ``hard`` at equal and
     at four times its budget; this is the stronger method (see :mod:`ronda.bots`).
 
-    Measured on single rounds (``ronda arena expert hard --rounds --units 100``):
-    +0.25 a round over ``hard`` [-0.14, +0.64] for about five times its CPU time
-    per card choice. Rollouts without random cards (``explore`` 0) were not
-    better on 40 units (+0.24 against the default's +0.59, both within ±0.7),
-    nor were 200 guesses with two-ply rollouts (+0.45 on 30 units, at 5.7 times).
+    Measured on single rounds (``ronda arena expert hard --rounds --units 200``):
+    +0.29 a round over ``hard`` [+0.02, +0.56] for 4.7 times its CPU time per
+    card choice (both valuing the chance to win; issue 28 asks for +0.5).
+    Rollouts without random cards (``explore`` 0) were not better on 40 units
+    (+0.24 against the default's +0.59, both within ±0.7), nor were 200 guesses
+    with two-ply rollouts (+0.45 on 30 units, at 5.7 times).
     """
 
     name = "expert"
