@@ -181,7 +181,7 @@ def table_across(servers: list[RealServer]) -> tuple[str, list[Player]]:
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}]
     created = httpx.post(f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12}).json()
     table_id = created["table_id"]
-    joined = httpx.post(f"{servers[1].base}/api/tables/{table_id}/join", json={"name": "Youssef"})
+    joined = httpx.post(f"{servers[1].base}/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False})
     assert joined.status_code == 200, joined.text
     players = [
         Player(servers, 0, table_id, created["token"], 0),

@@ -61,8 +61,12 @@ def test_joining_is_rate_limited_per_client(tmp_path: Path) -> None:
     with server(tmp_path, join_rate=2) as http:
         table_id = new_table(http, 3, [*FRIEND, {"kind": "human"}])["table_id"]
         for name in ("X1", "X2"):
-            error_of(http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": 9}), 400, "bad_request")
-        refused = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar"})
+            error_of(
+                http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": 9, "keep": False}),
+                400,
+                "bad_request",
+            )
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar", "keep": False})
         error_of(refused, 429, "rate_limited")
         assert not any(s["taken"] for s in http.get(f"/api/tables/{table_id}").json()["seats"][1:])
 
@@ -93,7 +97,7 @@ def test_a_table_whose_people_never_came_is_closed(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the table was never closed"
             time.sleep(0.05)
         assert lonely["table_id"] not in http.app.state.lobby.tables  # out of memory
-        join = http.post(f"/api/tables/{lonely['table_id']}/join", json={"name": "Youssef"})
+        join = http.post(f"/api/tables/{lonely['table_id']}/join", json={"name": "Youssef", "keep": False})
         assert "closed" in error_of(join, 410, "closed")
         late = Client(http, lonely["table_id"], lonely["token"])
         assert late.recv()["code"] == "closed" and late.recv()["type"] == "closed"
@@ -180,7 +184,7 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
         assert live_tables(http) == 0
         created = new_table(http, 2, FRIEND)
         table_id = created["table_id"]
-        taken = http.post(f"/api/tables/{table_id}/join", json={"name": "Mallory"}, headers=evil)
+        taken = http.post(f"/api/tables/{table_id}/join", json={"name": "Mallory", "keep": False}, headers=evil)
         error_of(taken, 403, "bad_origin")
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False  # the invite still works
         with (
@@ -228,7 +232,7 @@ def test_a_new_table_is_private_and_its_creator_may_list_it(tmp_path: Path) -> N
         assert len(table_id) >= 16  # 96 random bits: an invite cannot be guessed
         assert http.get("/api/tables").json()["tables"] == []
         assert http.get(f"/api/tables/{table_id}").json()["public"] is False  # reachable with the link
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         host, friend = Client(http, table_id, created["token"]), Client(http, table_id, joined["token"])
         host.hello()
         friend.hello()
@@ -324,7 +328,7 @@ def test_names_cannot_pass_for_a_bot_or_a_seat(tmp_path: Path, name: str) -> Non
     with server(tmp_path) as http:
         created = new_table(http, 2, FRIEND)
         table_id = created["table_id"]
-        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name})
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False})
         assert "could be taken for a bot or a seat" in error_of(refused, 400, "bad_request")
         made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": name}, ME[1]]})
         error_of(made, 400, "bad_request")
@@ -335,9 +339,9 @@ def test_a_name_already_at_the_table_is_refused(tmp_path: Path) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, [*FRIEND, {"kind": "human"}])["table_id"]
         assert "already called" in error_of(
-            http.post(f"/api/tables/{table_id}/join", json={"name": " amina "}), 409, "name_taken"
+            http.post(f"/api/tables/{table_id}/join", json={"name": " amina ", "keep": False}), 409, "name_taken"
         )
-        assert http.post(f"/api/tables/{table_id}/join", json={"name": "Robotnik"}).status_code == 200
+        assert http.post(f"/api/tables/{table_id}/join", json={"name": "Robotnik", "keep": False}).status_code == 200
 
 
 def test_create_app_refuses_bad_settings() -> None:

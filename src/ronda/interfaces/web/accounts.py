@@ -30,6 +30,7 @@ import hashlib
 import re
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
@@ -275,19 +276,29 @@ class Sitter:
     """Set when this request made the player: the response sets the cookie (:func:`set_cookie`), even a refusal's."""
 
 
-async def seat_name(request: Request, journal: Journal, given: str | None, keep: bool, address: str) -> Sitter:
+async def seat_name(
+    request: Request,
+    journal: Journal,
+    given: str | None,
+    keep: bool,
+    address: str,
+    first: Callable[[str], object] | None = None,
+) -> Sitter:
     """The name a seat is taken under, and the player taking it, for create, join and play now.
 
     A player sits under their kept name (``given`` is not used). A person who
     keeps none and typed ``given`` becomes a player named so (:func:`choose_name`:
     refused, before anything is made, when it looks like a player's or a bot's);
     with ``keep`` false they sit under ``given`` at this table only, unless it
-    looks like a player's.
+    looks like a player's. ``first`` checks the seat before a player is made
+    (raising :class:`.forms.HttpError`): a refused join keeps no name.
     """
     me = await identity_of(request, journal)
     if me is not None:
         return Sitter(me.player.name, me.player.id)
     if given is not None and keep:
+        if first is not None:
+            first(given)
         made, token = await choose_name(request, journal, given, address)
         return Sitter(given, made.player.id, token)
     if given is not None:

@@ -57,9 +57,11 @@ async def _write(journal: Journal, fn: Any, *args: Any) -> None:
         raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
 
 
-async def sitter(request: Request, given: str | None, keep: bool) -> Sitter:
+async def sitter(
+    request: Request, given: str | None, keep: bool, first: Callable[[str], object] | None = None
+) -> Sitter:
     """Who takes the seat a request asks for (:func:`..accounts.seat_name`): a typed name is kept unless told not."""
-    return await seat_name(request, _journal(request), given, keep, client_of(request))
+    return await seat_name(request, _journal(request), given, keep, client_of(request), first)
 
 
 async def seated(request: Request, who: Sitter, work: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:

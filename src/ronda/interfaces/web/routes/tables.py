@@ -88,7 +88,13 @@ async def join(request: Request, table_id: str) -> JSONResponse:
         owner = None
     except Elsewhere as elsewhere:  # another process owns the table: it takes the seat
         table, owner = None, elsewhere.owner
-    who = await sitter(request, spec.name, spec.keep)
+    here = table  # a seat or a name this table refuses is refused before the name is kept
+
+    def first(name: str) -> None:
+        if here is not None:
+            here.vacancy(name, spec.seat, levels())
+
+    who = await sitter(request, spec.name, spec.keep, first)
     name, player = who.name, who.player
     assert name is not None
 
