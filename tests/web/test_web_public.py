@@ -44,16 +44,20 @@ def test_creating_tables_is_rate_limited_per_client(tmp_path: Path) -> None:
     with server(tmp_path, create_rate=3) as http:
         for _ in range(3):
             new_table(http, 2, ME)
-        refused = http.post("/api/tables", json={"players": 2, "seats": ME})
+        refused = http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False})
         assert "too fast" in error_of(refused, 429, "rate_limited")
         assert int(refused.headers["retry-after"]) >= 1
         assert live_tables(http) == 3
         # Another client is not held back by the first.
-        other = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"X-Forwarded-For": "10.0.0.9"})
+        other = http.post(
+            "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"X-Forwarded-For": "10.0.0.9"}
+        )
         assert other.status_code == 429  # the header is not trusted without --forwarded
     with server(tmp_path, create_rate=1, forwarded=True) as http:
         new_table(http, 2, ME)
-        away = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"X-Forwarded-For": "10.0.0.9"})
+        away = http.post(
+            "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"X-Forwarded-For": "10.0.0.9"}
+        )
         assert away.status_code == 201  # behind a trusted proxy, clients are told apart by the forwarded address
 
 
@@ -75,14 +79,16 @@ def test_caps_on_tables_per_client_and_in_total(tmp_path: Path) -> None:
     with server(tmp_path, tables_per_client=2, max_tables=3) as http:
         new_table(http, 2, ME)
         new_table(http, 2, ME)
-        message = error_of(http.post("/api/tables", json={"players": 2, "seats": ME}), 429, "too_many_tables")
+        message = error_of(
+            http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False}), 429, "too_many_tables"
+        )
         assert "2 tables" in message
         far = {"X-Forwarded-For": "10.1.1.1"}
         assert live_tables(http) == 2
     with server(tmp_path, tables_per_client=5, max_tables=2, forwarded=True) as http:
         new_table(http, 2, ME)
         new_table(http, 2, ME)
-        full = http.post("/api/tables", json={"players": 2, "seats": ME}, headers=far)
+        full = http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers=far)
         assert "try again later" in error_of(full, 503, "server_full")
 
 
@@ -173,7 +179,7 @@ def test_head_is_served(tmp_path: Path) -> None:
 def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Path) -> None:
     evil = {"Origin": "http://evil.example"}
     with server(tmp_path) as http:
-        refused = http.post("/api/tables", json={"players": 2, "seats": ME}, headers=evil)
+        refused = http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers=evil)
         assert "another site" in error_of(refused, 403, "bad_origin")
         plain = http.post(
             "/api/tables", content=b'{"players": 2}', headers={"Content-Type": "text/plain", **evil}
@@ -195,7 +201,9 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
             ws.receive_json()
         assert refused_socket.value.code == 4403
         # The server's own page is welcome, with or without a port in its origin.
-        own = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"Origin": "http://testserver"})
+        own = http.post(
+            "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"Origin": "http://testserver"}
+        )
         assert own.status_code == 201
         with http.websocket_connect(f"/ws/{table_id}", headers={"Origin": "http://testserver"}) as ws:
             ws.send_json({"type": "hello", "token": created["token"], "since": None})
@@ -205,7 +213,9 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
 def test_an_allowed_origin_and_the_public_url_are_the_servers_own(tmp_path: Path) -> None:
     with server(tmp_path, allow_origins=("https://proxy.example",), public_url="https://ronda.example") as http:
         for origin in ("https://proxy.example", "https://ronda.example", "http://testserver"):
-            answer = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"Origin": origin})
+            answer = http.post(
+                "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"Origin": origin}
+            )
             assert answer.status_code == 201, origin
         error_of(http.post("/api/tables", json={}, headers={"Origin": "https://ronda.example.evil"}), 403, "bad_origin")
 
@@ -293,14 +303,14 @@ def test_the_invite_names_the_address_friends_use(tmp_path: Path) -> None:
         assert created["invite"] == f"http://testserver/t/{created['table_id']}" and created["invite_note"] is None
         proxied = http.post(
             "/api/tables",
-            json={"players": 2, "seats": FRIEND},
+            json={"players": 2, "seats": FRIEND, "keep": False},
             headers={"X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"},
         ).json()
         assert proxied["invite"].startswith("http://testserver/")  # proxy headers are not trusted unless told
     with server(tmp_path, forwarded=True) as http:
         proxied = http.post(
             "/api/tables",
-            json={"players": 2, "seats": FRIEND},
+            json={"players": 2, "seats": FRIEND, "keep": False},
             headers={"X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"},
         ).json()
         assert proxied["invite"] == f"https://ronda.example/t/{proxied['table_id']}"
@@ -317,7 +327,9 @@ def test_an_invite_from_a_server_on_loopback_says_friends_cannot_use_it(tmp_path
     with server(tmp_path, listen_host="127.0.0.1") as http:
         assert new_table(http, 2, FRIEND)["invite_note"] == "loopback_only"
     with server(tmp_path, listen_host="0.0.0.0") as http:
-        local = http.post("/api/tables", json={"players": 2, "seats": FRIEND}, headers={"Host": "127.0.0.1:8000"})
+        local = http.post(
+            "/api/tables", json={"players": 2, "seats": FRIEND, "keep": False}, headers={"Host": "127.0.0.1:8000"}
+        )
         assert local.json()["invite"].startswith("http://127.0.0.1:8000/t/")
         assert local.json()["invite_note"] == "loopback_address"
 
@@ -328,7 +340,7 @@ def test_names_cannot_pass_for_a_bot_or_a_seat(tmp_path: Path, name: str) -> Non
     with server(tmp_path) as http:
         created = new_table(http, 2, FRIEND)
         table_id = created["table_id"]
-        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False})
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name})
         assert "could be taken for a bot or a seat" in error_of(refused, 400, "bad_request")
         made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": name}, ME[1]]})
         error_of(made, 400, "bad_request")
