@@ -123,12 +123,14 @@ class Table:
 async def new_table(http: httpx.AsyncClient, base: str, target: int, bot: bool) -> Table:
     seats: list[dict[str, Any]] = [{"kind": "human", "name": "Load 0"}]
     seats.append({"kind": "bot", "level": "hard"} if bot else {"kind": "human"})
-    created = await http.post(f"{base}/api/tables", json={"players": 2, "seats": seats, "target": target})
+    # Scripted people keep no names ("keep": false): one client plays them all, and 500 tables reserve no names.
+    body = {"players": 2, "seats": seats, "target": target, "keep": False}
+    created = await http.post(f"{base}/api/tables", json=body)
     created.raise_for_status()
     table_id = created.json()["table_id"]
     tokens = {0: created.json()["token"]}
     if not bot:
-        joined = await http.post(f"{base}/api/tables/{table_id}/join", json={"name": "Load 1"})
+        joined = await http.post(f"{base}/api/tables/{table_id}/join", json={"name": "Load 1", "keep": False})
         joined.raise_for_status()
         tokens[1] = joined.json()["token"]
     return Table(table_id, tokens, bot)

@@ -79,9 +79,11 @@ class RealServer:
 
     def two_people(self) -> tuple[str, dict[int, str]]:
         seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}]
-        created = httpx.post(f"{self.base}/api/tables", json={"players": 2, "seats": seats, "target": 12}).json()
+        created = httpx.post(
+            f"{self.base}/api/tables", json={"players": 2, "seats": seats, "target": 12, "keep": False}
+        ).json()
         table_id = created["table_id"]
-        joined = httpx.post(f"{self.base}/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = httpx.post(f"{self.base}/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         return table_id, {0: created["token"], 1: joined["token"]}
 
 

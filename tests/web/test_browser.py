@@ -11,6 +11,7 @@ installs chromium; test tools cannot download browsers on this machine, hence
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import shutil
@@ -133,9 +134,13 @@ def table_id_of(page: Any) -> str:
     return str(parts[1])
 
 
-def create_table(page: Any, base_url: str, name: str = "Amina", players: int = 2, target: int | None = None) -> str:
+FRESH_NAMES = (f"Amina {n}" for n in itertools.count(1))
+"""The creators' names when a test names none: a name typed is kept on the server, so each table has its own."""
+
+
+def create_table(page: Any, base_url: str, name: str | None = None, players: int = 2, target: int | None = None) -> str:
     page.goto(base_url)
-    page.fill("#name", name)
+    page.fill("#name", name or next(FRESH_NAMES))
     page.click(f"label[for='players-{players}']")
     if target is not None:
         page.fill("#target", str(target))
@@ -144,10 +149,13 @@ def create_table(page: Any, base_url: str, name: str = "Amina", players: int = 2
     return table_id_of(page)
 
 
-def create_table_for_a_friend(page: Any, base_url: str) -> str:
-    """Amina creates a two-player table with the other seat for a person; returns the invite link shown."""
+def create_table_for_a_friend(page: Any, base_url: str, name: str = "Amina") -> str:
+    """``name`` creates a two-player table with the other seat for a person; returns the invite link shown.
+
+    A name typed is kept on that server: each test's people have names of their own.
+    """
     page.goto(base_url)
-    page.fill("#name", "Amina")
+    page.fill("#name", name)
     page.select_option("[data-seat-kind='1']", "human")
     page.click("#create")
     invite = page.locator("#invite-link")
@@ -208,7 +216,7 @@ def shown_scores(page: Any) -> list[int]:
 
 def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
-        table_id = create_table(page, base_url)
+        table_id = create_table(page, base_url, name="Hamid")
         # Three face-up cards in hand, four on the table (R3.3), the bot's hand as three backs.
         assert len(hand_of(page)) == 3
         assert page.locator("#table-cards .table-card").count() == 4
@@ -265,7 +273,7 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
 def test_house_rules_chosen_on_the_form_are_the_tables_rules(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
         page.goto(base_url)
-        page.fill("#name", "Amina")
+        page.fill("#name", "Rachid")
         page.select_option("#preset", "advanced")
         page.click("#variants summary")
         duty = page.locator("input[data-variant='dealer_duty']")
@@ -325,7 +333,7 @@ def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url
 
 def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **PHONE, reduced_motion="reduce") as page:
-        create_table(page, base_url)
+        create_table(page, base_url, name="Samira")
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         for card in page.locator("#hand .hand-card").all():
             box = card.bounding_box()
@@ -381,8 +389,8 @@ def labels_of_hand(page: Any) -> list[str]:
 def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: Any, base_url: str) -> None:
     """R8.8 by clicking: the friend declares ronda (a bluff unless the hand holds a pair), the host challenges."""
     with open_page(browser, **DESKTOP) as host, open_page(browser, **DESKTOP) as friend:
-        friend.goto(create_table_for_a_friend(host, base_url))
-        friend.fill("#join-name", "Youssef")
+        friend.goto(create_table_for_a_friend(host, base_url, "Salma"))
+        friend.fill("#join-name", "Omar")
         friend.click("#join-button")
         friend.wait_for_selector("#hand .hand-card")
         dealt, dealt_labels = hand_of(friend), labels_of_hand(friend)
@@ -407,11 +415,11 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
                 with contextlib.suppress(playwright_api.Error):
                     friend.locator("#hand .hand-card.playable").first.click(timeout=2_000)
             host.wait_for_timeout(60)
-        assert "Youssef" in challenge.inner_text() and "ronda" in challenge.inner_text().lower()
+        assert "Omar" in challenge.inner_text() and "ronda" in challenge.inner_text().lower()
         challenge.click()  # a wrong challenge loses the game: the click only asks, in the game's words
         confirm = host.locator("#challenge-confirm")
         confirm.wait_for()
-        assert "If Youssef really holds a ronda, you lose the game" in confirm.inner_text()
+        assert "If Omar really holds a ronda, you lose the game" in confirm.inner_text()
         host.click("[data-action='cancel-challenge']")  # Cancel changes nothing
         assert not host.locator("#challenge-confirm").count() and challenge.count()
         assert not host.locator(".seat[data-seat='1'] .shown").count()
@@ -420,7 +428,7 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
         shown = host.locator(".seat[data-seat='1'] .shown .chip")
         shown.first.wait_for()
         assert sorted(chip.get_attribute("aria-label") for chip in shown.all()) == dealt_labels
-        wait_until(host, "document.querySelector('#log').innerText.includes('You challenge Youssef')")
+        wait_until(host, "document.querySelector('#log').innerText.includes('You challenge Omar')")
         if bluff:
             # Exposed (R8.6): marked false on both pages, and the game goes on with the host to play.
             host.wait_for_selector(".seat[data-seat='1'] .declared.exposed")
@@ -437,7 +445,7 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
 
 def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
-        table_id = create_table(page, base_url, target=1)  # the first point scored wins
+        table_id = create_table(page, base_url, name="Nadia", target=1)  # the first point scored wins
         while True:
             play_until_summary(page)
             if page.locator("#summary").get_attribute("data-kind") == "game":

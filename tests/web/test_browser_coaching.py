@@ -80,7 +80,7 @@ def test_a_hint_shows_the_best_options_with_points_and_reasons_then_goes_with_th
     browser: Any, coach_url: str, tmp_path: Path
 ) -> None:
     with open_page(browser, **DESKTOP) as page:
-        table_id = create_table(page, coach_url)
+        table_id = create_table(page, coach_url, name="Hamid")  # a name typed is kept: each test has its own
         page.wait_for_selector("[data-action^='declare-']")
         page.click("#hint-button")
         page.wait_for_selector("#hint .hint-options li")
@@ -112,7 +112,7 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
     browser: Any, coach_url: str, tmp_path: Path
 ) -> None:
     with open_page(browser, **DESKTOP) as page:
-        table_id = create_table(page, coach_url, target=3)
+        table_id = create_table(page, coach_url, name="Amina", target=3)
         while True:
             play_until_summary(page, honest=False)  # declaring none over a ronda: a decision that costs
             if page.locator("#summary").get_attribute("data-kind") == "game":
@@ -169,7 +169,7 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
 
 def test_the_analysis_fits_a_phone(browser: Any, coach_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
-        table_id = create_table(page, coach_url, target=1)
+        table_id = create_table(page, coach_url, name="Nadia", target=1)
         while True:
             play_until_summary(page)
             if page.locator("#summary").get_attribute("data-kind") == "game":

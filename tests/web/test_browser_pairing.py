@@ -57,6 +57,16 @@ def test_three_people_asking_for_a_three_player_game_are_seated_together(browser
         assert all(s["kind"] == "human" for s in table["seats"]) and table["players"] == 3
         hands = [set(hand_of(page)) for page in pages]  # three seats: three different hands
         assert not (hands[0] & hands[1] or hands[0] & hands[2] or hands[1] & hands[2])
+        # Nobody chose a name in the "You" panel: the name each typed to play now is theirs to keep, in a cookie
+        # the page cannot read, and their seat is the player's (so the game among them is rated).
+        for page, name in zip(pages, ("Amina", "Brahim", "Chama"), strict=True):
+            me = page.evaluate("fetch('/api/me').then((answer) => answer.json())")
+            assert me["name"] == name and me["id"], me
+            assert "ronda_player" not in page.evaluate("document.cookie")
+        pages[1].goto(url)  # back in the lobby, the forms show the kept name, locked
+        pages[1].wait_for_selector("#me-who:has-text('You play as Brahim')")
+        assert pages[1].input_value("#play-name") == "Brahim" and not pages[1].is_editable("#play-name")
+        assert pages[1].input_value("#name") == "Brahim" and not pages[1].is_editable("#name")
 
 
 def test_a_lone_persons_wait_ends_with_bots_of_the_level_chosen(browser: Any, url: str) -> None:

@@ -31,7 +31,7 @@ def duel(tmp_path: Path) -> Any:
     with server(tmp_path) as http:
         created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
         table_id = created["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         amina = Client(http, table_id, created["token"])
         amina.hello()
         youssef = Client(http, table_id, joined["token"])
@@ -199,7 +199,7 @@ def test_a_flood_is_answered_once_and_ignored(tmp_path: Path) -> None:
     with server(tmp_path, flood_rate=20.0) as http:  # the real limit
         created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
         table_id = created["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         amina, youssef = Client(http, table_id, created["token"]), Client(http, table_id, joined["token"])
         amina.hello()
         youssef.hello()

@@ -179,9 +179,11 @@ def table_across(servers: list[RealServer]) -> tuple[str, list[Player]]:
     """A two-person table made at the first process (its owner) and joined through the second; seat 0 connects
     to the first process, seat 1 to the second."""
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}]
-    created = httpx.post(f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12}).json()
+    created = httpx.post(
+        f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12, "keep": False}
+    ).json()
     table_id = created["table_id"]
-    joined = httpx.post(f"{servers[1].base}/api/tables/{table_id}/join", json={"name": "Youssef"})
+    joined = httpx.post(f"{servers[1].base}/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False})
     assert joined.status_code == 200, joined.text
     players = [
         Player(servers, 0, table_id, created["token"], 0),
@@ -341,7 +343,9 @@ def test_a_bots_turns_go_on_at_the_new_owner_after_a_sigkill_none_lost_none_twic
     the bot thinks, is killed just after the person's decision; the process that takes the table over decides the
     bot's move again from the stored game."""
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}]
-    created = httpx.post(f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12}).json()
+    created = httpx.post(
+        f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12, "keep": False}
+    ).json()
     table_id = created["table_id"]
     person = Player(servers, 1, table_id, created["token"], 0)
     person.connect()

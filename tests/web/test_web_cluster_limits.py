@@ -163,7 +163,8 @@ def test_spectator_caps_hold_across_processes_and_a_killed_ones_are_released(tmp
 
 
 def play(http: Server, **body: Any) -> Any:
-    return http.post("/api/play", json=body)
+    """Ask to play now; one test client asks for several strangers, so it keeps no name (``"keep": false``)."""
+    return http.post("/api/play", json={"keep": False, **body})
 
 
 def test_play_now_seats_two_people_asking_two_processes_together_once(tmp_path: Path, redis_url: str) -> None:

@@ -120,7 +120,7 @@ def test_a_hint_is_refused_to_a_spectator_at_a_table_without_hints_and_out_of_tu
 def test_only_the_creator_turns_hints_on_at_a_table_of_people(tmp_path: Path) -> None:
     with quick(tmp_path) as http:
         created = new_table(http, 2, [PERSON, FRIEND])
-        joined = http.post(f"/api/tables/{created['table_id']}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{created['table_id']}/join", json={"name": "Youssef", "keep": False}).json()
         me = Client(http, created["table_id"], created["token"])
         friend = Client(http, created["table_id"], joined["token"])
         me.hello()

@@ -37,7 +37,7 @@ TIMEOUT = 0.3
 def two_people(http: Any, **body: Any) -> tuple[str, dict[int, Client]]:
     created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], **body)
     table_id = created["table_id"]
-    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
     clients = {0: Client(http, table_id, created["token"]), 1: Client(http, table_id, joined["token"])}
     for client in clients.values():
         client.hello(since=0)

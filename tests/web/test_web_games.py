@@ -100,7 +100,7 @@ def test_people_join_by_invite_and_play_with_a_bot_and_a_spectator(tmp_path: Pat
         amina = Client(http, table_id, created["token"])
         state = amina.hello(since=0)
         assert state["legal"] == []  # nobody plays before every seat is taken
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         assert joined["seat"] == 1
         started = amina.expect("state")  # the game starts: the whole picture again, now with decisions
         assert started["table"]["status"] == "playing"
@@ -126,7 +126,7 @@ def test_four_people_as_partners(tmp_path: Path) -> None:
         table_id = created["table_id"]
         tokens = {0: created["token"]}
         for name in ("Youssef", "Khadija", "Omar"):
-            joined = http.post(f"/api/tables/{table_id}/join", json={"name": name}).json()
+            joined = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False}).json()
             tokens[joined["seat"]] = joined["token"]
         clients = seat_clients(http, table_id, tokens)
         for client in clients.values():

@@ -124,7 +124,7 @@ def play_and_check(tmp_path: Path, seed: int, config: tuple[Any, ...]) -> None:
         table_id = created["table_id"]
         tokens = {0: created["token"]}
         for s in range(1, len(people)):
-            tokens[s] = http.post(f"/api/tables/{table_id}/join", json={"name": f"P{s}"}).json()["token"]
+            tokens[s] = http.post(f"/api/tables/{table_id}/join", json={"name": f"P{s}", "keep": False}).json()["token"]
         clients: dict[int | None, list[Client]] = {}
         for seat, token in tokens.items():
             client = Client(http, table_id, token)

@@ -202,3 +202,95 @@ def test_two_players_names_that_look_alike_cannot_both_be_stored(database_url: s
 def session(session_id: str, player_id: str) -> StoredSession:
     when = "2026-01-01T00:00:00+00:00"
     return StoredSession(session_id, player_id, session_id * 32, when, when, "Firefox on Linux", "10.0.0.1")
+
+
+# ------------------------------------------------ the name typed the first time is kept
+
+HOSTED = [{"kind": "human", "name": "Host"}, {"kind": "human"}, BOT]
+
+
+def first_seat(http: Any, how: str, name: str) -> Any:
+    """A browser without a name takes its first seat by ``how``, typing ``name`` (join: at a script's table)."""
+    if how == "create":
+        return http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": name}, BOT]})
+    if how == "join":
+        table_id = new_table(http, 3, HOSTED)["table_id"]  # the host keeps no name: no cookie
+        return http.post(f"/api/tables/{table_id}/join", json={"name": name})
+    return http.post("/api/play", json={"players": 2, "name": name, "bots_after": 0})
+
+
+@pytest.mark.parametrize("how", ["create", "join", "play"])
+def test_the_name_typed_for_a_first_seat_is_kept_and_used_for_every_seat_after(tmp_path: Path, how: str) -> None:
+    with server(tmp_path) as http:
+        first = first_seat(http, how, "Amina")
+        assert first.status_code in (200, 201), first.text
+        cookie = first.headers["set-cookie"]
+        assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower() and COOKIE in http.cookies
+        me = http.get("/api/me").json()
+        assert me["name"] == "Amina" and me["id"] and me["account"] is False
+        # A second table with no name typed: the seat is the kept name's, and the player's.
+        second = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human"}, BOT]})
+        assert second.status_code == 201 and second.json()["name"] == "Amina"
+        assert len(store_of(http).games_of(me["id"])) == 2
+        assert [p.name for p in rows(http, players_table)] == ["Amina"]
+        http.cookies.clear()  # another browser typing a look-alike of the name kept that first time
+        assert "already called 'Amina'" in error_of(first_seat(http, how, "AMINA"), 409, "name_taken")
+
+
+@pytest.mark.parametrize("how", ["create", "join", "play"])
+@pytest.mark.parametrize(
+    ("name", "status", "code", "words"),
+    [
+        ("\u0410mina", 409, "name_taken", "already called 'Amina', and '\u0410mina' looks the same"),
+        ("B\u043et 2", 400, "bad_request", "could be taken for a bot"),
+    ],
+)
+def test_a_first_name_like_a_kept_one_or_a_bots_is_refused_and_nothing_is_made(
+    tmp_path: Path, how: str, name: str, status: int, code: str, words: str
+) -> None:
+    with server(tmp_path) as http:
+        choose(http, "Amina")
+        http.cookies.clear()
+        host = new_table(http, 3, HOSTED)  # for the join; made before, by a script
+        tables = set(http.app.state.lobby.tables)
+        if how == "join":
+            refused = http.post(f"/api/tables/{host['table_id']}/join", json={"name": name})
+        else:
+            refused = first_seat(http, how, name)
+        assert words in error_of(refused, status, code)
+        assert "set-cookie" not in refused.headers and http.get("/api/me").json()["id"] is None
+        assert [p.name for p in rows(http, players_table)] == ["Amina"]  # no player
+        assert set(http.app.state.lobby.tables) == tables  # no table
+        assert http.get(f"/api/tables/{host['table_id']}").json()["seats"][1]["taken"] is False  # no seat
+        waiting = http.post("/api/play", json={"players": 2, "name": "Zineb", "keep": False}).json()
+        assert waiting["status"] == "waiting" and waiting["others"] == 0  # no ticket left waiting
+
+
+def test_a_join_refused_for_its_seat_keeps_no_name(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        table_id = new_table(http, 3, HOSTED)["table_id"]
+        join = f"/api/tables/{table_id}/join"
+        assert "seats 0 to 2" in error_of(http.post(join, json={"name": "Amina", "seat": 7}), 400, "bad_request")
+        assert "bot" in error_of(http.post(join, json={"name": "Amina", "seat": 2}), 409, "seat_taken")
+        assert "already called 'Host'" in error_of(http.post(join, json={"name": "HOST"}), 409, "name_taken")
+        error_of(http.post("/api/tables/nothing/join", json={"name": "Amina"}), 404, "not_found")
+        assert not rows(http, players_table) and COOKIE not in http.cookies
+
+
+def test_a_script_saying_keep_false_sits_under_a_name_for_that_table_only(tmp_path: Path) -> None:
+    """``"keep": false``: what benchmarks/load.py sends, so that its thousands of tables reserve no names."""
+    with server(tmp_path) as http:
+        seats = [{"kind": "human", "name": "Load 0"}, BOT]
+        for _ in range(2):
+            made = http.post("/api/tables", json={"players": 2, "seats": seats, "keep": False})
+            assert made.status_code == 201 and made.json()["name"] == "Load 0"
+            assert "set-cookie" not in made.headers
+        assert not rows(http, players_table) and http.get("/api/me").json()["id"] is None
+        bad = http.post("/api/tables", json={"players": 2, "seats": seats, "keep": "no"})
+        assert "keep is true or false, not 'no'" in error_of(bad, 400, "bad_request")
+        choose(http, "Amina")
+        http.cookies.clear()
+        refused = http.post(
+            "/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "AMINA"}, BOT], "keep": False}
+        )
+        error_of(refused, 409, "name_taken")  # a kept name is still nobody else's, kept or not

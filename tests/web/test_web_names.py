@@ -47,7 +47,7 @@ BOT_LOOKALIKES = [
 def test_a_name_that_looks_like_a_bot_is_refused(tmp_path: Path, name: str) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]
-        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name})
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False})
         assert "could be taken for a bot or a seat" in error_of(refused, 400, "bad_request")
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
         made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": name}, ME[1]]})
@@ -70,7 +70,9 @@ AMINA_LOOKALIKES = [
 def test_a_name_that_looks_like_another_player_at_the_table_is_refused(tmp_path: Path, name: str) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]
-        message = error_of(http.post(f"/api/tables/{table_id}/join", json={"name": name}), 409, "name_taken")
+        message = error_of(
+            http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False}), 409, "name_taken"
+        )
         assert "'Amina'" in message and "choose another name" in message
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
 
@@ -80,7 +82,7 @@ def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: st
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]
         assert "1 to 24 letters" in error_of(
-            http.post(f"/api/tables/{table_id}/join", json={"name": name}), 400, "bad_request"
+            http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False}), 400, "bad_request"
         )
 
 
@@ -89,6 +91,6 @@ def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
     """Other scripts and other names stay open to everyone: only look-alikes are refused."""
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": name})
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False})
         assert joined.status_code == 200, joined.text
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["name"] == name

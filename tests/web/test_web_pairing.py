@@ -14,7 +14,8 @@ from web_helpers import Client, server
 
 
 def play(http: Any, **body: Any) -> Any:
-    return http.post("/api/play", json=body)
+    """Ask to play now; one test client asks for several strangers, so it keeps no name (``"keep": false``)."""
+    return http.post("/api/play", json={"keep": False, **body})
 
 
 def test_three_strangers_are_seated_at_one_table_each_with_a_seat_token_of_their_own(tmp_path: Path) -> None:

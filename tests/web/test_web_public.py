@@ -44,16 +44,20 @@ def test_creating_tables_is_rate_limited_per_client(tmp_path: Path) -> None:
     with server(tmp_path, create_rate=3) as http:
         for _ in range(3):
             new_table(http, 2, ME)
-        refused = http.post("/api/tables", json={"players": 2, "seats": ME})
+        refused = http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False})
         assert "too fast" in error_of(refused, 429, "rate_limited")
         assert int(refused.headers["retry-after"]) >= 1
         assert live_tables(http) == 3
         # Another client is not held back by the first.
-        other = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"X-Forwarded-For": "10.0.0.9"})
+        other = http.post(
+            "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"X-Forwarded-For": "10.0.0.9"}
+        )
         assert other.status_code == 429  # the header is not trusted without --forwarded
     with server(tmp_path, create_rate=1, forwarded=True) as http:
         new_table(http, 2, ME)
-        away = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"X-Forwarded-For": "10.0.0.9"})
+        away = http.post(
+            "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"X-Forwarded-For": "10.0.0.9"}
+        )
         assert away.status_code == 201  # behind a trusted proxy, clients are told apart by the forwarded address
 
 
@@ -61,8 +65,12 @@ def test_joining_is_rate_limited_per_client(tmp_path: Path) -> None:
     with server(tmp_path, join_rate=2) as http:
         table_id = new_table(http, 3, [*FRIEND, {"kind": "human"}])["table_id"]
         for name in ("X1", "X2"):
-            error_of(http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": 9}), 400, "bad_request")
-        refused = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar"})
+            error_of(
+                http.post(f"/api/tables/{table_id}/join", json={"name": name, "seat": 9, "keep": False}),
+                400,
+                "bad_request",
+            )
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar", "keep": False})
         error_of(refused, 429, "rate_limited")
         assert not any(s["taken"] for s in http.get(f"/api/tables/{table_id}").json()["seats"][1:])
 
@@ -71,14 +79,16 @@ def test_caps_on_tables_per_client_and_in_total(tmp_path: Path) -> None:
     with server(tmp_path, tables_per_client=2, max_tables=3) as http:
         new_table(http, 2, ME)
         new_table(http, 2, ME)
-        message = error_of(http.post("/api/tables", json={"players": 2, "seats": ME}), 429, "too_many_tables")
+        message = error_of(
+            http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False}), 429, "too_many_tables"
+        )
         assert "2 tables" in message
         far = {"X-Forwarded-For": "10.1.1.1"}
         assert live_tables(http) == 2
     with server(tmp_path, tables_per_client=5, max_tables=2, forwarded=True) as http:
         new_table(http, 2, ME)
         new_table(http, 2, ME)
-        full = http.post("/api/tables", json={"players": 2, "seats": ME}, headers=far)
+        full = http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers=far)
         assert "try again later" in error_of(full, 503, "server_full")
 
 
@@ -93,7 +103,7 @@ def test_a_table_whose_people_never_came_is_closed(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "the table was never closed"
             time.sleep(0.05)
         assert lonely["table_id"] not in http.app.state.lobby.tables  # out of memory
-        join = http.post(f"/api/tables/{lonely['table_id']}/join", json={"name": "Youssef"})
+        join = http.post(f"/api/tables/{lonely['table_id']}/join", json={"name": "Youssef", "keep": False})
         assert "closed" in error_of(join, 410, "closed")
         late = Client(http, lonely["table_id"], lonely["token"])
         assert late.recv()["code"] == "closed" and late.recv()["type"] == "closed"
@@ -169,7 +179,7 @@ def test_head_is_served(tmp_path: Path) -> None:
 def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Path) -> None:
     evil = {"Origin": "http://evil.example"}
     with server(tmp_path) as http:
-        refused = http.post("/api/tables", json={"players": 2, "seats": ME}, headers=evil)
+        refused = http.post("/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers=evil)
         assert "another site" in error_of(refused, 403, "bad_origin")
         plain = http.post(
             "/api/tables", content=b'{"players": 2}', headers={"Content-Type": "text/plain", **evil}
@@ -180,7 +190,7 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
         assert live_tables(http) == 0
         created = new_table(http, 2, FRIEND)
         table_id = created["table_id"]
-        taken = http.post(f"/api/tables/{table_id}/join", json={"name": "Mallory"}, headers=evil)
+        taken = http.post(f"/api/tables/{table_id}/join", json={"name": "Mallory", "keep": False}, headers=evil)
         error_of(taken, 403, "bad_origin")
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False  # the invite still works
         with (
@@ -191,7 +201,9 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
             ws.receive_json()
         assert refused_socket.value.code == 4403
         # The server's own page is welcome, with or without a port in its origin.
-        own = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"Origin": "http://testserver"})
+        own = http.post(
+            "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"Origin": "http://testserver"}
+        )
         assert own.status_code == 201
         with http.websocket_connect(f"/ws/{table_id}", headers={"Origin": "http://testserver"}) as ws:
             ws.send_json({"type": "hello", "token": created["token"], "since": None})
@@ -201,7 +213,9 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
 def test_an_allowed_origin_and_the_public_url_are_the_servers_own(tmp_path: Path) -> None:
     with server(tmp_path, allow_origins=("https://proxy.example",), public_url="https://ronda.example") as http:
         for origin in ("https://proxy.example", "https://ronda.example", "http://testserver"):
-            answer = http.post("/api/tables", json={"players": 2, "seats": ME}, headers={"Origin": origin})
+            answer = http.post(
+                "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"Origin": origin}
+            )
             assert answer.status_code == 201, origin
         error_of(http.post("/api/tables", json={}, headers={"Origin": "https://ronda.example.evil"}), 403, "bad_origin")
 
@@ -228,7 +242,7 @@ def test_a_new_table_is_private_and_its_creator_may_list_it(tmp_path: Path) -> N
         assert len(table_id) >= 16  # 96 random bits: an invite cannot be guessed
         assert http.get("/api/tables").json()["tables"] == []
         assert http.get(f"/api/tables/{table_id}").json()["public"] is False  # reachable with the link
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         host, friend = Client(http, table_id, created["token"]), Client(http, table_id, joined["token"])
         host.hello()
         friend.hello()
@@ -289,14 +303,14 @@ def test_the_invite_names_the_address_friends_use(tmp_path: Path) -> None:
         assert created["invite"] == f"http://testserver/t/{created['table_id']}" and created["invite_note"] is None
         proxied = http.post(
             "/api/tables",
-            json={"players": 2, "seats": FRIEND},
+            json={"players": 2, "seats": FRIEND, "keep": False},
             headers={"X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"},
         ).json()
         assert proxied["invite"].startswith("http://testserver/")  # proxy headers are not trusted unless told
     with server(tmp_path, forwarded=True) as http:
         proxied = http.post(
             "/api/tables",
-            json={"players": 2, "seats": FRIEND},
+            json={"players": 2, "seats": FRIEND, "keep": False},
             headers={"X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"},
         ).json()
         assert proxied["invite"] == f"https://ronda.example/t/{proxied['table_id']}"
@@ -313,7 +327,9 @@ def test_an_invite_from_a_server_on_loopback_says_friends_cannot_use_it(tmp_path
     with server(tmp_path, listen_host="127.0.0.1") as http:
         assert new_table(http, 2, FRIEND)["invite_note"] == "loopback_only"
     with server(tmp_path, listen_host="0.0.0.0") as http:
-        local = http.post("/api/tables", json={"players": 2, "seats": FRIEND}, headers={"Host": "127.0.0.1:8000"})
+        local = http.post(
+            "/api/tables", json={"players": 2, "seats": FRIEND, "keep": False}, headers={"Host": "127.0.0.1:8000"}
+        )
         assert local.json()["invite"].startswith("http://127.0.0.1:8000/t/")
         assert local.json()["invite_note"] == "loopback_address"
 
@@ -335,9 +351,9 @@ def test_a_name_already_at_the_table_is_refused(tmp_path: Path) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, [*FRIEND, {"kind": "human"}])["table_id"]
         assert "already called" in error_of(
-            http.post(f"/api/tables/{table_id}/join", json={"name": " amina "}), 409, "name_taken"
+            http.post(f"/api/tables/{table_id}/join", json={"name": " amina ", "keep": False}), 409, "name_taken"
         )
-        assert http.post(f"/api/tables/{table_id}/join", json={"name": "Robotnik"}).status_code == 200
+        assert http.post(f"/api/tables/{table_id}/join", json={"name": "Robotnik", "keep": False}).status_code == 200
 
 
 def test_create_app_refuses_bad_settings() -> None:

@@ -189,3 +189,24 @@ def test_an_unknown_player_and_a_bad_player_count_are_refused_naming_the_problem
             refused = http.get(f"/api/leaderboard?players={garbage}")
             assert refused.status_code == 400, refused.text
             assert "players is 2, 3 or 4" in refused.json()["error"]["message"]
+
+
+def test_two_strangers_who_only_typed_their_names_in_play_now_play_a_rated_game(tmp_path: Path) -> None:
+    """Nobody chose a name in the "You" panel: the names typed to play now are kept, so the game is rated."""
+    with server(tmp_path) as http:
+        asked = http.post("/api/play", json={"players": 2, "preset": "short", "name": "Amina"})
+        assert asked.status_code == 202, asked.text
+        amina = http.cookies[COOKIE]
+        http.cookies.clear()  # another browser
+        seated = http.post("/api/play", json={"players": 2, "preset": "short", "name": "Brahim"})
+        assert seated.status_code == 200, seated.text
+        brahim = http.cookies[COOKIE]
+        be(http, amina)
+        mine = http.get(f"/api/play/{asked.json()['ticket']}").json()
+        table_id = seated.json()["table_id"]
+        clients = play_two(http, table_id, {mine["seat"]: mine["token"], seated.json()["seat"]: seated.json()["token"]})
+        changes = rated(clients[0])
+        assert [c["seat"] for c in changes] == [0, 1] and {c["result"] for c in changes} == {"won", "lost"}
+        for name, cookie in (("Amina", amina), ("Brahim", brahim)):
+            (game,) = page_of(http, name, cookie)["games"]
+            assert game["rated"] and game["table_id"] == table_id

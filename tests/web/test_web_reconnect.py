@@ -19,7 +19,7 @@ def three_people(http: object) -> tuple[str, dict[int, str]]:
     table_id = created["table_id"]
     tokens = {0: created["token"]}
     for name in ("Youssef", "Khadija"):
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": name}).json()  # type: ignore[attr-defined]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False}).json()  # type: ignore[attr-defined]
         tokens[joined["seat"]] = joined["token"]
     return table_id, tokens
 
@@ -83,7 +83,7 @@ def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path, dat
     with server(tmp_path, database_url) as http:
         created = new_table(http, 3, seats, preset="short")
         table_id = created["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Omar", "keep": False}).json()
         tokens = {0: created["token"], 2: joined["token"]}
         waiting = new_table(http, 2, [{"kind": "human", "name": "A"}, {"kind": "human"}])
         clients = seat_clients(http, table_id, tokens)
@@ -122,7 +122,7 @@ def test_a_restarted_server_goes_on_exactly_where_it_stopped(tmp_path: Path, dat
         final = http.get(f"/api/tables/{table_id}").json()
         assert final["status"] == "finished" and final["winner"] is not None
         # The waiting table still takes its second player after the restart, and its game starts.
-        joined = http.post(f"/api/tables/{waiting['table_id']}/join", json={"name": "B"})
+        joined = http.post(f"/api/tables/{waiting['table_id']}/join", json={"name": "B", "keep": False})
         assert joined.status_code == 200
         assert http.get(f"/api/tables/{waiting['table_id']}").json()["status"] == "playing"
         for client in clients.values():
@@ -155,6 +155,6 @@ def test_a_table_whose_record_breaks_the_rules_is_refused_and_the_others_served(
         assert error["type"] == "error" and "cannot be rebuilt" in error["message"]
         assert refused.recv()["type"] == "closed"
         assert "round 0, action 0" in caplog.text and "1o" not in caplog.text  # where, never a card
-        joined = http.post(f"/api/tables/{broken['table_id']}/join", json={"name": "Omar"})
+        joined = http.post(f"/api/tables/{broken['table_id']}/join", json={"name": "Omar", "keep": False})
         assert joined.status_code == 500 and joined.json()["error"]["code"] == "damaged"
         assert Client(http, fine["table_id"], fine["token"]).hello()["type"] == "state"

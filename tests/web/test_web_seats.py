@@ -79,7 +79,7 @@ def test_a_person_who_never_comes_gets_a_stand_in_too(tmp_path: Path) -> None:
     with server(tmp_path, grace=0.05) as http:
         created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
         table_id = created["table_id"]
-        http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"})  # and never connects
+        http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False})  # and never connects
         amina = Client(http, table_id, created["token"])
         amina.hello()
         play_out([amina], random_chooser(random.Random(2)))
@@ -124,7 +124,7 @@ def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: P
     with server(tmp_path, database_url) as http:
         created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
         table_id = created["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef"}).json()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
         clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
         play_out(clients.values(), random_chooser(random.Random(5)))
         ended_at = clients[0].version

@@ -60,7 +60,12 @@ def server(tmp_path: Path, database_url: str | None = None, **options: Any) -> S
 def new_table(
     http: TestClient, players: int = 2, seats: list[dict[str, Any]] | None = None, **body: Any
 ) -> dict[str, Any]:
-    """Create a table (default: me against medium bots) and return the creator's answer."""
+    """Create a table (default: me against medium bots) and return the creator's answer.
+
+    A test's client often plays several people: unless told otherwise it keeps
+    no name (``"keep": false``, docs/web-protocol.md), so it gets no cookie.
+    """
+    body.setdefault("keep", False)
     if seats is None:
         seats = [{"kind": "human", "name": "Amina"}] + [{"kind": "bot", "level": "medium"}] * (players - 1)
     response = http.post("/api/tables", json={"players": players, "seats": seats, **body})

@@ -1,6 +1,8 @@
 """A name you keep: who a browser is (a player, by a cookie), the name chosen once, and optional accounts.
 
-A person becomes a *player* the first time they choose a name (``POST /api/me``):
+A person becomes a *player* the first time they type a name: to create a
+table, take a seat or ask to play now (unless the request says ``"keep":
+false``), or in the "You" panel (``POST /api/me``):
 the server stores a stable id, the name and each of its look-alike keys
 (:func:`.forms.name_keys`, unique across the server, so that no two players'
 names look alike), and a *session*: the SHA-256 of a random token that the
@@ -28,6 +30,7 @@ import hashlib
 import re
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, ClassVar
@@ -263,18 +266,44 @@ async def check_free_name(journal: Journal, name: str, mine: str | None = None) 
         )
 
 
-async def seat_name(request: Request, journal: Journal, given: str | None) -> tuple[str | None, str | None]:
+@dataclass(frozen=True)
+class Sitter:
+    """Who takes a seat (create, join, play now): the seat's name, the player, and a new player's cookie token."""
+
+    name: str | None
+    player: str | None = None
+    token: str | None = None
+    """Set when this request made the player: the response sets the cookie (:func:`set_cookie`), even a refusal's."""
+
+
+async def seat_name(
+    request: Request,
+    journal: Journal,
+    given: str | None,
+    keep: bool,
+    address: str,
+    first: Callable[[str], object] | None = None,
+) -> Sitter:
     """The name a seat is taken under, and the player taking it, for create, join and play now.
 
-    A player sits under their kept name (``given`` is not used); a person without a
-    kept name sits under ``given``, unless it looks like a player's.
+    A player sits under their kept name (``given`` is not used). A person who
+    keeps none and typed ``given`` becomes a player named so (:func:`choose_name`:
+    refused, before anything is made, when it looks like a player's or a bot's);
+    with ``keep`` false they sit under ``given`` at this table only, unless it
+    looks like a player's. ``first`` checks the seat before a player is made
+    (raising :class:`.forms.HttpError`): a refused join keeps no name.
     """
     me = await identity_of(request, journal)
     if me is not None:
-        return me.player.name, me.player.id
+        return Sitter(me.player.name, me.player.id)
+    if given is not None and keep:
+        if first is not None:
+            first(given)
+        made, token = await choose_name(request, journal, given, address)
+        return Sitter(given, made.player.id, token)
     if given is not None:
         await check_free_name(journal, given)
-    return given, None
+    return Sitter(given)
 
 
 def new_session(player_id: str, request: Request, address: str) -> tuple[str, StoredSession]:

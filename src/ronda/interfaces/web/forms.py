@@ -177,6 +177,8 @@ class TableSpec:
     spectators: bool = True
     hints: bool = False
     """Whether the players may ask for hints (ronda.analysis): on at tables with a bot, off among people only."""
+    keep: bool = False
+    """Whether the creator's name, typed in this request, becomes their kept name (docs/server.md, "Identity")."""
 
 
 class Body(BaseModel):
@@ -222,6 +224,8 @@ class TableBody(Body):
     spectators: bool = True
     hints: bool | None = None
     """Default (left out, not null): on at tables with a bot."""
+    keep: bool = True
+    """Whether a name typed by someone who keeps none becomes theirs (false: this table's name only)."""
     problems = {
         "": "the body must be a JSON object",
         "players": "players must be 2, 3 or 4, not {value}",
@@ -232,8 +236,11 @@ class TableBody(Body):
         "public": "public is true or false, not {value}",
         "spectators": "spectators is true or false, not {value}",
         "hints": "hints is true or false, not {value}",
+        "keep": "keep is true or false, not {value}",
     }
-    unknown = "unknown field {field} (fields: hints, me, players, preset, public, seats, spectators, target, variants)"
+    unknown = (
+        "unknown field {field} (fields: hints, keep, me, players, preset, public, seats, spectators, target, variants)"
+    )
 
 
 class JoinBody(Body):
@@ -242,12 +249,15 @@ class JoinBody(Body):
     name: Any
     """Read by :func:`read_name`, whose words say what a name may be."""
     seat: Annotated[int, Field(ge=0)] | None = None
+    keep: bool = True
+    """Whether the name becomes the joiner's kept name, when they keep none yet (false: this table's name only)."""
     problems = {
         "": 'the body must be a JSON object like {"name": "Youssef"}',
         "name": 'a join needs your "name"',
         "seat": "seat must be a seat number, not {value}",
+        "keep": "keep is true or false, not {value}",
     }
-    unknown = "unknown field {field} (name, seat)"
+    unknown = "unknown field {field} (keep, name, seat)"
 
 
 class PlayBody(Body):
@@ -262,6 +272,8 @@ class PlayBody(Body):
     level: str = "medium"
     ticket: str | None = None
     """The ticket of one's earlier request: asking again replaces it (or gives back its seat)."""
+    keep: bool = True
+    """Whether the name becomes the asker's kept name, when they keep none yet (false: this table's name only)."""
     problems = {
         "": 'the body must be a JSON object like {"players": 3, "name": "Amina"}',
         "players": "players must be 2, 3 or 4, not {value}",
@@ -270,8 +282,9 @@ class PlayBody(Body):
         "bots_after": "bots_after is the seconds to wait before bots fill the seats (0 to 600), or null, not {value}",
         "level": "unknown bot level {value} (known: {levels})",
         "ticket": "ticket is the text the server gave your earlier request, not {value}",
+        "keep": "keep is true or false, not {value}",
     }
-    unknown = "unknown field {field} (fields: bots_after, level, name, players, preset, ticket)"
+    unknown = "unknown field {field} (fields: bots_after, keep, level, name, players, preset, ticket)"
 
 
 BodyModel = TypeVar("BodyModel", bound=Body)
@@ -344,7 +357,13 @@ def read_table_spec(body: object) -> TableSpec:
     if table.hints is None and "hints" in table.model_fields_set:
         raise bad("hints is true or false, not None")
     hints = any(s.kind == "bot" for s in seats) if table.hints is None else table.hints
-    return TableSpec(rules, preset, seats, me, public=table.public, spectators=table.spectators, hints=hints)
+    keep = table.keep and seats_named(table.seats, me)
+    return TableSpec(rules, preset, seats, me, table.public, table.spectators, hints, keep)
+
+
+def seats_named(raw: list[SeatBody] | None, me: int) -> bool:
+    """Whether the creator typed a name (a seat left unnamed is "Player N", which nobody keeps)."""
+    return raw is not None and raw[me].name is not None
 
 
 def _read_seats(raw: list[SeatBody] | None, players: int) -> tuple[SeatSpec, ...]:
@@ -383,12 +402,13 @@ class JoinSpec:
 
     name: str
     seat: int | None
+    keep: bool = True
 
 
 def read_join(body: object) -> JoinSpec:
     """The body of a join, checked; raises :class:`HttpError` (400) naming the problem."""
     join = read_body(JoinBody, body)
-    return JoinSpec(read_name(join.name), join.seat)
+    return JoinSpec(read_name(join.name), join.seat, join.keep)
 
 
 MAX_PLAY_WAIT = 600.0
@@ -405,6 +425,7 @@ class PlaySpec:
     bots_after: float | None
     level: str
     ticket: str | None
+    keep: bool = True
 
 
 def read_play(body: object) -> PlaySpec:
@@ -428,4 +449,4 @@ def read_play(body: object) -> PlaySpec:
     if play.name is not None:
         name = read_name(play.name)
         check_name(name, (), levels())
-    return PlaySpec(play.players, play.preset, name, wait, play.level, play.ticket)
+    return PlaySpec(play.players, play.preset, name, wait, play.level, play.ticket, play.keep and name is not None)

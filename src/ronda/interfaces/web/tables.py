@@ -454,27 +454,37 @@ class Table:
 
     # ------------------------------------------------------------- seats
 
+    def vacancy(self, name: str, seat: int | None, levels: list[str]) -> int:
+        """The seat ``name`` would take (``seat``, or the first free one); refuses as :meth:`join` would.
+
+        Asked before a name typed to join is kept (:mod:`.accounts`), so that a
+        join refused for its seat or its name makes no player; :meth:`join` asks again.
+        """
+        if self.status == CLOSED:
+            raise HttpError(410, "closed", "this table was closed: nobody came to play")
+        if seat is None:
+            free = [s.index for s in self.seats if not s.taken]
+            if not free:
+                raise HttpError(409, "seat_taken", "every seat at this table is taken")
+            seat = free[0]
+        if not 0 <= seat < len(self.seats):
+            raise HttpError(400, "bad_request", f"this table has seats 0 to {len(self.seats) - 1}, not {seat}")
+        target = self.seats[seat]
+        if not target.human:
+            raise HttpError(409, "seat_taken", f"seat {seat} is a bot's")
+        if target.taken:
+            raise HttpError(409, "seat_taken", f"seat {seat} is taken")
+        check_name(name, [s.name for s in self.seats if s.human and s.name is not None], levels)
+        return seat
+
     async def join(self, name: str, seat: int | None, levels: list[str], player: str | None = None) -> tuple[int, str]:
         """A person (the player ``player``, when known) takes a free seat; the game starts when every person's seat
         is taken."""
         async with self._lock:
             if self.evicted:
                 raise TableMoved(self.id)
-            if self.status == CLOSED:
-                raise HttpError(410, "closed", "this table was closed: nobody came to play")
-            if seat is None:
-                free = [s.index for s in self.seats if not s.taken]
-                if not free:
-                    raise HttpError(409, "seat_taken", "every seat at this table is taken")
-                seat = free[0]
-            if not 0 <= seat < len(self.seats):
-                raise HttpError(400, "bad_request", f"this table has seats 0 to {len(self.seats) - 1}, not {seat}")
+            seat = self.vacancy(name, seat, levels)
             target = self.seats[seat]
-            if not target.human:
-                raise HttpError(409, "seat_taken", f"seat {seat} is a bot's")
-            if target.taken:
-                raise HttpError(409, "seat_taken", f"seat {seat} is taken")
-            check_name(name, [s.name for s in self.seats if s.human and s.name is not None], levels)
             token, digest = new_token()
             starts = all(s.taken for s in self.seats if s.index != seat)
             try:

@@ -8,6 +8,7 @@ site's page, and the cookie (SameSite=Lax) is not sent with one anyway.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,6 +17,7 @@ from fastapi.responses import JSONResponse
 from ..accounts import (
     NOBODY,
     Identity,
+    Sitter,
     choose_name,
     clear_cookie,
     hash_password,
@@ -25,6 +27,7 @@ from ..accounts import (
     password_matches,
     read_account_body,
     read_name_body,
+    seat_name,
     secure,
     set_cookie,
 )
@@ -52,6 +55,32 @@ async def _write(journal: Journal, fn: Any, *args: Any) -> None:
         await journal.write(fn, *args)
     except StoreUnavailable:
         raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
+
+
+async def sitter(
+    request: Request, given: str | None, keep: bool, first: Callable[[str], object] | None = None
+) -> Sitter:
+    """Who takes the seat a request asks for (:func:`..accounts.seat_name`): a typed name is kept unless told not."""
+    return await seat_name(request, _journal(request), given, keep, client_of(request), first)
+
+
+async def seated(request: Request, who: Sitter, work: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
+    """``work``'s answer, carrying the cookie of a player this request made: a refusal's too.
+
+    The player is made before the table or the seat (so that the seat can name
+    them); a table that is then refused (full, the store down) leaves the person
+    holding the name they typed, rather than a name held by nobody's cookie.
+    """
+    try:
+        response = await work()
+    except HttpError as error:
+        if who.token is None:
+            raise
+        headers = {"Retry-After": str(error.retry_after)} if error.retry_after else None
+        response = JSONResponse(error.to_json(), status_code=error.status, headers=headers)
+    if who.token is not None:
+        set_cookie(response, who.token, _https(request))
+    return response
 
 
 async def _me(request: Request) -> Identity:

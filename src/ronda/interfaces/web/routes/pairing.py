@@ -18,13 +18,13 @@ from fastapi.responses import JSONResponse
 
 from ....bots import levels
 from ....engine.presets import preset_rules
-from ..accounts import seat_name
 from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
 from ..pairing import Ask, Game, Match, Pairing, Seating, TooManyWaiting
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
 from ..store import StoreUnavailable
 from ..tables import CLOSED, FINISHED, Table
+from .accounts import seated, sitter
 
 router = APIRouter()
 
@@ -162,26 +162,32 @@ async def play(request: Request) -> JSONResponse:
     if not (verdict := await site_of(request).creating.hit(client)).admitted:
         raise HttpError(429, "rate_limited", "you are asking for games too fast: wait a minute", verdict.retry_seconds)
     spec = read_play(await json_body(request))
-    name, player = await seat_name(request, lobby_of(request).journal, spec.name)
-    pairing = await _settle(request)
-    ticket = spec.ticket
-    if ticket is not None:
-        seating = await pairing.seating(ticket)
-        if seating is not None and (seating.pending or await _going(request, seating)):
-            return await _answer(request, pairing, ticket)  # never seated twice: the same seat again
-        if seating is not None or await pairing.waiting(ticket) is None:
-            ticket = None  # a ticket done with (its game over) or unknown: a new request
-    ticket = ticket or secrets.token_urlsafe(TICKET_BYTES)
-    ask = Ask(ticket, Game(spec.players, spec.preset), name or "", client, spec.bots_after, spec.level, player)
-    try:
-        match = await pairing.ask(ask)
-    except TooManyWaiting:
-        raise HttpError(
-            429, "too_many_waiting", "you already have as many requests waiting as you may: cancel one first"
-        ) from None
-    await _seat(request, pairing, [match] if match else [])
-    await _seat(request, pairing, await pairing.due())  # a wait of 0 seconds: bots at once
-    return await _answer(request, pairing, ticket)
+    who = await sitter(request, spec.name, spec.keep)
+
+    async def ask() -> JSONResponse:
+        pairing = await _settle(request)
+        ticket = spec.ticket
+        if ticket is not None:
+            seating = await pairing.seating(ticket)
+            if seating is not None and (seating.pending or await _going(request, seating)):
+                return await _answer(request, pairing, ticket)  # never seated twice: the same seat again
+            if seating is not None or await pairing.waiting(ticket) is None:
+                ticket = None  # a ticket done with (its game over) or unknown: a new request
+        ticket = ticket or secrets.token_urlsafe(TICKET_BYTES)
+        wanted = Ask(
+            ticket, Game(spec.players, spec.preset), who.name or "", client, spec.bots_after, spec.level, who.player
+        )
+        try:
+            match = await pairing.ask(wanted)
+        except TooManyWaiting:
+            raise HttpError(
+                429, "too_many_waiting", "you already have as many requests waiting as you may: cancel one first"
+            ) from None
+        await _seat(request, pairing, [match] if match else [])
+        await _seat(request, pairing, await pairing.due())  # a wait of 0 seconds: bots at once
+        return await _answer(request, pairing, ticket)
+
+    return await seated(request, who, ask)
 
 
 @router.get("/api/play/{ticket}")

@@ -11,11 +11,11 @@ from fastapi.responses import JSONResponse
 from ....bots import levels
 from ....engine.presets import PRESETS
 from ....engine.rules import Rules
-from ..accounts import seat_name
 from ..forms import HttpError, SeatSpec, read_join, read_table_spec
 from ..lobby import Elsewhere
 from ..site import client_of, cluster_of, invite_of, json_body, lobby_of, site_of
-from ..tables import TableMoved
+from ..tables import Table, TableMoved
+from .accounts import seated, sitter
 
 router = APIRouter()
 
@@ -51,14 +51,18 @@ async def create_table(request: Request) -> JSONResponse:
         raise HttpError(429, "rate_limited", "you are creating tables too fast: wait a minute", verdict.retry_seconds)
     spec = read_table_spec(await json_body(request))
     lobby = lobby_of(request)
-    name, player = await seat_name(request, lobby.journal, spec.seats[spec.me].name)
-    if player is not None:  # a player sits under the name they keep
-        spec = replace(spec, seats=(*spec.seats[: spec.me], SeatSpec("human", name), *spec.seats[spec.me + 1 :]))
-    table, token = await lobby.create(spec, owner=client, player=player)
-    return JSONResponse(
-        {"table_id": table.id, "seat": spec.me, "token": token, "name": name, **invite_of(request, table.id)},
-        status_code=201,
-    )
+    who = await sitter(request, spec.seats[spec.me].name, spec.keep)
+    if who.player is not None:  # a player sits under the name they keep
+        spec = replace(spec, seats=(*spec.seats[: spec.me], SeatSpec("human", who.name), *spec.seats[spec.me + 1 :]))
+
+    async def create() -> JSONResponse:
+        table, token = await lobby.create(spec, owner=client, player=who.player)
+        return JSONResponse(
+            {"table_id": table.id, "seat": spec.me, "token": token, "name": who.name, **invite_of(request, table.id)},
+            status_code=201,
+        )
+
+    return await seated(request, who, create)
 
 
 @router.api_route("/api/tables", methods=["GET", "HEAD"])
@@ -74,23 +78,38 @@ async def table_summary(request: Request, table_id: str) -> dict[str, Any]:
 
 
 @router.post("/api/tables/{table_id}/join")
-async def join(request: Request, table_id: str) -> dict[str, Any]:
+async def join(request: Request, table_id: str) -> JSONResponse:
     if not (verdict := await site_of(request).joining.hit(client_of(request))).admitted:
         raise HttpError(429, "rate_limited", "too many tries to take a seat: wait a minute", verdict.retry_seconds)
     spec = read_join(await json_body(request))
     lobby = lobby_of(request)
-    name, player = await seat_name(request, lobby.journal, spec.name)
-    assert name is not None
-    try:
-        table = await lobby.open(table_id)
+    try:  # an unknown or closed table is refused before a name is kept
+        table: Table | None = await lobby.open(table_id)
+        owner = None
     except Elsewhere as elsewhere:  # another process owns the table: it takes the seat
-        cluster = cluster_of(request)
-        assert cluster is not None
-        seat, token = await cluster.join_at(elsewhere.owner, table_id, name, spec.seat, player)
-        return {"seat": seat, "token": token, "name": name}
-    try:
-        seat, token = await table.join(name, spec.seat, levels(), player)
-    except TableMoved:
-        table = await lobby.open(table_id)
-        seat, token = await table.join(name, spec.seat, levels(), player)
-    return {"seat": seat, "token": token, "name": name}
+        table, owner = None, elsewhere.owner
+    here = table  # a seat or a name this table refuses is refused before the name is kept
+
+    def first(name: str) -> None:
+        if here is not None:
+            here.vacancy(name, spec.seat, levels())
+
+    who = await sitter(request, spec.name, spec.keep, first)
+    name, player = who.name, who.player
+    assert name is not None
+
+    async def take() -> JSONResponse:
+        nonlocal table
+        if table is None:
+            cluster = cluster_of(request)
+            assert cluster is not None and owner is not None
+            seat, token = await cluster.join_at(owner, table_id, name, spec.seat, player)
+            return JSONResponse({"seat": seat, "token": token, "name": name})
+        try:
+            seat, token = await table.join(name, spec.seat, levels(), player)
+        except TableMoved:
+            table = await lobby.open(table_id)
+            seat, token = await table.join(name, spec.seat, levels(), player)
+        return JSONResponse({"seat": seat, "token": token, "name": name})
+
+    return await seated(request, who, take)

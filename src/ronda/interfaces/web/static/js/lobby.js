@@ -353,6 +353,7 @@ export async function showLobby(app, { go, fail, meta }) {
         bots_after: playBots.checked ? Number(playWait.value) : null, level: playLevel.value,
         ticket: localStorage.getItem(TICKET),
       }));
+      if (me && !playName.readOnly) keptName(await whoAmI()); // the name typed is kept now: shown locked
     } catch (error) {
       playButton.disabled = false;
       fail(error);

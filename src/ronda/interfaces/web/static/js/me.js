@@ -152,8 +152,8 @@ export function mePanel(first, changed) {
       end.addEventListener("click", () => act(end, async () => {
         await send(`/api/me/sessions/${encodeURIComponent(s.id)}`, "DELETE");
         if (s.current) return again();
+        await drawSessions(list); // the list without it first, then the words that say so
         tell(t("me_revoked"));
-        drawSessions(list);
       }));
       return el("li", { class: s.current ? "current" : "" },
         el("span", {}, s.browser, " · ", s.address, " · ", new Date(s.last_seen).toLocaleString()),
