@@ -1309,6 +1309,7 @@ class _FencedJournal(Journal):
     ) -> None:  # no thread of its own
         self.store, self.timeout, self.fence = journal.store, journal.timeout, fence
         self._jobs, self._thread = journal._jobs, journal._thread
+        self.observe_write = journal.observe_write  # its writes are timed in the same store latency metric
         self.on_fenced = on_fenced
 
     async def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
