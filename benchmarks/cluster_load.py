@@ -301,6 +301,10 @@ async def measure(
     for task in tasks:
         if task.done() and task.exception() is not None:
             totals.errors.append(f"client: {task.exception()!r}")
+    early = {"latency_ms_p50": percentile([1000 * x for x in totals.latencies], 50)}
+    early["latency_ms_p99"] = percentile([1000 * x for x in totals.latencies], 99)
+    early["unavailable_ms"] = [sorted(1000 * g for g in gaps(run, at, owned)) for at, _, owned in run.kills]
+    print("measured (before the last hellos and the check):", json.dumps(early), file=sys.stderr, flush=True)
     await asyncio.sleep(2.0)  # a bot's answer to a person's last move is stored before the last hellos
     live = [p for p in processes if p.alive]
     limit = asyncio.Semaphore(32)
