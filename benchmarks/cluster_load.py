@@ -416,6 +416,7 @@ def main() -> int:
                 "unavailable_ms_p50": round(percentile(down, 50)),
                 "unavailable_ms_p99": round(percentile(down, 99)),
                 "unavailable_ms_max": round(max(down, default=float("nan"))),
+                "tables_with_no_update_after_it": len(owned) - len(down),
                 "other_tables_gap_ms_p50": round(percentile(others, 50)),
                 "other_tables_gap_ms_p99": round(percentile(others, 99)),
             }
