@@ -161,6 +161,7 @@ async def person(
         port = seat.rng.choice(processes).port
         url = f"ws://127.0.0.1:{port}/ws/{seat.table.table_id}"
         seat.sent_at = None  # a move left unanswered on a dropped connection is not timed
+        seat.acted_at = -1  # and, as a person at the page would, it is made again if it was not stored
         try:
             async with connect(url, max_size=2**22, open_timeout=5) as ws:
                 await ws.send(
