@@ -76,7 +76,7 @@ from load import (  # noqa: E402
     think_time,
     wait_until_up,
 )
-from soak import Faults, catch_up, check  # noqa: E402
+from soak import Faults, check  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import WebSocketException  # noqa: E402
 
@@ -311,18 +311,33 @@ async def measure(
     limit = asyncio.Semaphore(32)
 
     async def last_hello(seat: Seat) -> None:
+        """A last hello as a page just opened, which stays while the table's bot still owes its answer.
+
+        A bot plays only while someone is connected to its table (docs/server.md), so a page that said hello and
+        left at once, again and again, would never see the bot's last move: this one waits for it, connected.
+        """
         async with limit:
-            for _ in range(240):  # a bot's queue may be long on a loaded machine: up to two minutes
+            deadline = time.monotonic() + 120  # a bot's queue may be long on a loaded machine
+            while time.monotonic() < deadline:
                 try:
-                    await catch_up(random.choice(live).base, seat, totals, faults)
-                    view = faults.views[(seat.table.table_id, seat.seat)]
-                    if seat.table.bot and view["phase"] != "game_over" and view.get("turn") == 1:
-                        await asyncio.sleep(0.5)  # the bot still thinks on the last move: its answer is awaited
-                        continue
+                    await follow(random.choice(live).base, seat, deadline)
                     return
                 except (OSError, WebSocketException, TimeoutError):
                     await asyncio.sleep(1.0)
             totals.errors.append(f"last hello: table {seat.table.table_id} seat {seat.seat} never answered")
+
+    async def follow(base: str, seat: Seat, deadline: float) -> None:
+        url = f"{base.replace('http://', 'ws://')}/ws/{seat.table.table_id}"
+        async with connect(url, max_size=2**22, open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": seat.table.tokens[seat.seat], "since": 0}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
+                if message["type"] not in ("state", "catchup", "update"):
+                    continue
+                take(seat, message, totals, set())
+                view = faults.views[(seat.table.table_id, seat.seat)] = message["view"]
+                if not (seat.table.bot and view["phase"] != "game_over" and view.get("turn") == 1):
+                    return
 
     await asyncio.gather(*(last_hello(s) for s, _ in seats))
     return totals, faults, run, tables, seconds, cpu
