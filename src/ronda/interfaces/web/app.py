@@ -32,7 +32,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ...analysis.search import DEFAULT_GUESSES, Method
 from ...bots import levels
-from .accounts import ACCOUNT_LOGIN_RATE, LOGIN_RATE, Logins
 from .analyses import Analyses
 from .cluster_lobby import SharedListing
 from .collector import Collector
@@ -42,7 +41,7 @@ from .guard import Guard, Origins, origin_of
 from .lobby import Limits, Lobby
 from .metrics import LOOPBACK, CountConnections, CountedLimit, Metrics, networks
 from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE
-from .redis_limits import RedisBuckets, RedisCaps, cluster_client, server_limits
+from .redis_limits import RedisCaps, cluster_client, login_limits, server_limits
 from .routes import ROUTERS
 from .routes.pages import STATIC
 from .site import Site
@@ -158,13 +157,7 @@ def create_app(
         pairing=pairing,
         metrics=metrics,
         metrics_from=networks(metrics_from),
-        # Passwords tried are counted where every process sees them: a cluster of N must not allow N times the tries.
-        logins=Logins()
-        if redis is None
-        else Logins(
-            RedisBuckets.per_minute(redis, "login", LOGIN_RATE),
-            RedisBuckets.per_minute(redis, "login-account", ACCOUNT_LOGIN_RATE),
-        ),
+        logins=login_limits(redis),
     )
 
     @asynccontextmanager

@@ -31,6 +31,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from .accounts import ACCOUNT_LOGIN_RATE, LOGIN_RATE, Logins
 from .connections import AddressCaps, Counted
 from .pairing import LocalPairing, Pairing
 from .rates import RateLimit, TokenBuckets, Verdict
@@ -298,4 +299,14 @@ def server_limits(
         join_rate=join_rate,
         flood_rate=flood_rate,
         connections_per_client=connections_per_client,
+    )
+
+
+def login_limits(redis: Any | None) -> Logins:
+    """The limits on trying passwords: in Redis for a cluster (N processes must not allow N times the tries)."""
+    if redis is None:
+        return Logins()
+    return Logins(
+        RedisBuckets.per_minute(redis, "login", LOGIN_RATE),
+        RedisBuckets.per_minute(redis, "login-account", ACCOUNT_LOGIN_RATE),
     )
