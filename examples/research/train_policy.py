@@ -79,6 +79,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 from ronda.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_id
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.opponents import make_level
+from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
 from ronda.adapters.policy import Policy
 
 
@@ -94,9 +95,30 @@ def opponent_spec(text: str) -> Any:
     return (level, settings) if settings else level
 
 
-def make_env(opponent: str, reward: str, scale: float) -> Any:
+class WithPlayFeatures(gymnasium.ObservationWrapper[Any, Any, Any]):
+    """The observation with the policy-only play features appended (:mod:`ronda.adapters.play_features`).
+
+    What the network reads in training is what :class:`Policy` gives it at play
+    time: the same function of the same observation.
+    """
+
+    def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
+        super().__init__(env)
+        self.observation_space = gymnasium.spaces.Box(
+            low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE + PLAY_FEATURES_SIZE,), dtype=np.float32
+        )
+
+    def observation(self, observation: np.ndarray) -> np.ndarray:
+        return np.concatenate([observation, play_features(observation)]).astype(np.float32)
+
+
+def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
     def build() -> gymnasium.Env[Any, Any]:
-        env = RondaEnv(players=2, seat=0, opponents=opponent_spec(opponent), reward=reward, observation="flat")
+        env: gymnasium.Env[Any, Any] = RondaEnv(
+            players=2, seat=0, opponents=opponent_spec(opponent), reward=reward, observation="flat"
+        )
+        if features == PLAY_FEATURES:
+            env = WithPlayFeatures(env)
         return gymnasium.wrappers.TransformReward(env, lambda r: r / scale)
 
     return build
@@ -138,21 +160,57 @@ def collect(job: tuple[int, int, str, list[str], int]) -> dict[str, np.ndarray]:
     return {"observations": observations, "masks": masks, "actions": actions, "results": results}
 
 
-def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[str, Any]:
-    """Fit the model's policy to the teacher's choices and its value to the rounds' results."""
-    start = time.perf_counter()
+def chunks(args: argparse.Namespace) -> list[tuple[int, int, str, list[str], int]]:
+    """The collection's jobs: ``--imitation-chunk`` decisions each (the last one less), numbered for their seeds.
+
+    Numbered chunks rather than one share per worker: the data depend on the
+    count alone, not on how many processes collect them.
+    """
     opponents = args.opponents.split(",")
-    shares = [args.imitation_decisions // args.workers] * args.workers
-    shares[0] += args.imitation_decisions - sum(shares)
-    jobs = [(worker, share, args.teacher, opponents, args.seed) for worker, share in enumerate(shares)]
+    total, size = args.imitation_decisions, args.imitation_chunk
+    return [
+        (i, min(size, total - begin), args.teacher, opponents, args.seed)
+        for i, begin in enumerate(range(0, total, size))
+    ]
+
+
+def teacher_decisions(args: argparse.Namespace) -> dict[str, np.ndarray]:
+    """The teacher's labelled decisions: collected in ``--workers`` processes, or read from ``--imitation-data``.
+
+    Labelling is the slow part (minutes of search): ``--imitation-data FILE``
+    keeps them, so a second run with the same teacher, opponents, seed and
+    count (checked) reuses them instead of searching again.
+    """
+    key = {"teacher": args.teacher, "opponents": args.opponents, "seed": args.seed, "chunk": args.imitation_chunk}
+    key["decisions"] = args.imitation_decisions
+    cache = Path(args.imitation_data) if args.imitation_data else None
+    if cache is not None and cache.exists():
+        with np.load(cache, allow_pickle=False) as stored:
+            if json.loads(str(stored["key"])) != key:
+                raise SystemExit(f"{cache} holds other decisions ({stored['key']}), not {key}")
+            return {name: stored[name] for name in ("observations", "masks", "actions", "results")}
+    jobs = chunks(args)
     if args.workers > 1:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             parts = pool.map(collect, jobs)
     else:
         parts = [collect(job) for job in jobs]
-    data = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    data = {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    if cache is not None:
+        stored: dict[str, Any] = {"key": np.array(json.dumps(key)), **data}
+        np.savez_compressed(cache, **stored)
+    return data
+
+
+def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[str, Any]:
+    """Fit the model's policy to the teacher's choices and its value to the rounds' results."""
+    start = time.perf_counter()
+    data = teacher_decisions(args)
     collected = time.perf_counter() - start
     print(f"imitation: {len(data['actions'])} decisions of {args.teacher} in {collected / 60:.1f} min", flush=True)
+    if args.features == PLAY_FEATURES:
+        extra = np.stack([play_features(observation) for observation in data["observations"]])
+        data["observations"] = np.concatenate([data["observations"], extra], axis=1)
 
     policy = model.policy
     parameters = [
@@ -275,6 +333,18 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--teacher", default="hard:16", help="the level imitated (level or level:guesses)")
     parser.add_argument("--imitation-decisions", type=int, default=300_000, help="teacher decisions (0: no imitation)")
+    parser.add_argument("--imitation-chunk", type=int, default=10_000, help="teacher decisions per collecting job")
+    parser.add_argument(
+        "--imitation-data",
+        default=None,
+        help="an .npz keeping the teacher's decisions: read if it exists, else written",
+    )
+    parser.add_argument(
+        "--features",
+        default=PLAY_FEATURES,
+        choices=[PLAY_FEATURES, "none"],
+        help="policy-only inputs appended to the observation (ronda.adapters.play_features), or none",
+    )
     parser.add_argument("--imitation-epochs", type=int, default=12)
     parser.add_argument("--imitation-learning-rate", type=float, default=1e-3)
     parser.add_argument("--workers", type=int, default=2, help="processes collecting the teacher's decisions")
@@ -301,7 +371,9 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
     opponents = args.opponents.split(",")
     scale = 10.0 if args.reward != "outcome" else 1.0
     env = VecMonitor(
-        DummyVecEnv([make_env(opponents[i % len(opponents)], args.reward, scale) for i in range(args.envs)])
+        DummyVecEnv(
+            [make_env(opponents[i % len(opponents)], args.reward, scale, args.features) for i in range(args.envs)]
+        )
     )
     env.seed(args.seed)
     hidden = [int(width) for width in args.hidden.split(",")]
@@ -327,6 +399,8 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         "made_by": "examples/research/train_policy.py",
         "trainer": "imitation of a ronda bot, then sb3-contrib MaskablePPO",
     }
+    if args.features != "none":
+        meta["features"] = args.features
     imitation = imitate(model, args, scale) if args.imitation_decisions > 0 else None
     arguments = {**vars(args), "out": Path(args.out).name}  # a file name, never a machine's path
 
@@ -365,7 +439,11 @@ def agreement(
     same = 0
     for step in range(decisions):
         mask = env.action_masks()
-        wanted, _ = model.predict(observation, action_masks=mask, deterministic=True)
+        assert isinstance(observation, np.ndarray)
+        seen = observation
+        if policy.meta.get("features") == PLAY_FEATURES:
+            seen = np.concatenate([observation, play_features(observation)])
+        wanted, _ = model.predict(seen, action_masks=mask, deterministic=True)
         chosen = policy.act(observation, mask)
         same += int(wanted) == chosen
         observation, _, done, _, _ = env.step(chosen)

@@ -54,6 +54,7 @@ from .encoding import (
     observe,
     relative_mask,
 )
+from .play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
 
 MAX_POLICY_BYTES = 256 * 2**20
 """The largest policy file read: the shipped one is half a megabyte."""
@@ -64,6 +65,12 @@ MAX_META_DEPTH = 16
 
 SHIPPED = Path(__file__).parent / "policies"
 """Where the package's trained policies lie: ``policy:NAME`` finds ``NAME.npz`` here."""
+
+FEATURES: dict[str, tuple[int, Callable[[np.ndarray], np.ndarray]]] = {
+    PLAY_FEATURES: (PLAY_FEATURES_SIZE, play_features),
+}
+"""Policy-only inputs a file may ask for (meta ``"features"``), appended to the observation
+(:mod:`ronda.adapters.play_features`): the published observation stays as it is."""
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
 
@@ -85,8 +92,16 @@ class Policy:
         activation = meta.get("activation", "relu")
         if activation not in ACTIVATIONS:
             raise PolicyError(f"unknown activation {activation!r} (known: {', '.join(ACTIVATIONS)})")
-        if not layers or layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != NUM_ACTIONS:
-            raise PolicyError(f"a policy maps {OBSERVATION_SIZE} observation values to {NUM_ACTIONS} action logits")
+        features = meta.get("features")
+        if features is not None and features not in FEATURES:
+            raise PolicyError(f"unknown features {features!r} (known: {', '.join(FEATURES)})")
+        extra = 0
+        self._features: Callable[[np.ndarray], np.ndarray] | None = None
+        if features is not None:
+            extra, self._features = FEATURES[features]
+        inputs = OBSERVATION_SIZE + extra
+        if not layers or layers[0][0].shape[0] != inputs or layers[-1][0].shape[1] != NUM_ACTIONS:
+            raise PolicyError(f"a policy maps {inputs} observation values to {NUM_ACTIONS} action logits")
         widths = [layers[0][0].shape[0]]
         for w, b in layers:
             if w.ndim != 2 or w.shape[0] != widths[-1] or b.shape != (w.shape[1],):
@@ -149,8 +164,10 @@ class Policy:
         write_atomically(path, packed.getvalue())
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        """The 48 action logits of one observation."""
+        """The 48 action logits of one observation (its features appended first, if the policy reads any)."""
         x = observation.astype(np.float32, copy=False)
+        if self._features is not None:
+            x = np.concatenate([x, self._features(observation)])
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
