@@ -301,12 +301,73 @@ class Budget(BaseCallback):  # type: ignore[misc]
         return time.perf_counter() < self.deadline
 
 
+class JudgementInLatent(torch.nn.Module):
+    """The MLP extractor, its actor latent followed by each action's judgement (the play features' value - danger).
+
+    With :class:`PriorHead` it is :class:`Policy`'s ``prior``: the logits are the
+    layers' plus ``prior`` times medium's judgement of each card, so imitation
+    and PPO start from ``medium``'s card play and learn where to depart from it.
+    """
+
+    def __init__(self, extractor: Any) -> None:
+        super().__init__()
+        self.extractor = extractor
+        self.policy_net = extractor.policy_net
+        self.value_net = extractor.value_net
+        self.latent_dim_pi = extractor.latent_dim_pi + NUM_ACTIONS
+        self.latent_dim_vf = extractor.latent_dim_vf
+
+    @staticmethod
+    def judgement(features: torch.Tensor) -> torch.Tensor:
+        """Torch's :func:`~ronda.adapters.play_features.judgement_logits` of the appended features."""
+        extra = features[:, OBSERVATION_SIZE : OBSERVATION_SIZE + 20]
+        cards = (extra[:, :10] - extra[:, 10:]).repeat_interleave(4, dim=1)
+        return torch.nn.functional.pad(cards, (0, NUM_ACTIONS - 40))
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return torch.cat([self.extractor.forward_actor(features), self.judgement(features)], dim=1)
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        critic: torch.Tensor = self.extractor.forward_critic(features)
+        return critic
+
+
+class PriorHead(torch.nn.Module):
+    """The action head over :class:`JudgementInLatent`: a linear layer of the latent plus ``prior`` x judgement."""
+
+    def __init__(self, linear: Any, prior: float) -> None:
+        super().__init__()
+        self.linear = linear
+        self.prior = torch.nn.Parameter(torch.tensor(float(prior)))
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        width = self.linear.in_features
+        logits: torch.Tensor = self.linear(latent[:, :width]) + self.prior * latent[:, width:]
+        return logits
+
+
+def add_prior(model: MaskablePPO, prior: float) -> None:
+    """Give the model's actor the judgement skip connection (a learnt ``prior``, from this start)."""
+    policy: Any = model.policy
+    policy.mlp_extractor = JudgementInLatent(policy.mlp_extractor)
+    policy.action_net = PriorHead(policy.action_net, prior)
+    policy.optimizer = policy.optimizer_class(policy.parameters(), lr=model.lr_schedule(1), **policy.optimizer_kwargs)
+
+
 def export(model: MaskablePPO, meta: dict[str, Any]) -> Policy:
     """The actor of a MaskablePPO MLP policy as plain arrays: the policy network, then the action head."""
     linears = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
-    linears.append(model.policy.action_net)
+    head = model.policy.action_net
+    meta = dict(meta)
+    if isinstance(head, PriorHead):
+        meta["prior"] = round(float(head.prior.detach()), 4)
+        head = head.linear
+    linears.append(head)
     layers = [(m.weight.detach().cpu().numpy().T.copy(), m.bias.detach().cpu().numpy().copy()) for m in linears]
-    return Policy(layers, dict(meta))
+    return Policy(layers, meta)
 
 
 def evaluate(policy: Policy, opponent: str, episodes: int, seed: int) -> float:
@@ -344,6 +405,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default=PLAY_FEATURES,
         choices=[PLAY_FEATURES, "none"],
         help="policy-only inputs appended to the observation (ronda.adapters.play_features), or none",
+    )
+    parser.add_argument(
+        "--prior",
+        type=float,
+        default=20.0,
+        help="starting weight of medium's judgement of each card in the logits, learnt from there (0: none)",
     )
     parser.add_argument("--imitation-epochs", type=int, default=12)
     parser.add_argument("--imitation-learning-rate", type=float, default=1e-3)
@@ -401,6 +468,10 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
     }
     if args.features != "none":
         meta["features"] = args.features
+    if args.prior:
+        if args.features != PLAY_FEATURES:
+            raise SystemExit(f"--prior needs --features {PLAY_FEATURES}")
+        add_prior(model, args.prior)
     imitation = imitate(model, args, scale) if args.imitation_decisions > 0 else None
     arguments = {**vars(args), "out": Path(args.out).name}  # a file name, never a machine's path
 

@@ -75,3 +75,16 @@ def test_a_policy_asking_for_unknown_features_or_the_wrong_input_size_is_refused
         Policy([layer], {"features": "psychic"})
     with pytest.raises(PolicyError, match=f"maps {OBSERVATION_SIZE + PLAY_FEATURES_SIZE} observation values"):
         Policy([layer], {"features": PLAY_FEATURES})
+
+
+def test_a_prior_adds_medium_s_judgement_of_each_card_so_a_blank_network_plays_the_card_medium_plays() -> None:
+    """Zero layers and ``prior`` 20: the logits are 20 x (value - danger) of each card's rank, so it takes the 4."""
+    blank = (np.zeros((OBSERVATION_SIZE + PLAY_FEATURES_SIZE, 48), dtype=np.float32), np.zeros(48, dtype=np.float32))
+    game = start(Rules(players=2), [{0: "5o 5c 3e", 1: "7c 1e 4c"}], table="2b 4o 10o 11c", dealer=0)
+    run(game, "declare none; declare none")
+    view, legal = game.view(1), game.legal_actions()
+    assert PolicyBot(Policy([blank], {"features": PLAY_FEATURES})).choose(view, legal) == Play(parse_card("1e"))
+    chosen = PolicyBot(Policy([blank], {"features": PLAY_FEATURES, "prior": 20})).choose(view, legal)
+    assert chosen == Play(parse_card("4c")) == make_bot("medium", seed=1).choose(view, legal)
+    with pytest.raises(PolicyError, match="prior is a number, over the play-v1 features"):
+        Policy([(blank[0][:OBSERVATION_SIZE], blank[1])], {"prior": 20})

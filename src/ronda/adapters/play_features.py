@@ -148,4 +148,12 @@ def play_features(observation: np.ndarray) -> np.ndarray:
     return features
 
 
-__all__ = ["PLAY_FEATURES", "PLAY_FEATURES_SIZE", "next_holds", "play_features"]
+def judgement_logits(features: np.ndarray) -> np.ndarray:
+    """Per action id, ``value - danger`` of the card's rank (``medium``'s judgement of the play, / :data:`SCALE`);
+    0 for the declarations and challenges. Works on one feature vector or a batch (last axis)."""
+    judged = features[..., 0:10] - features[..., 10:20]
+    cards = np.repeat(judged, 4, axis=-1)
+    return np.concatenate([cards, np.zeros((*cards.shape[:-1], 8), dtype=cards.dtype)], axis=-1)
+
+
+__all__ = ["PLAY_FEATURES", "PLAY_FEATURES_SIZE", "judgement_logits", "next_holds", "play_features"]

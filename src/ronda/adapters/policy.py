@@ -54,7 +54,7 @@ from .encoding import (
     observe,
     relative_mask,
 )
-from .play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
+from .play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, judgement_logits, play_features
 
 MAX_POLICY_BYTES = 256 * 2**20
 """The largest policy file read: the shipped one is half a megabyte."""
@@ -107,6 +107,10 @@ class Policy:
             if w.ndim != 2 or w.shape[0] != widths[-1] or b.shape != (w.shape[1],):
                 raise PolicyError("the policy's layers do not fit together")
             widths.append(w.shape[1])
+        prior = meta.get("prior", 0.0)
+        if not isinstance(prior, (int, float)) or isinstance(prior, bool) or (prior and features != PLAY_FEATURES):
+            raise PolicyError(f"a policy's prior is a number, over the {PLAY_FEATURES} features, not {prior!r}")
+        self._prior = float(prior)
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.meta = dict(meta)
         self._activation = ACTIVATIONS[activation]
@@ -164,15 +168,25 @@ class Policy:
         write_atomically(path, packed.getvalue())
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        """The 48 action logits of one observation (its features appended first, if the policy reads any)."""
-        x = observation.astype(np.float32, copy=False)
-        if self._features is not None:
-            x = np.concatenate([x, self._features(observation)])
+        """The 48 action logits of one observation.
+
+        A policy that reads the play features gets them appended to its input;
+        with a ``prior`` in its meta, its logits also add ``prior`` times each
+        card's judgement (:func:`~ronda.adapters.play_features.judgement_logits`,
+        ``medium``'s value of the play): a fixed skip connection, so the layers
+        learn where to play otherwise than ``medium`` rather than all of play.
+        """
+        x: np.ndarray = observation.astype(np.float32, copy=False)
+        extra = self._features(observation) if self._features is not None else None
+        if extra is not None:
+            x = np.concatenate([x, extra])
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
             if i < last:
                 x = self._activation(x)
+        if self._prior and extra is not None:
+            x = x + self._prior * judgement_logits(extra)
         return x
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
