@@ -76,7 +76,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-from ronda.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE, action_id
+from ronda.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_id
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.opponents import make_level
 from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
@@ -301,6 +301,9 @@ class Budget(BaseCallback):  # type: ignore[misc]
         return time.perf_counter() < self.deadline
 
 
+HAND_RANKS = OFFSETS["hand_ranks"]
+
+
 class JudgementInLatent(torch.nn.Module):
     """The MLP extractor, its actor latent followed by each action's judgement (the play features' value - danger).
 
@@ -319,9 +322,12 @@ class JudgementInLatent(torch.nn.Module):
 
     @staticmethod
     def judgement(features: torch.Tensor) -> torch.Tensor:
-        """Torch's :func:`~ronda.adapters.play_features.judgement_logits` of the appended features."""
+        """Torch's :func:`~ronda.adapters.play_features.judgement_logits` of the observation and its features."""
+        held = features[:, HAND_RANKS : HAND_RANKS + 10] > 0
         extra = features[:, OBSERVATION_SIZE : OBSERVATION_SIZE + 20]
-        cards = (extra[:, :10] - extra[:, 10:]).repeat_interleave(4, dim=1)
+        judged = extra[:, :10] - extra[:, 10:]
+        best = judged.masked_fill(~held, -torch.inf).max(dim=1, keepdim=True).values
+        cards = torch.where(held, judged - best, torch.zeros_like(judged)).repeat_interleave(4, dim=1)
         return torch.nn.functional.pad(cards, (0, NUM_ACTIONS - 40))
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -412,6 +418,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         default=20.0,
         help="starting weight of medium's judgement of each card in the logits, learnt from there (0: none)",
     )
+    parser.add_argument(
+        "--final-prior",
+        type=float,
+        default=None,
+        help="the prior set after imitation (the learnt one is noted), that reinforcement and the saved policy use",
+    )
     parser.add_argument("--imitation-epochs", type=int, default=12)
     parser.add_argument("--imitation-learning-rate", type=float, default=1e-3)
     parser.add_argument("--workers", type=int, default=2, help="processes collecting the teacher's decisions")
@@ -473,7 +485,14 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
             raise SystemExit(f"--prior needs --features {PLAY_FEATURES}")
         add_prior(model, args.prior)
     imitation = imitate(model, args, scale) if args.imitation_decisions > 0 else None
-    arguments = {**vars(args), "out": Path(args.out).name}  # a file name, never a machine's path
+    if args.prior and args.final_prior is not None:  # from here on the model plays with --final-prior
+        if imitation is not None:
+            imitation["learnt_prior"] = round(float(model.policy.action_net.prior.detach()), 4)
+        with torch.no_grad():
+            model.policy.action_net.prior.fill_(args.final_prior)
+    arguments = {**vars(args), "out": Path(args.out).name}  # file names, never a machine's paths
+    if args.imitation_data:
+        arguments["imitation_data"] = Path(args.imitation_data).name
 
     def save(policy: Policy, steps: int) -> None:
         """The best policy so far, saved as it is found: a run stopped or killed keeps it (whole, or the last)."""
@@ -531,7 +550,7 @@ def main(argv: list[str] | None = None) -> None:
         kept = f"{args.out} holds the best policy so far" if Path(args.out).exists() else "nothing was saved yet"
         raise SystemExit(f"interrupted: {kept}") from None
     print(f"trained in {minutes:.1f} min; saved {args.out} ({Path(args.out).stat().st_size} bytes)")
-    for opponent in ("random", "easy", "medium"):
+    for opponent in ("random", "easy", "medium") if args.final_rounds > 0 else ():
         margin = evaluate(Policy.load(args.out), opponent, args.final_rounds, seed=10_000)
         print(f"mean round margin against {opponent} over {args.final_rounds} rounds: {margin:+.2f}")
     print(json.dumps(policy.meta))

@@ -148,12 +148,20 @@ def play_features(observation: np.ndarray) -> np.ndarray:
     return features
 
 
-def judgement_logits(features: np.ndarray) -> np.ndarray:
-    """Per action id, ``value - danger`` of the card's rank (``medium``'s judgement of the play, / :data:`SCALE`);
-    0 for the declarations and challenges. Works on one feature vector or a batch (last axis)."""
-    judged = features[..., 0:10] - features[..., 10:20]
-    cards = np.repeat(judged, 4, axis=-1)
-    return np.concatenate([cards, np.zeros((*cards.shape[:-1], 8), dtype=cards.dtype)], axis=-1)
+def judgement_logits(observation: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """Per action id, ``value - danger`` of the card's rank less that of the best rank held (so at most 0).
+
+    ``medium``'s judgement of each play, / :data:`SCALE`, measured from the best
+    play: it ranks the plays among themselves and leaves the best one's logit
+    as the layers give it, so it never tips a challenge or a declaration
+    against playing. 0 for ranks not held, declarations and challenges.
+    """
+    start = OFFSETS["hand_ranks"]
+    held = observation[start : start + 10] > 0
+    judged = features[0:10] - features[10:20]
+    best = judged[held].max() if held.any() else 0.0
+    cards = np.repeat(np.where(held, judged - best, 0.0), 4)
+    return np.concatenate([cards, np.zeros(8)]).astype(np.float32)
 
 
 __all__ = ["PLAY_FEATURES", "PLAY_FEATURES_SIZE", "judgement_logits", "next_holds", "play_features"]

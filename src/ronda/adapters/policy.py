@@ -173,8 +173,9 @@ class Policy:
         A policy that reads the play features gets them appended to its input;
         with a ``prior`` in its meta, its logits also add ``prior`` times each
         card's judgement (:func:`~ronda.adapters.play_features.judgement_logits`,
-        ``medium``'s value of the play): a fixed skip connection, so the layers
-        learn where to play otherwise than ``medium`` rather than all of play.
+        ``medium``'s value of the play, from the best play): a fixed skip
+        connection, so the layers learn where to play otherwise than
+        ``medium`` rather than all of play.
         """
         x: np.ndarray = observation.astype(np.float32, copy=False)
         extra = self._features(observation) if self._features is not None else None
@@ -186,7 +187,7 @@ class Policy:
             if i < last:
                 x = self._activation(x)
         if self._prior and extra is not None:
-            x = x + self._prior * judgement_logits(extra)
+            x = x + self._prior * judgement_logits(observation, extra)
         return x
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
