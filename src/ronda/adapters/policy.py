@@ -4,8 +4,12 @@ A policy file is an ``.npz`` of the network's layers (``w0``, ``b0``, ``w1``,
 …, the last one giving the 48 action logits) and a ``meta`` JSON string:
 the activation, the encoding it reads (:mod:`ronda.adapters.encoding`,
 checked by the pieces' names and sizes, so a file made for another encoding
-is refused by name), and how it was made. Playing needs numpy only, not the
-training stack (``examples/research/train_policy.py`` makes the files).
+is refused by name), and how it was made; a file may also ask for the
+policy-only play features (``"features": "play-v1"``, appended to the
+observation, :mod:`ronda.adapters.play_features`) and a ``prior`` (its logits
+add that weight times ``medium``'s judgement of each card). Playing needs
+numpy only, not the training stack (``examples/research/train_policy.py``
+makes the files).
 
 The policy plays the legal action with the highest logit (deterministic, so
 arena results reproduce). It reads its seat's view only (R11), like every bot,
