@@ -133,6 +133,24 @@ def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_
     assert same == total
 
 
+def test_a_final_prior_is_the_weight_the_saved_policy_and_the_torch_model_both_play_with(tmp_path: Path) -> None:
+    """``--final-prior 5``: the learnt weight is noted, the file plays with 5, and still plays what torch plays."""
+    script = _training_script()
+    args = script.parse(
+        [
+            *("--steps", "0", "--hidden", "16", "--teacher", "medium", "--imitation-decisions", "400"),
+            *("--imitation-epochs", "2", "--workers", "1", "--eval-rounds", "2", "--final-prior", "5"),
+            *("--out", str(tmp_path / "tiny.npz")),
+        ]
+    )
+    model, _, _ = script.train(args)
+    saved = Policy.load(tmp_path / "tiny.npz")
+    assert saved.meta["prior"] == 5.0 and saved.meta["features"] == "play-v1"
+    assert saved.meta["imitation"]["learnt_prior"] != 5.0
+    same, total = script.agreement(model, saved, decisions=60, opponent="random")
+    assert same == total
+
+
 def test_ronda_arena_plays_a_policy_entrant_in_this_process_and_in_worker_processes(capsys, tmp_path: Path) -> None:
     _random_policy().save(tmp_path / "mine.npz")
     for jobs in ("1", "2"):
