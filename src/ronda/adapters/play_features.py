@@ -1,0 +1,167 @@
+"""What each card in hand would do now, read from an observation: extra inputs for a policy network.
+
+The observation (:mod:`ronda.adapters.encoding`) holds every fact a seat may
+see, but a small network learns slowly what a card of each rank would do on
+this table: capture, caida, missa, and what it leaves the next seat. Those are
+the facts ``medium`` weighs (:func:`ronda.bots.rules_based.judge_play`), so
+they are given to the policy outright, 30 numbers computed from the
+observation alone, so that they see nothing the seat may not see (R11):
+
+- ``value``, per rank held: what playing it is worth now (cards taken at
+  0.45 each, a caida, a raise, a missa, and on the round's last turn the table
+  left to the last capture, R7.1), the search bots' price
+  (:func:`ronda.bots.tactics.priced_step`);
+- ``danger``, per rank held: the next seat's best expected reply on the table
+  that play leaves (the chance it holds the rank, times what the reply is
+  worth, the caida on the card just dropped included);
+- ``next_holds``, per rank: the chance the next seat holds a card of it (a
+  shown hand is known; otherwise the unseen cards are taken as equally likely
+  anywhere unseen).
+
+These are inputs, not a search: the network still picks the legal action of
+highest score. They are policy-only: the research adapters' published
+observation does not change; a policy file names them in its meta
+(``"features": "play-v1"``), and :class:`ronda.adapters.policy.Policy`
+appends them to the observation it is given.
+
+>>> from ronda.engine.game import Game
+>>> from ronda.engine.rules import Rules
+>>> from ronda.adapters.encoding import observe
+>>> game = Game(Rules(players=2), seed=4)
+>>> play_features(observe(game.view(game.turn))).shape
+(30,)
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from ..bots.tactics import CARD_VALUE, priced_step
+from ..engine.table import last_turn
+from .encoding import OFFSETS
+
+PLAY_FEATURES = "play-v1"
+"""The name a policy's meta gives these features."""
+
+PLAY_FEATURES_SIZE = 30
+"""value, danger (per rank held) and next_holds (per rank), 10 each."""
+
+SCALE = 5.0
+"""Values are divided by it: a caida with a capture is about 2, a raise 5 or 10."""
+
+_CHAIN_POINTS = {False: (1, 5, 10), True: (1, 6, 15)}
+
+
+def _ranks(observation: np.ndarray, piece: str) -> list[int]:
+    """A per-rank count piece (``hand_ranks``, ``unseen_ranks``), as card counts."""
+    start = OFFSETS[piece]
+    return [round(4 * float(x)) for x in observation[start : start + 10]]
+
+
+def _rank_mask(observation: np.ndarray, piece: str) -> int:
+    """A 40-card piece as a mask of ranks (bit ``r``: some card of rank ``r``)."""
+    start = OFFSETS[piece]
+    cards = np.flatnonzero(observation[start : start + 40] > 0.5)
+    mask = 0
+    for card in cards:
+        mask |= 1 << (int(card) >> 2)
+    return mask
+
+
+def _one_hot(observation: np.ndarray, piece: str, size: int) -> int:
+    """The index set in a one-hot piece, -1 if none."""
+    start = OFFSETS[piece]
+    hits = np.flatnonzero(observation[start : start + size] > 0.5)
+    return int(hits[0]) if len(hits) else -1
+
+
+def next_holds(observation: np.ndarray) -> list[float]:
+    """Per rank, the chance the next seat holds a card of it (as ``medium`` counts, R11)."""
+    size = round(4 * float(observation[OFFSETS["hand_sizes"] + 1]))
+    if size == 0:
+        return [0.0] * 10
+    shown_at = OFFSETS["shown"] + 40
+    shown = observation[shown_at : shown_at + 40] > 0.5
+    if shown.any():
+        played_at = OFFSETS["deal_plays"] + 40
+        held = shown & ~(observation[played_at : played_at + 40] > 0.5)
+        return [1.0 if held[4 * r : 4 * r + 4].any() else 0.0 for r in range(10)]
+    unseen = _ranks(observation, "unseen_ranks")
+    total = sum(unseen)
+    chances = []
+    for of_rank in unseen:
+        if not of_rank:
+            chances.append(0.0)
+        elif size > total:
+            chances.append(1.0)
+        else:
+            chances.append(1.0 - comb(total - of_rank, size) / comb(total, size))
+    return chances
+
+
+def play_features(observation: np.ndarray) -> np.ndarray:
+    """The 30 play features of one observation (see the module's docstring), scaled by :data:`SCALE`."""
+    features = np.zeros(PLAY_FEATURES_SIZE, dtype=np.float32)
+    chances = next_holds(observation)
+    features[20:30] = chances
+    hand = _ranks(observation, "hand_ranks")
+    if not any(hand):
+        return features
+    table = _rank_mask(observation, "table")
+    drop = _rank_mask(observation, "last_drop")
+    drop_rank = drop.bit_length() - 1 if drop else -1
+    chain_rank = _one_hot(observation, "chain_rank", 10)
+    chain_count = _one_hot(observation, "chain_count", 3) + 2 if chain_rank >= 0 else 0
+    multi = _one_hot(observation, "players", 3) > 0
+    chain_points = _CHAIN_POINTS[bool(observation[OFFSETS["variants"] + 2] > 0.5)]
+    sizes = [round(4 * float(x)) for x in observation[OFFSETS["hand_sizes"] : OFFSETS["hand_sizes"] + 4]]
+    last_deal = float(observation[OFFSETS["stock"]]) < 0.5 / 40
+    on_last_turn = last_turn(sum(sizes), last_deal)
+    their_last_turn = last_turn(sum(sizes) - 1, last_deal)
+    side = OFFSETS["last_capture_side"]
+    mine_last = bool(observation[side] > 0.5)
+    for rank in range(10):
+        if not hand[rank]:
+            continue
+        value, after, drop_after, chain_after, count_after = priced_step(
+            table, drop_rank, chain_rank, chain_count, rank, not on_last_turn, chain_points, multi
+        )
+        if on_last_turn:  # R7.1: what is left goes to the side that captured last
+            captured = value > 0
+            left = after.bit_count()
+            value += CARD_VALUE * left * (1 if captured or mine_last else -1)
+            features[rank] = value / SCALE
+            continue
+        danger = 0.0
+        if sizes[1] > 0:
+            for reply in range(10):
+                if not chances[reply] or not (after >> reply & 1 or reply == chain_after):
+                    continue
+                worth = priced_step(
+                    after, drop_after, chain_after, count_after, reply, not their_last_turn, chain_points, multi
+                )[0]
+                danger = max(danger, chances[reply] * worth)
+        features[rank] = value / SCALE
+        features[10 + rank] = danger / SCALE
+    return features
+
+
+def judgement_logits(observation: np.ndarray, features: np.ndarray) -> np.ndarray:
+    """Per action id, ``value - danger`` of the card's rank less that of the best rank held (so at most 0).
+
+    ``medium``'s judgement of each play, / :data:`SCALE`, measured from the best
+    play: it ranks the plays among themselves and leaves the best one's logit
+    as the layers give it, so it never tips a challenge or a declaration
+    against playing. 0 for ranks not held, declarations and challenges.
+    """
+    start = OFFSETS["hand_ranks"]
+    held = observation[start : start + 10] > 0
+    judged = features[0:10] - features[10:20]
+    best = judged[held].max() if held.any() else 0.0
+    cards = np.repeat(np.where(held, judged - best, 0.0), 4)
+    return np.concatenate([cards, np.zeros(8)]).astype(np.float32)
+
+
+__all__ = ["PLAY_FEATURES", "PLAY_FEATURES_SIZE", "judgement_logits", "next_holds", "play_features"]
