@@ -346,6 +346,7 @@ class Lobby:
         else:
             await table.load_ratings(table.number)
         table.ever_connected = True  # a stored table's people came once: idle, it leaves memory, it is not closed
+        table.inherited = table.version  # a bot's turn owed now was owed before the rebuild: it goes first
         self.tables[table_id] = table
         self.listings.pop(table_id, None)
         table.start()
