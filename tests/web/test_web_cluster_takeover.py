@@ -1,0 +1,101 @@
+"""How soon a dead owner's tables move (issue 30, item 2: another process takes the table within 5 s), on a real Redis.
+
+A process's channel loses its subscriber the moment the process dies; a lease whose holder's channel stays silent is
+not waited out to its end, and the relayed connections to that holder are closed to reconnect at once. A holder that
+still listens (alive, or stopped with its connections open) keeps its lease. The leases here last 30 s: a test that
+waited them out would time out, so each passes only if the holder is found dead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+
+pytest.importorskip("redis")
+
+import redis.asyncio as aioredis
+
+from ronda.interfaces.web.cluster import MOVED, Cluster, channel, lease_key
+from ronda.interfaces.web.lobby import Elsewhere, Lobby
+
+LONG_LEASE_MS = 30_000
+
+
+class Page:
+    """A relayed connection as the cluster sees it: it only records how it was closed."""
+
+    def __init__(self) -> None:
+        self.closed: list[int] = []
+
+    def send(self, text: str) -> None:
+        pass
+
+    def close_soon(self, code: int) -> None:
+        self.closed.append(code)
+
+
+async def holding(redis_url: str, table_id: str, holder: str) -> aioredis.Redis:
+    """Another process's lease on ``table_id`` (value ``process:epoch``), for the long lease."""
+    other: aioredis.Redis = aioredis.from_url(redis_url, decode_responses=True)
+    await other.set(lease_key(table_id), f"{holder}:7", px=LONG_LEASE_MS)
+    await other.set(f"ronda:epoch:{table_id}", 7)
+    return other
+
+
+def test_a_dead_owner_s_lease_is_broken_long_before_it_expires_and_a_living_owner_s_is_not(redis_url: str) -> None:
+    async def scenario() -> tuple[int, str | None, str, bool]:
+        other = await holding(redis_url, "deadowner", "dead-1-aa")
+        await other.set(lease_key("liveowner"), "live-2-bb:3", px=LONG_LEASE_MS)
+        listener = other.pubsub()
+        await listener.subscribe(channel("live-2-bb"))  # the living owner listens on its channel
+        cluster = Cluster(redis_url, lease_ms=LONG_LEASE_MS)
+        try:
+            lease = await asyncio.wait_for(cluster.acquire("deadowner"), 10)
+            held = await other.get(lease_key("deadowner"))
+            try:
+                await asyncio.wait_for(cluster.acquire("liveowner"), 10)
+                refused = False
+            except Elsewhere:
+                refused = True
+            return lease.epoch, held, cluster.process, refused
+        finally:
+            await listener.aclose()  # type: ignore[no-untyped-call]
+            await other.aclose()
+            await cluster.redis.aclose()
+            await cluster._listener_redis.aclose()
+
+    epoch, held, process, refused = asyncio.run(scenario())
+    assert epoch == 8  # the next epoch: the store's fence refuses the dead owner anything it might still send
+    assert held == f"{process}:8"
+    assert refused  # a listening owner keeps its table: the connection is relayed to it
+
+
+def test_a_connection_relayed_to_a_dead_owner_is_closed_to_reconnect_before_the_lease_expires(redis_url: str) -> None:
+    async def scenario() -> tuple[list[int], list[int]]:
+        other = await holding(redis_url, "deadowner", "dead-1-aa")
+        await other.set(lease_key("liveowner"), "live-2-bb:3", px=LONG_LEASE_MS)
+        listener = other.pubsub()
+        await listener.subscribe(channel("live-2-bb"))
+        cluster = Cluster(redis_url, lease_ms=LONG_LEASE_MS)
+        await cluster.start(cast(Lobby, SimpleNamespace(tables={})))
+        to_dead, to_live = Page(), Page()
+        try:
+            cluster.relay(Elsewhere("dead-1-aa", "dead-1-aa:7"), "deadowner", cast(Any, to_dead), lambda seat: None)
+            cluster.relay(Elsewhere("live-2-bb", "live-2-bb:3"), "liveowner", cast(Any, to_live), lambda seat: None)
+            for _ in range(100):
+                if to_dead.closed:
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)  # a few more looks: the living owner's connection stays
+            return to_dead.closed, to_live.closed
+        finally:
+            await listener.aclose()  # type: ignore[no-untyped-call]
+            await other.aclose()
+            await cluster.stop()
+
+    to_dead, to_live = asyncio.run(scenario())
+    assert to_dead == [MOVED]
+    assert to_live == []
