@@ -86,6 +86,8 @@ GONE_AFTER = 1.0
 """Seconds a lease holder's channel must have had no subscriber, at every look, before the holder is taken for dead
 (a process's channel loses its subscriber when it dies; a live one that lost its subscription subscribes again
 within a few tenths of a second)."""
+LOOK_EVERY = 0.05
+"""Seconds between looks at a silent holder's channel (the tables of one dead owner share each look)."""
 LOOKS_APART = 0.5
 """Looks at a silent channel further apart than this start the count of :data:`GONE_AFTER` again."""
 WATCH_EVERY = 0.25
@@ -330,7 +332,7 @@ class Cluster:
                     log.info("table %s: its owner %s is gone; its lease is broken", table_id, owner)
                     await self.redis.eval(RELEASE, 1, lease_key(table_id), holder)
                     continue
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(min(WATCH_EVERY, max(LOOK_EVERY, GONE_AFTER - silent)))
         except RedisError as error:
             log.warning("table %s: Redis does not answer (%s)", table_id, type(error).__name__)
             raise HttpError(
@@ -362,10 +364,12 @@ class Cluster:
         every look (by anyone in this process, the looks at most :data:`LOOKS_APART` apart): :data:`GONE_AFTER` or
         more, it is taken for dead."""
         now = time.monotonic()
+        since, last = self._silent.get(process, (now, now))
+        if process in self._silent and now - last < LOOK_EVERY:
+            return now - since  # looked at just now (the many tables of one dead owner ask together)
         if await self.listening(process):
             self._silent.pop(process, None)
             return None
-        since, last = self._silent.get(process, (now, now))
         if now - last > LOOKS_APART:
             since = now
         if len(self._silent) > 1000:  # dead processes long forgotten
