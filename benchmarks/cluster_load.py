@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -52,6 +53,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +111,8 @@ class Run:
     """When any person of a table was shown an update (``perf_counter``), by table."""
     kills: list[tuple[float, int, set[str]]] = field(default_factory=list)
     """Each SIGKILL: when, which process, the tables whose lease it held."""
+    kill_clock: list[float] = field(default_factory=list)
+    """Each SIGKILL's wall-clock time (``time.time()``), to place the servers' log lines."""
     first_connections: int = 0
     relayed_first: int = 0
     connects_refused: int = 0
@@ -139,14 +143,15 @@ class Phases:
 def start_process(process: Process, database: str, redis_url: str, args: argparse.Namespace) -> None:
     command = [
         sys.executable, "-m", "ronda", "serve", "--redis", redis_url,
-        "--port", str(process.port), "--data", process.data, "--log-level", "warning",
+        "--port", str(process.port), "--data", process.data, "--log-level", "info", "--log-format", "json",
         "--flood-rate", "100000", "--create-rate", "100000", "--join-rate", "100000",
         "--tables-per-client", "100000", "--max-tables", "100000", "--connections-per-client", "100000",
         "--bot-delay", str(args.bot_delay), "--bot-workers", str(args.bot_workers), "--grace", "60",
     ]  # fmt: skip
     env = dict(os.environ, DATABASE_URL=database)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE.parent / "src"), env.get("PYTHONPATH", "")) if p)
-    process.popen = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    with open(f"{process.data}.log", "ab") as log:  # the servers' log: each takeover's time there (server_side)
+        process.popen = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, env=env)
 
 
 def cpu_seconds(root: int) -> float:
@@ -268,6 +273,7 @@ async def faults_schedule(
             owned = {t for t, h in held.items() if owner_pid(h) == victim.popen.pid}
             victim.popen.send_signal(signal.SIGKILL)
             killed_at = time.perf_counter()
+            run.kill_clock.append(time.time())
             phases = Phases(bot_owed={t for t in owned if run.bot_owes.get(t)})
             keys = sorted(owned)
             async with cache.pipeline(transaction=False) as pipe:
@@ -359,6 +365,38 @@ def takeover_phases(run: Run, killed_at: float, owned: set[str], phases: Phases)
     result["bot_owed_at_kill"] = len(phases.bot_owed)
     result["not_back"] = not_back
     return result
+
+
+TAKEN = re.compile(
+    r"table (\w+): taken over in ([\d.]+) s \(lease and claim ([\d.]+) s, rebuilt from the store ([\d.]+) s\)"
+)
+
+
+def server_side(folder: str, killed: float, owned: set[str]) -> dict[str, str]:
+    """The new owners' own account of a kill's takeovers (their log's "taken over" lines, the 90 s after it):
+    ``at_new_owner``, from the first ask for the table there (a reconnected page's hello) to the table rebuilt, made
+    of ``lease_and_claim`` (waiting out or breaking the dead owner's lease, then storing the new epoch) and
+    ``rebuilt`` (the stored game read and replayed); and ``logged_at`` (when it was done, from the SIGKILL)."""
+    columns: dict[str, list[float]] = {"at_new_owner": [], "lease_and_claim": [], "rebuilt": [], "logged_at": []}
+    for path in Path(folder).glob("*.log"):
+        for line in path.read_text(errors="replace").splitlines():
+            if "taken over in" not in line:
+                continue
+            with contextlib.suppress(ValueError, KeyError):
+                entry = json.loads(line)
+                found = TAKEN.search(entry["message"])
+                when = datetime.fromisoformat(entry["time"]).timestamp()
+                if found is None or found[1] not in owned or not killed <= when <= killed + 90:
+                    continue
+                columns["at_new_owner"].append(float(found[2]))
+                columns["lease_and_claim"].append(float(found[3]))
+                columns["rebuilt"].append(float(found[4]))
+                columns["logged_at"].append(when - killed)
+    return {
+        name: f"{percentile(v, 50):.2f} / {percentile(v, 99):.2f} / {max(v):.2f} s ({len(v)})"
+        for name, v in columns.items()
+        if v
+    }
 
 
 def gaps(run: Run, killed_at: float, tables: set[str]) -> list[float]:
@@ -538,7 +576,7 @@ def main() -> int:
         "load_average_at_start": round(load, 2),
         "command": "python benchmarks/cluster_load.py " + " ".join(sys.argv[1:]),
     }
-    for (killed_at, index, owned), phases in zip(run.kills, run.phases, strict=True):
+    for (killed_at, index, owned), phases, clock in zip(run.kills, run.phases, run.kill_clock, strict=True):
         down = [1000 * g for g in gaps(run, killed_at, owned)]
         others = [1000 * g for g in gaps(run, killed_at, {t.table_id for t in tables} - owned)]
         result["kills"].append(
@@ -553,6 +591,7 @@ def main() -> int:
                 "other_tables_gap_ms_p50": round(percentile(others, 50)),
                 "other_tables_gap_ms_p99": round(percentile(others, 99)),
                 "phases_from_kill_p50_p99_max": takeover_phases(run, killed_at, owned, phases),
+                "server_side_p50_p99_max": server_side(folder, clock, owned),
             }
         )
     if args.json:

@@ -148,6 +148,8 @@ class Lease:
     value: str
     epoch: int
     renewed: float
+    taken_over: bool = False
+    """Taken from a holder that had died (its lease waited out or broken), not free."""
 
 
 @dataclass
@@ -312,7 +314,7 @@ class Cluster:
                     epoch = int(await self.redis.incr(epoch_key(table_id)))
                     value = f"{self.process}:{epoch}"
                     if await self.redis.set(lease_key(table_id), value, nx=True, px=self.lease_ms):
-                        lease = Lease(table_id, value, epoch, started)
+                        lease = Lease(table_id, value, epoch, started, waited_out)
                         self.leases[table_id] = lease
                         if waited_out:
                             self.takeovers += 1

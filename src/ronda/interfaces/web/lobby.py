@@ -68,6 +68,11 @@ class Lease(Protocol):
     @property
     def epoch(self) -> int: ...
 
+    @property
+    def taken_over(self) -> bool:
+        """Taken from a holder that had died (its lease waited out or broken), not free."""
+        ...
+
 
 class Ownership(Protocol):
     """What the lobby asks of the cluster when there are several processes (:class:`.cluster.Cluster` does it)."""
@@ -346,7 +351,7 @@ class Lobby:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         return self._table_from_store(stored)
 
-    async def _own(self, table_id: str) -> Journal:
+    async def _own(self, table_id: str) -> tuple[Journal, Lease]:
         """Take the table's lease and store its epoch (:mod:`.cluster`): the journal its writes go through, fenced.
 
         :class:`~.cluster.Elsewhere` when a live process owns it.
@@ -363,22 +368,33 @@ class Lobby:
             except BaseException:
                 await self.cluster.release(table_id)
                 raise
-            return self.journal.fenced(table_id, lease.epoch, functools.partial(self._fenced, table_id, lease.epoch))
+            fenced = self.journal.fenced(table_id, lease.epoch, functools.partial(self._fenced, table_id, lease.epoch))
+            return fenced, lease
         raise HttpError(503, "store_unavailable", "the server cannot take this table just now: try again")
 
     async def _rebuild(self, table_id: str) -> Table:
-        journal = self.journal
+        journal, lease = self.journal, None
+        asked = time.monotonic()
         if self.cluster is not None:
             try:
-                journal = await self._own(table_id)
+                journal, lease = await self._own(table_id)
             except StoreUnavailable:
                 raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
+        owned = time.monotonic()
         try:
             table = await self._rebuild_owned(table_id, journal)
         except BaseException:
             if self.cluster is not None:
                 await self.cluster.release(table_id)
             raise
+        if lease is not None and lease.taken_over:  # how long its people waited here (benchmarks/cluster_load.py)
+            log.info(
+                "table %s: taken over in %.3f s (lease and claim %.3f s, rebuilt from the store %.3f s)",
+                table_id,
+                time.monotonic() - asked,
+                owned - asked,
+                time.monotonic() - owned,
+            )
         return table
 
     async def _rebuild_owned(self, table_id: str, journal: Journal) -> Table:
@@ -502,7 +518,7 @@ class Lobby:
         journal = self.journal
         if self.cluster is not None:  # the process that made the table owns it first
             try:
-                journal = await self._own(table_id)
+                journal, _ = await self._own(table_id)
             except StoreUnavailable:
                 raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
         table = Table(
