@@ -538,6 +538,10 @@ def main() -> int:
             if process.popen is not None and process.popen.poll() is None:
                 process.popen.terminate()
                 process.popen.wait(timeout=30)
+        for number, (_, _, owned) in enumerate(run.kills):  # to read check()'s lines on stderr beside
+            bots = sorted(t.table_id for t in tables if t.bot and t.table_id in owned)
+            others = sorted(owned - set(bots))
+            print(f"kill {number}: its bot tables {bots}; its other tables {others}", file=sys.stderr)
         checked = check(database, totals, faults, tables)
     finally:
         for process in processes:

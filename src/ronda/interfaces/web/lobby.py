@@ -224,15 +224,16 @@ class Lobby:
         self._dropping: set[asyncio.Task[None]] = set()
         self._stored: Gathered[str, StoredTable] = Gathered(self._read_tables)
         """Tables as stored, read together when many are asked for at once (a takeover's reconnections)."""
-        self._records: Gathered[tuple[str, int], dict[str, Any]] = Gathered(self._read_records)
-        """Games as records (:meth:`~.store.Store.load_records`), read together likewise."""
+        self._current: Gathered[str, tuple[StoredTable, dict[str, Any] | None]] = Gathered(self._read_current)
+        """Tables with their current game's record (:meth:`~.store.Store.load_current`), read together likewise:
+        what the tables reopened together are rebuilt from, in one read of the store's thread."""
 
     async def _read_tables(self, table_ids: list[str]) -> dict[str, StoredTable]:
         found = await self.journal.read(functools.partial(self.journal.store.load_tables, table_ids=table_ids))
         return {stored.id: stored for stored in found}
 
-    async def _read_records(self, games: list[tuple[str, int]]) -> dict[tuple[str, int], dict[str, Any]]:
-        return await self.journal.read(self.journal.store.load_records, games)
+    async def _read_current(self, table_ids: list[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
+        return await self.journal.read(self.journal.store.load_current, table_ids)
 
     # ------------------------------------------------------------ startup
 
@@ -400,11 +401,11 @@ class Lobby:
     async def _rebuild_owned(self, table_id: str, journal: Journal) -> Table:
         try:
             # Read after the claim: the stored game is whole (the old owner can add nothing since).
-            stored = await self._stored.get(table_id)
-            if stored is None:
+            found = await self._current.get(table_id)
+            if found is None:
                 raise HttpError(404, "not_found", f"there is no table {table_id[:40]!r}")
+            stored, record = found
             table = self._table_from_store(stored, journal)
-            record = await self._records.get((table.id, table.number))
             if record is None:
                 raise StoreUnavailable("the table's game is not stored")
             game, events, made = await asyncio.to_thread(rebuild, record)

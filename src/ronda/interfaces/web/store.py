@@ -832,6 +832,14 @@ class Store:
             raise NoResultFound(f"no game {game} of table {table_id!r}")
         return found[table_id, game]
 
+    def load_current(self, table_ids: Sequence[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
+        """Tables (:meth:`load_tables`) with the record of each one's current game (its last; ``None`` before its
+        first): what a table is rebuilt from, for many tables in one go (a takeover's)."""
+        tables = self.load_tables(table_ids=table_ids)
+        current = {t.id: (t.games[-1].game if t.games else 0) for t in tables}
+        records = self.load_records(list(current.items()))
+        return {t.id: (t, records.get((t.id, current[t.id]))) for t in tables}
+
     def load_records(self, games: Sequence[tuple[str, int]]) -> dict[tuple[str, int], dict[str, Any]]:
         """Games ``(table, game)`` as RECORD.md records (:meth:`load_record`), five statements however many: a
         takeover rebuilds the dead owner's tables from one read. A game not stored is left out."""
