@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("redis")
 
 import redis.asyncio as aioredis
-from web_helpers import new_table, server
+from web_helpers import Client, new_table, server
 
 from ronda.interfaces.web.cluster import MOVED, Cluster, channel, lease_key
 from ronda.interfaces.web.lobby import Elsewhere, Lobby
@@ -138,3 +138,23 @@ def test_tables_reopened_together_are_rebuilt_from_a_few_reads_of_the_store_each
             _, events, _ = rebuild(store.load_record(table.id, table.number))
             assert [e["type"] for e in table.events] == [e.to_json()["type"] for e in events]
     assert len(reads) <= 4, reads  # 16 when each table read its own (two reads each)
+
+
+def test_a_bot_turn_owed_when_its_table_is_rebuilt_is_played_without_the_pacing_pause(tmp_path: Path) -> None:
+    """Its person waited through the takeover (or the restart) already: the bot does not pause again (here a pause of
+    a minute, longer than the test waits)."""
+    with server(tmp_path, bot_delay=60) as http:
+        created = new_table(http)  # a person and a medium bot
+        me = Client(http, created["table_id"], created["token"])
+        me.hello()
+        while me.view is not None and me.view.get("turn") != 1:  # until the bot owes a decision (it pauses here)
+            me.act(me.legal[0], made_at=me.version)
+            me.expect("update")
+        owed_at = me.version
+        me.close()
+    with server(tmp_path, bot_delay=60) as http:  # the next process: the table is rebuilt when its page comes back
+        me = Client(http, created["table_id"], created["token"])
+        assert me.hello()["version"] == owed_at
+        update = me.expect("update", timeout=20)
+        assert [e["seat"] for e in update["events"]][:1] == [1]
+        me.close()
