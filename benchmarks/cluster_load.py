@@ -399,6 +399,18 @@ def server_side(folder: str, killed: float, owned: set[str]) -> dict[str, str]:
     }
 
 
+def leases_broken_and_lost(folder: str) -> str:
+    """From the servers' logs, the whole run: leases broken because their holder's channel fell silent, and leases
+    a living owner lost (a renewal too late, a write fenced). With no kill, either means a process was taken for dead
+    or starved past its lease: its tables moved (nothing lost, but a sign)."""
+    broken = lost = 0
+    for path in Path(folder).glob("*.log"):
+        text = path.read_text(errors="replace")
+        broken += text.count("its lease is broken")
+        lost += text.count("its lease was lost") + text.count("another process owns it now")
+    return f"{broken} broken, {lost} lost"
+
+
 def gaps(run: Run, killed_at: float, tables: set[str]) -> list[float]:
     """Per table named: from the last update any of its people was shown before ``killed_at`` to the first after."""
     found = []
@@ -574,6 +586,7 @@ def main() -> int:
         "kills": [],
         "decisions_lost": checked["events_not_as_stored"],
         **checked,
+        "leases_broken_and_lost": leases_broken_and_lost(folder),
         "cpu_s_per_1000_decisions": {k: round(1000 * v / max(decisions, 1), 1) for k, v in cpu.items()},
         "cpu_share_of_a_core": {k: round(v / seconds, 2) for k, v in cpu.items()},
         "cores": os.cpu_count(),
