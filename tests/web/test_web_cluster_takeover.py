@@ -20,7 +20,8 @@ pytest.importorskip("redis")
 import redis.asyncio as aioredis
 from web_helpers import Client, new_table, server
 
-from ronda.interfaces.web.cluster import MOVED, Cluster, channel, lease_key
+from ronda.interfaces.web import cluster as cluster_module
+from ronda.interfaces.web.cluster import MOVED, Cluster, RemoteClient, channel, lease_key
 from ronda.interfaces.web.lobby import Elsewhere, Lobby
 from ronda.interfaces.web.replays import rebuild
 
@@ -158,3 +159,36 @@ def test_a_bot_turn_owed_when_its_table_is_rebuilt_is_played_without_the_pacing_
         update = me.expect("update", timeout=20)
         assert [e["seat"] for e in update["events"]][:1] == [1]
         me.close()
+
+
+def test_a_relayed_decision_whose_connection_leaves_while_it_is_stored_is_still_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the owner, a relayed connection that goes away (its process closed it, or died) in the middle of its
+    decision's store write: the decision is taken to the end. Cancelled there, it would be stored and never taken,
+    the table behind its store and every later decision refused (found by the end-of-run check of the cluster
+    benchmark: a move stored, never shown)."""
+    storing, stored = asyncio.Event(), asyncio.Event()
+    taken: list[str] = []
+
+    async def answer(table: Any, client: Any, message: Any, invite: Any) -> None:  # a decision, its write slow
+        storing.set()
+        await stored.wait()
+        taken.append(message.type)
+
+    async def scenario() -> list[str]:
+        monkeypatch.setattr(cluster_module, "answer", answer)
+        cluster = Cluster("redis://127.0.0.1:1/0")  # nothing here reaches Redis
+        table = SimpleNamespace(evicted=False, leave=lambda client: None)
+        cluster.lobby = cast(Lobby, SimpleNamespace(tables={"t": table}))
+        remote = RemoteClient(cluster, "c1", "elsewhere", "t")
+        remote.task = asyncio.get_running_loop().create_task(remote.serve())
+        remote.inbox.put_nowait(('{"type": "ping"}', None))
+        await storing.wait()
+        remote.leave()  # the connection goes while its decision is being stored
+        await asyncio.sleep(0.05)
+        stored.set()
+        await asyncio.wait_for(remote.task, 5)
+        return taken
+
+    assert asyncio.run(scenario()) == ["ping"]

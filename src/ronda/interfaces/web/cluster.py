@@ -190,7 +190,12 @@ class RemoteClient:
             self.leave()
 
     def leave(self) -> None:
-        """The connection is gone (closed, or its process unreachable): it leaves the table."""
+        """The connection is gone (closed, or its process unreachable): it leaves the table.
+
+        Its frames not yet answered are dropped, but the one being answered is answered to the end, not cancelled:
+        a decision cancelled while its store write is under way would be stored and never taken, leaving the table
+        behind its store (every later decision refused) until it was rebuilt.
+        """
         if self.gone:
             return
         self.gone = True
@@ -199,12 +204,13 @@ class RemoteClient:
         table = lobby.tables.get(self.table_id) if lobby is not None else None
         if table is not None:
             table.leave(self)
-        if self.task is not None and self.task is not asyncio.current_task():
-            self.task.cancel()
+        self.inbox.put_nowait(("", None))  # wakes :meth:`serve` to end, once the frame it answers (if any) is done
 
     async def serve(self) -> None:
         while True:
             text, invite = await self.inbox.get()
+            if self.gone:
+                return
             lobby = self.cluster.lobby
             table = lobby.tables.get(self.table_id) if lobby is not None else None
             if table is None or table.evicted:
