@@ -37,9 +37,12 @@ process that takes the table. Taking a live owner for dead (its subscription
 lost for a second while it still runs) costs it the table, nothing more:
 fencing refuses its writes and it drops the table, as when a starved owner's
 lease expires. An owner stopped (SIGSTOP) or cut off keeps its connections
-open at Redis and is waited out to the end of its lease, as before. Bots think where the owner is; after a
-takeover the new owner decides again from the stored game, and the versions
-of decisions (their ids) keep anything from being applied twice.
+open at Redis and is waited out to the end of its lease, as before.
+
+Bots think where the owner is; after a takeover the new owner decides again
+from the stored game (first in its bot queue: :class:`~.workers.BotPool`),
+and the versions of decisions (their ids) keep anything from being applied
+twice.
 
 Where the rest of the cluster plugs in: :class:`Cluster` is made by
 :func:`~.app.create_app` when ``redis_url`` is given and kept in
