@@ -22,6 +22,7 @@ import functools
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -152,6 +153,11 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "stalled": None,
     }
 
+
+REBUILDS = ThreadPoolExecutor(1, thread_name_prefix="ronda-rebuild")
+"""Where stored games are replayed to rebuild their tables: one thread, one game at a time. A takeover rebuilds
+tens of tables at once; replayed on several threads together, they would hold the interpreter's lock against the
+event loop for seconds (its lease renewals late, every connection waiting), for no gain (one lock)."""
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -408,7 +414,7 @@ class Lobby:
             table = self._table_from_store(stored, journal)
             if record is None:
                 raise StoreUnavailable("the table's game is not stored")
-            game, events, made = await asyncio.to_thread(rebuild, record)
+            game, events, made = await asyncio.get_running_loop().run_in_executor(REBUILDS, rebuild, record)
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         except RondaError as error:
