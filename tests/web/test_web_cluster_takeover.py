@@ -21,6 +21,7 @@ import redis.asyncio as aioredis
 from web_helpers import Client, new_table, server
 
 from ronda.interfaces.web import cluster as cluster_module
+from ronda.interfaces.web import lobby as lobby_module
 from ronda.interfaces.web.cluster import MOVED, Cluster, RemoteClient, channel, lease_key
 from ronda.interfaces.web.lobby import Elsewhere, Lobby
 from ronda.interfaces.web.replays import rebuild
@@ -192,3 +193,37 @@ def test_a_relayed_decision_whose_connection_leaves_while_it_is_stored_is_still_
         return taken
 
     assert asyncio.run(scenario()) == ["ping"]
+
+
+def test_tables_reopened_together_are_replayed_one_at_a_time_beside_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replays of stored games hold the interpreter's lock: several at once would keep the event loop (its lease
+    renewals, every connection) waiting for seconds when a takeover rebuilds tens of tables."""
+    import threading
+    import time
+
+    running, most = 0, 0
+    count = threading.Lock()
+
+    def replay(record: Any) -> Any:
+        nonlocal running, most
+        with count:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)  # a long game's replay
+        with count:
+            running -= 1
+        return rebuild(record)
+
+    with server(tmp_path) as http:
+        table_ids = [new_table(http)["table_id"] for _ in range(6)]
+    monkeypatch.setattr(lobby_module, "rebuild", replay)
+    with server(tmp_path) as http:
+        lobby = http.app.state.lobby  # type: ignore[attr-defined]
+
+        async def reopen() -> list[Any]:
+            return list(await asyncio.gather(*(lobby.open(t) for t in table_ids)))
+
+        assert len(http.portal.call(reopen)) == 6  # type: ignore[union-attr]
+    assert most == 1
