@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -52,6 +53,7 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +64,7 @@ import httpx  # noqa: E402
 import redis.asyncio as aioredis  # noqa: E402
 from conftest import Cluster, RedisServer  # noqa: E402
 from load import (  # noqa: E402
+    BOT_KINDS,
     Seat,
     Table,
     Totals,
@@ -108,24 +111,47 @@ class Run:
     """When any person of a table was shown an update (``perf_counter``), by table."""
     kills: list[tuple[float, int, set[str]]] = field(default_factory=list)
     """Each SIGKILL: when, which process, the tables whose lease it held."""
+    kill_clock: list[float] = field(default_factory=list)
+    """Each SIGKILL's wall-clock time (``time.time()``), to place the servers' log lines."""
     first_connections: int = 0
     relayed_first: int = 0
     connects_refused: int = 0
     dropped: dict[str, int] = field(default_factory=dict)
     """Connections lost or refused, by close code or error."""
+    welcomes: dict[str, list[float]] = field(default_factory=dict)
+    """When any person of a table was sent the whole picture (``state`` or ``catchup``: a hello answered), by table."""
+    bot_moves: dict[str, list[float]] = field(default_factory=dict)
+    """When a table's person was shown its bot's decision, by table."""
+    bot_owes: dict[str, bool] = field(default_factory=dict)
+    """Whether the bot owes the next decision at the table, as its person last saw it."""
+    phases: list[Phases] = field(default_factory=list)
+    """For each kill, what the benchmark saw of its tables' takeover (one per entry of ``kills``)."""
+
+
+@dataclass
+class Phases:
+    """A kill's takeover, table by table, in ``perf_counter`` seconds (see :func:`takeover_phases`)."""
+
+    expires: dict[str, float] = field(default_factory=dict)
+    """When each of the killed owner's leases was due to expire (its PTTL read right after the SIGKILL)."""
+    taken: dict[str, float] = field(default_factory=dict)
+    """When another process's lease on it was first seen in Redis (polled every 20 ms)."""
+    bot_owed: set[str] = field(default_factory=set)
+    """The tables whose bot owed the next decision when the owner was killed."""
 
 
 def start_process(process: Process, database: str, redis_url: str, args: argparse.Namespace) -> None:
     command = [
         sys.executable, "-m", "ronda", "serve", "--redis", redis_url,
-        "--port", str(process.port), "--data", process.data, "--log-level", "warning",
+        "--port", str(process.port), "--data", process.data, "--log-level", "info", "--log-format", "json",
         "--flood-rate", "100000", "--create-rate", "100000", "--join-rate", "100000",
         "--tables-per-client", "100000", "--max-tables", "100000", "--connections-per-client", "100000",
         "--bot-delay", str(args.bot_delay), "--bot-workers", str(args.bot_workers), "--grace", "60",
     ]  # fmt: skip
     env = dict(os.environ, DATABASE_URL=database)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(HERE.parent / "src"), env.get("PYTHONPATH", "")) if p)
-    process.popen = subprocess.Popen(command, stdout=subprocess.DEVNULL, env=env)
+    with open(f"{process.data}.log", "ab") as log:  # the servers' log: each takeover's time there (server_side)
+        process.popen = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, env=env)
 
 
 def cpu_seconds(root: int) -> float:
@@ -188,8 +214,18 @@ async def person(
                     message = json.loads(text)
                     if message["type"] == "error" and message["message"] == "a rematch comes after game over":
                         continue  # our ask came after the other person's had started the new game: not a fault
+                    now = time.perf_counter()
                     if message["type"] == "update":
-                        run.updates.setdefault(seat.table.table_id, []).append(time.perf_counter())
+                        run.updates.setdefault(seat.table.table_id, []).append(now)
+                        if bots and any(
+                            e.get("seat") in bots and e["type"] in BOT_KINDS for e in message.get("events", [])
+                        ):
+                            run.bot_moves.setdefault(seat.table.table_id, []).append(now)
+                    elif message["type"] in ("state", "catchup"):
+                        run.welcomes.setdefault(seat.table.table_id, []).append(now)
+                    if bots and message["type"] in ("state", "update", "catchup"):
+                        view = message["view"]
+                        run.bot_owes[seat.table.table_id] = view["phase"] != "game_over" and view.get("turn") in bots
                     take(seat, message, totals, bots)
                     if message["type"] in ("state", "update", "catchup"):
                         faults.views[(seat.table.table_id, seat.seat)] = message["view"]
@@ -227,6 +263,7 @@ async def faults_schedule(
     if every:
         moments = [every * k for k in range(1, int(args.duration // every) + 1) if every * k < args.duration]
     cache = aioredis.Redis.from_url(redis_url, decode_responses=True)
+    watchers: list[asyncio.Task[None]] = []
     try:
         for index, moment in enumerate(moments):
             await asyncio.sleep(max(0.0, began + moment - time.perf_counter()))
@@ -235,14 +272,143 @@ async def faults_schedule(
             held = await holders(cache, tables)
             owned = {t for t, h in held.items() if owner_pid(h) == victim.popen.pid}
             victim.popen.send_signal(signal.SIGKILL)
-            run.kills.append((time.perf_counter(), index % len(processes), owned))
+            killed_at = time.perf_counter()
+            run.kill_clock.append(time.time())
+            phases = Phases(bot_owed={t for t in owned if run.bot_owes.get(t)})
+            keys = sorted(owned)
+            async with cache.pipeline(transaction=False) as pipe:
+                for table_id in keys:
+                    pipe.pttl(f"ronda:lease:{table_id}")
+                left = await pipe.execute()
+            phases.expires = {t: killed_at + max(0, int(ms)) / 1000 for t, ms in zip(keys, left, strict=True)}
+            run.kills.append((killed_at, index % len(processes), owned))
+            run.phases.append(phases)
+            watchers.append(asyncio.create_task(watch_takeovers(cache, keys, victim.popen.pid, phases)))
             await asyncio.to_thread(victim.popen.wait, 10)
             if args.restart_after >= 0:
                 await asyncio.sleep(args.restart_after)
                 start_process(victim, database, redis_url, args)
                 await wait_until_up(victim.base, victim.popen)
+        await asyncio.gather(*watchers)
     finally:
         await cache.aclose()
+
+
+async def watch_takeovers(cache: aioredis.Redis, keys: list[str], victim: int, phases: Phases) -> None:
+    """Note when each of a killed owner's tables is first held by another process (for 90 s at most)."""
+    deadline = time.perf_counter() + 90
+    while len(phases.taken) < len(keys) and time.perf_counter() < deadline:
+        values = await cache.mget([f"ronda:lease:{t}" for t in keys])
+        now = time.perf_counter()
+        for table_id, value in zip(keys, values, strict=True):
+            if value and table_id not in phases.taken and owner_pid(value.rsplit(":", 1)[0]) != victim:
+                phases.taken[table_id] = now
+        await asyncio.sleep(0.02)
+
+
+def takeover_phases(run: Run, killed_at: float, owned: set[str], phases: Phases) -> dict[str, Any]:
+    """Where a kill's time went, per table of the killed owner, in seconds from the SIGKILL (p50 / p99 / max).
+
+    - ``lease_expired``: the dead owner's lease ran out (the rest of its 3 s since its last renewal);
+    - ``lease_taken``: another process held the table's lease (a page reconnected there and it claimed the table);
+    - ``shown_again``: the first hello answered at the table after the kill (``state`` or ``catchup``): rebuilt
+      from the store at the new owner, its people can play;
+    - ``bot_moved``: at the tables whose bot owed the next decision at the kill, its decision shown;
+    - ``back``: the table can be played again: ``bot_moved`` where the bot owed the decision, else ``shown_again``.
+
+    And the steps between them: ``taken_after_expiry`` (lease_taken - lease_expired), ``rebuilt_and_shown``
+    (shown_again - lease_taken), ``bot_after_shown`` (bot_moved - shown_again). ``not_back`` counts the tables
+    never back before the end of the measured time.
+    """
+
+    def first_after(times: list[float]) -> float | None:
+        later = [t for t in times if t > killed_at]
+        return min(later) if later else None
+
+    columns: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "lease_expired", "lease_taken", "shown_again", "bot_moved", "back",
+            "taken_after_expiry", "rebuilt_and_shown", "bot_after_shown",
+        )
+    }  # fmt: skip
+    not_back = 0
+    for table_id in owned:
+        expired = phases.expires.get(table_id)
+        taken = phases.taken.get(table_id)
+        shown = first_after(run.welcomes.get(table_id, []))
+        bot = first_after(run.bot_moves.get(table_id, [])) if table_id in phases.bot_owed else None
+        if expired is not None:
+            columns["lease_expired"].append(expired - killed_at)
+        if taken is not None:
+            columns["lease_taken"].append(taken - killed_at)
+            if expired is not None:
+                columns["taken_after_expiry"].append(taken - expired)
+        if shown is not None:
+            columns["shown_again"].append(shown - killed_at)
+            if taken is not None:
+                columns["rebuilt_and_shown"].append(shown - taken)
+        if bot is not None:
+            columns["bot_moved"].append(bot - killed_at)
+            if shown is not None:
+                columns["bot_after_shown"].append(bot - shown)
+        back = bot if table_id in phases.bot_owed else shown
+        if back is None:
+            not_back += 1
+        else:
+            columns["back"].append(back - killed_at)
+    result: dict[str, Any] = {
+        name: f"{percentile(v, 50):.2f} / {percentile(v, 99):.2f} / {max(v):.2f} s ({len(v)})"
+        for name, v in columns.items()
+        if v
+    }
+    result["bot_owed_at_kill"] = len(phases.bot_owed)
+    result["not_back"] = not_back
+    return result
+
+
+TAKEN = re.compile(
+    r"table (\w+): taken over in ([\d.]+) s \(lease and claim ([\d.]+) s, rebuilt from the store ([\d.]+) s\)"
+)
+
+
+def server_side(folder: str, killed: float, owned: set[str]) -> dict[str, str]:
+    """The new owners' own account of a kill's takeovers (their log's "taken over" lines, the 90 s after it):
+    ``at_new_owner``, from the first ask for the table there (a reconnected page's hello) to the table rebuilt, made
+    of ``lease_and_claim`` (waiting out or breaking the dead owner's lease, then storing the new epoch) and
+    ``rebuilt`` (the stored game read and replayed); and ``logged_at`` (when it was done, from the SIGKILL)."""
+    columns: dict[str, list[float]] = {"at_new_owner": [], "lease_and_claim": [], "rebuilt": [], "logged_at": []}
+    for path in Path(folder).glob("*.log"):
+        for line in path.read_text(errors="replace").splitlines():
+            if "taken over in" not in line:
+                continue
+            with contextlib.suppress(ValueError, KeyError):
+                entry = json.loads(line)
+                found = TAKEN.search(entry["message"])
+                when = datetime.fromisoformat(entry["time"]).timestamp()
+                if found is None or found[1] not in owned or not killed <= when <= killed + 90:
+                    continue
+                columns["at_new_owner"].append(float(found[2]))
+                columns["lease_and_claim"].append(float(found[3]))
+                columns["rebuilt"].append(float(found[4]))
+                columns["logged_at"].append(when - killed)
+    return {
+        name: f"{percentile(v, 50):.2f} / {percentile(v, 99):.2f} / {max(v):.2f} s ({len(v)})"
+        for name, v in columns.items()
+        if v
+    }
+
+
+def leases_broken_and_lost(folder: str) -> str:
+    """From the servers' logs, the whole run: leases broken because their holder's channel fell silent, and leases
+    a living owner lost (a renewal too late, a write fenced). With no kill, either means a process was taken for dead
+    or starved past its lease: its tables moved (nothing lost, but a sign)."""
+    broken = lost = 0
+    for path in Path(folder).glob("*.log"):
+        text = path.read_text(errors="replace")
+        broken += text.count("its lease is broken")
+        lost += text.count("its lease was lost") + text.count("another process owns it now")
+    return f"{broken} broken, {lost} lost"
 
 
 def gaps(run: Run, killed_at: float, tables: set[str]) -> list[float]:
@@ -305,6 +471,7 @@ async def measure(
     early = {"latency_ms_p50": percentile([1000 * x for x in totals.latencies], 50)}
     early["latency_ms_p99"] = percentile([1000 * x for x in totals.latencies], 99)
     early["unavailable_ms"] = [sorted(1000 * g for g in gaps(run, at, owned)) for at, _, owned in run.kills]
+    early["phases"] = [takeover_phases(run, at, o, p) for (at, _, o), p in zip(run.kills, run.phases, strict=True)]
     print("measured (before the last hellos and the check):", json.dumps(early), file=sys.stderr, flush=True)
     await asyncio.sleep(2.0)  # a bot's answer to a person's last move is stored before the last hellos
     live = [p for p in processes if p.alive]
@@ -383,6 +550,10 @@ def main() -> int:
             if process.popen is not None and process.popen.poll() is None:
                 process.popen.terminate()
                 process.popen.wait(timeout=30)
+        for number, (_, _, owned) in enumerate(run.kills):  # to read check()'s lines on stderr beside
+            bots = sorted(t.table_id for t in tables if t.bot and t.table_id in owned)
+            others = sorted(owned - set(bots))
+            print(f"kill {number}: its bot tables {bots}; its other tables {others}", file=sys.stderr)
         checked = check(database, totals, faults, tables)
     finally:
         for process in processes:
@@ -415,13 +586,14 @@ def main() -> int:
         "kills": [],
         "decisions_lost": checked["events_not_as_stored"],
         **checked,
+        "leases_broken_and_lost": leases_broken_and_lost(folder),
         "cpu_s_per_1000_decisions": {k: round(1000 * v / max(decisions, 1), 1) for k, v in cpu.items()},
         "cpu_share_of_a_core": {k: round(v / seconds, 2) for k, v in cpu.items()},
         "cores": os.cpu_count(),
         "load_average_at_start": round(load, 2),
         "command": "python benchmarks/cluster_load.py " + " ".join(sys.argv[1:]),
     }
-    for killed_at, index, owned in run.kills:
+    for (killed_at, index, owned), phases, clock in zip(run.kills, run.phases, run.kill_clock, strict=True):
         down = [1000 * g for g in gaps(run, killed_at, owned)]
         others = [1000 * g for g in gaps(run, killed_at, {t.table_id for t in tables} - owned)]
         result["kills"].append(
@@ -435,6 +607,8 @@ def main() -> int:
                 "tables_with_no_update_after_it": len(owned) - len(down),
                 "other_tables_gap_ms_p50": round(percentile(others, 50)),
                 "other_tables_gap_ms_p99": round(percentile(others, 99)),
+                "phases_from_kill_p50_p99_max": takeover_phases(run, killed_at, owned, phases),
+                "server_side_p50_p99_max": server_side(folder, clock, owned),
             }
         )
     if args.json:

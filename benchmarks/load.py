@@ -169,6 +169,8 @@ def take(seat: Seat, message: dict[str, Any], totals: Totals, bots: set[int]) ->
     """Read one server message into what the seat holds, counting what the run measures."""
     kind = message["type"]
     if kind == "error":
+        if message["code"] == "stale":
+            return  # made again after a reconnect, the table had moved on: the catchup that follows shows it as it is
         if message.get("retry"):
             totals.retried += 1
             seat.acted_at = -1  # refused, nothing changed: the move will be sent again
@@ -204,7 +206,9 @@ async def act(ws: ClientConnection, seat: Seat, args: argparse.Namespace, totals
     options = [a for a in seat.legal if "challenge" not in a] or seat.legal
     seat.acted_at = seat.version
     seat.sent = seat.rng.choice(options)
-    await ws.send(json.dumps({"type": "act", "action": seat.sent}))
+    # With the version it was made at, as the page sends it: sent again after a reconnect, a decision already taken
+    # is not taken twice (its outcome comes back), nor refused as another move (docs/web-protocol.md).
+    await ws.send(json.dumps({"type": "act", "action": seat.sent, "version": seat.version}))
     seat.sent_at = time.perf_counter()
     totals.moves += seat.sent_at >= totals.measured_from
 

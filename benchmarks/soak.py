@@ -152,12 +152,21 @@ def check(url: str, totals: Totals, faults: Faults, tables: list[Table]) -> dict
             for version in totals.states.get(table.table_id, set()):
                 base = max((g.base_version for g in stored.games if g.base_version < version), default=0)
                 shown.update(range(base + 1, version + 1))
-            missing += len(set(events) - shown)
+            unseen = sorted(set(events) - shown)
+            missing += len(unseen)
+            if unseen:  # which, to tell a lost update from a move stored after the last look (stderr)
+                kinds = [(v, events[v]["type"], events[v].get("seat")) for v in unseen]
+                print(f"table {table.table_id}: stored, never shown: {kinds}", file=sys.stderr)
             assert last_game is not None
             for seat in table.tokens:
                 targets = [a["challenge"] for a in legal_json(last_game, seat) if "challenge" in a]
                 if faults.views.get((table.table_id, seat)) != view_json(last_game.view(seat), targets):
                     wrong_views += 1
+                    print(
+                        f"table {table.table_id} seat {seat}: last view shown not the stored game's"
+                        f" (shown up to version {max(seen, default=0)}, stored up to {max(events, default=0)})",
+                        file=sys.stderr,
+                    )
     finally:
         store.close()
     return {

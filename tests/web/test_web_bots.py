@@ -52,6 +52,35 @@ def test_a_killed_worker_is_replaced_and_its_decision_still_comes() -> None:
     assert restarts == 1 and after and after != before
 
 
+def test_a_decision_inherited_by_a_rebuilt_table_is_served_before_those_queued_after_the_worker_was_busy() -> None:
+    """After a takeover the rebuilt table's bot turn was owed before the others in line: it does not wait behind
+    them (in a 500-game takeover it waited 20 s behind fresh turns)."""
+
+    async def scenario() -> list[str]:
+        pool = BotPool(1)
+        game = mid_deal()
+        view, legal = game.view(game.view(0).turn), game.legal_actions()
+        served: list[str] = []
+
+        async def ask(name: str, level: str, inherited: bool = False) -> None:
+            await pool.choose(level, 1, view, legal, inherited=inherited)
+            served.append(name)
+
+        try:
+            await pool.choose("random", 0, view, legal)  # the worker is up
+            busy = asyncio.ensure_future(ask("busy", "expert"))
+            await asyncio.sleep(0.01)
+            fresh = [asyncio.ensure_future(ask(f"fresh {n}", "easy")) for n in range(3)]
+            await asyncio.sleep(0.01)
+            inherited = asyncio.ensure_future(ask("inherited", "easy", inherited=True))
+            await asyncio.gather(busy, inherited, *fresh)
+            return served
+        finally:
+            await pool.close()
+
+    assert asyncio.run(scenario()) == ["busy", "inherited", "fresh 0", "fresh 1", "fresh 2"]
+
+
 def test_one_table_cannot_keep_the_workers_from_another() -> None:
     """One worker, a table asking for expert decisions back to back: another table's decision waits for one, not all."""
 

@@ -26,9 +26,23 @@ written to the websocket. A relayed connection whose owner goes away (its
 lease changes or vanishes, nobody listens on its channel) is closed with 1012,
 and the page reconnects by itself (docs/web-protocol.md); the process it lands
 on takes the table over once the old lease has expired, rebuilding it from
-the store (:meth:`~.lobby.Lobby.open`). Bots think where the owner is; after a
-takeover the new owner decides again from the stored game, and the versions
-of decisions (their ids) keep anything from being applied twice.
+the store (:meth:`~.lobby.Lobby.open`).
+
+A dead owner is not waited out to the end of its lease: a process's channel
+loses its subscriber the moment the process dies (Redis sees its connections
+close), so an owner whose channel has had no subscriber at every look for
+:data:`GONE_AFTER` seconds is taken for dead: its relayed connections are
+closed, and its lease is broken (compare-and-delete of the value seen) by the
+process that takes the table. Taking a live owner for dead (its subscription
+lost for a second while it still runs) costs it the table, nothing more:
+fencing refuses its writes and it drops the table, as when a starved owner's
+lease expires. An owner stopped (SIGSTOP) or cut off keeps its connections
+open at Redis and is waited out to the end of its lease, as before.
+
+Bots think where the owner is; after a takeover the new owner decides again
+from the stored game (first in its bot queue: :class:`~.workers.BotPool`),
+and the versions of decisions (their ids) keep anything from being applied
+twice.
 
 Where the rest of the cluster plugs in: :class:`Cluster` is made by
 :func:`~.app.create_app` when ``redis_url`` is given and kept in
@@ -71,6 +85,14 @@ LEASE_MS = 3000
 """How long a lease lasts without renewal: a dead owner's tables are taken over this long after it died, at most."""
 RENEW_EVERY = 1.0
 """Seconds between renewals of the leases a process holds (three chances before one expires)."""
+GONE_AFTER = 1.0
+"""Seconds a lease holder's channel must have had no subscriber, at every look, before the holder is taken for dead
+(a process's channel loses its subscriber when it dies; a live one that lost its subscription subscribes again
+within a few tenths of a second)."""
+LOOK_EVERY = 0.05
+"""Seconds between looks at a silent holder's channel (the tables of one dead owner share each look)."""
+LOOKS_APART = 0.5
+"""Looks at a silent channel further apart than this start the count of :data:`GONE_AFTER` again."""
 WATCH_EVERY = 0.25
 """Seconds between looks at the leases of the tables a process relays connections to."""
 CALL_TIMEOUT = 5.0
@@ -129,6 +151,8 @@ class Lease:
     value: str
     epoch: int
     renewed: float
+    taken_over: bool = False
+    """Taken from a holder that had died (its lease waited out or broken), not free."""
 
 
 @dataclass
@@ -169,7 +193,12 @@ class RemoteClient:
             self.leave()
 
     def leave(self) -> None:
-        """The connection is gone (closed, or its process unreachable): it leaves the table."""
+        """The connection is gone (closed, or its process unreachable): it leaves the table.
+
+        Its frames not yet answered are dropped, but the one being answered is answered to the end, not cancelled:
+        a decision cancelled while its store write is under way would be stored and never taken, leaving the table
+        behind its store (every later decision refused) until it was rebuilt.
+        """
         if self.gone:
             return
         self.gone = True
@@ -178,12 +207,13 @@ class RemoteClient:
         table = lobby.tables.get(self.table_id) if lobby is not None else None
         if table is not None:
             table.leave(self)
-        if self.task is not None and self.task is not asyncio.current_task():
-            self.task.cancel()
+        self.inbox.put_nowait(("", None))  # wakes :meth:`serve` to end, once the frame it answers (if any) is done
 
     async def serve(self) -> None:
         while True:
             text, invite = await self.inbox.get()
+            if self.gone:
+                return
             lobby = self.cluster.lobby
             table = lobby.tables.get(self.table_id) if lobby is not None else None
             if table is None or table.evicted:
@@ -234,6 +264,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._joins: set[asyncio.Task[None]] = set()
         self._listening = asyncio.Event()
+        self._silent: dict[str, tuple[float, float]] = {}
+        """Processes whose channel had no subscriber at the last look: since when, and when that look was."""
 
     # ------------------------------------------------------------ life
 
@@ -291,7 +323,7 @@ class Cluster:
                     epoch = int(await self.redis.incr(epoch_key(table_id)))
                     value = f"{self.process}:{epoch}"
                     if await self.redis.set(lease_key(table_id), value, nx=True, px=self.lease_ms):
-                        lease = Lease(table_id, value, epoch, started)
+                        lease = Lease(table_id, value, epoch, started, waited_out)
                         self.leases[table_id] = lease
                         if waited_out:
                             self.takeovers += 1
@@ -303,10 +335,15 @@ class Cluster:
                 if owner == self.process:  # a lease of ours for a table we let go of: given back, taken anew
                     await self.redis.eval(RELEASE, 1, lease_key(table_id), holder)
                     continue
-                if time.monotonic() > deadline or await self.listening(owner):
+                silent = await self.silent_for(owner)
+                if time.monotonic() > deadline or silent is None:
                     raise Elsewhere(owner, holder)
-                waited_out = True  # its holder died: the lease is waited out, then taken
-                await asyncio.sleep(0.05)
+                waited_out = True  # its holder died: the lease is broken (or it expires), then taken
+                if silent >= GONE_AFTER:
+                    log.info("table %s: its owner %s is gone; its lease is broken", table_id, owner)
+                    await self.redis.eval(RELEASE, 1, lease_key(table_id), holder)
+                    continue
+                await asyncio.sleep(min(WATCH_EVERY, max(LOOK_EVERY, GONE_AFTER - silent)))
         except RedisError as error:
             log.warning("table %s: Redis does not answer (%s)", table_id, type(error).__name__)
             raise HttpError(
@@ -332,6 +369,24 @@ class Cluster:
         """Whether ``process`` is subscribed to its channel (a killed process's subscription ends with it)."""
         answer = await self.redis.pubsub_numsub(channel(process))
         return bool(answer) and int(answer[0][1]) > 0
+
+    async def silent_for(self, process: str) -> float | None:
+        """``None`` while ``process`` listens on its channel; else for how long its channel has had no subscriber at
+        every look (by anyone in this process, the looks at most :data:`LOOKS_APART` apart): :data:`GONE_AFTER` or
+        more, it is taken for dead."""
+        now = time.monotonic()
+        since, last = self._silent.get(process, (now, now))
+        if process in self._silent and now - last < LOOK_EVERY:
+            return now - since  # looked at just now (the many tables of one dead owner ask together)
+        if await self.listening(process):
+            self._silent.pop(process, None)
+            return None
+        if now - last > LOOKS_APART:
+            since = now
+        if len(self._silent) > 1000:  # dead processes long forgotten
+            self._silent = {p: t for p, t in self._silent.items() if now - t[1] <= LOOKS_APART}
+        self._silent[process] = (since, now)
+        return now - since
 
     async def _renew(self) -> None:
         """Extend every lease held; drop a table whose lease is lost, or could not be renewed for a whole lease.
@@ -452,16 +507,22 @@ class Cluster:
             self.post(relay.owner, {"k": "gone", "c": relay.id})
 
     async def _watch(self) -> None:
-        """Close the relayed connections of a table whose owner changed or went: they reconnect to the new owner."""
+        """Close the relayed connections of a table whose owner changed or went (its lease changed, or its channel has
+        been silent for :data:`GONE_AFTER`): they reconnect, and the process they land on takes the table."""
         unreachable_since: float | None = None
         while True:
             await asyncio.sleep(WATCH_EVERY)
             tables = {r.table_id for r in self.relays.values()}
             if not tables:
                 continue
+            gone: set[str] = set()
             try:
                 keys = sorted(tables)
                 values = await self.redis.mget([lease_key(t) for t in keys])
+                for owner in {r.owner for r in self.relays.values()}:
+                    silent = await self.silent_for(owner)
+                    if silent is not None and silent >= GONE_AFTER:
+                        gone.add(owner)
                 unreachable_since = None
             except RedisError:
                 unreachable_since = unreachable_since or time.monotonic()
@@ -470,7 +531,7 @@ class Cluster:
                 values = [None] * len(keys)
             now = dict(zip(keys, values, strict=True))
             for relay in list(self.relays.values()):
-                if now.get(relay.table_id) != relay.lease:
+                if now.get(relay.table_id) != relay.lease or relay.owner in gone:
                     self.relays.pop(relay.id, None)
                     relay.connection.close_soon(MOVED)
 

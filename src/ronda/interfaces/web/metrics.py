@@ -68,7 +68,9 @@ class Metrics:
             registry=r,
         )
         self.lease_takeovers = Counter(
-            "ronda_lease_takeovers", "Tables this process took over from an owner whose lease ran out", registry=r
+            "ronda_lease_takeovers",
+            "Tables this process took over from an owner that had died (lease ran out, or channel silent)",
+            registry=r,
         )
         self.refusals = Counter(
             "ronda_rate_limit_refusals", "Actions a rate limit or a cap refused, by limit", ["limit"], registry=r

@@ -43,7 +43,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -66,9 +66,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    tuple_,
     update,
 )
-from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, NoResultFound, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from . import migrations, ratings
@@ -756,14 +757,17 @@ class Store:
 
     # -------------------------------------------------------------- reads
 
-    def load_tables(self, table_id: str | None = None, *, newest_public: int | None = None) -> list[StoredTable]:
-        """Every table (or the one ``table_id``, or the ``newest_public`` public ones), oldest first, with its seats
-        and games."""
+    def load_tables(
+        self, table_id: str | None = None, *, newest_public: int | None = None, table_ids: Sequence[str] | None = None
+    ) -> list[StoredTable]:
+        """Every table (or the one ``table_id``, or those of ``table_ids``, or the ``newest_public`` public ones),
+        oldest first, with its seats and games: three statements however many tables (a takeover reads the dead
+        owner's tables together)."""
         with self.engine.connect() as db:
             rows_query = select(tables_table).order_by(tables_table.c.created, tables_table.c.id)
             seats_query = select(seats_table).order_by(seats_table.c.table_id, seats_table.c.seat)
             games_query = select(games_table).order_by(games_table.c.table_id, games_table.c.game)
-            ids = None if table_id is None else [table_id]
+            ids = list(table_ids) if table_ids is not None else None if table_id is None else [table_id]
             if newest_public is not None:
                 newest = (
                     select(tables_table.c.id)
@@ -823,33 +827,57 @@ class Store:
 
     def load_record(self, table_id: str, game: int) -> dict[str, Any]:
         """One game of a table as a RECORD.md record, as far as it has been played, with the hints shown."""
+        found = self.load_records([(table_id, game)])
+        if (table_id, game) not in found:
+            raise NoResultFound(f"no game {game} of table {table_id!r}")
+        return found[table_id, game]
+
+    def load_current(self, table_ids: Sequence[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
+        """Tables (:meth:`load_tables`) with the record of each one's current game (its last; ``None`` before its
+        first): what a table is rebuilt from, for many tables in one go (a takeover's)."""
+        tables = self.load_tables(table_ids=table_ids)
+        current = {t.id: (t.games[-1].game if t.games else 0) for t in tables}
+        records = self.load_records(list(current.items()))
+        return {t.id: (t, records.get((t.id, current[t.id]))) for t in tables}
+
+    def load_records(self, games: Sequence[tuple[str, int]]) -> dict[tuple[str, int], dict[str, Any]]:
+        """Games ``(table, game)`` as RECORD.md records (:meth:`load_record`), five statements however many: a
+        takeover rebuilds the dead owner's tables from one read. A game not stored is left out."""
+        wanted = sorted(set(games))
+        if not wanted:
+            return {}
         with self.engine.connect() as db:
-            rules = db.execute(select(tables_table.c.rules).where(tables_table.c.id == table_id)).scalar_one()
-            dealer = db.execute(
-                select(games_table.c.dealer).where(games_table.c.table_id == table_id, games_table.c.game == game)
-            ).scalar_one()
+            heads = db.execute(
+                select(games_table.c.table_id, games_table.c.game, games_table.c.dealer, tables_table.c.rules)
+                .join(tables_table, tables_table.c.id == games_table.c.table_id)
+                .where(tuple_(games_table.c.table_id, games_table.c.game).in_(wanted))
+            ).all()
             decks = db.execute(
-                select(rounds_table.c.round, rounds_table.c.deck)
-                .where(rounds_table.c.table_id == table_id, rounds_table.c.game == game)
-                .order_by(rounds_table.c.round)
+                select(rounds_table.c.table_id, rounds_table.c.game, rounds_table.c.round, rounds_table.c.deck)
+                .where(tuple_(rounds_table.c.table_id, rounds_table.c.game).in_(wanted))
+                .order_by(rounds_table.c.table_id, rounds_table.c.game, rounds_table.c.round)
             ).all()
             actions = db.execute(
-                select(actions_table.c.round, actions_table.c.action)
-                .where(actions_table.c.table_id == table_id, actions_table.c.game == game)
-                .order_by(actions_table.c.number)
+                select(actions_table.c.table_id, actions_table.c.game, actions_table.c.round, actions_table.c.action)
+                .where(tuple_(actions_table.c.table_id, actions_table.c.game).in_(wanted))
+                .order_by(actions_table.c.table_id, actions_table.c.game, actions_table.c.number)
             ).all()
             hints = db.execute(
-                select(hints_table.c.hint)
-                .where(hints_table.c.table_id == table_id, hints_table.c.game == game)
-                .order_by(hints_table.c.number)
+                select(hints_table.c.table_id, hints_table.c.game, hints_table.c.hint)
+                .where(tuple_(hints_table.c.table_id, hints_table.c.game).in_(wanted))
+                .order_by(hints_table.c.table_id, hints_table.c.game, hints_table.c.number)
             ).all()
-        rounds: list[dict[str, Any]] = [{"deck": json.loads(d.deck), "actions": []} for d in decks]
+        records: dict[tuple[str, int], dict[str, Any]] = {
+            (h.table_id, h.game): {"format": "ronda/1", "rules": json.loads(h.rules), "dealer": h.dealer, "rounds": []}
+            for h in heads
+        }
+        for d in decks:
+            records[d.table_id, d.game]["rounds"].append({"deck": json.loads(d.deck), "actions": []})
         for a in actions:
-            rounds[a.round]["actions"].append(json.loads(a.action))
-        record = {"format": "ronda/1", "rules": json.loads(rules), "dealer": dealer, "rounds": rounds}
-        if hints:
-            record["hints"] = [json.loads(h.hint) for h in hints]  # the record's extension (docs/RECORD.md)
-        return record
+            records[a.table_id, a.game]["rounds"][a.round]["actions"].append(json.loads(a.action))
+        for h in hints:  # the record's extension (docs/RECORD.md)
+            records[h.table_id, h.game].setdefault("hints", []).append(json.loads(h.hint))
+        return records
 
     def last_decision(self, table_id: str, game: int) -> tuple[int, dict[str, Any]] | None:
         """The number and action of a game's last stored decision (``None`` before any), once no transaction that

@@ -224,6 +224,10 @@ class Table:
     recognised by it."""
     _pending: Decision | None = None
     """A decision whose COMMIT got no answer, while the store is asked whether it holds it: nothing else is taken."""
+    inherited: int | None = None
+    """The version at which the table was rebuilt from the store (a takeover, a restart): a bot's decision owed at
+    that version was owed before, while its people waited through the rebuild, so it goes first in the bot queue
+    and without the pause of ``bot_delay`` (:class:`~.workers.BotPool`)."""
     stalled: int | None = None
     """The seat whose bot or stand-in the server cannot play for just now (the store or the bot keeps failing)."""
     abandoned: set[int] = field(default_factory=set)
@@ -1036,7 +1040,8 @@ class Table:
         did not take raises ``store_unavailable`` like a refusal.
         """
         version = self.version
-        await asyncio.sleep(self.settings.bot_delay)
+        if self.inherited != version:
+            await asyncio.sleep(self.settings.bot_delay)
         if self.version != version or self._automatic() != step:
             return
         seat, level = step
@@ -1061,7 +1066,8 @@ class Table:
             (kind,) = view.possible_kinds(seat)
             return next(a for a in legal if isinstance(a, Declare) and a.declaration == kind)
         try:
-            return await self.pool.choose(level, SECURE_RNG.randrange(2**32), view, legal)
+            inherited = self.inherited == self.version
+            return await self.pool.choose(level, SECURE_RNG.randrange(2**32), view, legal, inherited=inherited)
         except BotFailed as error:
             log.error("table %s: seat %d's bot failed (%s); it plays a legal action", self.id, seat, error)
             return legal[0]

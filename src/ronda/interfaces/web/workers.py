@@ -12,6 +12,12 @@ Fairness: each table asks for at most one decision at a time (its driver
 awaits the answer), and waiting jobs are served first come, first served, so
 every table with a bot to move gets a worker in turn: a table of expert bots
 cannot keep the workers from the others, it only waits longer for its own.
+One exception: a decision *inherited* by a table just rebuilt from the store
+(another process that owned it died, or the server restarted) was owed
+before anything queued here, and its people have waited for it all through
+the takeover: it goes first (``choose(..., inherited=True)``). A table
+inherits at most one such decision per rebuild, so this cannot keep the
+workers from the others either.
 
 Workers run at a lower CPU priority than the server (:data:`WORKER_NICENESS`):
 when bots keep every core busy, a socket still never waits for a bot.
@@ -157,6 +163,7 @@ class _Job:
     payload: tuple[Any, ...]
     future: asyncio.Future[Any]
     background: bool = False
+    inherited: bool = False
     crashes: int = 0
     queued_at: float = field(default_factory=time.monotonic)
 
@@ -182,6 +189,8 @@ class BotPool:
     _idle: list[_Worker] = field(default_factory=list)
     _busy: dict[int, _Worker] = field(default_factory=dict)
     _waiting: collections.deque[_Job] = field(default_factory=collections.deque)
+    _inherited: collections.deque[_Job] = field(default_factory=collections.deque)
+    """Decisions owed since before a takeover or a restart: served before ``_waiting`` (see the module)."""
     _background: collections.deque[_Job] = field(default_factory=collections.deque)
     _numbers: int = 0
     _closed: bool = False
@@ -196,9 +205,16 @@ class BotPool:
 
     # ------------------------------------------------------------- asking
 
-    async def choose(self, level: str, seed: int, view: SeatView, legal: Sequence[Action]) -> Action:
-        """The decision of a ``level`` bot for the seat of ``view``; :class:`BotFailed` if none came."""
-        action: Action = await self._ask("think", (level, seed, view, tuple(legal)), self._waiting)
+    async def choose(
+        self, level: str, seed: int, view: SeatView, legal: Sequence[Action], *, inherited: bool = False
+    ) -> Action:
+        """The decision of a ``level`` bot for the seat of ``view``; :class:`BotFailed` if none came.
+
+        ``inherited``: the decision was owed before its table was rebuilt from the store (a takeover, a restart):
+        it is served before the others waiting (see the module).
+        """
+        queue = self._inherited if inherited else self._waiting
+        action: Action = await self._ask("think", (level, seed, view, tuple(legal)), queue)
         return action
 
     async def evaluate(
@@ -217,7 +233,9 @@ class BotPool:
             raise BotFailed("the bot pool is closed")
         loop = asyncio.get_running_loop()
         self._numbers += 1
-        job = _Job(self._numbers, task, payload, loop.create_future(), queue is self._background)
+        job = _Job(
+            self._numbers, task, payload, loop.create_future(), queue is self._background, queue is self._inherited
+        )
         queue.append(job)
         self._dispatch()
         try:
@@ -234,7 +252,7 @@ class BotPool:
     @property
     def queued(self) -> int:
         """Jobs waiting for a free worker (background ones too)."""
-        return len(self._waiting) + len(self._background)
+        return len(self._inherited) + len(self._waiting) + len(self._background)
 
     # ------------------------------------------------------------ workers
 
@@ -253,11 +271,17 @@ class BotPool:
         os.set_blocking(process.stdout.fileno(), False)
         return _Worker(process)
 
+    def _queue_of(self, job: _Job) -> collections.deque[_Job]:
+        return self._background if job.background else self._inherited if job.inherited else self._waiting
+
     def _next_job(self) -> _Job | None:
-        """The job to serve next: moves and hints first; an analysis's only with a worker to spare."""
-        for queue in (self._waiting, self._background):
+        """The job to serve next: inherited decisions, then moves and hints; an analysis's only with a worker to
+        spare."""
+        for queue in (self._inherited, self._waiting, self._background):
             while queue and queue[0].future.done():
                 queue.popleft()  # its asker stopped waiting
+        if self._inherited:
+            return self._inherited[0]
         if self._waiting:
             return self._waiting[0]
         # Background jobs leave one worker free for moves and hints (unless there is only one).
@@ -273,7 +297,7 @@ class BotPool:
                 worker = self._start_worker()
             else:
                 return
-            (self._background if job.background else self._waiting).popleft()
+            self._queue_of(job).popleft()
             if self.on_wait is not None and not job.crashes:  # a job sent again after a crash waited once already
                 self.on_wait(time.monotonic() - job.queued_at)
             self._send(worker, job)
@@ -337,7 +361,7 @@ class BotPool:
             if job.crashes >= CRASHES_PER_JOB:
                 job.future.set_exception(BotFailed("the bot's worker stopped twice on this decision"))
             else:
-                (self._background if job.background else self._waiting).appendleft(job)
+                self._queue_of(job).appendleft(job)
         if not self._closed:
             self._dispatch()
 
@@ -345,9 +369,10 @@ class BotPool:
         """Stop every worker (politely, then for good) and fail the jobs still waiting."""
         self._closed = True
         loop = asyncio.get_running_loop()
-        for job in [*self._waiting, *self._background]:
+        for job in [*self._inherited, *self._waiting, *self._background]:
             if not job.future.done():
                 job.future.set_exception(BotFailed("the server is stopping"))
+        self._inherited.clear()
         self._waiting.clear()
         self._background.clear()
         everyone = [*self._idle, *self._busy.values()]
