@@ -108,10 +108,11 @@ _SEARCH_LEVELS: dict[str, Callable[..., SearchBot]] = {"hard": PimcBot, "expert"
 ROLLOUTS: dict[str, Callable[[], Policy]] = {
     "greedy": lambda: greedy_policy(card_value=0.7, explore=0.1),
     "lookahead": lambda: lookahead_policy(3, card_value=0.7, explore=0.1),
+    "lookahead4": lambda: lookahead_policy(4, card_value=0.7, explore=0.1),
 }
-"""The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default) and
-``lookahead`` (three plies, ``expert``'s). ``expert:samples=176,rollout=greedy`` spends ``expert``'s time on more
-guesses with cheaper rollouts (issue 28: measured in docs/bots.md)."""
+"""The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default),
+``lookahead`` (three plies) and ``lookahead4`` (four plies). ``expert:samples=176,rollout=greedy`` spends
+``expert``'s time on more guesses with cheaper rollouts (issue 28: measured in docs/bots.md)."""
 
 
 KNOWN = "samples, value, rollout, race, race_z, race_guesses"

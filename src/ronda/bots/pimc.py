@@ -15,6 +15,12 @@ compared on the same guesses with the same rollout random numbers, so the
 comparison is fair even with few guesses; on equal values, a card that wins
 the game on the spot in more guesses is preferred.
 
+A search may *race* the cards (``race``, ``expert``'s default, off for
+``hard``): after a first batch of guesses a card clearly behind the best on the
+same guesses is dropped, and the rollouts it would have had go to the cards
+still close, over more guesses. A clear choice costs a first batch; a close
+one gets up to twice the guesses.
+
 Declarations and challenges: :class:`~ronda.bots.search.SearchBot`.
 """
 
@@ -43,7 +49,9 @@ class PimcBot(SearchBot):
     interactive play, after at least ``min_samples`` 8), ``policy`` the
     two-ply greedy rollout policy with captured cards worth 0.7 point,
     ``explore`` 0.1, ``value`` ``win`` (``win_value`` 10 with ``value="points"``), ``bluff`` and ``gamble``
-    on, plays not read. More guesses
+    on, plays not read, no race (``race`` 0: every card on every guess; ``race`` N races the cards after a
+    first batch of N guesses, dropping a card ``race_z`` standard errors behind the best, over at most
+    ``race_guesses`` guesses, twice ``samples`` when 0). More guesses
     were measured to gain nothing here: 48 already rank the cards as well as 400.
     """
 
@@ -216,11 +224,13 @@ def _best(totals: list[float], wins: list[int]) -> int:
 class ExpertBot(PimcBot):
     """``expert``: the same determinized search, deeper and better informed, with a larger budget.
 
-    Three things ``hard`` does not do: the rollouts look three plays ahead
+    Four things ``hard`` does not do: the rollouts look three plays ahead
     (:func:`~ronda.bots.rollout.lookahead_policy`), the guesses read the other
     seats' plays in this deal (:mod:`ronda.bots.inference`: a refused caida
-    says something about a hand), and it draws more guesses. Knobs are
-    ``hard``'s, with ``samples`` 128, ``policy`` the
+    says something about a hand), it draws more guesses, and it races the
+    cards (the module): the guesses a clearly worse card would get go to the
+    close ones. Knobs are ``hard``'s, with ``samples`` 224 (rollouts a card,
+    spread by the race over up to 448 guesses), ``race`` 32, ``policy`` the
     three-ply lookahead, ``play_model`` a :class:`~ronda.bots.inference.PlayModel`.
 
     Information-Set MCTS was measured first and lost to ``hard`` at equal and
@@ -240,17 +250,19 @@ class ExpertBot(PimcBot):
         self,
         seed: int | None = None,
         *,
-        samples: int = 128,
+        samples: int = 224,
         time_limit: float | None = None,
         policy: Policy | None = None,
         play_model: PlayModel | None = None,
         explore: float = 0.1,
+        race: int = 32,
         **knobs: Any,
     ) -> None:
         super().__init__(
             seed,
             samples=samples,
             time_limit=time_limit,
+            race=race,
             policy=policy or lookahead_policy(3, card_value=0.7, explore=explore),
             play_model=play_model or PlayModel(),
             explore=explore,
