@@ -8,7 +8,7 @@ weakest first after ``random``:
 ``easy``    greedy rules, little care for the next seat, no card memory, mistakes
 ``medium``  one-ply rules: captures, caida and missa, the next seat's chances, counted cards
 ``hard``    determinized search (PIMC) with greedy rollouts, 48 guesses a card choice
-``expert``  the same search reading the other seats' plays, with deeper rollouts and more guesses, racing the cards
+``expert``  the same search reading the other seats' plays, deeper rollouts, more guesses, raced
 ========== ==================================================================
 
 A search level takes settings after a colon, comma-separated: ``hard:16`` or
