@@ -236,12 +236,13 @@ class ExpertBot(PimcBot):
     Information-Set MCTS was measured first and lost to ``hard`` at equal and
     at four times its budget; this is the stronger method (see :mod:`ronda.bots`).
 
-    Measured on single rounds (``ronda arena expert hard --rounds --units 200``):
-    +0.29 a round over ``hard`` [+0.02, +0.56] for 4.7 times its CPU time per
-    card choice (both valuing the chance to win; issue 28 asks for +0.5).
-    Rollouts without random cards (``explore`` 0) were not better on 40 units
-    (+0.24 against the default's +0.59, both within ±0.7), nor were 200 guesses
-    with two-ply rollouts (+0.45 on 30 units, at 5.7 times).
+    Measured on single rounds (``ronda arena expert hard --rounds --units 200 --seed 4242``):
+    +0.53 a round over ``hard`` [+0.24, +0.83] at 2.8 times its median CPU time
+    per card choice (issue 28 asks for +0.5 with the low end above +0.25). The
+    expert before racing (``expert:samples=128,race=0``) gave +0.29 [+0.02,
+    +0.56] at 4.7 times on seed 0. Rollouts without random cards (``explore`` 0)
+    were not better on 40 units, nor were more guesses with two-ply rollouts,
+    nor (screened on 60 units) four-ply rollouts on 96 guesses: docs/bots.md.
     """
 
     name = "expert"
