@@ -8,7 +8,7 @@ weakest first after ``random``:
 ``easy``    greedy rules, little care for the next seat, no card memory, mistakes
 ``medium``  one-ply rules: captures, caida and missa, the next seat's chances, counted cards
 ``hard``    determinized search (PIMC) with greedy rollouts, 48 guesses a card choice
-``expert``  the same search reading the other seats' plays, with deeper rollouts and more guesses
+``expert``  the same search reading the other seats' plays, deeper rollouts, more guesses, raced
 ========== ==================================================================
 
 A search level takes settings after a colon, comma-separated: ``hard:16`` or
@@ -108,22 +108,28 @@ _SEARCH_LEVELS: dict[str, Callable[..., SearchBot]] = {"hard": PimcBot, "expert"
 ROLLOUTS: dict[str, Callable[[], Policy]] = {
     "greedy": lambda: greedy_policy(card_value=0.7, explore=0.1),
     "lookahead": lambda: lookahead_policy(3, card_value=0.7, explore=0.1),
+    "lookahead4": lambda: lookahead_policy(4, card_value=0.7, explore=0.1),
 }
-"""The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default) and
-``lookahead`` (three plies, ``expert``'s). ``expert:samples=176,rollout=greedy`` spends ``expert``'s time on more
-guesses with cheaper rollouts (issue 28: measured in docs/bots.md)."""
+"""The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default),
+``lookahead`` (three plies) and ``lookahead4`` (four plies). ``expert:samples=176,rollout=greedy`` spends
+``expert``'s time on more guesses with cheaper rollouts (issue 28: measured in docs/bots.md)."""
+
+
+KNOWN = "samples, value, rollout, race, race_z, race_guesses"
 
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
     """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``,
-    ``rollout=greedy`` or ``rollout=lookahead`` (:data:`ROLLOUTS`).
+    ``rollout=greedy`` or ``rollout=lookahead`` (:data:`ROLLOUTS`), and the race among the cards
+    (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
+    errors behind the best that drop a card), ``race_guesses`` (most guesses in all).
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
-    >>> search_settings("hard:speed=2", "speed=2")
+    >>> search_settings("hard:speed=2", "speed=2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout)
+    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout, race, ...)
     """
     settings: dict[str, Any] = {}
     for part in argument.split(","):
@@ -142,8 +148,20 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if text not in ROLLOUTS:
                 raise ValueError(f"rollout in bot {level!r} is one of {', '.join(ROLLOUTS)}, not {text!r}")
             settings["policy"] = ROLLOUTS[text]()
+        elif name in ("race", "race_guesses"):
+            if not text.isdigit():
+                raise ValueError(f"{name} in bot {level!r} is a whole number of guesses, not {text!r}")
+            settings[name] = int(text)
+        elif name == "race_z":
+            try:
+                z = float(text)
+            except ValueError:
+                z = 0.0
+            if not z > 0:
+                raise ValueError(f"race_z in bot {level!r} is a number of standard errors above 0, not {text!r}")
+            settings[name] = z
         else:
-            raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: samples, value, rollout)")
+            raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: {KNOWN})")
     return settings
 
 

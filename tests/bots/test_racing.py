@@ -1,0 +1,70 @@
+"""Racing the candidate cards (issue 28, item 4: an expert worth its cost).
+
+A racing search drops a card once it is clearly behind the best on the guesses so far, and gives the
+guesses it would still have had to the cards that are close; a clear choice then costs a first batch
+of guesses, not the whole budget. The race must keep the clear best card, and a seeded bot must stay
+a pure function of its view and seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_winprob import caida_at_40
+
+from decks import random_position
+from ronda.bots import ExpertBot, make_bot
+from ronda.bots.declarations import declaration_models
+from ronda.bots.determinize import Determinizer
+from ronda.bots.search import distinct_plays
+from ronda.engine.game import PLAY, Game
+from ronda.engine.rules import Rules
+
+
+class CountingDeterminizer(Determinizer):
+    """A determinizer that counts the guesses the search draws."""
+
+    drawn = 0
+
+    def sample_game(self, rng: random.Random, *, game_rng: random.Random | None = None) -> Game:
+        self.drawn += 1
+        return super().sample_game(rng, game_rng=game_rng)
+
+
+@pytest.mark.parametrize("race", [0, 8])
+def test_racing_keeps_the_caida_that_wins_and_stops_once_it_is_clear(race: int) -> None:
+    """At 40-18 the caida with 11c wins the game on the spot: the race keeps it and stops after its first
+    batch of 8 guesses; without racing every one of the 64 guesses is drawn."""
+    game = caida_at_40()
+    view = game.view(0)
+    plays = distinct_plays(game.legal_actions())
+    assert len(plays) == 2
+    bot = ExpertBot(1, samples=64, race=race)
+    sampler = CountingDeterminizer(
+        view, play_model=bot.play_model, candidates=bot.candidates, models=declaration_models(view)
+    )
+    assert str(bot.pick(view, plays, sampler)) == "play 11c"
+    assert sampler.drawn == (8 if race else 64)
+
+
+def test_a_racing_bot_decides_the_same_on_the_same_seed() -> None:
+    """Same view, same seed: the same card, whatever was decided before (the arena's figures rely on it)."""
+    rules = Rules(players=2)
+    games = [random_position(rules, seed, steps) for seed in range(3) for steps in (4, 13)]
+    games = [game for game in games if game.phase == PLAY]
+    assert games
+    for game in games:
+        view, legal = game.view(game.turn), game.legal_actions()
+        first = make_bot("expert:samples=24,race=6", seed=5).choose(view, legal)
+        again = make_bot("expert:samples=24,race=6", seed=5)
+        again.choose(games[0].view(games[0].turn), games[0].legal_actions())  # another decision first
+        assert again.rng.getstate() != random.Random(5).getstate()
+        assert make_bot("expert:samples=24,race=6", seed=5).choose(view, legal) == first
+
+
+def test_racing_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="race_z in bot 'expert:race_z=0' is a number of standard errors above 0"):
+        make_bot("expert:race_z=0")
+    with pytest.raises(ValueError, match="race in bot 'expert:race=many' is a whole number of guesses"):
+        make_bot("expert:race=many")
