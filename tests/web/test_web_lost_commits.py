@@ -67,6 +67,9 @@ def stored_decisions(url: str, table_id: str) -> int:
 def proxied(postgres_server: str, postgres_database: str) -> Iterator[tuple[PgProxy, str, str]]:
     """A fresh PostgreSQL database, reached through a proxy: the proxy, the URL through it, the direct URL."""
     direct = postgres_database
+    # The schema is made here, at the store's own timeout: the tests' short store timeout is for the game's
+    # commits, and a migration's statements paused past it on a busy machine were ended by PostgreSQL.
+    Store(direct).close()
     proxy = proxy_for(postgres_server)
     try:
         yield proxy, proxy.url(direct.rsplit("/", 1)[1]), direct
