@@ -14,6 +14,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import shutil
 import socket
 import threading
@@ -27,6 +28,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 playwright_api = pytest.importorskip("playwright.sync_api")
+expect = playwright_api.expect
 uvicorn = pytest.importorskip("uvicorn")
 
 from ronda.interfaces.web.app import create_app  # noqa: E402
@@ -304,17 +306,19 @@ def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url
         page.goto(base_url)
         page.wait_for_selector("#new-table")
         assert page.evaluate("document.documentElement.lang") == "fr"  # picked from the browser's language
-        assert "Nouvelle table" in page.inner_text("#app")
+        expect(page.locator("#app")).to_contain_text("Nouvelle table")
         page.select_option("#language", "ar")
         assert page.evaluate("document.documentElement.dir") == "rtl"
         assert page.evaluate("document.documentElement.lang") == "ar"
-        assert "طاولة جديدة" in page.inner_text("#app")
+        # The lobby is drawn again in Arabic once it has asked who this is: wait for it, as a reader would.
+        expect(page.locator("#app")).to_contain_text("طاولة جديدة")
         create_table(page, base_url, name="أمينة")
         assert page.evaluate("document.documentElement.dir") == "rtl"
         declare = page.locator("[data-action='declare-ronda']")
         declare.wait_for()
-        assert declare.inner_text().startswith("روندا")
-        assert page.locator("[data-action='declare-tringa']").inner_text().startswith("ترينكا")
+        expect(declare).to_have_text(re.compile(r"^\s*روندا"), use_inner_text=True)
+        tringa = page.locator("[data-action='declare-tringa']")
+        expect(tringa).to_have_text(re.compile(r"^\s*ترينكا"), use_inner_text=True)
         label = page.locator("#hand .hand-card svg").first.get_attribute("aria-label")
         assert label.split(" ")[-1] in {"ذهب", "كوبا", "شبادة", "خال"}  # the suits as the seeds name them
         # The felt still reads left to right on the card faces, the page right to left around them.
@@ -324,11 +328,11 @@ def test_arabic_is_right_to_left_with_the_games_own_words(browser: Any, base_url
         page.wait_for_selector("#hand .hand-card")
         assert page.evaluate("document.documentElement.dir") == "rtl"
         assert page.locator("[data-action='declare-ronda']").count() == 1
-        assert "الجولة 1" in page.inner_text("#log")  # the play-by-play in Arabic too
+        expect(page.locator("#log")).to_contain_text("الجولة 1")  # the play-by-play in Arabic too
         page.select_option("#language", "en")
         assert page.evaluate("document.documentElement.dir") == "ltr"
-        assert page.locator("[data-action='declare-ronda']").inner_text().startswith("Ronda")
-        assert "Round 1" in page.inner_text("#log")  # told again in the new language
+        expect(declare).to_have_text(re.compile(r"^\s*Ronda"), use_inner_text=True)
+        expect(page.locator("#log")).to_contain_text("Round 1")  # told again in the new language
 
 
 def test_a_phone_screen_shows_the_hand_without_sideways_scrolling(browser: Any, base_url: str, tmp_path: Path) -> None:
