@@ -325,33 +325,27 @@ def takeover_phases(run: Run, killed_at: float, owned: set[str], phases: Phases)
         later = [t for t in times if t > killed_at]
         return min(later) if later else None
 
-    columns: dict[str, list[float]] = {
-        k: []
-        for k in (
-            "lease_expired", "lease_taken", "shown_again", "bot_moved", "back",
-            "taken_after_expiry", "rebuilt_and_shown", "bot_after_shown",
-        )
-    }  # fmt: skip
+    # Each phase, and the step from the phase before it (named, or None for the first).
+    steps = (
+        ("lease_expired", None),
+        ("lease_taken", "taken_after_expiry"),
+        ("shown_again", "rebuilt_and_shown"),
+        ("bot_moved", "bot_after_shown"),
+    )
+    names = [name for pair in steps for name in pair if name] + ["back"]
+    columns: dict[str, list[float]] = {name: [] for name in names}
     not_back = 0
     for table_id in owned:
-        expired = phases.expires.get(table_id)
-        taken = phases.taken.get(table_id)
-        shown = first_after(run.welcomes.get(table_id, []))
         bot = first_after(run.bot_moves.get(table_id, [])) if table_id in phases.bot_owed else None
-        if expired is not None:
-            columns["lease_expired"].append(expired - killed_at)
-        if taken is not None:
-            columns["lease_taken"].append(taken - killed_at)
-            if expired is not None:
-                columns["taken_after_expiry"].append(taken - expired)
-        if shown is not None:
-            columns["shown_again"].append(shown - killed_at)
-            if taken is not None:
-                columns["rebuilt_and_shown"].append(shown - taken)
-        if bot is not None:
-            columns["bot_moved"].append(bot - killed_at)
-            if shown is not None:
-                columns["bot_after_shown"].append(bot - shown)
+        shown = first_after(run.welcomes.get(table_id, []))
+        times = (phases.expires.get(table_id), phases.taken.get(table_id), shown, bot)
+        before: float | None = None
+        for (phase, step), at in zip(steps, times, strict=True):
+            if at is not None:
+                columns[phase].append(at - killed_at)
+                if step is not None and before is not None:
+                    columns[step].append(at - before)
+            before = at
         back = bot if table_id in phases.bot_owed else shown
         if back is None:
             not_back += 1

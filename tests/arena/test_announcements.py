@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+import bluffers  # noqa: F401  (registers the "always-tringa" bot)
 from decks import build_deck
 from ronda.arena import MatchSpec, run_match, summary
 from ronda.arena.announcements import Referee
-from ronda.bots import register
 from ronda.engine.actions import Action, Challenge, Declare, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
-from ronda.engine.view import SeatView
 
 
 def _game(rules: Rules, deals: list[dict[int, str]]) -> Game:
@@ -65,23 +64,6 @@ def test_R8_8_a_failed_challenge_is_a_game_lost_and_a_won_challenge_that_wins_is
     bluffer, challenger = referee.counts
     assert (bluffer.bluffs, bluffer.bluffs_challenged, bluffer.bluff_penalty, bluffer.bluff_games_lost) == (1, 1, 1, 1)
     assert (challenger.challenges_won, challenger.challenge_points, challenger.challenge_games_won) == (1, 1, 1)
-
-
-class AlwaysTringa:
-    """Declares a tringa on every deal and plays its lowest card: bluffs nearly always."""
-
-    name = "always-tringa"
-
-    def __init__(self, seed: int | None = None) -> None:
-        del seed
-
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        if view.phase == "declare":
-            return Declare("tringa")
-        return min((a for a in legal if isinstance(a, Play)), key=lambda a: a.card)
-
-
-register("always-tringa", AlwaysTringa)
 
 
 def test_a_match_counts_each_bluff_once_on_each_side() -> None:

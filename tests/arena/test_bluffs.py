@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import bluffers  # noqa: F401  (registers the "always-tringa" bot)
 from decks import build_deck
 from ronda.arena.bluffs import Decision, decisions, measure, price
-from ronda.bots import register
-from ronda.engine.actions import Action, Challenge, Declare, Play
+from ronda.engine.actions import Challenge, Declare, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
-from ronda.engine.view import SeatView
 
 
 def _at(scores: list[int], deals: list[dict[int, str]], dealer: int = 0) -> Game:
@@ -59,27 +58,10 @@ def test_R8_8_a_challenge_and_a_challenge_declined_at_stake_are_found() -> None:
     assert won == 1.0 and points > 0
 
 
-class BluffsTringa:
-    """Declares a tringa on every deal and plays its lowest card: a bluff at nearly every deal."""
-
-    name = "bluffs-tringa"
-
-    def __init__(self, seed: int | None = None) -> None:
-        del seed
-
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
-        if view.phase == "declare":
-            return Declare("tringa")
-        return min((a for a in legal if isinstance(a, Play)), key=lambda a: a.card)
-
-
-register("bluffs-tringa", BluffsTringa)
-
-
 def test_every_bluff_the_referee_counts_is_priced_and_a_report_reproduces_exactly() -> None:
     rules = Rules(players=2)
-    first = measure("bluffs-tringa", rules, games=3, seed=5, playouts=2)
-    again = measure("bluffs-tringa", rules, games=3, seed=5, playouts=2)
+    first = measure("always-tringa", rules, games=3, seed=5, playouts=2)
+    again = measure("always-tringa", rules, games=3, seed=5, playouts=2)
     assert first.counts.bluffs > 0
     assert len(first.priced["bluff"].wins) == first.counts.bluffs
     assert sum(first.per_game["bluffs"]) == first.counts.bluffs
