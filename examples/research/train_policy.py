@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import multiprocessing
 import time
@@ -92,6 +93,14 @@ from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.opponents import make_level
 from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
 from ronda.adapters.policy import Policy
+from ronda.bots import Bot
+from ronda.bots.declarations import challenge, declaration_models, gamble_targets
+from ronda.bots.determinize import Determinizer
+from ronda.bots.pimc import PimcBot
+from ronda.bots.search import distinct_plays
+from ronda.engine.actions import Action
+from ronda.engine.game import DECLARE
+from ronda.engine.view import SeatView
 
 
 def level_settings(text: str) -> tuple[str, dict[str, int]]:
@@ -138,18 +147,29 @@ def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
 # ---- phase 1: imitation
 
 
-def collect(job: tuple[int, int, str, list[str], int]) -> dict[str, np.ndarray]:
+Job = tuple[int, int, str, list[str], int, str | None]
+"""A collecting job: chunk number, decisions, teacher, opponents, seed, and the behaviour policy's file (or None)."""
+
+
+def collect(job: Job) -> dict[str, np.ndarray]:
     """One worker's share of the teacher's decisions: observation, mask, choice and the round's result.
 
     The teacher reads its seat's view only (R11), like every bot; the
-    observation is what the network will read at the same moment.
+    observation is what the network will read at the same moment. With a
+    behaviour policy (``--dagger-behaviour``) that policy plays the seat and
+    the teacher only labels what it would have played (DAgger): the network
+    then learns on the positions it reaches itself, not only on the
+    teacher's. Forced decisions (one legal action) are labelled without
+    asking the teacher there, which is where the search's time goes.
     """
-    worker, decisions, teacher_text, opponents, seed = job
+    worker, decisions, teacher_text, opponents, seed, behaviour_file = job
     teacher = make_level(*level_settings(teacher_text), seed + worker)
+    behaviour = Policy.load(behaviour_file) if behaviour_file is not None else None
     observations = np.zeros((decisions, OBSERVATION_SIZE), dtype=np.float32)
     masks = np.zeros((decisions, NUM_ACTIONS), dtype=np.int8)
     actions = np.zeros(decisions, dtype=np.int16)
     results = np.zeros(decisions, dtype=np.float32)
+    values = np.full((decisions, NUM_ACTIONS), np.nan, dtype=np.float32)
     envs = [
         RondaEnv(players=2, seat=0, opponents=opponent_spec(opponent), reward="round", observation="flat")
         for opponent in opponents
@@ -163,44 +183,111 @@ def collect(job: tuple[int, int, str, list[str], int]) -> dict[str, np.ndarray]:
         while not done and count < decisions:
             game = env.game
             assert game is not None
-            choice = action_id(teacher.choose(game.view(env.seat), game.legal_actions()))
-            observations[count], masks[count], actions[count] = observation, env.action_masks(), choice
+            mask = env.action_masks()
+            if behaviour is not None and mask.sum() == 1:
+                choice = int(np.argmax(mask))
+            elif behaviour is not None:
+                label, card_values = searched_values(teacher, game.view(env.seat), game.legal_actions())
+                choice = action_id(label)
+                for number, value in card_values.items():
+                    values[count, number] = value
+            else:
+                choice = action_id(teacher.choose(game.view(env.seat), game.legal_actions()))
+            observations[count], masks[count], actions[count] = observation, mask, choice
             count += 1
-            observation, reward, done, _, _ = env.step(choice)
+            played = behaviour.act(observation, mask) if behaviour is not None else choice
+            observation, reward, done, _, _ = env.step(played)
         results[first:count] = reward
-    return {"observations": observations, "masks": masks, "actions": actions, "results": results}
+    data = {"observations": observations, "masks": masks, "actions": actions, "results": results}
+    return {**data, "values": values} if behaviour is not None else data
 
 
-def chunks(args: argparse.Namespace) -> list[tuple[int, int, str, list[str], int]]:
+def searched_values(teacher: Bot, view: SeatView, legal: list[Action]) -> tuple[Action, dict[int, float]]:
+    """The teacher's choice and, where it searched among cards, each searched card's value (by action id).
+
+    The steps of :meth:`ronda.bots.search.SearchBot.choose`, in its order (so
+    the same random numbers, and the same choice), for ``hard``
+    (:class:`~ronda.bots.pimc.PimcBot`): where it picks among two or more
+    ranks, the mean over its guesses of each card's value (its chance to win
+    the game, plus a little margin: :meth:`~ronda.bots.search.SearchBot.leaf`),
+    one card of each rank; otherwise (another teacher, a declaration, a
+    challenge) no values, the choice alone. The view is the seat's (R11).
+    """
+    if not isinstance(teacher, PimcBot) or view.phase == DECLARE or challenge(view, legal) is not None:
+        return teacher.choose(view, legal), {}
+    sampler = Determinizer(
+        view, play_model=teacher.play_model, candidates=teacher.candidates, models=declaration_models(view)
+    )
+    plays = distinct_plays(legal)
+    if (teacher.gamble and gamble_targets(view, legal, sampler)) or len(plays) == 1:
+        return teacher.choose(view, legal), {}
+    totals = teacher.evaluate(view, plays, sampler)
+    exact = view.stock == 0 and sum(view.hand_sizes) <= teacher.exact_plays and len(sampler.unknown_seats()) <= 1
+    guesses = 1 if exact else teacher.budget  # PimcBot._evaluate: one guess where nothing is left to guess
+    best = max(range(len(plays)), key=lambda i: totals[i])
+    return plays[best], {action_id(play): total / guesses for play, total in zip(plays, totals, strict=True)}
+
+
+DAGGER_CHUNKS = 1000
+"""The DAgger chunks are numbered from a multiple of this (1 + the behaviour file's hash, 12 bits): their deals
+and the teacher's seeds are not the imitation's, nor another behaviour's."""
+
+
+def chunks(args: argparse.Namespace, dagger: bool = False) -> list[Job]:
     """The collection's jobs: ``--imitation-chunk`` decisions each (the last one less), numbered for their seeds.
 
     Numbered chunks rather than one share per worker: the data depend on the
-    count alone, not on how many processes collect them.
+    count alone, not on how many processes collect them. The DAgger jobs
+    (``dagger``) are numbered from a multiple of :data:`DAGGER_CHUNKS`: other deals.
     """
-    opponents = args.opponents.split(",")
-    total, size = args.imitation_decisions, args.imitation_chunk
+    if dagger:
+        opponents, total = args.dagger_opponents.split(","), args.dagger_decisions
+        first = DAGGER_CHUNKS * (1 + int(file_digest(args.dagger_behaviour)[:3], 16))
+        behaviour: str | None = args.dagger_behaviour
+        teacher = args.dagger_teacher or args.teacher
+    else:
+        opponents, total, first, behaviour = args.opponents.split(","), args.imitation_decisions, 0, None
+        teacher = args.teacher
+    size = args.imitation_chunk
     return [
-        (i, min(size, total - begin), args.teacher, opponents, args.seed)
+        (first + i, min(size, total - begin), teacher, opponents, args.seed, behaviour)
         for i, begin in enumerate(range(0, total, size))
     ]
 
 
-def teacher_decisions(args: argparse.Namespace) -> dict[str, np.ndarray]:
+def file_digest(path: str) -> str:
+    """A short hash of a file's bytes: what a data file's key names a behaviour policy by (never its path)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def teacher_decisions(args: argparse.Namespace, dagger: bool = False) -> dict[str, np.ndarray]:
     """The teacher's labelled decisions: collected in ``--workers`` processes, or read from ``--imitation-data``.
 
     Labelling is the slow part (minutes of search): ``--imitation-data FILE``
     keeps them, so a second run with the same teacher, opponents, seed and
-    count (checked) reuses them instead of searching again.
+    count (checked) reuses them instead of searching again. With ``dagger``,
+    the decisions of ``--dagger-behaviour`` labelled by the teacher, kept in
+    ``--dagger-data``; the key names the behaviour by its bytes' hash.
     """
-    key = {"teacher": args.teacher, "opponents": args.opponents, "seed": args.seed, "chunk": args.imitation_chunk}
-    key["decisions"] = args.imitation_decisions
-    cache = Path(args.imitation_data) if args.imitation_data else None
+    key: dict[str, Any] = {"teacher": args.teacher, "seed": args.seed, "chunk": args.imitation_chunk}
+    if dagger:
+        key.update(
+            teacher=args.dagger_teacher or args.teacher,
+            opponents=args.dagger_opponents,
+            decisions=args.dagger_decisions,
+            behaviour=file_digest(args.dagger_behaviour),
+        )
+        stored_as = args.dagger_data
+    else:
+        key.update(opponents=args.opponents, decisions=args.imitation_decisions)
+        stored_as = args.imitation_data
+    cache = Path(stored_as) if stored_as else None
     if cache is not None and cache.exists():
         with np.load(cache, allow_pickle=False) as stored:
             if json.loads(str(stored["key"])) != key:
                 raise SystemExit(f"{cache} holds other decisions ({stored['key']}), not {key}")
-            return {name: stored[name] for name in ("observations", "masks", "actions", "results")}
-    jobs = chunks(args)
+            return {name: stored[name] for name in stored.files if name != "key"}
+    jobs = chunks(args, dagger)
     if args.workers > 1:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             parts = pool.map(collect, jobs)
@@ -213,10 +300,36 @@ def teacher_decisions(args: argparse.Namespace) -> dict[str, np.ndarray]:
     return data
 
 
+def choice_targets(data: dict[str, np.ndarray], temperature: float) -> np.ndarray:
+    """What the network's choice learns, per decision: the teacher's choice (one-hot), or its values softened.
+
+    With ``temperature`` > 0, a decision with the teacher's card values
+    (``--dagger-data``, :func:`searched_values`) learns softmax(value /
+    ``temperature``) over the searched cards: near-equal cards share the
+    target, so the network is not taught a coin toss of the search as a
+    certainty, and a card far behind gets almost nothing. Without values, or
+    at 0, the teacher's choice.
+    """
+    targets = np.zeros((len(data["actions"]), NUM_ACTIONS), dtype=np.float32)
+    targets[np.arange(len(targets)), data["actions"]] = 1.0
+    if temperature <= 0 or "values" not in data:
+        return targets
+    values = data["values"]
+    rows = np.flatnonzero(np.isfinite(values).any(axis=1))
+    scaled = np.where(np.isfinite(values[rows]), values[rows], -np.inf) / temperature
+    weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    targets[rows] = weights / weights.sum(axis=1, keepdims=True)
+    return targets
+
+
 def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[str, Any]:
     """Fit the model's policy to the teacher's choices and its value to the rounds' results."""
     start = time.perf_counter()
     data = teacher_decisions(args)
+    if args.dagger_decisions > 0:
+        more = teacher_decisions(args, dagger=True)
+        data["values"] = np.full((len(data["actions"]), NUM_ACTIONS), np.nan, dtype=np.float32)
+        data = {name: np.concatenate([data[name], more[name]]) for name in data}
     collected = time.perf_counter() - start
     print(f"imitation: {len(data['actions'])} decisions of {args.teacher} in {collected / 60:.1f} min", flush=True)
     if args.features == PLAY_FEATURES:
@@ -234,6 +347,7 @@ def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[
     observations = torch.from_numpy(data["observations"])
     masks = torch.from_numpy(data["masks"]).bool()
     actions = torch.from_numpy(data["actions"]).long()
+    targets = torch.from_numpy(choice_targets(data, args.soft_temperature))
     results = torch.from_numpy(data["results"]) / scale
     total = len(actions)
     for epoch in range(args.imitation_epochs):
@@ -245,9 +359,8 @@ def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[
             policy_latent, value_latent = policy.mlp_extractor(x)
             logits = policy.action_net(policy_latent).masked_fill(~masks[batch], -1e9)
             values = policy.value_net(value_latent).squeeze(-1)
-            loss = torch.nn.functional.cross_entropy(logits, actions[batch]) + 0.5 * torch.nn.functional.mse_loss(
-                values, results[batch]
-            )
+            chosen = -(targets[batch] * torch.log_softmax(logits, dim=-1)).sum(-1).mean()
+            loss = chosen + 0.5 * torch.nn.functional.mse_loss(values, results[batch])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -418,6 +531,26 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="an .npz keeping the teacher's decisions: read if it exists, else written",
     )
     parser.add_argument(
+        "--dagger-decisions",
+        type=int,
+        default=0,
+        help="decisions of --dagger-behaviour labelled by the teacher, learnt beside the imitation's (DAgger)",
+    )
+    parser.add_argument(
+        "--dagger-behaviour",
+        default=None,
+        help="the policy file (.npz) playing the labelled seat",
+    )
+    parser.add_argument("--dagger-teacher", default=None, help="the level labelling them (default: --teacher)")
+    parser.add_argument("--dagger-opponents", default="medium", help="the behaviour's opponents, in turn")
+    parser.add_argument("--dagger-data", default=None, help="an .npz keeping the DAgger decisions: read if it exists")
+    parser.add_argument(
+        "--soft-temperature",
+        type=float,
+        default=0.0,
+        help="learn softmax(value / this) of the DAgger teacher's card values instead of its choice (0: its choice)",
+    )
+    parser.add_argument(
         "--features",
         default=PLAY_FEATURES,
         choices=[PLAY_FEATURES, "none"],
@@ -495,6 +628,8 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         if args.features != PLAY_FEATURES:
             raise SystemExit(f"--prior needs --features {PLAY_FEATURES}")
         add_prior(model, args.prior)
+    if args.dagger_decisions > 0 and not args.dagger_behaviour:
+        raise SystemExit("--dagger-decisions needs --dagger-behaviour, the policy file that plays")
     imitation = imitate(model, args, scale) if args.imitation_decisions > 0 else None
     if args.prior and args.final_prior is not None:  # from here on the model plays with --final-prior
         if imitation is not None:
@@ -502,8 +637,11 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         with torch.no_grad():
             model.policy.action_net.prior.fill_(args.final_prior)
     arguments = {**vars(args), "out": Path(args.out).name}  # file names, never a machine's paths
-    if args.imitation_data:
-        arguments["imitation_data"] = Path(args.imitation_data).name
+    for name in ("imitation_data", "dagger_data", "dagger_behaviour"):
+        if arguments[name]:
+            arguments[name] = Path(arguments[name]).name
+    if args.dagger_behaviour:
+        arguments["dagger_behaviour_sha256"] = file_digest(args.dagger_behaviour)
 
     def save(policy: Policy, steps: int) -> None:
         """The best policy so far, saved as it is found: a run stopped or killed keeps it (whole, or the last)."""
