@@ -91,8 +91,8 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 from ronda.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_id
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.opponents import make_level
-from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
-from ronda.adapters.policy import Policy
+from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, PLAY_FEATURES_V2_SIZE
+from ronda.adapters.policy import FEATURES, Policy
 from ronda.bots import Bot
 from ronda.bots.declarations import challenge, declaration_models, gamble_targets
 from ronda.bots.determinize import Determinizer
@@ -122,14 +122,15 @@ class WithPlayFeatures(gymnasium.ObservationWrapper[Any, Any, Any]):
     time: the same function of the same observation.
     """
 
-    def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
+    def __init__(self, env: gymnasium.Env[Any, Any], features: str = PLAY_FEATURES) -> None:
         super().__init__(env)
+        size, self.features = FEATURES[features]
         self.observation_space = gymnasium.spaces.Box(
-            low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE + PLAY_FEATURES_SIZE,), dtype=np.float32
+            low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE + size,), dtype=np.float32
         )
 
     def observation(self, observation: np.ndarray) -> np.ndarray:
-        return np.concatenate([observation, play_features(observation)]).astype(np.float32)
+        return np.concatenate([observation, self.features(observation)]).astype(np.float32)
 
 
 def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
@@ -137,8 +138,8 @@ def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
         env: gymnasium.Env[Any, Any] = RondaEnv(
             players=2, seat=0, opponents=opponent_spec(opponent), reward=reward, observation="flat"
         )
-        if features == PLAY_FEATURES:
-            env = WithPlayFeatures(env)
+        if features in FEATURES:
+            env = WithPlayFeatures(env, features)
         return gymnasium.wrappers.TransformReward(env, lambda r: r / scale)
 
     return build
@@ -332,8 +333,9 @@ def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[
         data = {name: np.concatenate([data[name], more[name]]) for name in data}
     collected = time.perf_counter() - start
     print(f"imitation: {len(data['actions'])} decisions of {args.teacher} in {collected / 60:.1f} min", flush=True)
-    if args.features == PLAY_FEATURES:
-        extra = np.stack([play_features(observation) for observation in data["observations"]])
+    if args.features in FEATURES:
+        compute = FEATURES[args.features][1]
+        extra = np.stack([compute(observation) for observation in data["observations"]])
         data["observations"] = np.concatenate([data["observations"], extra], axis=1)
 
     policy = model.policy
@@ -448,8 +450,10 @@ class JudgementInLatent(torch.nn.Module):
     def judgement(features: torch.Tensor) -> torch.Tensor:
         """Torch's :func:`~ronda.adapters.play_features.judgement_logits` of the observation and its features."""
         held = features[:, HAND_RANKS : HAND_RANKS + 10] > 0
-        extra = features[:, OBSERVATION_SIZE : OBSERVATION_SIZE + 20]
-        judged = extra[:, :10] - extra[:, 10:]
+        extra = features[:, OBSERVATION_SIZE:]
+        judged = extra[:, :10] - extra[:, 10:20]
+        if extra.shape[1] == PLAY_FEATURES_V2_SIZE:  # the last deal's exact worth, where it holds
+            judged = torch.where(extra[:, -1:] > 0.5, extra[:, PLAY_FEATURES_SIZE : PLAY_FEATURES_SIZE + 10], judged)
         best = judged.masked_fill(~held, -torch.inf).max(dim=1, keepdim=True).values
         cards = torch.where(held, judged - best, torch.zeros_like(judged)).repeat_interleave(4, dim=1)
         return torch.nn.functional.pad(cards, (0, NUM_ACTIONS - 40))
@@ -553,7 +557,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--features",
         default=PLAY_FEATURES,
-        choices=[PLAY_FEATURES, "none"],
+        choices=[*FEATURES, "none"],
         help="policy-only inputs appended to the observation (ronda.adapters.play_features), or none",
     )
     parser.add_argument(
@@ -625,8 +629,8 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
     if args.features != "none":
         meta["features"] = args.features
     if args.prior:
-        if args.features != PLAY_FEATURES:
-            raise SystemExit(f"--prior needs --features {PLAY_FEATURES}")
+        if args.features not in FEATURES:
+            raise SystemExit(f"--prior needs play features: --features {' or '.join(FEATURES)}")
         add_prior(model, args.prior)
     if args.dagger_decisions > 0 and not args.dagger_behaviour:
         raise SystemExit("--dagger-decisions needs --dagger-behaviour, the policy file that plays")
@@ -680,8 +684,8 @@ def agreement(
         mask = env.action_masks()
         assert isinstance(observation, np.ndarray)
         seen = observation
-        if policy.meta.get("features") == PLAY_FEATURES:
-            seen = np.concatenate([observation, play_features(observation)])
+        if policy.meta.get("features") in FEATURES:
+            seen = np.concatenate([observation, FEATURES[policy.meta["features"]][1](observation)])
         wanted, _ = model.predict(seen, action_masks=mask, deterministic=True)
         chosen = policy.act(observation, mask)
         same += int(wanted) == chosen

@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ronda.adapters.encoding import action_id
+from ronda.adapters.encoding import action_id, observe
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.opponents import make_level
+from ronda.adapters.play_features import judgement_logits, play_features_v2
 from ronda.adapters.policy import SHIPPED, Policy, PolicyBot, PolicyError, encoding_signature, load_bot
 from ronda.bots import make_bot
 from ronda.bots.search import distinct_plays
@@ -209,6 +210,25 @@ def test_the_teachers_card_values_pick_what_it_plays_and_soften_its_near_ties() 
     soft = script.choice_targets(data, 0.01)[0]
     assert 0.45 < soft[4] < soft[0] < 0.55 and soft[8] < 1e-6 and soft.sum() == pytest.approx(1.0)
     assert script.choice_targets(data, 0.0)[0].tolist() == [1.0] + [0.0] * 47  # the choice alone
+
+
+def test_the_training_scripts_judgement_is_the_policys_on_the_last_deal_too() -> None:
+    """The torch prior (``JudgementInLatent``) reads play-v2's endgame worth where the numpy policy does."""
+    script = _training_script()
+    import torch  # the train extra, there once the script loads
+
+    game = Game(Rules(players=2), seed=2)
+    medium = make_bot("medium", seed=2)
+    checked = 0
+    while game.phase != OVER and game.round == 0:
+        observation = observe(game.view(game.turn))
+        features = play_features_v2(observation)
+        both = torch.from_numpy(np.concatenate([observation, features])[None, :])
+        expected = judgement_logits(observation, features)
+        assert script.JudgementInLatent.judgement(both)[0].numpy() == pytest.approx(expected, abs=1e-6)
+        checked += bool(features[-1])
+        game.apply(medium.choose(game.view(game.turn), game.legal_actions()))
+    assert checked >= 6  # decisions of the last deal, where the endgame worth decides
 
 
 def test_ronda_arena_plays_a_policy_entrant_in_this_process_and_in_worker_processes(capsys, tmp_path: Path) -> None:
