@@ -24,6 +24,16 @@ observation does not change; a policy file names them in its meta
 (``"features": "play-v1"``), and :class:`ronda.adapters.policy.Policy`
 appends them to the observation it is given.
 
+``play-v2`` (:func:`play_features_v2`, 41 numbers) adds one search, where it
+is exact and small: on the last deal of a 2-player round the stock is empty,
+so the cards the seat cannot place are the other hand, and the rest of the
+round (at most 3 + 3 cards, 4 + 4 with four-card hands) is searched to its
+end (:func:`endgame_values`): each card's worth in points, R7.1 and R7.2
+included, both sides playing their best, and a flag where it holds. There the
+prior ranks the cards by that worth instead of ``medium``'s one-move guess:
+it is where ``hard``'s exact end-of-round search gained most over ``medium``
+(docs/research.md, "A baseline to beat").
+
 >>> from ronda.engine.game import Game
 >>> from ronda.engine.rules import Rules
 >>> from ronda.adapters.encoding import observe
@@ -234,6 +244,8 @@ def play_features_v2(observation: np.ndarray) -> np.ndarray:
 def judgement_logits(observation: np.ndarray, features: np.ndarray) -> np.ndarray:
     """Per action id, ``value - danger`` of the card's rank less that of the best rank held (so at most 0).
 
+    With the ``play-v2`` features on the last deal of a 2-player round, the
+    card's exact worth (:func:`endgame_values`) instead of ``value - danger``.
     ``medium``'s judgement of each play, / :data:`SCALE`, measured from the best
     play: it ranks the plays among themselves and leaves the best one's logit
     as the layers give it, so it never tips a challenge or a declaration

@@ -5,9 +5,11 @@ A policy file is an ``.npz`` of the network's layers (``w0``, ``b0``, ``w1``,
 the activation, the encoding it reads (:mod:`ronda.adapters.encoding`,
 checked by the pieces' names and sizes, so a file made for another encoding
 is refused by name), and how it was made; a file may also ask for the
-policy-only play features (``"features": "play-v1"``, appended to the
-observation, :mod:`ronda.adapters.play_features`) and a ``prior`` (its logits
-add that weight times ``medium``'s judgement of each card). Playing needs
+policy-only play features (``"features": "play-v1"``, or ``"play-v2"``
+with the last deal's exact worth of each card, appended to the observation,
+:mod:`ronda.adapters.play_features`) and a ``prior`` (its logits add that
+weight times the features' judgement of each card: ``medium``'s, and on a
+2-player round's last deal with ``play-v2`` the exact one). Playing needs
 numpy only, not the training stack (``examples/research/train_policy.py``
 makes the files).
 
