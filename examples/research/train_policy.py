@@ -2,7 +2,7 @@
 
     pip install -e '.[train]'          # torch (a CPU build is enough), stable-baselines3, sb3-contrib
     nice -n 10 python examples/research/train_policy.py --imitation-decisions 80000 --steps 0 \
-        --final-prior 60 --out ronda-2p.npz
+        --features play-v2 --final-prior 60 --out ronda-2p.npz
     ronda arena policy:ronda-2p.npz medium --units 100
 
 That command made the shipped ``policy:ronda-2p`` (its ``meta`` holds the
@@ -18,7 +18,18 @@ its table). It runs in two phases, each printing progress:
    round's result. By default it reads the play features
    (:mod:`ronda.adapters.play_features`) beside the observation, and its
    logits add ``--prior`` times ``medium``'s judgement of each card, a weight
-   it learns; ``--final-prior`` sets that weight afterwards.
+   it learns; ``--final-prior`` sets that weight afterwards. With
+   ``--features play-v2`` the features add the last deal's exact worth of
+   each card, and on that deal the prior ranks the cards by it.
+
+   *DAgger*, optional: ``--dagger-decisions`` more decisions where a policy
+   file (``--dagger-behaviour``) plays the seat against
+   ``--dagger-opponents`` and ``--dagger-teacher`` (default ``--teacher``)
+   only labels them (kept in ``--dagger-data``), so the network also learns
+   on the positions it reaches itself; there the teacher's values of the
+   cards (``hard``: the chance to win, per card, from its guesses) are kept
+   too, and ``--soft-temperature T`` learns softmax(value / T) over them
+   instead of the bare choice.
 2. **Reinforcement.** sb3-contrib's MaskablePPO goes on from those weights,
    with a small step size and clip so that it refines the imitation rather
    than forgets it, for the rest of ``--minutes`` (or ``--steps``). Every
@@ -58,10 +69,15 @@ after 2.75 million steps; against ``easy`` it won 140 of 200 games (the
 first baseline, PPO alone: 58), against ``medium`` 83 (16), against ``hard``
 48. Without the best-export rule the last export was worse than the best
 (-0.79 against ``medium``): PPO from a good start drifts as much as it climbs.
-The present file (the command above: the features, the prior, no PPO) wins
-162 of 200 against ``easy`` and 97 against ``medium`` (-0.20 a round): it is
-``medium``'s card play with some of ``hard``'s habits, level with it, not
-better (docs/research.md says what was tried).
+The file before (``--features play-v1``, the prior, no PPO) won 162 of 200
+against ``easy`` and 97 against ``medium`` (-0.20 a round): ``medium``'s
+card play with some of ``hard``'s habits, level with it. DAgger (40,000
+decisions of that file against ``medium`` labelled by ``hard:16``, then
+40,000 of the next labelled by ``hard:32``, with and without soft targets)
+left it level (48.5% to 49.0% of 400 games). The present file (the command
+above: ``play-v2``) wins 623 of 1,000 games against ``medium`` on a fresh
+seed (62.3% [59.2, 65.2], +0.64 a round): the last deal, searched exactly,
+is where ``hard`` gained most over ``medium`` (docs/research.md).
 
 Reproducible: ``--seed`` seeds torch, the environments, the teacher and the
 opponents (search bots get a fixed budget); torch runs on one thread. The
@@ -73,6 +89,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import hashlib
 import json
 import multiprocessing
 import time
@@ -90,8 +107,16 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 from ronda.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_id
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.opponents import make_level
-from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, play_features
-from ronda.adapters.policy import Policy
+from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, PLAY_FEATURES_V2_SIZE
+from ronda.adapters.policy import FEATURES, Policy
+from ronda.bots import Bot
+from ronda.bots.declarations import challenge, declaration_models, gamble_targets
+from ronda.bots.determinize import Determinizer
+from ronda.bots.pimc import PimcBot
+from ronda.bots.search import distinct_plays
+from ronda.engine.actions import Action
+from ronda.engine.game import DECLARE
+from ronda.engine.view import SeatView
 
 
 def level_settings(text: str) -> tuple[str, dict[str, int]]:
@@ -113,14 +138,15 @@ class WithPlayFeatures(gymnasium.ObservationWrapper[Any, Any, Any]):
     time: the same function of the same observation.
     """
 
-    def __init__(self, env: gymnasium.Env[Any, Any]) -> None:
+    def __init__(self, env: gymnasium.Env[Any, Any], features: str = PLAY_FEATURES) -> None:
         super().__init__(env)
+        size, self.features = FEATURES[features]
         self.observation_space = gymnasium.spaces.Box(
-            low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE + PLAY_FEATURES_SIZE,), dtype=np.float32
+            low=-np.inf, high=np.inf, shape=(OBSERVATION_SIZE + size,), dtype=np.float32
         )
 
     def observation(self, observation: np.ndarray) -> np.ndarray:
-        return np.concatenate([observation, play_features(observation)]).astype(np.float32)
+        return np.concatenate([observation, self.features(observation)]).astype(np.float32)
 
 
 def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
@@ -128,8 +154,8 @@ def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
         env: gymnasium.Env[Any, Any] = RondaEnv(
             players=2, seat=0, opponents=opponent_spec(opponent), reward=reward, observation="flat"
         )
-        if features == PLAY_FEATURES:
-            env = WithPlayFeatures(env)
+        if features in FEATURES:
+            env = WithPlayFeatures(env, features)
         return gymnasium.wrappers.TransformReward(env, lambda r: r / scale)
 
     return build
@@ -138,18 +164,29 @@ def make_env(opponent: str, reward: str, scale: float, features: str) -> Any:
 # ---- phase 1: imitation
 
 
-def collect(job: tuple[int, int, str, list[str], int]) -> dict[str, np.ndarray]:
+Job = tuple[int, int, str, list[str], int, str | None]
+"""A collecting job: chunk number, decisions, teacher, opponents, seed, and the behaviour policy's file (or None)."""
+
+
+def collect(job: Job) -> dict[str, np.ndarray]:
     """One worker's share of the teacher's decisions: observation, mask, choice and the round's result.
 
     The teacher reads its seat's view only (R11), like every bot; the
-    observation is what the network will read at the same moment.
+    observation is what the network will read at the same moment. With a
+    behaviour policy (``--dagger-behaviour``) that policy plays the seat and
+    the teacher only labels what it would have played (DAgger): the network
+    then learns on the positions it reaches itself, not only on the
+    teacher's. Forced decisions (one legal action) are labelled without
+    asking the teacher there, which is where the search's time goes.
     """
-    worker, decisions, teacher_text, opponents, seed = job
+    worker, decisions, teacher_text, opponents, seed, behaviour_file = job
     teacher = make_level(*level_settings(teacher_text), seed + worker)
+    behaviour = Policy.load(behaviour_file) if behaviour_file is not None else None
     observations = np.zeros((decisions, OBSERVATION_SIZE), dtype=np.float32)
     masks = np.zeros((decisions, NUM_ACTIONS), dtype=np.int8)
     actions = np.zeros(decisions, dtype=np.int16)
     results = np.zeros(decisions, dtype=np.float32)
+    values = np.full((decisions, NUM_ACTIONS), np.nan, dtype=np.float32)
     envs = [
         RondaEnv(players=2, seat=0, opponents=opponent_spec(opponent), reward="round", observation="flat")
         for opponent in opponents
@@ -163,44 +200,111 @@ def collect(job: tuple[int, int, str, list[str], int]) -> dict[str, np.ndarray]:
         while not done and count < decisions:
             game = env.game
             assert game is not None
-            choice = action_id(teacher.choose(game.view(env.seat), game.legal_actions()))
-            observations[count], masks[count], actions[count] = observation, env.action_masks(), choice
+            mask = env.action_masks()
+            if behaviour is not None and mask.sum() == 1:
+                choice = int(np.argmax(mask))
+            elif behaviour is not None:
+                label, card_values = searched_values(teacher, game.view(env.seat), game.legal_actions())
+                choice = action_id(label)
+                for number, value in card_values.items():
+                    values[count, number] = value
+            else:
+                choice = action_id(teacher.choose(game.view(env.seat), game.legal_actions()))
+            observations[count], masks[count], actions[count] = observation, mask, choice
             count += 1
-            observation, reward, done, _, _ = env.step(choice)
+            played = behaviour.act(observation, mask) if behaviour is not None else choice
+            observation, reward, done, _, _ = env.step(played)
         results[first:count] = reward
-    return {"observations": observations, "masks": masks, "actions": actions, "results": results}
+    data = {"observations": observations, "masks": masks, "actions": actions, "results": results}
+    return {**data, "values": values} if behaviour is not None else data
 
 
-def chunks(args: argparse.Namespace) -> list[tuple[int, int, str, list[str], int]]:
+def searched_values(teacher: Bot, view: SeatView, legal: list[Action]) -> tuple[Action, dict[int, float]]:
+    """The teacher's choice and, where it searched among cards, each searched card's value (by action id).
+
+    The steps of :meth:`ronda.bots.search.SearchBot.choose`, in its order (so
+    the same random numbers, and the same choice), for ``hard``
+    (:class:`~ronda.bots.pimc.PimcBot`): where it picks among two or more
+    ranks, the mean over its guesses of each card's value (its chance to win
+    the game, plus a little margin: :meth:`~ronda.bots.search.SearchBot.leaf`),
+    one card of each rank; otherwise (another teacher, a declaration, a
+    challenge) no values, the choice alone. The view is the seat's (R11).
+    """
+    if not isinstance(teacher, PimcBot) or view.phase == DECLARE or challenge(view, legal) is not None:
+        return teacher.choose(view, legal), {}
+    sampler = Determinizer(
+        view, play_model=teacher.play_model, candidates=teacher.candidates, models=declaration_models(view)
+    )
+    plays = distinct_plays(legal)
+    if (teacher.gamble and gamble_targets(view, legal, sampler)) or len(plays) == 1:
+        return teacher.choose(view, legal), {}
+    totals = teacher.evaluate(view, plays, sampler)
+    exact = view.stock == 0 and sum(view.hand_sizes) <= teacher.exact_plays and len(sampler.unknown_seats()) <= 1
+    guesses = 1 if exact else teacher.budget  # PimcBot._evaluate: one guess where nothing is left to guess
+    best = max(range(len(plays)), key=lambda i: totals[i])
+    return plays[best], {action_id(play): total / guesses for play, total in zip(plays, totals, strict=True)}
+
+
+DAGGER_CHUNKS = 1000
+"""The DAgger chunks are numbered from a multiple of this (1 + the behaviour file's hash, 12 bits): their deals
+and the teacher's seeds are not the imitation's, nor another behaviour's."""
+
+
+def chunks(args: argparse.Namespace, dagger: bool = False) -> list[Job]:
     """The collection's jobs: ``--imitation-chunk`` decisions each (the last one less), numbered for their seeds.
 
     Numbered chunks rather than one share per worker: the data depend on the
-    count alone, not on how many processes collect them.
+    count alone, not on how many processes collect them. The DAgger jobs
+    (``dagger``) are numbered from a multiple of :data:`DAGGER_CHUNKS`: other deals.
     """
-    opponents = args.opponents.split(",")
-    total, size = args.imitation_decisions, args.imitation_chunk
+    if dagger:
+        opponents, total = args.dagger_opponents.split(","), args.dagger_decisions
+        first = DAGGER_CHUNKS * (1 + int(file_digest(args.dagger_behaviour)[:3], 16))
+        behaviour: str | None = args.dagger_behaviour
+        teacher = args.dagger_teacher or args.teacher
+    else:
+        opponents, total, first, behaviour = args.opponents.split(","), args.imitation_decisions, 0, None
+        teacher = args.teacher
+    size = args.imitation_chunk
     return [
-        (i, min(size, total - begin), args.teacher, opponents, args.seed)
+        (first + i, min(size, total - begin), teacher, opponents, args.seed, behaviour)
         for i, begin in enumerate(range(0, total, size))
     ]
 
 
-def teacher_decisions(args: argparse.Namespace) -> dict[str, np.ndarray]:
+def file_digest(path: str) -> str:
+    """A short hash of a file's bytes: what a data file's key names a behaviour policy by (never its path)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def teacher_decisions(args: argparse.Namespace, dagger: bool = False) -> dict[str, np.ndarray]:
     """The teacher's labelled decisions: collected in ``--workers`` processes, or read from ``--imitation-data``.
 
     Labelling is the slow part (minutes of search): ``--imitation-data FILE``
     keeps them, so a second run with the same teacher, opponents, seed and
-    count (checked) reuses them instead of searching again.
+    count (checked) reuses them instead of searching again. With ``dagger``,
+    the decisions of ``--dagger-behaviour`` labelled by the teacher, kept in
+    ``--dagger-data``; the key names the behaviour by its bytes' hash.
     """
-    key = {"teacher": args.teacher, "opponents": args.opponents, "seed": args.seed, "chunk": args.imitation_chunk}
-    key["decisions"] = args.imitation_decisions
-    cache = Path(args.imitation_data) if args.imitation_data else None
+    key: dict[str, Any] = {"teacher": args.teacher, "seed": args.seed, "chunk": args.imitation_chunk}
+    if dagger:
+        key.update(
+            teacher=args.dagger_teacher or args.teacher,
+            opponents=args.dagger_opponents,
+            decisions=args.dagger_decisions,
+            behaviour=file_digest(args.dagger_behaviour),
+        )
+        stored_as = args.dagger_data
+    else:
+        key.update(opponents=args.opponents, decisions=args.imitation_decisions)
+        stored_as = args.imitation_data
+    cache = Path(stored_as) if stored_as else None
     if cache is not None and cache.exists():
         with np.load(cache, allow_pickle=False) as stored:
             if json.loads(str(stored["key"])) != key:
                 raise SystemExit(f"{cache} holds other decisions ({stored['key']}), not {key}")
-            return {name: stored[name] for name in ("observations", "masks", "actions", "results")}
-    jobs = chunks(args)
+            return {name: stored[name] for name in stored.files if name != "key"}
+    jobs = chunks(args, dagger)
     if args.workers > 1:
         with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
             parts = pool.map(collect, jobs)
@@ -213,14 +317,41 @@ def teacher_decisions(args: argparse.Namespace) -> dict[str, np.ndarray]:
     return data
 
 
+def choice_targets(data: dict[str, np.ndarray], temperature: float) -> np.ndarray:
+    """What the network's choice learns, per decision: the teacher's choice (one-hot), or its values softened.
+
+    With ``temperature`` > 0, a decision with the teacher's card values
+    (``--dagger-data``, :func:`searched_values`) learns softmax(value /
+    ``temperature``) over the searched cards: near-equal cards share the
+    target, so the network is not taught a coin toss of the search as a
+    certainty, and a card far behind gets almost nothing. Without values, or
+    at 0, the teacher's choice.
+    """
+    targets = np.zeros((len(data["actions"]), NUM_ACTIONS), dtype=np.float32)
+    targets[np.arange(len(targets)), data["actions"]] = 1.0
+    if temperature <= 0 or "values" not in data:
+        return targets
+    values = data["values"]
+    rows = np.flatnonzero(np.isfinite(values).any(axis=1))
+    scaled = np.where(np.isfinite(values[rows]), values[rows], -np.inf) / temperature
+    weights = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+    targets[rows] = weights / weights.sum(axis=1, keepdims=True)
+    return targets
+
+
 def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[str, Any]:
     """Fit the model's policy to the teacher's choices and its value to the rounds' results."""
     start = time.perf_counter()
     data = teacher_decisions(args)
+    if args.dagger_decisions > 0:
+        more = teacher_decisions(args, dagger=True)
+        data["values"] = np.full((len(data["actions"]), NUM_ACTIONS), np.nan, dtype=np.float32)
+        data = {name: np.concatenate([data[name], more[name]]) for name in data}
     collected = time.perf_counter() - start
     print(f"imitation: {len(data['actions'])} decisions of {args.teacher} in {collected / 60:.1f} min", flush=True)
-    if args.features == PLAY_FEATURES:
-        extra = np.stack([play_features(observation) for observation in data["observations"]])
+    if args.features in FEATURES:
+        compute = FEATURES[args.features][1]
+        extra = np.stack([compute(observation) for observation in data["observations"]])
         data["observations"] = np.concatenate([data["observations"], extra], axis=1)
 
     policy = model.policy
@@ -234,6 +365,7 @@ def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[
     observations = torch.from_numpy(data["observations"])
     masks = torch.from_numpy(data["masks"]).bool()
     actions = torch.from_numpy(data["actions"]).long()
+    targets = torch.from_numpy(choice_targets(data, args.soft_temperature))
     results = torch.from_numpy(data["results"]) / scale
     total = len(actions)
     for epoch in range(args.imitation_epochs):
@@ -245,9 +377,8 @@ def imitate(model: MaskablePPO, args: argparse.Namespace, scale: float) -> dict[
             policy_latent, value_latent = policy.mlp_extractor(x)
             logits = policy.action_net(policy_latent).masked_fill(~masks[batch], -1e9)
             values = policy.value_net(value_latent).squeeze(-1)
-            loss = torch.nn.functional.cross_entropy(logits, actions[batch]) + 0.5 * torch.nn.functional.mse_loss(
-                values, results[batch]
-            )
+            chosen = -(targets[batch] * torch.log_softmax(logits, dim=-1)).sum(-1).mean()
+            loss = chosen + 0.5 * torch.nn.functional.mse_loss(values, results[batch])
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
@@ -335,8 +466,10 @@ class JudgementInLatent(torch.nn.Module):
     def judgement(features: torch.Tensor) -> torch.Tensor:
         """Torch's :func:`~ronda.adapters.play_features.judgement_logits` of the observation and its features."""
         held = features[:, HAND_RANKS : HAND_RANKS + 10] > 0
-        extra = features[:, OBSERVATION_SIZE : OBSERVATION_SIZE + 20]
-        judged = extra[:, :10] - extra[:, 10:]
+        extra = features[:, OBSERVATION_SIZE:]
+        judged = extra[:, :10] - extra[:, 10:20]
+        if extra.shape[1] == PLAY_FEATURES_V2_SIZE:  # the last deal's exact worth, where it holds
+            judged = torch.where(extra[:, -1:] > 0.5, extra[:, PLAY_FEATURES_SIZE : PLAY_FEATURES_SIZE + 10], judged)
         best = judged.masked_fill(~held, -torch.inf).max(dim=1, keepdim=True).values
         cards = torch.where(held, judged - best, torch.zeros_like(judged)).repeat_interleave(4, dim=1)
         return torch.nn.functional.pad(cards, (0, NUM_ACTIONS - 40))
@@ -418,9 +551,29 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="an .npz keeping the teacher's decisions: read if it exists, else written",
     )
     parser.add_argument(
+        "--dagger-decisions",
+        type=int,
+        default=0,
+        help="decisions of --dagger-behaviour labelled by the teacher, learnt beside the imitation's (DAgger)",
+    )
+    parser.add_argument(
+        "--dagger-behaviour",
+        default=None,
+        help="the policy file (.npz) playing the labelled seat",
+    )
+    parser.add_argument("--dagger-teacher", default=None, help="the level labelling them (default: --teacher)")
+    parser.add_argument("--dagger-opponents", default="medium", help="the behaviour's opponents, in turn")
+    parser.add_argument("--dagger-data", default=None, help="an .npz keeping the DAgger decisions: read if it exists")
+    parser.add_argument(
+        "--soft-temperature",
+        type=float,
+        default=0.0,
+        help="learn softmax(value / this) of the DAgger teacher's card values instead of its choice (0: its choice)",
+    )
+    parser.add_argument(
         "--features",
         default=PLAY_FEATURES,
-        choices=[PLAY_FEATURES, "none"],
+        choices=[*FEATURES, "none"],
         help="policy-only inputs appended to the observation (ronda.adapters.play_features), or none",
     )
     parser.add_argument(
@@ -492,9 +645,11 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
     if args.features != "none":
         meta["features"] = args.features
     if args.prior:
-        if args.features != PLAY_FEATURES:
-            raise SystemExit(f"--prior needs --features {PLAY_FEATURES}")
+        if args.features not in FEATURES:
+            raise SystemExit(f"--prior needs play features: --features {' or '.join(FEATURES)}")
         add_prior(model, args.prior)
+    if args.dagger_decisions > 0 and not args.dagger_behaviour:
+        raise SystemExit("--dagger-decisions needs --dagger-behaviour, the policy file that plays")
     imitation = imitate(model, args, scale) if args.imitation_decisions > 0 else None
     if args.prior and args.final_prior is not None:  # from here on the model plays with --final-prior
         if imitation is not None:
@@ -502,8 +657,11 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         with torch.no_grad():
             model.policy.action_net.prior.fill_(args.final_prior)
     arguments = {**vars(args), "out": Path(args.out).name}  # file names, never a machine's paths
-    if args.imitation_data:
-        arguments["imitation_data"] = Path(args.imitation_data).name
+    for name in ("imitation_data", "dagger_data", "dagger_behaviour"):
+        if arguments[name]:
+            arguments[name] = Path(arguments[name]).name
+    if args.dagger_behaviour:
+        arguments["dagger_behaviour_sha256"] = file_digest(args.dagger_behaviour)
 
     def save(policy: Policy, steps: int) -> None:
         """The best policy so far, saved as it is found: a run stopped or killed keeps it (whole, or the last)."""
@@ -542,8 +700,8 @@ def agreement(
         mask = env.action_masks()
         assert isinstance(observation, np.ndarray)
         seen = observation
-        if policy.meta.get("features") == PLAY_FEATURES:
-            seen = np.concatenate([observation, play_features(observation)])
+        if policy.meta.get("features") in FEATURES:
+            seen = np.concatenate([observation, FEATURES[policy.meta["features"]][1](observation)])
         wanted, _ = model.predict(seen, action_masks=mask, deterministic=True)
         chosen = policy.act(observation, mask)
         same += int(wanted) == chosen

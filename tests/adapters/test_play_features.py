@@ -13,13 +13,24 @@ import pytest
 
 from decks import run, start
 from ronda.adapters.encoding import OBSERVATION_SIZE, observe
-from ronda.adapters.play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, SCALE, play_features
+from ronda.adapters.play_features import (
+    PLAY_FEATURES,
+    PLAY_FEATURES_SIZE,
+    PLAY_FEATURES_V2,
+    PLAY_FEATURES_V2_SIZE,
+    SCALE,
+    endgame_values,
+    play_features,
+    play_features_v2,
+)
 from ronda.adapters.policy import Policy, PolicyBot, PolicyError
 from ronda.bots import make_bot
+from ronda.bots.endgame import solve
 from ronda.bots.rules_based import judge_play
 from ronda.engine.actions import Play
 from ronda.engine.cards import parse_card
-from ronda.engine.game import OVER, Game
+from ronda.engine.combinations import hand_combination
+from ronda.engine.game import OVER, PLAY, Game
 from ronda.engine.rules import Rules
 
 
@@ -86,5 +97,63 @@ def test_a_prior_adds_medium_s_judgement_of_each_card_so_a_blank_network_plays_t
     assert PolicyBot(Policy([blank], {"features": PLAY_FEATURES})).choose(view, legal) == Play(parse_card("1e"))
     chosen = PolicyBot(Policy([blank], {"features": PLAY_FEATURES, "prior": 20})).choose(view, legal)
     assert chosen == Play(parse_card("4c")) == make_bot("medium", seed=1).choose(view, legal)
-    with pytest.raises(PolicyError, match="prior is a number, over the play-v1 features"):
+    with pytest.raises(PolicyError, match="prior is a number, over the play features"):
         Policy([(blank[0][:OBSERVATION_SIZE], blank[1])], {"prior": 20})
+
+
+def test_on_the_last_deal_of_two_players_each_card_is_worth_what_the_exact_search_of_the_real_game_finds() -> None:
+    """``endgame_values`` (from the observation alone, R11) is the engine's exact solve of the rest of the round.
+
+    On the last deal the unseen cards are the other hand, so the seat's view holds
+    everything: each card's worth, caidas, missas, R7.1's table and R7.2's card count,
+    is :func:`~ronda.bots.endgame.solve` of the real game after that card (points,
+    both sides best). Deals without combinations and a far target: points only.
+    """
+    checked = 0
+    for seed in range(30):
+        game = Game(Rules(players=2, target=10_000), seed=seed)
+        medium = make_bot("medium", seed=seed)
+        while game.phase != OVER and game.round == 0:
+            view, legal = game.view(game.turn), game.legal_actions()
+            worth = endgame_values(observe(view))
+            assert game.phase != PLAY or (worth is not None) == (game.stock == 0)
+            plain = all(hand_combination(game.dealt_hand(seat).mask, False) is None for seat in (0, 1))
+            if worth is not None and plain and game.phase == PLAY:
+                for action in legal:
+                    after = game.copy(history=False)
+                    after.apply(action)
+                    solved = solve(after, view.side, game.scores, 0.0)
+                    assert worth[action.card >> 2] == pytest.approx(solved), (seed, view.hand, action)
+                    checked += 1
+            game.apply(medium.choose(view, legal))
+    assert checked > 60
+    deal = Game(Rules(players=2), seed=0)
+    assert endgame_values(observe(deal.view(deal.turn))) is None  # the first deal: the other hand is not known
+
+
+def test_a_play_v2_policy_plays_the_last_deal_by_its_exact_worth_and_earlier_deals_by_medium_s_judgement() -> None:
+    """Zero layers and a prior: the policy's card is the best by the endgame worth on the last deal (R11: read
+    from the observation), by value - danger before."""
+    layers = [
+        (np.zeros((OBSERVATION_SIZE + PLAY_FEATURES_V2_SIZE, 8), np.float32), np.zeros(8, np.float32)),
+        (np.zeros((8, 48), np.float32), np.zeros(48, np.float32)),
+    ]
+    policy = Policy(layers, {"activation": "relu", "features": PLAY_FEATURES_V2, "prior": 1.0})
+    last_deal = 0
+    for seed in range(16):
+        game = Game(Rules(players=2), seed=seed)
+        medium = make_bot("medium", seed=seed)
+        while game.phase != OVER and game.round == 0:
+            view, legal = game.view(game.turn), game.legal_actions()
+            cards = [action for action in legal if isinstance(action, Play)]
+            if len(cards) == len(legal) and len({action.card >> 2 for action in cards}) > 1:
+                observation = observe(view)
+                features = play_features_v2(observation)
+                worth = endgame_values(observation)
+                judged = features[:10] - features[10:20] if worth is None else np.array(worth) / SCALE
+                chosen = PolicyBot(policy).choose(view, legal)
+                assert isinstance(chosen, Play)
+                assert judged[chosen.card >> 2] == max(judged[a.card >> 2] for a in cards)
+                last_deal += worth is not None
+            game.apply(medium.choose(view, legal))
+    assert last_deal > 5

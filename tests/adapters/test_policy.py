@@ -18,11 +18,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from ronda.adapters.encoding import action_id, observe
+from ronda.adapters.gymnasium import RondaEnv
+from ronda.adapters.opponents import make_level
+from ronda.adapters.play_features import judgement_logits, play_features_v2
 from ronda.adapters.policy import SHIPPED, Policy, PolicyBot, PolicyError, encoding_signature, load_bot
 from ronda.bots import make_bot
+from ronda.bots.search import distinct_plays
 from ronda.cli.main import main as ronda_main
 from ronda.engine.actions import Challenge
-from ronda.engine.game import OVER, Game
+from ronda.engine.game import OVER, PLAY, Game
 from ronda.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,6 +154,81 @@ def test_a_final_prior_is_the_weight_the_saved_policy_and_the_torch_model_both_p
     assert saved.meta["imitation"]["learnt_prior"] != 5.0
     same, total = script.agreement(model, saved, decisions=60, opponent="random")
     assert same == total
+
+
+def test_dagger_data_are_the_positions_the_behaviour_reaches_labelled_by_the_teacher(tmp_path: Path) -> None:
+    """``--dagger-behaviour``: the policy plays the seat, the teacher only says what it would have played there."""
+    script = _training_script()
+    _random_policy().save(tmp_path / "behaviour.npz")
+    behaviour = Policy.load(tmp_path / "behaviour.npz")
+    args = script.parse(
+        [
+            *("--teacher", "medium", "--imitation-chunk", "80", "--dagger-decisions", "120", "--workers", "1"),
+            *("--dagger-behaviour", str(tmp_path / "behaviour.npz"), "--dagger-opponents", "easy"),
+        ]
+    )
+    data = script.teacher_decisions(args, dagger=True)
+    assert len(data["actions"]) == 120
+    # Replayed by hand: the behaviour steps the game, the teacher (seeded as its chunk) labels every decision.
+    jobs = script.chunks(args, dagger=True)
+    at, disagreements = 0, 0
+    for worker, decisions, _, _, seed, _ in jobs:
+        teacher = make_bot("medium", seed=seed + worker)
+        env = RondaEnv(players=2, seat=0, opponents="easy", reward="round", observation="flat")
+        episode, done = 0, True
+        for _ in range(decisions):
+            if done:
+                observation, _ = env.reset(seed=seed * 1_000_003 + worker * 100_003 + episode)
+                episode += 1
+            assert env.game is not None
+            mask = env.action_masks()
+            label = action_id(teacher.choose(env.game.view(0), env.game.legal_actions()))
+            assert np.array_equal(data["observations"][at], observation) and data["actions"][at] == label
+            played = behaviour.act(observation, mask)
+            disagreements += played != label
+            observation, _, done, _, _ = env.step(played)
+            at += 1
+    assert disagreements > 20  # the random behaviour went its own way, and the positions followed it
+
+
+def test_the_teachers_card_values_pick_what_it_plays_and_soften_its_near_ties() -> None:
+    """``searched_values``: hard's own choice, with each rank's value; ``--soft-temperature`` shares near-ties."""
+    script = _training_script()
+    game = Game(Rules(players=2), seed=5)
+    medium = make_bot("medium", seed=0)
+    while game.phase != PLAY or len(distinct_plays(game.legal_actions())) < 3:
+        game.apply(medium.choose(game.view(game.turn), game.legal_actions()))
+    view, legal = game.view(game.turn), game.legal_actions()
+    teacher, twin = (make_level("hard", {"samples": 4}, 3) for _ in range(2))
+    label, values = script.searched_values(teacher, view, legal)
+    assert label == twin.choose(view, legal)  # the same search, the same random numbers, the same card
+    assert sorted(values) == sorted(action_id(play) for play in distinct_plays(legal))
+    assert max(values, key=values.__getitem__) == action_id(label) and all(0 < v < 1.1 for v in values.values())
+    nan = float("nan")
+    data = {"actions": np.array([0]), "values": np.full((1, 48), nan, dtype=np.float32)}
+    data["values"][0, [0, 4, 8]] = [0.500, 0.499, 0.300]
+    soft = script.choice_targets(data, 0.01)[0]
+    assert 0.45 < soft[4] < soft[0] < 0.55 and soft[8] < 1e-6 and soft.sum() == pytest.approx(1.0)
+    assert script.choice_targets(data, 0.0)[0].tolist() == [1.0] + [0.0] * 47  # the choice alone
+
+
+def test_the_training_scripts_judgement_is_the_policys_on_the_last_deal_too() -> None:
+    """The torch prior (``JudgementInLatent``) reads play-v2's endgame worth where the numpy policy does."""
+    script = _training_script()
+    import torch  # the train extra, there once the script loads
+
+    game = Game(Rules(players=2), seed=2)
+    medium = make_bot("medium", seed=2)
+    checked = 0
+    while game.phase != OVER and game.round == 0:
+        observation = observe(game.view(game.turn))
+        features = play_features_v2(observation)
+        both = torch.from_numpy(np.concatenate([observation, features])[None, :])
+        expected = judgement_logits(observation, features)
+        assert script.JudgementInLatent.judgement(both)[0].numpy() == pytest.approx(expected, abs=1e-6)
+        checked += bool(features[-1])
+        game.apply(medium.choose(game.view(game.turn), game.legal_actions()))
+    assert checked >= 6  # decisions of the last deal, where the endgame worth decides
 
 
 def test_ronda_arena_plays_a_policy_entrant_in_this_process_and_in_worker_processes(capsys, tmp_path: Path) -> None:

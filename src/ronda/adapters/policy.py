@@ -5,9 +5,11 @@ A policy file is an ``.npz`` of the network's layers (``w0``, ``b0``, ``w1``,
 the activation, the encoding it reads (:mod:`ronda.adapters.encoding`,
 checked by the pieces' names and sizes, so a file made for another encoding
 is refused by name), and how it was made; a file may also ask for the
-policy-only play features (``"features": "play-v1"``, appended to the
-observation, :mod:`ronda.adapters.play_features`) and a ``prior`` (its logits
-add that weight times ``medium``'s judgement of each card). Playing needs
+policy-only play features (``"features": "play-v1"``, or ``"play-v2"``
+with the last deal's exact worth of each card, appended to the observation,
+:mod:`ronda.adapters.play_features`) and a ``prior`` (its logits add that
+weight times the features' judgement of each card: ``medium``'s, and on a
+2-player round's last deal with ``play-v2`` the exact one). Playing needs
 numpy only, not the training stack (``examples/research/train_policy.py``
 makes the files).
 
@@ -58,7 +60,15 @@ from .encoding import (
     observe,
     relative_mask,
 )
-from .play_features import PLAY_FEATURES, PLAY_FEATURES_SIZE, judgement_logits, play_features
+from .play_features import (
+    PLAY_FEATURES,
+    PLAY_FEATURES_SIZE,
+    PLAY_FEATURES_V2,
+    PLAY_FEATURES_V2_SIZE,
+    judgement_logits,
+    play_features,
+    play_features_v2,
+)
 
 MAX_POLICY_BYTES = 256 * 2**20
 """The largest policy file read: the shipped one is half a megabyte."""
@@ -72,6 +82,7 @@ SHIPPED = Path(__file__).parent / "policies"
 
 FEATURES: dict[str, tuple[int, Callable[[np.ndarray], np.ndarray]]] = {
     PLAY_FEATURES: (PLAY_FEATURES_SIZE, play_features),
+    PLAY_FEATURES_V2: (PLAY_FEATURES_V2_SIZE, play_features_v2),
 }
 """Policy-only inputs a file may ask for (meta ``"features"``), appended to the observation
 (:mod:`ronda.adapters.play_features`): the published observation stays as it is."""
@@ -112,8 +123,8 @@ class Policy:
                 raise PolicyError("the policy's layers do not fit together")
             widths.append(w.shape[1])
         prior = meta.get("prior", 0.0)
-        if not isinstance(prior, (int, float)) or isinstance(prior, bool) or (prior and features != PLAY_FEATURES):
-            raise PolicyError(f"a policy's prior is a number, over the {PLAY_FEATURES} features, not {prior!r}")
+        if not isinstance(prior, (int, float)) or isinstance(prior, bool) or (prior and features is None):
+            raise PolicyError(f"a policy's prior is a number, over the play features, not {prior!r}")
         self._prior = float(prior)
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.meta = dict(meta)
