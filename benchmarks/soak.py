@@ -132,7 +132,7 @@ def check(url: str, totals: Totals, faults: Faults, tables: list[Table]) -> dict
     wrong_events = missing = wrong_views = games = decisions = 0
     try:
         for table in tables:
-            (stored,) = store.load_tables(table.table_id)
+            (stored,) = store.load_tables([table.table_id])
             events: dict[int, dict[str, Any]] = {}
             last_game = None
             for g in stored.games:

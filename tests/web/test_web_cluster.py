@@ -427,7 +427,7 @@ def test_the_store_refuses_a_stale_owner_s_writes_and_only_those(postgres_databa
         assert [type(o) for o in outcomes] == [Fenced, Fenced, type(None)]
         assert fenced == ["a", "a"]
         assert store.action_numbers("a", 0) == [0] and store.action_numbers("b", 0) == [0]
-        assert not store.load_tables("a")[0].seats[0].auto_declare
+        assert not store.load_tables(["a"])[0].seats[0].auto_declare
         with pytest.raises(EpochBehind) as behind:
             store.write(store.claim, "a", 2)
         assert behind.value.stored == 2

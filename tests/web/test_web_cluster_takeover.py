@@ -119,9 +119,9 @@ def test_tables_reopened_together_are_rebuilt_from_a_few_reads_of_the_store_each
         reads: list[int] = []
         load_tables, load_records = store.load_tables, store.load_records
 
-        def counted_tables(*args: Any, **kwargs: Any) -> Any:
-            reads.append(len(kwargs.get("table_ids") or [args[0]]))
-            return load_tables(*args, **kwargs)
+        def counted_tables(table_ids: Any) -> Any:
+            reads.append(len(table_ids))
+            return load_tables(table_ids)
 
         def counted_records(games: Any) -> Any:
             reads.append(len(games))

@@ -235,7 +235,7 @@ class Lobby:
         what the tables reopened together are rebuilt from, in one read of the store's thread."""
 
     async def _read_tables(self, table_ids: list[str]) -> dict[str, StoredTable]:
-        found = await self.journal.read(functools.partial(self.journal.store.load_tables, table_ids=table_ids))
+        found = await self.journal.read(self.journal.store.load_tables, table_ids)
         return {stored.id: stored for stored in found}
 
     async def _read_current(self, table_ids: list[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
@@ -353,7 +353,7 @@ class Lobby:
         await self._list_from_store(table_id)
         self.known(table_id)  # 404 for none
         try:
-            (stored,) = await self.journal.read(self.journal.store.load_tables, table_id)
+            (stored,) = await self.journal.read(self.journal.store.load_tables, [table_id])
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         return self._table_from_store(stored)

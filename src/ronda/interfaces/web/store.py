@@ -758,16 +758,18 @@ class Store:
     # -------------------------------------------------------------- reads
 
     def load_tables(
-        self, table_id: str | None = None, *, newest_public: int | None = None, table_ids: Sequence[str] | None = None
+        self, table_ids: Sequence[str] | None = None, *, newest_public: int | None = None
     ) -> list[StoredTable]:
-        """Every table (or the one ``table_id``, or those of ``table_ids``, or the ``newest_public`` public ones),
-        oldest first, with its seats and games: three statements however many tables (a takeover reads the dead
-        owner's tables together)."""
+        """Every table (or those of ``table_ids``, or the ``newest_public`` public ones), oldest first, with its
+        seats and games: three statements however many tables (a takeover reads the dead owner's tables
+        together)."""
         with self.engine.connect() as db:
             rows_query = select(tables_table).order_by(tables_table.c.created, tables_table.c.id)
             seats_query = select(seats_table).order_by(seats_table.c.table_id, seats_table.c.seat)
             games_query = select(games_table).order_by(games_table.c.table_id, games_table.c.game)
-            ids = list(table_ids) if table_ids is not None else None if table_id is None else [table_id]
+            if isinstance(table_ids, str):
+                raise TypeError(f"load_tables takes a list of table ids, not the one id {table_ids!r}")
+            ids = None if table_ids is None else list(table_ids)
             if newest_public is not None:
                 newest = (
                     select(tables_table.c.id)
@@ -835,7 +837,7 @@ class Store:
     def load_current(self, table_ids: Sequence[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
         """Tables (:meth:`load_tables`) with the record of each one's current game (its last; ``None`` before its
         first): what a table is rebuilt from, for many tables in one go (a takeover's)."""
-        tables = self.load_tables(table_ids=table_ids)
+        tables = self.load_tables(table_ids)
         current = {t.id: (t.games[-1].game if t.games else 0) for t in tables}
         records = self.load_records(list(current.items()))
         return {t.id: (t, records.get((t.id, current[t.id]))) for t in tables}
@@ -1065,7 +1067,7 @@ class Store:
     def games_of(self, player_id: str) -> list[PlayerSeat]:
         """Every seat the player took with their kept name, oldest table first: where a history or a rating starts.
 
-        Each table's games (and who won them) are then :meth:`load_tables` ``(table_id)``'s, its records
+        Each table's games (and who won them) are then :meth:`load_tables` ``([table_id])``'s, its records
         :meth:`load_record`'s.
         """
         with self.engine.connect() as db:

@@ -162,8 +162,8 @@ class _Job:
     task: str
     payload: tuple[Any, ...]
     future: asyncio.Future[Any]
-    background: bool = False
-    inherited: bool = False
+    queue: collections.deque[_Job] = field(repr=False, compare=False)
+    """The line it waits in (and goes back to the front of if its worker dies)."""
     crashes: int = 0
     queued_at: float = field(default_factory=time.monotonic)
 
@@ -233,9 +233,7 @@ class BotPool:
             raise BotFailed("the bot pool is closed")
         loop = asyncio.get_running_loop()
         self._numbers += 1
-        job = _Job(
-            self._numbers, task, payload, loop.create_future(), queue is self._background, queue is self._inherited
-        )
+        job = _Job(self._numbers, task, payload, loop.create_future(), queue)
         queue.append(job)
         self._dispatch()
         try:
@@ -271,9 +269,6 @@ class BotPool:
         os.set_blocking(process.stdout.fileno(), False)
         return _Worker(process)
 
-    def _queue_of(self, job: _Job) -> collections.deque[_Job]:
-        return self._background if job.background else self._inherited if job.inherited else self._waiting
-
     def _next_job(self) -> _Job | None:
         """The job to serve next: inherited decisions, then moves and hints; an analysis's only with a worker to
         spare."""
@@ -297,7 +292,7 @@ class BotPool:
                 worker = self._start_worker()
             else:
                 return
-            self._queue_of(job).popleft()
+            job.queue.popleft()
             if self.on_wait is not None and not job.crashes:  # a job sent again after a crash waited once already
                 self.on_wait(time.monotonic() - job.queued_at)
             self._send(worker, job)
@@ -361,7 +356,7 @@ class BotPool:
             if job.crashes >= CRASHES_PER_JOB:
                 job.future.set_exception(BotFailed("the bot's worker stopped twice on this decision"))
             else:
-                self._queue_of(job).appendleft(job)
+                job.queue.appendleft(job)
         if not self._closed:
             self._dispatch()
 
