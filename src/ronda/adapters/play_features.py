@@ -50,6 +50,7 @@ from math import comb
 import numpy as np
 
 from ..bots.tactics import CARD_VALUE, priced_step
+from ..engine.game import card_count_points
 from ..engine.table import last_turn
 from .encoding import OFFSETS
 
@@ -217,8 +218,11 @@ def endgame_values(observation: np.ndarray) -> list[float] | None:
         mine, theirs, taken = hands
         held = mine if me else theirs
         if not any(mine) and not any(theirs):  # R7.1 then R7.2, from the piles
-            total = mine_before + taken + (table.bit_count() if last > 0 else 0)
-            return float(total - 20)  # 2 players, 40 cards: above 20 I score the excess, below they do
+            left = table.bit_count()  # R7.1: to the last side to capture, if any
+            my_pile = mine_before + taken + (left if last > 0 else 0)
+            their_pile = 40 - my_pile - (left if last == 0 else 0)  # every other card of the pack is in theirs
+            counted = card_count_points([my_pile, their_pile], 2)
+            return float(counted[0] - counted[1])
         if not any(held):
             return best(hands, table, drop, not me, last)
         values = [play(hands, table, drop, me, last, rank) for rank in range(10) if held[rank]]
