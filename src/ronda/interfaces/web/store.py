@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -77,6 +77,7 @@ from . import migrations, ratings
 log = logging.getLogger("ronda.web")
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 STORE_TIMEOUT = 3.0
 """Seconds a write may wait for the database (a lock, a connection) before it is refused as unavailable."""
@@ -757,9 +758,7 @@ class Store:
 
     # -------------------------------------------------------------- reads
 
-    def load_tables(
-        self, table_ids: Sequence[str] | None = None, *, newest_public: int | None = None
-    ) -> list[StoredTable]:
+    def load_tables(self, table_ids: list[str] | None = None, *, newest_public: int | None = None) -> list[StoredTable]:
         """Every table (or those of ``table_ids``, or the ``newest_public`` public ones), oldest first, with its
         seats and games: three statements however many tables (a takeover reads the dead owner's tables
         together)."""
@@ -834,7 +833,7 @@ class Store:
             raise NoResultFound(f"no game {game} of table {table_id!r}")
         return found[table_id, game]
 
-    def load_current(self, table_ids: Sequence[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
+    def load_current(self, table_ids: list[str]) -> dict[str, tuple[StoredTable, dict[str, Any] | None]]:
         """Tables (:meth:`load_tables`) with the record of each one's current game (its last; ``None`` before its
         first): what a table is rebuilt from, for many tables in one go (a takeover's)."""
         tables = self.load_tables(table_ids)
@@ -1205,9 +1204,10 @@ class Journal:
             if self.observe_write is not None:
                 self.observe_write(time.monotonic() - started)
 
-    async def read(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a store read method on the worker, after every write asked for before it."""
-        result: T = await self._submit(_Job("read", fn, args, {}))
+    async def read(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a store read method on the worker, after every write asked for before it (its arguments checked
+        against ``fn``'s by the type checker: the job runs on another thread, far from the call)."""
+        result: T = await self._submit(_Job("read", fn, args, kwargs))
         return result
 
     def fenced(self, table_id: str, epoch: int, on_fenced: Callable[[], None] | None = None) -> Journal:

@@ -147,7 +147,7 @@ async def _going(request: Request, seating: Seating) -> bool:
         status = lobby.summary(seating.table_id)["status"]
     except HttpError:
         try:
-            stored = await lobby.journal.read(lobby.journal.store.load_tables, seating.table_id)
+            stored = await lobby.journal.read(lobby.journal.store.load_tables, [seating.table_id])
         except StoreUnavailable:
             return True  # unknown for now: the same seat again rather than a second one
         if not stored:
