@@ -1288,7 +1288,7 @@ class Journal:
             if job.kind == "read":
                 try:
                     assert job.fn is not None
-                    job.done(job.fn(*job.args))
+                    job.done(job.fn(*job.args, **job.kwargs))
                 except Exception as error:
                     job.fail(_failure(error))
 
