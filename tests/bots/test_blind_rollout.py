@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 
-from ronda.bots.rollout import blind_policy, lookahead_policy
+import pytest
+
+from ronda.bots.rollout import blind_policy, greedy_policy, lookahead_policy
 from ronda.engine.cards import ALL_CARDS, CardSet
-from ronda.engine.game import PLAY, Game, SearchState
+from ronda.engine.game import PLAY, Game, Policy, SearchState
 from ronda.engine.rules import Rules
 
 
@@ -38,18 +40,20 @@ def _state(next_hand: str) -> SearchState:
     )
 
 
-def _choice(policy_state: SearchState, deep: bool) -> str:
-    policy = blind_policy(3, card_value=0.7, explore=0.0) if deep else lookahead_policy(3, 0.7, explore=0.0)
-    return str(CardSet([policy(policy_state, lambda: 0.5)]))
+def _choice(policy: Policy, state: SearchState) -> str:
+    return str(CardSet([policy(state, lambda: 0.5)]))
 
 
-def test_the_blind_rollout_fears_the_likelier_caida_not_the_guessed_one() -> None:
-    """The guess gives the next seat the one unseen 6: reading it, the three-ply lookahead keeps the 6 and
+@pytest.mark.parametrize("depth", [2, 3])
+def test_the_blind_rollout_fears_the_likelier_caida_not_the_guessed_one(depth: int) -> None:
+    """The guess gives the next seat the one unseen 6: reading it, the policy of the same depth keeps the 6 and
     drops the 3. Blind to that hand, the seat drops the 6, the rank the next seat is least likely to hold,
     and it does so whatever the guess holds."""
-    assert _choice(_state("6c 12e"), deep=False) == "3o"
-    assert _choice(_state("6c 12e"), deep=True) == "6o"
-    assert _choice(_state("3c 12e"), deep=True) == "6o"
+    reading = greedy_policy(0.7, explore=0.0) if depth == 2 else lookahead_policy(3, 0.7, explore=0.0)
+    blind = blind_policy(depth, 0.7, explore=0.0)
+    assert _choice(reading, _state("6c 12e")) == "3o"
+    assert _choice(blind, _state("6c 12e")) == "6o"
+    assert _choice(blind, _state("3c 12e")) == "6o"
 
 
 def test_the_cards_out_are_those_played_this_round() -> None:
