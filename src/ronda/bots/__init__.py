@@ -38,7 +38,7 @@ from ..engine.errors import BotError
 from ..engine.game import Policy
 from .base import Bot, RandomBot
 from .pimc import ExpertBot, PimcBot
-from .rollout import greedy_policy, lookahead_policy
+from .rollout import blind_policy, greedy_policy, lookahead_policy
 from .rules_based import EasyBot, MediumBot
 from .search import VALUES, SearchBot
 
@@ -109,10 +109,14 @@ ROLLOUTS: dict[str, Callable[[], Policy]] = {
     "greedy": lambda: greedy_policy(card_value=0.7, explore=0.1),
     "lookahead": lambda: lookahead_policy(3, card_value=0.7, explore=0.1),
     "lookahead4": lambda: lookahead_policy(4, card_value=0.7, explore=0.1),
+    "blind": lambda: blind_policy(3, card_value=0.7, explore=0.1),
+    "blind2": lambda: blind_policy(2, card_value=0.7, explore=0.1),
 }
 """The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default),
-``lookahead`` (three plies) and ``lookahead4`` (four plies). ``expert:samples=176,rollout=greedy`` spends
-``expert``'s time on more guesses with cheaper rollouts (issue 28: measured in docs/bots.md)."""
+``lookahead`` (three plies) and ``lookahead4`` (four plies), reading the guessed hands; ``blind`` (three plies) and
+``blind2`` (two), in which each seat reads only its own hand and the cards played
+(:func:`~ronda.bots.rollout.blind_policy`). ``expert:samples=176,rollout=greedy`` spends ``expert``'s time on more
+guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
 KNOWN = "samples, value, rollout, race, race_z, race_guesses"
@@ -120,7 +124,7 @@ KNOWN = "samples, value, rollout, race, race_z, race_guesses"
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
     """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``,
-    ``rollout=greedy`` or ``rollout=lookahead`` (:data:`ROLLOUTS`), and the race among the cards
+    ``rollout=greedy``, ``rollout=lookahead`` or ``rollout=blind`` (:data:`ROLLOUTS`), and the race among the cards
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
     errors behind the best that drop a card), ``race_guesses`` (most guesses in all).
 

@@ -15,14 +15,20 @@ time a random card is played. Two policies:
 
 - :func:`greedy_policy`: the next seat's reply is read from its hand in the
   guess — every simulated seat plays as if it saw the next hand;
-- :func:`lookahead_policy`: each seat looks ``depth`` plays ahead in the guess.
+- :func:`lookahead_policy`: each seat looks ``depth`` plays ahead in the guess;
+- :func:`blind_policy`: each seat reads only its own hand and the cards played, and
+  judges the next seat's reply by the chance that it holds each rank, as a
+  player would: the rollouts play the way the seats can, not as if every
+  hand of the guess were face up (PIMC's *strategy fusion*).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from math import comb
 
+from ..engine.cards import ALL_CARDS
 from ..engine.game import DECLARE, PLAY, Game, Policy, SearchState
 from ..engine.table import RankMask, last_turn
 from .tactics import CARD_VALUE, priced_step, take
@@ -46,7 +52,7 @@ def greedy_policy(card_value: float = CARD_VALUE, explore: float = 0.1) -> Polic
     """
 
     def policy(state: SearchState, rand: Callable[[], float]) -> int:
-        seat, hands, table_ranks, drop_rank, chain_rank, chain_count, left, last_deal, _ = state
+        seat, hands, table_ranks, drop_rank, chain_rank, chain_count, left, last_deal, _, _ = state
         hand = hands[seat]
         if rand() < explore:
             return _random_card(hand, rand)
@@ -149,7 +155,7 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE, explore: float 
     """
 
     def policy(state: SearchState, rand: Callable[[], float]) -> int:
-        seat, hands_now, table_ranks, drop_rank, chain_rank, chain_count, left, last_deal, rules = state
+        seat, hands_now, table_ranks, drop_rank, chain_rank, chain_count, left, last_deal, rules, _ = state
         hand = hands_now[seat]
         if rand() < explore:
             return _random_card(hand, rand)
@@ -183,6 +189,114 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE, explore: float 
                     chain_points,
                     card_value,
                 )
+            value += 0.2 * rand()
+            if value > best:
+                best = value
+                best_card = ((cards & -cards) << (4 * r)).bit_length() - 1
+        return best_card
+
+    return policy
+
+
+def _none_chances() -> tuple[float, ...]:
+    """The chance that a hand of ``size`` cards dealt from ``unseen`` cards holds none of the ``of_rank`` cards of
+    a rank, at ``unseen * 45 + size * 5 + of_rank`` (unseen up to 40, size up to 8, of_rank up to 4)."""
+    table = []
+    for unseen in range(41):
+        for size in range(9):
+            for of_rank in range(5):
+                if of_rank > unseen or size > unseen:
+                    table.append(0.0 if of_rank else 1.0)
+                else:
+                    table.append(comb(unseen - of_rank, size) / comb(unseen, size))
+    return tuple(table)
+
+
+_NONE = _none_chances()
+
+
+def _expected_best(options: list[tuple[float, float]]) -> float:
+    """The expected best of ``options`` (value, chance it is open), taken as independent, given that one is.
+
+    The next seat plays its best card among the ranks it holds: sorted best first, a rank counts where the seat
+    holds it and none better."""
+    options.sort(reverse=True)
+    expected = 0.0
+    none = 1.0
+    for value, chance in options:
+        expected += none * chance * value
+        none *= 1.0 - chance
+    return expected / (1.0 - none) if none < 1.0 else 0.0
+
+
+def blind_policy(depth: int = 3, card_value: float = CARD_VALUE, explore: float = 0.1) -> Policy:
+    """Each seat looks ``depth`` (2 or 3) plays ahead reading only what it can see: its own hand and the cards played.
+
+    The next seat's reply is judged by the chance that it holds each rank, from
+    the cards this seat has not seen (the other hands and the stock, as
+    ``medium`` counts them): its expected best reply, not the one the guessed
+    hand holds. At ``depth`` 3 the seat's own best answer to each reply is
+    taken off it (two players; with more the third play is another's, unseen,
+    and the look stops at the reply). Why: with :func:`lookahead_policy` every
+    seat of a rollout plays as if the guess's hands were face up, so a card
+    that only a seat seeing through the cards could punish is valued as if it
+    always would be.
+    """
+    if depth not in (2, 3):
+        raise ValueError(f"a blind rollout looks 2 or 3 plays ahead, not {depth}")
+
+    def policy(state: SearchState, rand: Callable[[], float]) -> int:
+        seat, hands, table_ranks, drop_rank, chain_rank, chain_count, left, last_deal, rules, out = state
+        hand = hands[seat]
+        if rand() < explore:
+            return _random_card(hand, rand)
+        n = len(hands)
+        multi = n > 2
+        following = hands[(seat + 1) % n]
+        size = following.bit_count()
+        missa = not last_turn(left, last_deal)  # R6.2
+        missa_next = not last_turn(left - 1, last_deal)
+        missa_mine = not last_turn(left - 2, last_deal)
+        chain_points = rules.chain_points
+        unseen = ALL_CARDS & ~(hand | out)
+        base = unseen.bit_count() * 45 + min(size, 8) * 5
+        chances = [1.0 - _NONE[base + (unseen >> (4 * r) & 0xF).bit_count()] for r in range(10)]
+        deeper = depth == 3 and not multi and left > 2
+        replies_open = [t for t in range(10) if chances[t]] if size and left > 1 else []
+        best_card = -1
+        best = -1e9
+        for r in range(10):
+            cards = hand >> (4 * r) & 0xF
+            if not cards:
+                continue
+            if multi:
+                value, table_after, drop_after, chain_after, count_after = priced_step(
+                    table_ranks, drop_rank, chain_rank, chain_count, r, missa, chain_points, multi, card_value
+                )
+                after = (table_after, drop_after, chain_after, count_after)
+                replies = [
+                    (priced_step(*after, t, missa_next, chain_points, multi, card_value)[0], chances[t])
+                    for t in replies_open
+                ]
+            else:  # two players: no chain (R5.3), so the step is a capture, a caida or a drop
+                value, table_after = take(table_ranks, drop_rank, r, missa, card_value)
+                drop_after = r if table_after == table_ranks | 1 << r else -1
+                rest = hand & ~((cards & -cards) << (4 * r))
+                mine = [u for u in range(10) if rest >> (4 * u) & 0xF] if deeper else []
+                replies = []
+                for t in replies_open:
+                    reply, table_2 = take(table_after, drop_after, t, missa_next, card_value)
+                    if mine:
+                        drop_2 = t if table_2 == table_after | 1 << t else -1
+                        answer = -1e9
+                        for u in mine:
+                            worth = take(table_2, drop_2, u, missa_mine, card_value)[0]
+                            if worth > answer:
+                                answer = worth
+                        reply -= answer
+                    replies.append((reply, chances[t]))
+            if replies:
+                value -= _expected_best(replies)
             value += 0.2 * rand()
             if value > best:
                 best = value
@@ -233,4 +347,4 @@ def utility(
     return value
 
 
-__all__ = ["greedy_policy", "lookahead_policy", "rollout", "rollout_card", "utility"]
+__all__ = ["blind_policy", "greedy_policy", "lookahead_policy", "rollout", "rollout_card", "utility"]

@@ -148,6 +148,10 @@ class SearchState(NamedTuple):
     """Whether this is the last deal of the round (the stock is empty): its last card gets no missa (R6.2)."""
     rules: Rules
     """The rules of the game (a chain's points, R10)."""
+    out: Mask
+    """The cards played this round (on the table or in the piles): with its own hand, all a seat has seen of
+    the pack. A rollout policy that must not read the other hands (:func:`ronda.bots.rollout.blind_policy`)
+    counts the unseen cards of each rank from it."""
 
 
 Policy = Callable[[SearchState, Callable[[], float]], Card]
@@ -522,6 +526,9 @@ class Game(Announcements):
         (0, CardSet.parse('4c 6o 11b'), '0b1001000101', 6)
         """
         drop = self._last_drop
+        out = self._table_cards
+        for pile in self._piles:
+            out |= pile
         return _new(
             SearchState,
             (
@@ -534,6 +541,7 @@ class Game(Announcements):
                 self._cards_in_hands,
                 self._stock_pos == NUM_CARDS,
                 self._rules,
+                out,
             ),
         )
 
