@@ -238,7 +238,8 @@ class ExpertBot(PimcBot):
 
     Measured on single rounds (``ronda arena expert hard --rounds --units 200 --seed 4242``):
     +0.53 a round over ``hard`` [+0.24, +0.83] at 2.8 times its median CPU time
-    per card choice (issue 28 asks for +0.5 with the low end above +0.25). The
+    per card choice (issue 28 asks for +0.5 with the low end above +0.25); over
+    three such seeds (4242, 4243, 4244: 600 units) +0.32 a round. The
     expert before racing (``expert:samples=128,race=0``) gave +0.29 [+0.02,
     +0.56] at 4.7 times on seed 0, and more than the racing expert on the
     screening seed (+0.58 against +0.41 on 60 units): racing is not shown to
