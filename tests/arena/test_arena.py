@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,3 +209,16 @@ def test_a_records_folder_that_cannot_be_made_is_one_line_naming_it(tmp_path: Pa
     assert main(["arena", "random", "random", "--units", "1", "--records", str(folder)]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err == f"ronda arena: --records {folder}: cannot make the folder: not a directory\n"
+
+
+def test_a_policy_entrant_without_numpy_is_refused_naming_the_extra_not_a_traceback() -> None:
+    """A ``ronda[tui]`` install has no numpy: ``ronda arena policy:ronda-2p medium`` says what to install."""
+    blocked = (
+        "import sys; sys.modules['numpy'] = None; from ronda.cli.main import main; "
+        "sys.exit(main(['arena', 'policy:ronda-2p', 'medium', '--units', '1']))"
+    )
+    result = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip() == (
+        "ronda arena: policy:PATH bots need numpy, which is not installed: pip install 'ronda[research]'"
+    )

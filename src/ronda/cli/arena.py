@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import RulesError
+from ..engine.errors import MissingExtraError, RulesError
 from ..engine.jsontext import os_error_words
 from ..engine.presets import preset_rules
 from .progress import progress_bar
@@ -51,7 +51,12 @@ def _plugins(entrants: tuple[str, ...]) -> tuple[str, ...]:
             if colon and prefix in PLUGINS and PLUGINS[prefix] not in modules:
                 modules.append(PLUGINS[prefix])
     for module in modules:
-        importlib.import_module(module)
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:  # numpy, for a policy: an extra not installed, said as such
+            raise MissingExtraError(
+                f"policy:PATH bots need {error.name}, which is not installed: pip install 'ronda[research]'"
+            ) from None
     return tuple(modules)
 
 
@@ -149,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
             except OSError as error:
                 words = os_error_words(error)
                 raise ValueError(f"--records {args.records}: cannot make the folder: {words}") from None
-    except (ValueError, RulesError) as error:
+    except (ValueError, RulesError, MissingExtraError) as error:
         print(f"ronda arena: {error}", file=sys.stderr)
         return 2
     spec = MatchSpec(
