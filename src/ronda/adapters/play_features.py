@@ -45,11 +45,10 @@ it is where ``hard``'s exact end-of-round search gained most over ``medium``
 from __future__ import annotations
 
 from functools import cache
-from math import comb
 
 import numpy as np
 
-from ..bots.tactics import CARD_VALUE, priced_step
+from ..bots.tactics import CARD_VALUE, no_card_chance, priced_step
 from ..engine.game import card_count_points
 from ..engine.table import last_turn
 from .encoding import OFFSETS
@@ -108,15 +107,7 @@ def next_holds(observation: np.ndarray) -> list[float]:
         return [1.0 if held[4 * r : 4 * r + 4].any() else 0.0 for r in range(10)]
     unseen = _ranks(observation, "unseen_ranks")
     total = sum(unseen)
-    chances = []
-    for of_rank in unseen:
-        if not of_rank:
-            chances.append(0.0)
-        elif size > total:
-            chances.append(1.0)
-        else:
-            chances.append(1.0 - comb(total - of_rank, size) / comb(total, size))
-    return chances
+    return [1.0 - no_card_chance(total, of_rank, size) for of_rank in unseen]
 
 
 def play_features(observation: np.ndarray) -> np.ndarray:

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from math import comb
 
 from ..engine.cards import ALL_CARDS
 from ..engine.game import DECLARE, PLAY, Game, Policy, SearchState
 from ..engine.table import RankMask, last_turn
-from .tactics import CARD_VALUE, priced_step, take
+from .tactics import CARD_VALUE, no_card_chance, priced_step, take
 
 
 def _random_card(hand: int, rand: Callable[[], float]) -> int:
@@ -201,15 +200,9 @@ def lookahead_policy(depth: int, card_value: float = CARD_VALUE, explore: float 
 def _none_chances() -> tuple[float, ...]:
     """The chance that a hand of ``size`` cards dealt from ``unseen`` cards holds none of the ``of_rank`` cards of
     a rank, at ``unseen * 45 + size * 5 + of_rank`` (unseen up to 40, size up to 8, of_rank up to 4)."""
-    table = []
-    for unseen in range(41):
-        for size in range(9):
-            for of_rank in range(5):
-                if of_rank > unseen or size > unseen:
-                    table.append(0.0 if of_rank else 1.0)
-                else:
-                    table.append(comb(unseen - of_rank, size) / comb(unseen, size))
-    return tuple(table)
+    return tuple(
+        no_card_chance(unseen, of_rank, size) for unseen in range(41) for size in range(9) for of_rank in range(5)
+    )
 
 
 _NONE = _none_chances()

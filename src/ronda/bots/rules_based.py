@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from math import comb
 
 from ..engine.actions import Action, Play
 from ..engine.cards import ALL_CARDS, Mask
@@ -33,6 +32,7 @@ from ..engine.game import DECLARE
 from ..engine.table import chain_points, dealer_duty_points, last_turn, missa, play_step
 from ..engine.view import SeatView
 from .declarations import challenge, declaration
+from .tactics import no_card_chance
 
 
 class RuleBot:
@@ -125,11 +125,7 @@ def holds_rank_chance(view: SeatView, seat: int, rank: int, memory: bool = True)
     unseen = _unseen(view, memory)
     total = unseen.bit_count()
     of_rank = (unseen >> 4 * rank & 0xF).bit_count()
-    if not of_rank:
-        return 0.0
-    if size > total:
-        return 1.0
-    return 1.0 - comb(total - of_rank, size) / comb(total, size)
+    return 1.0 - no_card_chance(total, of_rank, size)
 
 
 def _unseen(view: SeatView, memory: bool) -> Mask:

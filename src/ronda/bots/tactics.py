@@ -23,6 +23,8 @@ rank, drop and chain. Whether a missa counts (R6.2) is the caller's
 
 from __future__ import annotations
 
+from math import comb
+
 from ..engine.table import RankMask, capture_run
 
 CARD_VALUE = 0.45
@@ -91,4 +93,19 @@ def priced_step(
     return value, after, -1, -1, 0
 
 
-__all__ = ["CARD_VALUE", "priced_step", "take"]
+def no_card_chance(unseen: int, of_rank: int, size: int) -> float:
+    """The chance that a hand of ``size`` cards, dealt from ``unseen`` cards of which ``of_rank`` are of one rank,
+    holds none of them: what every judgement of the next seat's reply from counted cards rests on (``medium``'s
+    danger, the policy's play features, the blind rollouts), written once.
+
+    >>> no_card_chance(10, 0, 3), no_card_chance(10, 1, 3), no_card_chance(2, 1, 3)
+    (1.0, 0.7, 0.0)
+    """
+    if not of_rank:
+        return 1.0
+    if size > unseen or of_rank > unseen:
+        return 0.0
+    return comb(unseen - of_rank, size) / comb(unseen, size)
+
+
+__all__ = ["CARD_VALUE", "no_card_chance", "priced_step", "take"]
