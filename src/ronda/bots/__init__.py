@@ -119,7 +119,7 @@ ROLLOUTS: dict[str, Callable[[], Policy]] = {
 guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
-KNOWN = "samples, value, rollout, race, race_z, race_guesses"
+KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan"
 
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
@@ -156,6 +156,10 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if not text.isdigit():
                 raise ValueError(f"{name} in bot {level!r} is a whole number of guesses, not {text!r}")
             settings[name] = int(text)
+        elif name == "plan":
+            if text not in ("0", "1"):
+                raise ValueError(f"plan in bot {level!r} is 1 (plan the next card of the deal) or 0, not {text!r}")
+            settings["plan"] = text == "1"
         elif name == "race_z":
             try:
                 z = float(text)

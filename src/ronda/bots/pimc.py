@@ -31,8 +31,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from ..engine.actions import CHALLENGES, Action, Play
-from ..engine.game import OVER, Game, Policy
+from ..engine.actions import CHALLENGES, PLAYS, Action, Play
+from ..engine.game import OVER, PLAY, Game, Policy
 from ..engine.view import SeatView
 from .determinize import Determinizer
 from .endgame import solve
@@ -69,10 +69,12 @@ class PimcBot(SearchBot):
         race: int = 0,
         race_z: float = 2.0,
         race_guesses: int = 0,
+        plan: bool = False,
         **knobs: Any,
     ) -> None:
         super().__init__(seed, budget=samples, time_limit=time_limit, min_budget=min_samples, **knobs)
         self.deals = deals
+        self.plan = plan
         self.exact_plays = exact_plays
         if race < 0 or race_z <= 0 or race_guesses < 0:
             raise ValueError(
@@ -137,6 +139,9 @@ class PimcBot(SearchBot):
         racing = race and self.race > 0 and not exact and len(options) > 1 and all(t is None for t, _ in options)
         if racing:
             steps = self._race_steps(len(options))
+        # Plan the seat's next card of this deal on what it will have seen, not on the guess (the module).
+        planning = self.plan and not exact and len(view.hand) >= 3 and all(t is None for t, _ in options)
+        plans = [_Plan() for _ in options] if planning else []
         alive = list(range(len(options)))
         values: list[list[float]] = [[] for _ in options]
         guesses = 0
@@ -161,6 +166,10 @@ class PimcBot(SearchBot):
                 if exact:
                     # The end of the round: search it exactly in each guess.
                     value = solve(game, side, start, self.win_value, leaf=leaf)
+                elif planning:
+                    key, branches = self._branches(game, view.seat, side, start, crn, piles)
+                    plans[i].add(key, branches)
+                    continue
                 else:
                     rollout(game, random.Random(crn), self.policy, self.deals)
                     value = self.leaf(game, start, side, piles)
@@ -169,15 +178,48 @@ class PimcBot(SearchBot):
                     values[i].append(value)
             guesses += 1
             if racing:
+                if planning:
+                    values = [plans[i].values() if i in alive else [] for i in range(len(options))]
                 alive = self._survivors(alive, values, wins, guesses)
                 assert isinstance(steps, _Race)
                 steps.alive = len(alive)
+        if planning:
+            for i in alive:
+                totals[i] = sum(plans[i].values())
         if racing and len(alive) < len(options):
             # A card dropped from the race had fewer guesses: it can never be picked, whatever its total.
             for i in range(len(options)):
                 if i not in alive:
                     totals[i] = -1e9
         return totals, wins
+
+    def _branches(
+        self, game: Game, seat: int, side: int, start: list[int], crn: int, piles: tuple[int, list[int]] | None
+    ) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """After the seat's card in one guess: what the other seats play before its next turn (the ranks, which
+        it will see), and the value of each of its next cards (one a rank, lowest rank first) played on from there.
+
+        The other seats' cards and every branch's rollout use the same random numbers (``crn``), so the
+        branches differ by the seat's card alone. A game ended on the way gives every branch its value."""
+        rest = game.search_state().hands[seat]
+        ranks = [r for r in range(10) if rest >> (4 * r) & 0xF]
+        if game.phase != PLAY:
+            return (-1,), (self.leaf(game, start, side, piles),) * len(ranks)
+        before = game.search_state().hands
+        rng = random.Random(crn)
+        game.playout(rng, plays=len(before) - 1, policy=self.policy, truthful=True)
+        if game.phase != PLAY or game.turn != seat:
+            return (-2,), (self.leaf(game, start, side, piles),) * len(ranks)
+        after = game.search_state().hands
+        key = tuple((before[s] & ~after[s]).bit_length() - 1 >> 2 for s in range(len(before)) if s != seat)
+        branches = []
+        for r in ranks:
+            low = rest >> (4 * r) & 0xF
+            branch = game.copy(history=False)
+            branch.apply(PLAYS[(low & -low).bit_length() - 1 + 4 * r])
+            rollout(branch, random.Random(crn ^ _BRANCH), self.policy, self.deals)
+            branches.append(self.leaf(branch, start, side, piles))
+        return key, tuple(branches)
 
     def _race_steps(self, options: int) -> _Race:
         """The guesses of a race among ``options`` cards: as many rollouts as without racing (``samples``
@@ -214,6 +256,45 @@ class PimcBot(SearchBot):
             if mean <= 0 or mean * mean * n <= self.race_z**2 * var:
                 kept.append(i)
         return sorted(kept)
+
+
+_BRANCH = 0x5DEECE66D
+"""Mixed into a guess's random numbers for the rollouts after the seat's next card (:meth:`PimcBot._branches`)."""
+
+
+class _Plan:
+    """One card's guesses when the seat plans its next card of the deal: in each guess, what the other seats
+    played meanwhile (the key) and the value of each next card.
+
+    Why: playing a guess out, PIMC lets the seat's later cards read the guessed hands, so a card whose
+    follow-up needs to know the other hand (keep a card to drop it only where no caida waits) is valued as
+    if the seat always would (*strategy fusion*). Here the seat's next card is one choice for all the guesses
+    in which it will have seen the same thing — the best on their sum — as in the αμ search of Cazenave and
+    Ventos (2019) with one move of the seat's own: its information, not the guess, picks it.
+    """
+
+    __slots__ = ("branches", "keys")
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, ...]] = []
+        self.branches: list[tuple[float, ...]] = []
+
+    def add(self, key: tuple[int, ...], branches: tuple[float, ...]) -> None:
+        self.keys.append(key)
+        self.branches.append(branches)
+
+    def values(self) -> list[float]:
+        """Each guess's value when the next card is, for each key, the one best over that key's guesses."""
+        sums: dict[tuple[int, ...], list[float]] = {}
+        for key, branches in zip(self.keys, self.branches, strict=True):
+            acc = sums.get(key)
+            if acc is None:
+                sums[key] = list(branches)
+            else:
+                for j, value in enumerate(branches):
+                    acc[j] += value
+        choice = {key: max(range(len(acc)), key=acc.__getitem__) for key, acc in sums.items()}
+        return [branches[choice[key]] for key, branches in zip(self.keys, self.branches, strict=True)]
 
 
 def _best(totals: list[float], wins: list[int]) -> int:
