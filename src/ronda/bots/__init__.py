@@ -157,9 +157,14 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
                 raise ValueError(f"{name} in bot {level!r} is a whole number of guesses, not {text!r}")
             settings[name] = int(text)
         elif name == "plan":
-            if text not in ("0", "1"):
-                raise ValueError(f"plan in bot {level!r} is 1 (plan the next card of the deal) or 0, not {text!r}")
-            settings["plan"] = text == "1"
+            if text not in ("0", "1", "blind"):
+                raise ValueError(
+                    f"plan in bot {level!r} is 1 (plan the next card of the deal), blind (plan it, the other seats"
+                    f" answering without seeing the seat's hand) or 0, not {text!r}"
+                )
+            settings["plan"] = text != "0"
+            if text == "blind":
+                settings["answer"] = ROLLOUTS["blind"]()
         elif name == "race_z":
             try:
                 z = float(text)

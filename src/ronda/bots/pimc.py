@@ -70,11 +70,13 @@ class PimcBot(SearchBot):
         race_z: float = 2.0,
         race_guesses: int = 0,
         plan: bool = False,
+        answer: Policy | None = None,
         **knobs: Any,
     ) -> None:
         super().__init__(seed, budget=samples, time_limit=time_limit, min_budget=min_samples, **knobs)
         self.deals = deals
         self.plan = plan
+        self.answer = answer
         self.exact_plays = exact_plays
         if race < 0 or race_z <= 0 or race_guesses < 0:
             raise ValueError(
@@ -207,7 +209,7 @@ class PimcBot(SearchBot):
             return (-1,), (self.leaf(game, start, side, piles),) * len(ranks)
         before = game.search_state().hands
         rng = random.Random(crn)
-        game.playout(rng, plays=len(before) - 1, policy=self.policy, truthful=True)
+        game.playout(rng, plays=len(before) - 1, policy=self.answer or self.policy, truthful=True)
         if game.phase != PLAY or game.turn != seat:
             return (-2,), (self.leaf(game, start, side, piles),) * len(ranks)
         after = game.search_state().hands
