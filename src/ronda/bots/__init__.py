@@ -8,7 +8,7 @@ weakest first after ``random``:
 ``easy``    greedy rules, little care for the next seat, no card memory, mistakes
 ``medium``  one-ply rules: captures, caida and missa, the next seat's chances, counted cards
 ``hard``    determinized search (PIMC) with greedy rollouts, 48 guesses a card choice
-``expert``  the same search reading the other seats' plays, deeper rollouts, more guesses, raced
+``expert``  the same search reading the other seats' plays, deeper rollouts, more guesses, raced, planned
 ========== ==================================================================
 
 A search level takes settings after a colon, comma-separated: ``hard:16`` or
@@ -126,7 +126,9 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``,
     ``rollout=greedy``, ``rollout=lookahead`` or ``rollout=blind`` (:data:`ROLLOUTS`), and the race among the cards
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
-    errors behind the best that drop a card), ``race_guesses`` (most guesses in all).
+    errors behind the best that drop a card), ``race_guesses`` (most guesses in all); ``plan`` (``1``: the seat's
+    next card of the deal chosen on what it will have seen, ``expert``'s default; ``0``: read from each guess, as
+    ``hard`` does; ``blind``: planned, the other seats answering without seeing the seat's hand).
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}

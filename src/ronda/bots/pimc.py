@@ -21,6 +21,12 @@ same guesses is dropped, and the rollouts it would have had go to the cards
 still close, over more guesses. A clear choice costs a first batch; a close
 one gets up to twice the guesses.
 
+A search may *plan* (``plan``, ``expert``'s default, off for ``hard``): with
+three cards or more in hand, the seat's next card of the deal is not left to
+each guess's rollout, which would read the guessed hands, but chosen once for
+all the guesses in which the other seats answer the same way — what the seat
+will have seen when it plays it (:class:`_Plan`).
+
 Declarations and challenges: :class:`~ronda.bots.search.SearchBot`.
 """
 
@@ -51,8 +57,9 @@ class PimcBot(SearchBot):
     ``explore`` 0.1, ``value`` ``win`` (``win_value`` 10 with ``value="points"``), ``bluff`` and ``gamble``
     on, plays not read, no race (``race`` 0: every card on every guess; ``race`` N races the cards after a
     first batch of N guesses, dropping a card ``race_z`` standard errors behind the best, over at most
-    ``race_guesses`` guesses, twice ``samples`` when 0). More guesses
-    were measured to gain nothing here: 48 already rank the cards as well as 400.
+    ``race_guesses`` guesses, twice ``samples`` when 0), no plan (``plan``: plan the next card of the deal on
+    what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None). More
+    guesses were measured to gain nothing here: 48 already rank the cards as well as 400.
     """
 
     name = "hard"
@@ -347,6 +354,7 @@ class ExpertBot(PimcBot):
         play_model: PlayModel | None = None,
         explore: float = 0.1,
         race: int = 32,
+        plan: bool = True,
         **knobs: Any,
     ) -> None:
         super().__init__(
@@ -354,6 +362,7 @@ class ExpertBot(PimcBot):
             samples=samples,
             time_limit=time_limit,
             race=race,
+            plan=plan,
             policy=policy or lookahead_policy(3, card_value=0.7, explore=explore),
             play_model=play_model or PlayModel(),
             explore=explore,
