@@ -8,7 +8,7 @@ weakest first after ``random``:
 ``easy``    greedy rules, little care for the next seat, no card memory, mistakes
 ``medium``  one-ply rules: captures, caida and missa, the next seat's chances, counted cards
 ``hard``    determinized search (PIMC) with greedy rollouts, 48 guesses a card choice
-``expert``  the same search reading the other seats' plays, deeper rollouts, more guesses, raced
+``expert``  the same search reading the other seats' plays, deeper rollouts, more guesses, raced, planned
 ========== ==================================================================
 
 A search level takes settings after a colon, comma-separated: ``hard:16`` or
@@ -119,14 +119,16 @@ ROLLOUTS: dict[str, Callable[[], Policy]] = {
 guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
-KNOWN = "samples, value, rollout, race, race_z, race_guesses"
+KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan"
 
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
     """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``,
     ``rollout=greedy``, ``rollout=lookahead`` or ``rollout=blind`` (:data:`ROLLOUTS`), and the race among the cards
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
-    errors behind the best that drop a card), ``race_guesses`` (most guesses in all).
+    errors behind the best that drop a card), ``race_guesses`` (most guesses in all); ``plan`` (``1``: the seat's
+    next card of the deal chosen on what it will have seen, ``expert``'s default; ``0``: read from each guess, as
+    ``hard`` does; ``blind``: planned, the other seats answering without seeing the seat's hand).
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
@@ -156,6 +158,15 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if not text.isdigit():
                 raise ValueError(f"{name} in bot {level!r} is a whole number of guesses, not {text!r}")
             settings[name] = int(text)
+        elif name == "plan":
+            if text not in ("0", "1", "blind"):
+                raise ValueError(
+                    f"plan in bot {level!r} is 1 (plan the next card of the deal), blind (plan it, the other seats"
+                    f" answering without seeing the seat's hand) or 0, not {text!r}"
+                )
+            settings["plan"] = text != "0"
+            if text == "blind":
+                settings["answer"] = ROLLOUTS["blind"]()
         elif name == "race_z":
             try:
                 z = float(text)

@@ -21,6 +21,12 @@ same guesses is dropped, and the rollouts it would have had go to the cards
 still close, over more guesses. A clear choice costs a first batch; a close
 one gets up to twice the guesses.
 
+A search may *plan* (``plan``, ``expert``'s default, off for ``hard``): with
+three cards or more in hand, the seat's next card of the deal is not left to
+each guess's rollout, which would read the guessed hands, but chosen once for
+all the guesses in which the other seats answer the same way — what the seat
+will have seen when it plays it (:class:`_Plan`).
+
 Declarations and challenges: :class:`~ronda.bots.search.SearchBot`.
 """
 
@@ -31,8 +37,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from ..engine.actions import CHALLENGES, Action, Play
-from ..engine.game import OVER, Game, Policy
+from ..engine.actions import CHALLENGES, PLAYS, Action, Play
+from ..engine.game import OVER, PLAY, Game, Policy
 from ..engine.view import SeatView
 from .determinize import Determinizer
 from .endgame import solve
@@ -51,8 +57,9 @@ class PimcBot(SearchBot):
     ``explore`` 0.1, ``value`` ``win`` (``win_value`` 10 with ``value="points"``), ``bluff`` and ``gamble``
     on, plays not read, no race (``race`` 0: every card on every guess; ``race`` N races the cards after a
     first batch of N guesses, dropping a card ``race_z`` standard errors behind the best, over at most
-    ``race_guesses`` guesses, twice ``samples`` when 0). More guesses
-    were measured to gain nothing here: 48 already rank the cards as well as 400.
+    ``race_guesses`` guesses, twice ``samples`` when 0), no plan (``plan``: plan the next card of the deal on
+    what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None). More
+    guesses were measured to gain nothing here: 48 already rank the cards as well as 400.
     """
 
     name = "hard"
@@ -69,10 +76,14 @@ class PimcBot(SearchBot):
         race: int = 0,
         race_z: float = 2.0,
         race_guesses: int = 0,
+        plan: bool = False,
+        answer: Policy | None = None,
         **knobs: Any,
     ) -> None:
         super().__init__(seed, budget=samples, time_limit=time_limit, min_budget=min_samples, **knobs)
         self.deals = deals
+        self.plan = plan
+        self.answer = answer
         self.exact_plays = exact_plays
         if race < 0 or race_z <= 0 or race_guesses < 0:
             raise ValueError(
@@ -137,6 +148,9 @@ class PimcBot(SearchBot):
         racing = race and self.race > 0 and not exact and len(options) > 1 and all(t is None for t, _ in options)
         if racing:
             steps = self._race_steps(len(options))
+        # Plan the seat's next card of this deal on what it will have seen, not on the guess (the module).
+        planning = self.plan and not exact and len(view.hand) >= 3 and all(t is None for t, _ in options)
+        plans = [_Plan() for _ in options] if planning else []
         alive = list(range(len(options)))
         values: list[list[float]] = [[] for _ in options]
         guesses = 0
@@ -161,6 +175,10 @@ class PimcBot(SearchBot):
                 if exact:
                     # The end of the round: search it exactly in each guess.
                     value = solve(game, side, start, self.win_value, leaf=leaf)
+                elif planning:
+                    key, branches = self._branches(game, view.seat, side, start, crn, piles)
+                    plans[i].add(key, branches)
+                    continue
                 else:
                     rollout(game, random.Random(crn), self.policy, self.deals)
                     value = self.leaf(game, start, side, piles)
@@ -169,15 +187,48 @@ class PimcBot(SearchBot):
                     values[i].append(value)
             guesses += 1
             if racing:
+                if planning:
+                    values = [plans[i].values() if i in alive else [] for i in range(len(options))]
                 alive = self._survivors(alive, values, wins, guesses)
                 assert isinstance(steps, _Race)
                 steps.alive = len(alive)
+        if planning:
+            for i in alive:
+                totals[i] = sum(plans[i].values())
         if racing and len(alive) < len(options):
             # A card dropped from the race had fewer guesses: it can never be picked, whatever its total.
             for i in range(len(options)):
                 if i not in alive:
                     totals[i] = -1e9
         return totals, wins
+
+    def _branches(
+        self, game: Game, seat: int, side: int, start: list[int], crn: int, piles: tuple[int, list[int]] | None
+    ) -> tuple[tuple[int, ...], tuple[float, ...]]:
+        """After the seat's card in one guess: what the other seats play before its next turn (the ranks, which
+        it will see), and the value of each of its next cards (one a rank, lowest rank first) played on from there.
+
+        The other seats' cards and every branch's rollout use the same random numbers (``crn``), so the
+        branches differ by the seat's card alone. A game ended on the way gives every branch its value."""
+        rest = game.search_state().hands[seat]
+        ranks = [r for r in range(10) if rest >> (4 * r) & 0xF]
+        if game.phase != PLAY:
+            return (-1,), (self.leaf(game, start, side, piles),) * len(ranks)
+        before = game.search_state().hands
+        rng = random.Random(crn)
+        game.playout(rng, plays=len(before) - 1, policy=self.answer or self.policy, truthful=True)
+        if game.phase != PLAY or game.turn != seat:
+            return (-2,), (self.leaf(game, start, side, piles),) * len(ranks)
+        after = game.search_state().hands
+        key = tuple((before[s] & ~after[s]).bit_length() - 1 >> 2 for s in range(len(before)) if s != seat)
+        branches = []
+        for r in ranks:
+            low = rest >> (4 * r) & 0xF
+            branch = game.copy(history=False)
+            branch.apply(PLAYS[(low & -low).bit_length() - 1 + 4 * r])
+            rollout(branch, random.Random(crn ^ _BRANCH), self.policy, self.deals)
+            branches.append(self.leaf(branch, start, side, piles))
+        return key, tuple(branches)
 
     def _race_steps(self, options: int) -> _Race:
         """The guesses of a race among ``options`` cards: as many rollouts as without racing (``samples``
@@ -216,6 +267,45 @@ class PimcBot(SearchBot):
         return sorted(kept)
 
 
+_BRANCH = 0x5DEECE66D
+"""Mixed into a guess's random numbers for the rollouts after the seat's next card (:meth:`PimcBot._branches`)."""
+
+
+class _Plan:
+    """One card's guesses when the seat plans its next card of the deal: in each guess, what the other seats
+    played meanwhile (the key) and the value of each next card.
+
+    Why: playing a guess out, PIMC lets the seat's later cards read the guessed hands, so a card whose
+    follow-up needs to know the other hand (keep a card to drop it only where no caida waits) is valued as
+    if the seat always would (*strategy fusion*). Here the seat's next card is one choice for all the guesses
+    in which it will have seen the same thing — the best on their sum — as in the αμ search of Cazenave and
+    Ventos (2019) with one move of the seat's own: its information, not the guess, picks it.
+    """
+
+    __slots__ = ("branches", "keys")
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, ...]] = []
+        self.branches: list[tuple[float, ...]] = []
+
+    def add(self, key: tuple[int, ...], branches: tuple[float, ...]) -> None:
+        self.keys.append(key)
+        self.branches.append(branches)
+
+    def values(self) -> list[float]:
+        """Each guess's value when the next card is, for each key, the one best over that key's guesses."""
+        sums: dict[tuple[int, ...], list[float]] = {}
+        for key, branches in zip(self.keys, self.branches, strict=True):
+            acc = sums.get(key)
+            if acc is None:
+                sums[key] = list(branches)
+            else:
+                for j, value in enumerate(branches):
+                    acc[j] += value
+        choice = {key: max(range(len(acc)), key=acc.__getitem__) for key, acc in sums.items()}
+        return [branches[choice[key]] for key, branches in zip(self.keys, self.branches, strict=True)]
+
+
 def _best(totals: list[float], wins: list[int]) -> int:
     """The option with the best total; among equal totals, the one that wins on the spot in most guesses."""
     return max(range(len(totals)), key=lambda i: (totals[i], wins[i], -i))
@@ -224,32 +314,33 @@ def _best(totals: list[float], wins: list[int]) -> int:
 class ExpertBot(PimcBot):
     """``expert``: the same determinized search, deeper and better informed, with a larger budget.
 
-    Four things ``hard`` does not do: the rollouts look three plays ahead
+    Five things ``hard`` does not do: the rollouts look three plays ahead
     (:func:`~ronda.bots.rollout.lookahead_policy`), the guesses read the other
     seats' plays in this deal (:mod:`ronda.bots.inference`: a refused caida
-    says something about a hand), it draws more guesses, and it races the
+    says something about a hand), it draws more guesses, it races the
     cards (the module): the guesses a clearly worse card would get go to the
-    close ones. Knobs are ``hard``'s, with ``samples`` 224 (rollouts a card,
-    spread by the race over up to 448 guesses), ``race`` 32, ``policy`` the
+    close ones, and it plans its next card of the deal on what it will have seen
+    (:class:`_Plan`). Knobs are ``hard``'s, with ``samples`` 224 (rollouts a card,
+    spread by the race over up to 448 guesses), ``race`` 32, ``plan`` on, ``policy`` the
     three-ply lookahead, ``play_model`` a :class:`~ronda.bots.inference.PlayModel`.
 
     Information-Set MCTS was measured first and lost to ``hard`` at equal and
     at four times its budget; this is the stronger method (see :mod:`ronda.bots`).
 
-    Measured on single rounds (``ronda arena expert hard --rounds --units 200 --seed 4242``):
-    +0.53 a round over ``hard`` [+0.24, +0.83] at 2.8 times its median CPU time
-    per card choice (issue 28 asks for +0.5 with the low end above +0.25); over
-    three such seeds (4242, 4243, 4244: 600 units) +0.32 a round. The
-    expert before racing (``expert:samples=128,race=0``) gave +0.29 [+0.02,
-    +0.56] at 4.7 times on seed 0, and more than the racing expert on the
-    screening seed (+0.58 against +0.41 on 60 units): racing is not shown to
+    Measured on single rounds (``ronda arena expert hard --rounds --units 200 --seed 4246``):
+    +0.28 a round over ``hard`` [-0.06, +0.61] at 4.0 times its median CPU time
+    per card choice, +0.32 [-0.02, +0.65] on seed 4245 (issue 28 asks for +0.5 with
+    the low end above +0.25: not met). Without the plan (``expert:plan=0``) it gave
+    +0.12 on seed 4245's decks (with it +0.32) and +0.53 on the screening decks of
+    seed 7001 (with it +0.66): behind on both, within the noise, at 2.8 times
+    instead of 3.9; over its four seeds (4242 to 4245, 800
+    units) the expert without the plan is +0.27 a round. Racing is not shown to
     be stronger, only cheaper at the median for the same mean cost. Rollouts without random cards (``explore`` 0)
     were not better on 40 units, nor were more guesses with two-ply rollouts,
-    nor (screened on 60 units) four-ply rollouts on 96 guesses: docs/bots.md.
-    Nor were rollouts in which each seat reads only its own hand
-    (``rollout=blind2``, :func:`~ronda.bots.rollout.blind_policy`): ahead on a
-    100-unit screen, -0.01 a round [-0.30, +0.28] over ``hard`` on 200 units of
-    seed 4244 at the same cost.
+    nor (screened on 60 units) four-ply rollouts on 96 guesses, nor rollouts in which
+    each seat reads only its own hand (``rollout=blind2``,
+    :func:`~ronda.bots.rollout.blind_policy`), nor a plan whose other seats answer
+    blind (``plan=blind``): docs/bots.md.
     """
 
     name = "expert"
@@ -264,6 +355,7 @@ class ExpertBot(PimcBot):
         play_model: PlayModel | None = None,
         explore: float = 0.1,
         race: int = 32,
+        plan: bool = True,
         **knobs: Any,
     ) -> None:
         super().__init__(
@@ -271,6 +363,7 @@ class ExpertBot(PimcBot):
             samples=samples,
             time_limit=time_limit,
             race=race,
+            plan=plan,
             policy=policy or lookahead_policy(3, card_value=0.7, explore=explore),
             play_model=play_model or PlayModel(),
             explore=explore,

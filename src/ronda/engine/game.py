@@ -683,10 +683,12 @@ class Game(Announcements):
         rounds: int = 1,
         *,
         deals: int = 0,
+        plays: int = 0,
         policy: Policy | None = None,
         truthful: bool = False,
     ) -> None:
-        """Play on by itself until ``rounds`` rounds have ended (or ``deals`` deals of this one, if given).
+        """Play on by itself until ``rounds`` rounds have ended (or ``deals`` deals of this one, or ``plays``
+        cards, if given: a search that must stop at its own next turn plays the other seats' cards this way).
 
         The rollout of simulations and searches: the same rules code as
         :meth:`apply` (every play goes through the same turn), without building
@@ -704,10 +706,14 @@ class Game(Announcements):
         >>> game.playout(random.Random(1), deals=1, policy=lowest, truthful=True)
         >>> game.round, game.deal, game.phase
         (1, 1, 'declare')
+        >>> game.playout(random.Random(1), plays=2, policy=lowest, truthful=True)
+        >>> game.turn, [len(game.hand(seat)) for seat in range(3)]
+        (0, [3, 2, 2])
         """
         start_round = self._round
         target_round = start_round + rounds
         stop_deal = self._deal + deals
+        played = 0
         draw = rng.random
         while self._round < target_round:
             phase = self._phase
@@ -729,6 +735,9 @@ class Game(Announcements):
                 self._play(card)
                 if deals and (self._deal >= stop_deal or self._round != start_round):
                     return  # a deal ends only with a play
+                played += 1
+                if played == plays:
+                    return
             elif phase == DECLARE:
                 if truthful:
                     truth = self._truth[self._turn]
