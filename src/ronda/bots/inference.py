@@ -1,14 +1,23 @@
 """Reading the other seats' plays: which hidden hands make the cards they chose likely.
 
 A player who could take a caida and dropped a card instead probably did not
-hold the rank; one who captured with a 5 rather than a 7 probably preferred
-the bigger take. :class:`PlayEvidence` scores a guess of the hidden hands by
-how likely the other seats' plays *in this deal* would have been with those
-hands (earlier deals' hands are fully played, nothing is left to infer), under
-:class:`PlayModel`: a seat picks a rank with probability proportional to
-``exp(sharpness * worth)``, worth being what the card takes at once (cards,
-caida, missa, a raise), mixed with a uniform ``noise`` so no guess is ever ruled
-out — people play for reasons a one-ply model does not see.
+hold the rank; one who dropped a card the next seat could hardly take, rather
+than one beside a run, probably held the dangerous one. :class:`PlayEvidence`
+scores a guess of the hidden hands by how likely the other seats' plays *in
+this deal* would have been with those hands (earlier deals' hands are fully
+played, nothing is left to infer), under :class:`PlayModel`: a seat picks a
+rank with probability proportional to ``exp(sharpness * worth - reply *
+answer)``, worth being what the card takes at once (cards, caida, missa, a
+raise) and answer the next seat's expected best reply to it, as the playing
+seat could count it from the cards it had not seen (:func:`answer`), mixed
+with a uniform ``noise`` so no guess is ever ruled out — people play for
+reasons a two-ply model does not see.
+
+The defaults are fitted by maximum likelihood to ``hard``'s and ``expert``'s
+own card choices (``benchmarks/play_model_fit.py``, docs/bots.md): they
+predict held-out choices better than the hand-set model before them
+(``PlayModel(2.0, 0.25)``, immediate worth only, kept runnable as
+``expert:sharpness=2,noise=0.25,reply=0``).
 
 The determinizer uses it by *sampling-importance-resampling*: it draws several
 guesses consistent with the view and keeps one with probability proportional
@@ -129,6 +138,10 @@ class PlayModel:
     ``sharpness``: how surely a seat takes the most valuable card now (0: what a card takes does not matter).
     ``reply``: how surely it avoids leaving the next seat a good answer (:func:`answer`; 0: it does not look).
     ``noise``: share of plays made for reasons the model ignores.
+
+    The defaults are the maximum-likelihood fit to the bots' choices (the module); at them what a card
+    gives away weighs far more than what it takes, which the answer partly counts already (a capture that
+    clears the table leaves little to answer).
     """
 
     sharpness: float = 0.25
