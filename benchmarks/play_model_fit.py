@@ -20,8 +20,8 @@ The model is fitted by maximum likelihood over a grid of sharpness and noise
 on the first seed's decisions, with :meth:`PlayModel.chance` itself (the
 likelihood the expert weighs its guesses by), and the log-likelihood per
 decision with a choice (two ranks or more held) is printed on both seeds, for
-a uniform chooser, the model before the fit (sharpness 2, noise 0.25, no
-reply), today's default and the best fit without reply. ``--reply`` also grids the
+a uniform chooser, the default model (sharpness 2, noise 0.25, no reply),
+:data:`~ronda.bots.inference.FITTED` and the best fit without reply. ``--reply`` also grids the
 model's ``reply``, which reads what a card gives away: a rank's score is
 ``sharpness`` times what it takes minus ``reply`` times the next seat's expected
 best answer (:func:`~ronda.bots.inference.answer`), each rank's chance to be in
@@ -44,7 +44,7 @@ from typing import Any
 from ronda.arena.match import MatchSpec, bot_name, play_seated
 from ronda.bots import make_bot
 from ronda.bots.base import Bot
-from ronda.bots.inference import Moment, PlayModel, answer, moments, play_chance, worths
+from ronda.bots.inference import FITTED, Moment, PlayModel, answer, moments, play_chance, worths
 from ronda.engine.actions import Action, Play
 from ronda.engine.presets import preset_rules
 from ronda.engine.table import last_turn
@@ -204,11 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# {command}")
     print(f"card plays: {len(train)} fitted on (seed {args.fit_seed}), {len(test)} held out (seed {args.test_seed})")
     print(f"collected in {time.process_time() - start:.0f} s CPU")
-    before, uniform = PlayModel(2.0, 0.25, 0.0), PlayModel(0.0, 1.0, 0.0)
+    before, uniform = PlayModel(), PlayModel(0.0, 1.0, 0.0)
     for level in (None, "hard", "expert"):
         (rows, _), (held, held_kept) = prepared(train, level), prepared(test, level)
         print(f"{level or 'all'}: {len(rows)} choices fitted on, {len(held)} held out; log-likelihood a choice:")
-        models = [("uniform", uniform), ("before the fit", before), ("default", PlayModel())]
+        models = [("uniform", uniform), ("default", before), ("fitted (FITTED)", FITTED)]
         models.append(("fit, no reply", fit(rows, [0.0])[1]))
         if args.reply:
             models.append(("fit, reply-aware", fit(rows, REPLIES)[1]))

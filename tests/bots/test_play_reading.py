@@ -1,4 +1,4 @@
-"""How expert reads the other seats' plays (ronda.bots.inference): the model fitted to the bots' real choices.
+"""How a search reads the other seats' plays (ronda.bots.inference): the model fitted to the bots' real choices.
 
 The position: the table holds 2c 7e 10e 12o, seat 0 drops 5o, and seat 1,
 holding 3c 6e 11b, drops the 3c. A 6 would have gone beside the 5 and 7 (a
@@ -12,7 +12,7 @@ import pytest
 
 from decks import build_deck
 from ronda.bots import make_bot
-from ronda.bots.inference import PlayEvidence, PlayModel
+from ronda.bots.inference import FITTED, PlayEvidence, PlayModel
 from ronda.engine.actions import Declare, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
@@ -40,18 +40,18 @@ def test_the_expert_believes_a_seat_that_dropped_safely_kept_the_dangerous_cards
     and a 4 (drops that give as little away as the 3) leave it a coin toss. Read only by what each card takes at
     once (every drop takes nothing), both guesses explained it equally."""
     view = seat_zero_after_the_safe_drop()
-    model = make_bot("expert").play_model
-    assert model is not None
+    model = make_bot("expert:sharpness=0.25,noise=0.2,reply=8").play_model
+    assert model == FITTED
     reading = PlayEvidence(view, [1], model)
     explained = reading.weight({1: hand("6o 11e")})
     unexplained = reading.weight({1: hand("1o 4c")})
     assert explained > 1.5 * unexplained
 
 
-def test_the_reading_before_the_fit_stays_runnable() -> None:
-    """``expert:sharpness=2,noise=0.25,reply=0`` reads plays as the expert did before the fit: by the immediate worth
-    alone, with which the safe drop of the 3 says nothing about the rest of the hand."""
-    old = make_bot("expert:sharpness=2,noise=0.25,reply=0").play_model
+def test_the_expert_reads_plays_by_the_immediate_worth_by_default() -> None:
+    """The expert's own reading is the one its strength was measured with: by the immediate worth alone, with which
+    the safe drop of the 3 says nothing about the rest of the hand."""
+    old = make_bot("expert").play_model
     assert old == PlayModel(sharpness=2.0, noise=0.25, reply=0.0)
     reading = PlayEvidence(seat_zero_after_the_safe_drop(), [1], old)
     assert reading.weight({1: hand("6o 11e")}) == reading.weight({1: hand("1o 4c")})

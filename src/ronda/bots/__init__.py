@@ -139,8 +139,9 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
     errors behind the best that drop a card), ``race_guesses`` (most guesses in all); and how the guesses read the
     other seats' plays (:class:`~ronda.bots.inference.PlayModel`, fields left out keep its defaults): ``sharpness``,
-    ``noise``, ``reply`` — ``expert:sharpness=2,noise=0.25,reply=0`` is the expert's reading before it was fitted
-    (docs/bots.md); on ``hard``, which reads no plays, any of them makes it read them.
+    ``noise``, ``reply`` — ``expert:sharpness=0.25,noise=0.2,reply=8`` reads by the model fitted to the bots' choices
+    (:data:`~ronda.bots.inference.FITTED`, docs/bots.md); on ``hard``, which reads no plays, any of them makes it
+    read them.
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
@@ -148,8 +149,8 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout, race, ...)
-    >>> search_settings("expert:sharpness=2,noise=0.25,reply=0", "sharpness=2,noise=0.25,reply=0")
-    {'play_model': PlayModel(sharpness=2.0, noise=0.25, reply=0.0)}
+    >>> search_settings("expert:sharpness=0.25,noise=0.2,reply=8", "sharpness=0.25,noise=0.2,reply=8")
+    {'play_model': PlayModel(sharpness=0.25, noise=0.2, reply=8.0)}
     >>> search_settings("expert:noise=2", "noise=2")
     Traceback (most recent call last):
     ...

@@ -13,11 +13,13 @@ seat could count it from the cards it had not seen (:func:`answer`), mixed
 with a uniform ``noise`` so no guess is ever ruled out — people play for
 reasons a two-ply model does not see.
 
-The defaults are fitted by maximum likelihood to ``hard``'s and ``expert``'s
-own card choices (``benchmarks/play_model_fit.py``, docs/bots.md): they
-predict held-out choices better than the hand-set model before them
-(``PlayModel(2.0, 0.25)``, immediate worth only, kept runnable as
-``expert:sharpness=2,noise=0.25,reply=0``).
+The defaults are the hand-set model the bots have always read plays by
+(immediate worth only). :data:`FITTED`, fitted by maximum likelihood to
+``hard``'s and ``expert``'s own card choices (``benchmarks/play_model_fit.py``,
+docs/bots.md), predicts held-out choices far better, but did not make the
+expert stronger where it was measured, and reads a refused caida as saying less
+than the bots' own caida rate does: it is an option
+(``expert:sharpness=0.25,noise=0.2,reply=8``), not the default.
 
 The determinizer uses it by *sampling-importance-resampling*: it draws several
 guesses consistent with the view and keeps one with probability proportional
@@ -139,26 +141,32 @@ class PlayModel:
     ``reply``: how surely it avoids leaving the next seat a good answer (:func:`answer`; 0: it does not look).
     ``noise``: share of plays made for reasons the model ignores.
 
-    The defaults are the maximum-likelihood fit to the bots' choices (the module); at them what a card
-    gives away weighs far more than what it takes, which the answer partly counts already (a capture that
-    clears the table leaves little to answer).
+    The defaults read the immediate worth alone (``reply`` 0), as the bots always have; :data:`FITTED` is
+    the maximum-likelihood fit to the bots' choices (the module).
     """
 
-    sharpness: float = 0.25
-    noise: float = 0.2
-    reply: float = 8.0
+    sharpness: float = 2.0
+    noise: float = 0.25
+    reply: float = 0.0
 
     def chance(self, played: int, worths: dict[int, float], answers: dict[int, float] | None = None) -> float:
         """The chance that a seat holding the ranks of ``worths`` (rank: what it takes now) plays ``played``;
         ``answers`` (rank: the next seat's expected best answer to it) are read when :attr:`reply` is not 0."""
         if answers is None or not self.reply:
-            scores = {r: self.sharpness * w for r, w in worths.items()}
+            top = max(worths.values())
+            odds = {r: exp(self.sharpness * (w - top)) for r, w in worths.items()}
         else:
             scores = {r: self.sharpness * w - self.reply * answers[r] for r, w in worths.items()}
-        top = max(scores.values())
-        odds = {r: exp(score - top) for r, score in scores.items()}
+            best = max(scores.values())
+            odds = {r: exp(score - best) for r, score in scores.items()}
         chosen = odds.get(played, 0.0) / sum(odds.values())
         return (1.0 - self.noise) * chosen + self.noise / len(worths)
+
+
+FITTED = PlayModel(sharpness=0.25, noise=0.2, reply=8.0)
+"""The model fitted by maximum likelihood to ``hard``'s and ``expert``'s card choices (docs/bots.md): what a card
+gives away weighs far more than what it takes (a capture that clears the table leaves little to answer, so the
+answer counts part of the take already). ``expert:sharpness=0.25,noise=0.2,reply=8`` reads plays by it."""
 
 
 _COUNT = [bin(four).count("1") for four in range(16)]
@@ -287,4 +295,4 @@ def play_chance(
     return model.chance(moment.card >> 2, values, answers)
 
 
-__all__ = ["Moment", "PlayEvidence", "PlayModel", "answer", "moments", "play_chance", "worths"]
+__all__ = ["FITTED", "Moment", "PlayEvidence", "PlayModel", "answer", "moments", "play_chance", "worths"]
