@@ -31,12 +31,15 @@ budget; it was removed once PIMC became ``expert`` — git history keeps it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from ..engine.errors import BotError
 from ..engine.game import Policy
 from .base import Bot, RandomBot
+from .inference import PlayModel
 from .pimc import ExpertBot, PimcBot
 from .rollout import blind_policy, greedy_policy, lookahead_policy
 from .rules_based import EasyBot, MediumBot
@@ -119,7 +122,15 @@ ROLLOUTS: dict[str, Callable[[], Policy]] = {
 guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
-KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan"
+KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan, sharpness, noise, reply"
+
+_READING = {
+    "sharpness": (0.0, 50.0, "a number from 0 (plays at random) to 50"),
+    "noise": (0.0, 1.0, "a share from 0 to 1"),
+    "reply": (0.0, 10.0, "a weight from 0 (the immediate worth only) to 10"),
+}
+"""The settings of the model the guesses read the other seats' plays by (:class:`~ronda.bots.inference.PlayModel`):
+the least and most each may be, and how an error says so."""
 
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
@@ -128,7 +139,11 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
     errors behind the best that drop a card), ``race_guesses`` (most guesses in all); ``plan`` (``1``: the seat's
     next card of the deal chosen on what it will have seen, ``expert``'s default; ``0``: read from each guess, as
-    ``hard`` does; ``blind``: planned, the other seats answering without seeing the seat's hand).
+    ``hard`` does; ``blind``: planned, the other seats answering without seeing the seat's hand); and how the
+    guesses read the other seats' plays (:class:`~ronda.bots.inference.PlayModel`, fields left out keep its
+    defaults): ``sharpness``, ``noise``, ``reply`` — ``expert:sharpness=0.25,noise=0.2,reply=8`` reads by the model
+    fitted to the bots' choices (:data:`~ronda.bots.inference.FITTED`, docs/bots.md); on ``hard``, which reads no
+    plays, any of them makes it read them.
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
@@ -136,8 +151,15 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout, race, ...)
+    >>> search_settings("expert:sharpness=0.25,noise=0.2,reply=8", "sharpness=0.25,noise=0.2,reply=8")
+    {'play_model': PlayModel(sharpness=0.25, noise=0.2, reply=8.0)}
+    >>> search_settings("expert:noise=2", "noise=2")
+    Traceback (most recent call last):
+    ...
+    ValueError: noise in bot 'expert:noise=2' is a share from 0 to 1, not '2'
     """
     settings: dict[str, Any] = {}
+    reading: dict[str, float] = {}
     for part in argument.split(","):
         name, equals, text = part.strip().partition("=")
         if not equals:
@@ -175,8 +197,19 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if not z > 0:
                 raise ValueError(f"race_z in bot {level!r} is a number of standard errors above 0, not {text!r}")
             settings[name] = z
+        elif name in _READING:
+            least, most, words = _READING[name]
+            try:
+                number = float(text)
+            except ValueError:
+                number = math.nan
+            if not least <= number <= most:
+                raise ValueError(f"{name} in bot {level!r} is {words}, not {text!r}")
+            reading[name] = number
         else:
             raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: {KNOWN})")
+    if reading:
+        settings["play_model"] = replace(PlayModel(), **reading)
     return settings
 
 
