@@ -187,9 +187,10 @@ class PimcBot(SearchBot):
                     values[i].append(value)
             guesses += 1
             if racing:
-                if planning:
-                    values = [plans[i].values() if i in alive else [] for i in range(len(options))]
-                alive = self._survivors(alive, values, wins, guesses)
+                if self._checks(guesses, alive):
+                    if planning:  # a planned card's values depend on all its guesses: worked out at a check only
+                        values = [plans[i].values() if i in alive else [] for i in range(len(options))]
+                    alive = self._survivors(alive, values, wins, guesses)
                 assert isinstance(steps, _Race)
                 steps.alive = len(alive)
         if planning:
@@ -210,11 +211,11 @@ class PimcBot(SearchBot):
 
         The other seats' cards and every branch's rollout use the same random numbers (``crn``), so the
         branches differ by the seat's card alone. A game ended on the way gives every branch its value."""
-        rest = game.search_state().hands[seat]
+        before = game.search_state().hands
+        rest = before[seat]
         ranks = [r for r in range(10) if rest >> (4 * r) & 0xF]
         if game.phase != PLAY:
             return (-1,), (self.leaf(game, start, side, piles),) * len(ranks)
-        before = game.search_state().hands
         rng = random.Random(crn)
         game.playout(rng, plays=len(before) - 1, policy=self.answer or self.policy, truthful=True)
         if game.phase != PLAY or game.turn != seat:
@@ -237,19 +238,22 @@ class PimcBot(SearchBot):
         most = self.race_guesses or 2 * self.budget
         return _Race(self.budget * options, most, self.min_budget, self.time_limit)
 
+    def _checks(self, guesses: int, alive: list[int]) -> bool:
+        """Whether the race is checked after ``guesses`` guesses: after the first ``race`` guesses, then after
+        every further ``race // 2``, while more than one card is left."""
+        first = self.race
+        return guesses >= first and not (guesses - first) % max(1, first // 2) and len(alive) > 1
+
     def _survivors(self, alive: list[int], values: list[list[float]], wins: list[int], guesses: int) -> list[int]:
-        """The cards still in the race after ``guesses`` guesses: after the first ``race`` guesses (and again
-        after every further ``race // 2``), a card is dropped when its paired shortfall against the best card
-        (same guesses, same rollout random numbers) is more than ``race_z`` standard errors above 0. A card
+        """The cards still in the race at a check (:meth:`_checks`) after ``guesses`` guesses: a card is dropped
+        when its paired shortfall against the best card (same guesses, same rollout random numbers) is more
+        than ``race_z`` standard errors above 0. A card
         that has won the game on the spot in every guess so far leaves in the race only the cards that did
         too: nothing is worth more than a game won, and on equal values such a card is preferred (:func:`_best`).
 
         Why: most of the time one card is clearly best after a few dozen guesses; the guesses it would
         still get go to the cards that are close, where the choice is decided (successive elimination).
         """
-        first = self.race
-        if guesses < first or (guesses - first) % max(1, first // 2) or len(alive) == 1:
-            return alive
         sure = [i for i in alive if wins[i] == guesses]
         if sure:
             return sure

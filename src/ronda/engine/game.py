@@ -735,9 +735,10 @@ class Game(Announcements):
                 self._play(card)
                 if deals and (self._deal >= stop_deal or self._round != start_round):
                     return  # a deal ends only with a play
-                played += 1
-                if played == plays:
-                    return
+                if plays:
+                    played += 1
+                    if played == plays:
+                        return
             elif phase == DECLARE:
                 if truthful:
                     truth = self._truth[self._turn]
