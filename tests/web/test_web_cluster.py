@@ -235,7 +235,9 @@ def to_seat(players: list[Player], seat: int, rng: random.Random) -> None:
     """Play on until it is ``seat``'s turn, with more than one decision to choose from."""
     deadline = time.monotonic() + 30
     while len(choices(players[seat])) < 2:
-        assert time.monotonic() < deadline and not any(p.over for p in players)
+        assert time.monotonic() < deadline, f"seat {seat} was not asked to choose between two cards"
+        ended = [p.view for p in players if p.over]
+        assert not ended, f"the game ended before seat {seat} had a choice of two: {ended}"
         other = next((p for p in players if p.legal), None)
         if other is not None:
             other.act(rng.choice(choices(other)))
@@ -343,8 +345,9 @@ def test_a_bots_turns_go_on_at_the_new_owner_after_a_sigkill_none_lost_none_twic
     the bot thinks, is killed just after the person's decision; the process that takes the table over decides the
     bot's move again from the stored game."""
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}]
+    # To 21: a random player's exposed bluffs once ended a game to 12 before it had a choice of two cards.
     created = httpx.post(
-        f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12, "keep": False}
+        f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 21, "keep": False}
     ).json()
     table_id = created["table_id"]
     person = Player(servers, 1, table_id, created["token"], 0)
@@ -452,6 +455,7 @@ def test_an_owner_stopped_in_the_middle_of_a_write_does_not_keep_the_table_from_
         stale.write(stale.claim, "a", 1)
         silent = stale.engine.connect()
         silent.begin()
+        stale.begin_write(silent)  # as the store's writer begins each transaction
         stale.check_fence(silent, "a", 1)  # the row is held; then nothing more comes from this owner
         newer.write(newer.claim, "a", 2)  # waits for the row, at most the newer store's lock timeout
         with newer.engine.connect() as db:

@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+import sqlalchemy
+from sqlalchemy import text
 from web_helpers import Client, new_table, play_out, random_chooser, server
 
 from ronda.engine.record import replay, replay_result
@@ -274,3 +277,66 @@ def test_a_batch_of_decisions_keeps_each_game_s_latest_scores_and_a_finished_gam
         assert store.action_numbers("a", 0) == [0, 1, 2]
     finally:
         store.close()
+
+
+def _pause_before(store: Store, statement_part: str, seconds: float) -> None:
+    """The store's process pauses ``seconds`` before sending a statement naming ``statement_part``: the database
+    sees its connection idle in the middle of a transaction, as when a busy machine or SIGSTOP holds the process."""
+
+    def pause(*args: Any) -> None:
+        if statement_part in args[2]:
+            time.sleep(seconds)
+
+    sqlalchemy.event.listen(store.engine, "before_cursor_execute", pause)
+
+
+def test_a_read_paused_between_its_statements_longer_than_the_store_timeout_still_answers(
+    tmp_path: Path, postgres_database: str
+) -> None:
+    with server(tmp_path, postgres_database) as http:
+        table_id = new_table(http, 2)["table_id"]
+    store = Store(postgres_database, timeout=TIMEOUT)
+    try:
+        _pause_before(store, "FROM ronda_games", 4 * TIMEOUT)  # the third of the listing's three reads
+        assert [t.id for t in store.load_tables()] == [table_id]
+    finally:
+        store.close()
+
+
+def test_a_write_paused_longer_than_the_store_timeout_is_ended_and_frees_its_table(
+    tmp_path: Path, postgres_database: str
+) -> None:
+    with server(tmp_path, postgres_database) as http:
+        table_id = new_table(http, 2)["table_id"]
+    stalled = Store(postgres_database, timeout=TIMEOUT)
+    other = Store(postgres_database)  # waits for a row lock up to 3 s
+    asleep = threading.Event()
+    awake = threading.Event()
+    took_over: list[bool] = []
+
+    def stall(db: Any) -> None:
+        db.execute(text("UPDATE ronda_tables SET status = 'stalled' WHERE id = :t"), {"t": table_id})
+        asleep.set()
+        time.sleep(4.0)  # holding the row's lock, idle in its transaction
+        awake.set()
+        db.execute(text("UPDATE ronda_tables SET status = 'late' WHERE id = :t"), {"t": table_id})
+
+    def take_over() -> None:
+        asleep.wait(10)
+        other.write(
+            lambda db: db.execute(text("UPDATE ronda_tables SET status = 'taken' WHERE id = :t"), {"t": table_id})
+        )
+        took_over.append(not awake.is_set())
+
+    thread = threading.Thread(target=take_over)
+    thread.start()
+    try:
+        with pytest.raises(sqlalchemy.exc.DBAPIError, match="idle-in-transaction timeout"):
+            stalled.write(stall)
+        thread.join(10)
+        assert took_over == [True], "the other writer got the row only once the paused one woke up"
+        (stored,) = other.load_tables([table_id])
+        assert stored.status == "taken", "the paused write's first statement was kept"
+    finally:
+        stalled.close()
+        other.close()

@@ -66,6 +66,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     tuple_,
     update,
 )
@@ -81,6 +82,17 @@ P = ParamSpec("P")
 
 STORE_TIMEOUT = 3.0
 """Seconds a write may wait for the database (a lock, a connection) before it is refused as unavailable."""
+
+READ_IDLE_TIMEOUT = 60.0
+"""Seconds PostgreSQL lets a connection sit idle in a transaction other than a game's write (a read, a migration).
+
+A game's write transaction is ended by PostgreSQL once idle for the store's
+timeout, so a stopped process cannot hold its row locks (:meth:`Store.begin_write`).
+A read holds none: ending it that early only made a slow read fail, as when
+the process paused for half a second between a read's statements on a busy
+machine (a test server's startup failed so), or builds thousands of stored
+tables between them at startup. One stopped this long is still ended, so it
+cannot hold back a migration or a vacuum for ever."""
 
 metadata = MetaData()
 
@@ -432,6 +444,7 @@ class Store:
             raise ValueError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         url = sqlalchemy_url(url)
         self.url = url
+        self._write_idle: str | None = None
         self.timeout = timeout
         self.sync = sync
         if url.startswith("sqlite"):
@@ -447,13 +460,16 @@ class Store:
             milliseconds = max(1, int(timeout * 1000))
             connect_args: dict[str, Any] = {}
             if url.startswith("postgresql+psycopg"):
+                reading = max(milliseconds, int(READ_IDLE_TIMEOUT * 1000))
                 connect_args = {
                     "connect_timeout": max(1, round(timeout)),
-                    # A transaction left open by a client that stopped (SIGSTOP, a machine cut off) is ended by
-                    # PostgreSQL, so the row locks it holds cannot keep another process from taking a table over.
                     "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds} "
-                    f"-c idle_in_transaction_session_timeout={milliseconds}",
+                    f"-c idle_in_transaction_session_timeout={reading}",
                 }
+                # A write transaction left open by a client that stopped (SIGSTOP, a machine cut off) is ended by
+                # PostgreSQL after the store's timeout, so the row locks it holds cannot keep another process from
+                # taking a table over (READ_IDLE_TIMEOUT says why reads get longer).
+                self._write_idle = f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}"
             self.engine = create_engine(
                 url, pool_pre_ping=True, pool_timeout=timeout, hide_parameters=True, connect_args=connect_args
             )
@@ -468,7 +484,14 @@ class Store:
     def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """Run one write method (``fn(db, ...)``) in a transaction of its own (startup, tests, scripts)."""
         with self.engine.begin() as db:
+            self.begin_write(db)
             fn(db, *args, **kwargs)
+
+    def begin_write(self, db: Connection) -> None:
+        """Mark ``db``'s transaction as one that writes: on PostgreSQL it is ended once idle for the store's timeout
+        (the first statement of every write transaction; reads are given :data:`READ_IDLE_TIMEOUT`)."""
+        if self._write_idle is not None:
+            db.execute(text(self._write_idle))
 
     def add_table(self, db: Connection, table: StoredTable) -> None:
         db.execute(
@@ -586,12 +609,12 @@ class Store:
     def load_analysis(self, table_id: str, game: int) -> dict[str, Any] | None:
         """A finished game's analysis if it was searched, else ``None``."""
         with self.engine.connect() as db:
-            text = db.execute(
+            stored = db.execute(
                 select(analyses_table.c.analysis).where(
                     analyses_table.c.table_id == table_id, analyses_table.c.game == game
                 )
             ).scalar_one_or_none()
-        return None if text is None else dict(json.loads(text))
+        return None if stored is None else dict(json.loads(stored))
 
     def start_game(
         self,
@@ -1302,6 +1325,7 @@ class Journal:
         with self.store.engine.connect() as db:
             transaction = db.begin()
             try:
+                self.store.begin_write(db)
                 self._write_all(db, jobs)
             except BaseException:
                 with contextlib.suppress(Exception):  # a lost connection has nothing left to roll back
