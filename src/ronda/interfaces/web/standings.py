@@ -50,7 +50,7 @@ def leaderboard(store: Store, players: int, limit: int) -> dict[str, Any]:
         .order_by(conservative.desc(), ratings_table.c.player_id)
         .limit(limit)
     )
-    with store.engine.connect() as db:
+    with store.reading() as db:
         ranked = db.execute(query.where(ratings_table.c.games >= ratings.PROVISIONAL_GAMES)).all()
         provisional = db.execute(query.where(ratings_table.c.games < ratings.PROVISIONAL_GAMES)).all()
     return {
@@ -77,7 +77,7 @@ def _standing(row: Any) -> dict[str, Any]:
 def find_player(store: Store, key: str) -> str | None:
     """The id of the player whose id is ``key``, or else whose name looks like it (ignoring case and look-alike
     letters, as names are kept unique: :func:`.forms.name_keys`); ``None`` for nobody."""
-    with store.engine.connect() as db:
+    with store.reading() as db:
         found = db.execute(select(players_table.c.id).where(players_table.c.id == key)).scalar()
     if found is None and len(key) <= MAX_NAME_KEY:
         holder = store.name_holder(name_keys(key))
@@ -92,7 +92,7 @@ def player_page(store: Store, player_id: str, viewer: str | None) -> dict[str, A
     first; at a private table only when the viewer is the player.
     """
     own = viewer == player_id
-    with store.engine.connect() as db:
+    with store.reading() as db:
         player = db.execute(
             select(players_table.c.id, players_table.c.name, players_table.c.created).where(
                 players_table.c.id == player_id

@@ -66,7 +66,6 @@ from sqlalchemy import (
     event,
     insert,
     select,
-    text,
     tuple_,
     update,
 )
@@ -82,17 +81,6 @@ P = ParamSpec("P")
 
 STORE_TIMEOUT = 3.0
 """Seconds a write may wait for the database (a lock, a connection) before it is refused as unavailable."""
-
-READ_IDLE_TIMEOUT = 60.0
-"""Seconds PostgreSQL lets a connection sit idle in a transaction other than a game's write (a read, a migration).
-
-A game's write transaction is ended by PostgreSQL once idle for the store's
-timeout, so a stopped process cannot hold its row locks (:meth:`Store.begin_write`).
-A read holds none: ending it that early only made a slow read fail, as when
-the process paused for half a second between a read's statements on a busy
-machine (a test server's startup failed so), or builds thousands of stored
-tables between them at startup. One stopped this long is still ended, so it
-cannot hold back a migration or a vacuum for ever."""
 
 metadata = MetaData()
 
@@ -444,7 +432,6 @@ class Store:
             raise ValueError(f"sync is one of {', '.join(SYNC_MODES)}, not {sync!r}")
         url = sqlalchemy_url(url)
         self.url = url
-        self._write_idle: str | None = None
         self.timeout = timeout
         self.sync = sync
         if url.startswith("sqlite"):
@@ -460,16 +447,13 @@ class Store:
             milliseconds = max(1, int(timeout * 1000))
             connect_args: dict[str, Any] = {}
             if url.startswith("postgresql+psycopg"):
-                reading = max(milliseconds, int(READ_IDLE_TIMEOUT * 1000))
                 connect_args = {
                     "connect_timeout": max(1, round(timeout)),
+                    # A transaction left open by a client that stopped (SIGSTOP, a machine cut off) is ended by
+                    # PostgreSQL, so the row locks it holds cannot keep another process from taking a table over.
                     "options": f"-c statement_timeout={milliseconds} -c lock_timeout={milliseconds} "
-                    f"-c idle_in_transaction_session_timeout={reading}",
+                    f"-c idle_in_transaction_session_timeout={milliseconds}",
                 }
-                # A write transaction left open by a client that stopped (SIGSTOP, a machine cut off) is ended by
-                # PostgreSQL after the store's timeout, so the row locks it holds cannot keep another process from
-                # taking a table over (READ_IDLE_TIMEOUT says why reads get longer).
-                self._write_idle = f"SET LOCAL idle_in_transaction_session_timeout = {milliseconds}"
             self.engine = create_engine(
                 url, pool_pre_ping=True, pool_timeout=timeout, hide_parameters=True, connect_args=connect_args
             )
@@ -479,19 +463,32 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def reading(self) -> Connection:
+        """A connection for reads (``with store.reading() as db``): on PostgreSQL each statement on its own, in no
+        transaction.
+
+        A transaction left idle is ended by PostgreSQL after the store's
+        timeout, so that a writer that stopped cannot hold its rows (the
+        connection's ``idle_in_transaction_session_timeout``). A read inside a
+        transaction was ended too whenever its process paused between two
+        statements (a busy machine: a test server's startup listing failed so),
+        and a read that locks a row to wait for a commit under way
+        (:meth:`last_decision`) held that row until it ended. Outside a
+        transaction each statement reads what is committed when it starts, which
+        is what PostgreSQL's READ COMMITTED gives each statement of a
+        transaction anyway, and holds nothing between statements. SQLite reads
+        are kept as they were (no such timeout there).
+        """
+        if self.url.startswith("postgresql"):
+            return self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+        return self.engine.connect()
+
     # ------------------------------------------------------------- writes
 
     def write(self, fn: Callable[..., None], *args: Any, **kwargs: Any) -> None:
         """Run one write method (``fn(db, ...)``) in a transaction of its own (startup, tests, scripts)."""
         with self.engine.begin() as db:
-            self.begin_write(db)
             fn(db, *args, **kwargs)
-
-    def begin_write(self, db: Connection) -> None:
-        """Mark ``db``'s transaction as one that writes: on PostgreSQL it is ended once idle for the store's timeout
-        (the first statement of every write transaction; reads are given :data:`READ_IDLE_TIMEOUT`)."""
-        if self._write_idle is not None:
-            db.execute(text(self._write_idle))
 
     def add_table(self, db: Connection, table: StoredTable) -> None:
         db.execute(
@@ -608,13 +605,13 @@ class Store:
 
     def load_analysis(self, table_id: str, game: int) -> dict[str, Any] | None:
         """A finished game's analysis if it was searched, else ``None``."""
-        with self.engine.connect() as db:
-            stored = db.execute(
+        with self.reading() as db:
+            text = db.execute(
                 select(analyses_table.c.analysis).where(
                     analyses_table.c.table_id == table_id, analyses_table.c.game == game
                 )
             ).scalar_one_or_none()
-        return None if stored is None else dict(json.loads(stored))
+        return None if text is None else dict(json.loads(text))
 
     def start_game(
         self,
@@ -785,7 +782,7 @@ class Store:
         """Every table (or those of ``table_ids``, or the ``newest_public`` public ones), oldest first, with its
         seats and games: three statements however many tables (a takeover reads the dead owner's tables
         together)."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             rows_query = select(tables_table).order_by(tables_table.c.created, tables_table.c.id)
             seats_query = select(seats_table).order_by(seats_table.c.table_id, seats_table.c.seat)
             games_query = select(games_table).order_by(games_table.c.table_id, games_table.c.game)
@@ -841,7 +838,7 @@ class Store:
 
     def game_ratings(self, table_id: str, game: int) -> list[dict[str, Any]] | None:
         """Each seat's rating change in a rated game, in seat order (:func:`rating_change`); ``None``: not rated."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             rows = db.execute(
                 select(rated_table)
                 .where(rated_table.c.table_id == table_id, rated_table.c.game == game)
@@ -870,7 +867,7 @@ class Store:
         wanted = sorted(set(games))
         if not wanted:
             return {}
-        with self.engine.connect() as db:
+        with self.reading() as db:
             heads = db.execute(
                 select(games_table.c.table_id, games_table.c.game, games_table.c.dealer, tables_table.c.rules)
                 .join(tables_table, tables_table.c.id == games_table.c.table_id)
@@ -915,7 +912,7 @@ class Store:
         read as "not stored". SQLite has one writer and commits in the calling
         thread: there is nothing under way to wait for.
         """
-        with self.engine.connect() as db:
+        with self.reading() as db:
             db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
             row = db.execute(
                 select(actions_table.c.number, actions_table.c.action)
@@ -948,7 +945,7 @@ class Store:
 
         Raises :class:`StoreConflict` when that round is stored with another deck.
         """
-        with self.engine.connect() as db:
+        with self.reading() as db:
             db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
             stored = db.execute(
                 select(rounds_table.c.deck).where(
@@ -965,7 +962,7 @@ class Store:
 
     def holds_hint(self, table_id: str, game: int, number: int, hint: dict[str, Any]) -> bool:
         """Whether the ``number``-th hint of the game is stored, as ``hint``; :class:`StoreConflict` if another is."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             db.execute(select(tables_table.c.id).where(tables_table.c.id == table_id).with_for_update())
             stored = db.execute(
                 select(hints_table.c.hint).where(
@@ -980,7 +977,7 @@ class Store:
 
     def action_numbers(self, table_id: str, game: int) -> list[int]:
         """The numbers of a game's stored decisions, in order (a test of contiguity: 0, 1, 2, ...)."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             rows = db.execute(
                 select(actions_table.c.number)
                 .where(actions_table.c.table_id == table_id, actions_table.c.game == game)
@@ -1034,7 +1031,7 @@ class Store:
 
     def session_of(self, token_hash: str) -> tuple[StoredSession, StoredPlayer] | None:
         """The session whose cookie token hashes to ``token_hash``, and its player; ``None``: no such session."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             row = db.execute(
                 select(sessions_table, players_table.c.name, players_table.c.username)
                 .join(players_table, players_table.c.id == sessions_table.c.player_id)
@@ -1053,19 +1050,19 @@ class Store:
         return None if found is None else self.player(found[1].id)
 
     def player(self, player_id: str) -> StoredPlayer | None:
-        with self.engine.connect() as db:
+        with self.reading() as db:
             row = db.execute(select(players_table).where(players_table.c.id == player_id)).first()
         return None if row is None else StoredPlayer(row.id, row.created, row.name, row.username, row.password_hash)
 
     def account(self, username: str) -> StoredPlayer | None:
         """The player whose account has the (case-folded) ``username``, with their password's hash."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             row = db.execute(select(players_table).where(players_table.c.username == username)).first()
         return None if row is None else StoredPlayer(row.id, row.created, row.name, row.username, row.password_hash)
 
     def name_holder(self, keys: frozenset[str]) -> StoredPlayer | None:
         """The player whose name shares a look-alike key with ``keys`` (:func:`.forms.name_keys`), if any."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             row = db.execute(
                 select(players_table.c.id, players_table.c.created, players_table.c.name)
                 .join(names_table, names_table.c.player_id == players_table.c.id)
@@ -1076,7 +1073,7 @@ class Store:
 
     def sessions_of(self, player_id: str) -> list[StoredSession]:
         """The player's sessions, oldest first."""
-        with self.engine.connect() as db:
+        with self.reading() as db:
             rows = db.execute(
                 select(sessions_table)
                 .where(sessions_table.c.player_id == player_id)
@@ -1092,7 +1089,7 @@ class Store:
         Each table's games (and who won them) are then :meth:`load_tables` ``([table_id])``'s, its records
         :meth:`load_record`'s.
         """
-        with self.engine.connect() as db:
+        with self.reading() as db:
             rows = db.execute(
                 select(seats_table.c.table_id, seats_table.c.seat, tables_table.c.created, tables_table.c.status)
                 .join(tables_table, tables_table.c.id == seats_table.c.table_id)
@@ -1325,7 +1322,6 @@ class Journal:
         with self.store.engine.connect() as db:
             transaction = db.begin()
             try:
-                self.store.begin_write(db)
                 self._write_all(db, jobs)
             except BaseException:
                 with contextlib.suppress(Exception):  # a lost connection has nothing left to roll back
