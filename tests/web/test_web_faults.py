@@ -26,12 +26,12 @@ import pytest
 pytest.importorskip("fastapi")
 
 import sqlalchemy
-from sqlalchemy import text
+from sqlalchemy import update
 from web_helpers import Client, new_table, play_out, random_chooser, server
 
 from ronda.engine.record import replay, replay_result
 from ronda.interfaces.web.protocol import view_json
-from ronda.interfaces.web.store import Store
+from ronda.interfaces.web.store import Store, tables_table
 
 TIMEOUT = 0.3
 """The store timeout of these tests: a locked or stopped database refuses a move within about twice this."""
@@ -279,12 +279,15 @@ def test_a_batch_of_decisions_keeps_each_game_s_latest_scores_and_a_finished_gam
         store.close()
 
 
-def _pause_before(store: Store, statement_part: str, seconds: float) -> None:
-    """The store's process pauses ``seconds`` before sending a statement naming ``statement_part``: the database
-    sees its connection idle in the middle of a transaction, as when a busy machine or SIGSTOP holds the process."""
+def _pause_before(store: Store, statement_part: str, seconds: float, paused: threading.Event | None = None) -> None:
+    """The store's process pauses ``seconds`` before sending a statement naming ``statement_part`` (``paused`` set
+    then): the database hears nothing from it between two statements of a read, as when a busy machine or SIGSTOP
+    holds the process."""
 
     def pause(*args: Any) -> None:
         if statement_part in args[2]:
+            if paused is not None:
+                paused.set()
             time.sleep(seconds)
 
     sqlalchemy.event.listen(store.engine, "before_cursor_execute", pause)
@@ -303,40 +306,32 @@ def test_a_read_paused_between_its_statements_longer_than_the_store_timeout_stil
         store.close()
 
 
-def test_a_write_paused_longer_than_the_store_timeout_is_ended_and_frees_its_table(
+def test_a_read_that_waits_for_a_commit_holds_no_table_while_it_is_paused(
     tmp_path: Path, postgres_database: str
 ) -> None:
+    """The read that asks whether a decision is stored first locks its table's row, to wait for a commit under way;
+    paused after that, it must not keep the table's writes (a takeover's claim) waiting."""
     with server(tmp_path, postgres_database) as http:
         table_id = new_table(http, 2)["table_id"]
-    stalled = Store(postgres_database, timeout=TIMEOUT)
-    other = Store(postgres_database)  # waits for a row lock up to 3 s
-    asleep = threading.Event()
-    awake = threading.Event()
-    took_over: list[bool] = []
+    reader, writer = Store(postgres_database), Store(postgres_database)
+    paused, done = threading.Event(), threading.Event()
+    _pause_before(reader, "FROM ronda_actions", 1.5, paused)  # after the row's lock
 
-    def stall(db: Any) -> None:
-        db.execute(text("UPDATE ronda_tables SET status = 'stalled' WHERE id = :t"), {"t": table_id})
-        asleep.set()
-        time.sleep(4.0)  # holding the row's lock, idle in its transaction
-        awake.set()
-        db.execute(text("UPDATE ronda_tables SET status = 'late' WHERE id = :t"), {"t": table_id})
+    def read() -> None:
+        reader.last_decision(table_id, 0)
+        done.set()
 
-    def take_over() -> None:
-        asleep.wait(10)
-        other.write(
-            lambda db: db.execute(text("UPDATE ronda_tables SET status = 'taken' WHERE id = :t"), {"t": table_id})
-        )
-        took_over.append(not awake.is_set())
-
-    thread = threading.Thread(target=take_over)
+    thread = threading.Thread(target=read)
     thread.start()
     try:
-        with pytest.raises(sqlalchemy.exc.DBAPIError, match="idle-in-transaction timeout"):
-            stalled.write(stall)
+        assert paused.wait(10)
+        writer.write(
+            lambda db: db.execute(update(tables_table).where(tables_table.c.id == table_id).values(public=True))
+        )
+        assert not done.is_set(), "the table's write waited for the paused read to end"
         thread.join(10)
-        assert took_over == [True], "the other writer got the row only once the paused one woke up"
-        (stored,) = other.load_tables([table_id])
-        assert stored.status == "taken", "the paused write's first statement was kept"
+        assert done.is_set()
     finally:
-        stalled.close()
-        other.close()
+        thread.join(10)
+        reader.close()
+        writer.close()
