@@ -46,7 +46,6 @@ from .inference import PlayModel
 from .rollout import lookahead_policy, rollout
 from .search import SearchBot
 
-
 EXACT_DEALS = (1, 2)
 """The values of ``exact``: how many of the round's last deals are searched exactly in each guess
 (:func:`~ronda.bots.endgame.solve`) instead of rolled out. 1, the default: the last deal, once the stock is
