@@ -64,8 +64,11 @@ class PimcBot(SearchBot):
     on, plays not read, no race (``race`` 0: every card on every guess; ``race`` N races the cards after a
     first batch of N guesses, dropping a card ``race_z`` standard errors behind the best, over at most
     ``race_guesses`` guesses, twice ``samples`` when 0), no plan (``plan``: plan the next card of the deal on
-    what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None). More
-    guesses were measured to gain nothing here: 48 already rank the cards as well as 400.
+    what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None),
+    ``exact`` 1 (the round's last deals searched exactly in each guess instead of rolled out,
+    :data:`EXACT_DEALS`; with 2, from the penultimate deal, neither raced nor planned there, on ``exact_samples``
+    guesses, ``samples`` when 0). More guesses were measured to gain nothing here: 48 already rank the cards as
+    well as 400.
     """
 
     name = "hard"
