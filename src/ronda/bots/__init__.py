@@ -40,7 +40,7 @@ from ..engine.errors import BotError
 from ..engine.game import Policy
 from .base import Bot, RandomBot
 from .inference import PlayModel
-from .pimc import ExpertBot, PimcBot
+from .pimc import EXACT_DEALS, ExpertBot, PimcBot
 from .rollout import blind_policy, greedy_policy, lookahead_policy
 from .rules_based import EasyBot, MediumBot
 from .search import VALUES, SearchBot
@@ -122,7 +122,7 @@ ROLLOUTS: dict[str, Callable[[], Policy]] = {
 guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
-KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan, sharpness, noise, reply"
+KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan, exact, exact_samples, sharpness, noise, reply"
 
 _READING = {
     "sharpness": (0.0, 50.0, "a number from 0 (plays at random) to 50"),
@@ -139,7 +139,10 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
     errors behind the best that drop a card), ``race_guesses`` (most guesses in all); ``plan`` (``1``: the seat's
     next card of the deal chosen on what it will have seen, ``expert``'s default; ``0``: read from each guess, as
-    ``hard`` does; ``blind``: planned, the other seats answering without seeing the seat's hand); and how the
+    ``hard`` does; ``blind``: planned, the other seats answering without seeing the seat's hand); ``exact`` (the
+    round's last deals searched exactly in each guess, :data:`~ronda.bots.pimc.EXACT_DEALS`: ``1``, the default,
+    the last deal; ``2``, two players, from the penultimate deal through the last deal's dealing) with
+    ``exact_samples`` (the guesses for those deals before the last, ``0``: as many as ``samples``); and how the
     guesses read the other seats' plays (:class:`~ronda.bots.inference.PlayModel`, fields left out keep its
     defaults): ``sharpness``, ``noise``, ``reply`` — ``expert:sharpness=0.25,noise=0.2,reply=8`` reads by the model
     fitted to the bots' choices (:data:`~ronda.bots.inference.FITTED`, docs/bots.md); on ``hard``, which reads no
@@ -189,6 +192,20 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             settings["plan"] = text != "0"
             if text == "blind":
                 settings["answer"] = ROLLOUTS["blind"]()
+        elif name == "exact":
+            allowed = [str(deals) for deals in EXACT_DEALS]
+            if text not in allowed:
+                raise ValueError(
+                    f"exact in bot {level!r} is {' or '.join(allowed)} (the round's last deals searched exactly in"
+                    f" each guess; 2: from the penultimate deal, two players only), not {text!r}"
+                )
+            settings["exact"] = int(text)
+        elif name == "exact_samples":
+            if not text.isdigit():
+                raise ValueError(
+                    f"exact_samples in bot {level!r} is a whole number of guesses (0: as many as samples), not {text!r}"
+                )
+            settings["exact_samples"] = int(text)
         elif name == "race_z":
             try:
                 z = float(text)

@@ -7,6 +7,14 @@ players the last deal hides nothing — a seat that counts cards knows the
 other hand exactly — so this is perfect play; with more, it is solved in each
 guess.
 
+The search also goes through a deal's end (``expert:exact=2``, two players: from
+the penultimate deal): the next deal is dealt from the guess's stock, as the
+engine deals it, and every seat declares its hand's true combination
+(R8.2, as rollouts do: ``Game.playout(truthful=True)``) — never a bluff or a
+challenge inside the search — then the search goes on. Like a bridge program
+solving each guess double-dummy, it lets every card, the seat's later ones
+included, see the whole guess.
+
 The search is alpha-beta on the bot's side's value of the round's end (its
 chance to win the game, or its points minus the others': ``leaf``), the
 other sides minimising it ("paranoid" with three players).
@@ -17,8 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..engine.actions import PLAYS
-from ..engine.game import PLAY, Game
+from ..engine.actions import DECLARES, PLAYS
+from ..engine.combinations import NONE, hand_combination
+from ..engine.game import DECLARE, PLAY, Game
 from .rollout import utility
 
 
@@ -35,8 +44,12 @@ def solve(
     """The value to ``side`` of the rest of the round from ``game`` with best play by every side.
 
     ``leaf`` values a game whose round (or the game itself) is over; without it, the points from ``start``
-    plus ``win_value`` for a won game (:func:`~ronda.bots.rollout.utility`).
+    plus ``win_value`` for a won game (:func:`~ronda.bots.rollout.utility`). A new deal's declarations
+    are made by :func:`declare_truthfully` (one line of play: no choice is searched there).
     """
+    if game.phase == DECLARE:
+        game = game.copy(history=False)
+        declare_truthfully(game)
     if game.phase != PLAY:
         return leaf(game) if leaf is not None else utility(game, start, side, win_value)
     state = game.search_state()
@@ -66,4 +79,16 @@ def solve(
     return best
 
 
-__all__ = ["solve"]
+def declare_truthfully(game: Game) -> None:
+    """Every seat still to declare in this deal declares its hand's true combination, or none (R8.2).
+
+    What rollouts do (``Game.playout(truthful=True)``): inside a search a declaration is never a bluff,
+    and no one challenges. The hand is the dealt one, which no card of this deal has left yet.
+    """
+    ace_high = game.rules.ace_high
+    while game.phase == DECLARE:
+        combo = hand_combination(game.dealt_hand(game.turn).mask, ace_high)
+        game.apply(DECLARES[NONE if combo is None else combo.kind])
+
+
+__all__ = ["declare_truthfully", "solve"]

@@ -46,6 +46,12 @@ from .inference import PlayModel
 from .rollout import lookahead_policy, rollout
 from .search import SearchBot
 
+EXACT_DEALS = (1, 2)
+"""The values of ``exact``: how many of the round's last deals are searched exactly in each guess
+(:func:`~ronda.bots.endgame.solve`) instead of rolled out. 1, the default: the last deal, once the stock is
+empty. 2 (two players only): from the penultimate deal, through the last deal's dealing and truthful
+declarations (issue 28 item 4, measured in docs/bots.md)."""
+
 
 class PimcBot(SearchBot):
     """``hard``: PIMC over sampled hidden hands with greedy rollouts to the end of the round.
@@ -58,8 +64,11 @@ class PimcBot(SearchBot):
     on, plays not read, no race (``race`` 0: every card on every guess; ``race`` N races the cards after a
     first batch of N guesses, dropping a card ``race_z`` standard errors behind the best, over at most
     ``race_guesses`` guesses, twice ``samples`` when 0), no plan (``plan``: plan the next card of the deal on
-    what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None). More
-    guesses were measured to gain nothing here: 48 already rank the cards as well as 400.
+    what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None),
+    ``exact`` 1 (the round's last deals searched exactly in each guess instead of rolled out,
+    :data:`EXACT_DEALS`; with 2, from the penultimate deal, neither raced nor planned there, on ``exact_samples``
+    guesses, ``samples`` when 0). More guesses were measured to gain nothing here: 48 already rank the cards as
+    well as 400.
     """
 
     name = "hard"
@@ -78,6 +87,8 @@ class PimcBot(SearchBot):
         race_guesses: int = 0,
         plan: bool = False,
         answer: Policy | None = None,
+        exact: int = 1,
+        exact_samples: int = 0,
         **knobs: Any,
     ) -> None:
         super().__init__(seed, budget=samples, time_limit=time_limit, min_budget=min_samples, **knobs)
@@ -85,6 +96,13 @@ class PimcBot(SearchBot):
         self.plan = plan
         self.answer = answer
         self.exact_plays = exact_plays
+        if exact not in EXACT_DEALS or exact_samples < 0:
+            raise ValueError(
+                f"exact is one of {', '.join(map(str, EXACT_DEALS))} (the last deals searched exactly) and"
+                f" exact_samples 0 or more guesses, not exact={exact}, exact_samples={exact_samples}"
+            )
+        self.exact = exact
+        self.exact_samples = exact_samples
         if race < 0 or race_z <= 0 or race_guesses < 0:
             raise ValueError(
                 f"racing needs a first batch of 0 or more guesses, a margin above 0 and 0 or more guesses in all,"
@@ -139,9 +157,12 @@ class PimcBot(SearchBot):
         def leaf(end: Game) -> float:
             return self.leaf(end, start, side)
 
-        exact = view.stock == 0 and sum(view.hand_sizes) <= self.exact_plays
-        if exact and len(sampler.unknown_seats()) <= 1 and all(t is None for t, _ in options):
+        last = view.stock == 0 and sum(view.hand_sizes) <= self.exact_plays
+        exact = last or self._exact_window(view)
+        if last and len(sampler.unknown_seats()) <= 1 and all(t is None for t, _ in options):
             steps: range | Iterable[int] = range(1)  # the end of the round with nothing hidden: one guess is all
+        elif exact and not last and self.exact_samples:
+            steps = range(self.exact_samples)
         else:
             steps = self.steps()
         piles = (view.round, list(view.pile_sizes)) if self.deals else None
@@ -173,7 +194,7 @@ class PimcBot(SearchBot):
                 if game.winner == side and not points:
                     wins[i] += 1
                 if exact:
-                    # The end of the round: search it exactly in each guess.
+                    # The end of the round (the last ``exact`` deals): search it exactly in each guess.
                     value = solve(game, side, start, self.win_value, leaf=leaf)
                 elif planning:
                     key, branches = self._branches(game, view.seat, side, start, crn, piles)
@@ -202,6 +223,16 @@ class PimcBot(SearchBot):
                 if i not in alive:
                     totals[i] = -1e9
         return totals, wins
+
+    def _exact_window(self, view: SeatView) -> bool:
+        """Whether this card is in the deals before the last that ``exact`` searches exactly: with two players
+        (more would make the tree too large), from the deal after which the stock holds only the deals left
+        to search. The last deal itself is searched exactly whatever ``exact`` says (``exact_plays``)."""
+        rules = view.rules
+        if self.exact < 2 or rules.players != 2 or not view.stock:
+            return False
+        sizes = rules.deal_sizes()
+        return view.stock <= rules.players * sum(sizes[len(sizes) - self.exact + 1 :])
 
     def _branches(
         self, game: Game, seat: int, side: int, start: list[int], crn: int, piles: tuple[int, list[int]] | None
