@@ -153,6 +153,9 @@ class PlayModel:
         """The chance that a seat holding the ranks of ``worths`` (rank: what it takes now) plays ``played``;
         ``answers`` (rank: the next seat's expected best answer to it) are read when :attr:`reply` is not 0."""
         if answers is None or not self.reply:
+            # The hand-set model's own formula, kept apart: ``sharpness * (w - top)`` and the general branch's
+            # ``sharpness * w - sharpness * top`` differ in the last bits, which would change a seeded expert's
+            # resampled guesses, and so every figure measured with it.
             top = max(worths.values())
             odds = {r: exp(self.sharpness * (w - top)) for r, w in worths.items()}
         else:
