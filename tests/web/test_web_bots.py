@@ -143,7 +143,11 @@ def test_a_bot_whose_move_the_store_refused_tries_again_and_plays(tmp_path: Path
         update = me.expect("update", timeout=10)
         assert update["events"][0] == {"type": "declare", "seat": 0, "declaration": update["events"][0]["declaration"],
                                        "version": state["version"] + 1}  # fmt: skip
-        play_out([me], random_chooser(random.Random(3), challenge=0), until=lambda: me.version > state["version"] + 8)
+        play_out(
+            [me],
+            random_chooser(random.Random(3), challenge=0),
+            until=lambda: me.over or me.version > state["version"] + 8,
+        )
     store = Store(url)
     numbers = store.action_numbers(created["table_id"], 0)
     store.close()
