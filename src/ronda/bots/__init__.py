@@ -42,6 +42,7 @@ from .base import Bot, RandomBot
 from .inference import PlayModel
 from .pimc import EXACT_DEALS, ExpertBot, PimcBot
 from .rollout import blind_policy, greedy_policy, lookahead_policy
+from .roundvalue import shipped as shipped_round_value
 from .rules_based import EasyBot, MediumBot
 from .search import VALUES, SearchBot
 
@@ -122,7 +123,9 @@ ROLLOUTS: dict[str, Callable[[], Policy]] = {
 guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
-KNOWN = "samples, value, rollout, race, race_z, race_guesses, plan, exact, exact_samples, sharpness, noise, reply"
+KNOWN = (
+    "samples, value, rollout, horizon, race, race_z, race_guesses, plan, exact, exact_samples, sharpness, noise, reply"
+)
 
 _READING = {
     "sharpness": (0.0, 50.0, "a number from 0 (plays at random) to 50"),
@@ -135,7 +138,9 @@ the least and most each may be, and how an error says so."""
 
 def search_settings(level: str, argument: str) -> dict[str, Any]:
     """The settings of ``hard:ARGUMENT``: ``16`` or ``samples=16``, ``value=win`` or ``value=points``,
-    ``rollout=greedy``, ``rollout=lookahead`` or ``rollout=blind`` (:data:`ROLLOUTS`), and the race among the cards
+    ``rollout=greedy``, ``rollout=lookahead`` or ``rollout=blind`` (:data:`ROLLOUTS`), ``horizon`` (``round``, the
+    default: rollouts to the round's end; ``deal``, two players: to the end of the deal, the rest of the round valued
+    by the learned :mod:`~ronda.bots.roundvalue` model), and the race among the cards
     (:class:`~ronda.bots.pimc.PimcBot`): ``race`` (first batch of guesses, 0 for none), ``race_z`` (standard
     errors behind the best that drop a card), ``race_guesses`` (most guesses in all); ``plan`` (``1``: the seat's
     next card of the deal chosen on what it will have seen, ``expert``'s default; ``0``: read from each guess, as
@@ -153,7 +158,7 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     >>> search_settings("hard:speed=2", "speed=2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout, race, ...)
+    ValueError: unknown setting 'speed' in bot 'hard:speed=2' (known: samples, value, rollout, horizon, ...)
     >>> search_settings("expert:sharpness=0.25,noise=0.2,reply=8", "sharpness=0.25,noise=0.2,reply=8")
     {'play_model': PlayModel(sharpness=0.25, noise=0.2, reply=8.0)}
     >>> search_settings("expert:noise=2", "noise=2")
@@ -179,6 +184,15 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if text not in ROLLOUTS:
                 raise ValueError(f"rollout in bot {level!r} is one of {', '.join(ROLLOUTS)}, not {text!r}")
             settings["policy"] = ROLLOUTS[text]()
+        elif name == "horizon":
+            if text not in ("round", "deal"):
+                raise ValueError(
+                    f"horizon in bot {level!r} is round (rollouts to the round's end) or deal (to the deal's end,"
+                    f" the rest valued by the learned round model, two players), not {text!r}"
+                )
+            if text == "deal":
+                settings["deals"] = 1
+                settings["round_value"] = shipped_round_value()
         elif name in ("race", "race_guesses"):
             if not text.isdigit():
                 raise ValueError(f"{name} in bot {level!r} is a whole number of guesses, not {text!r}")

@@ -67,8 +67,9 @@ class PimcBot(SearchBot):
     what the seat will have seen, the other seats answering by ``answer``, the rollout policy when None),
     ``exact`` 1 (the round's last deals searched exactly in each guess instead of rolled out,
     :data:`EXACT_DEALS`; with 2, from the penultimate deal, neither raced nor planned there, on ``exact_samples``
-    guesses, ``samples`` when 0). More guesses were measured to gain nothing here: 48 already rank the cards as
-    well as 400.
+    guesses, ``samples`` when 0), ``deals`` 0 (rollouts to the round's end; N: stopped once N deals have ended, the
+    rest valued by the leaf, ``expert:horizon=deal``). More guesses were measured to gain nothing here: 48 already
+    rank the cards as well as 400.
     """
 
     name = "hard"
@@ -375,7 +376,9 @@ class ExpertBot(PimcBot):
     nor (screened on 60 units) four-ply rollouts on 96 guesses, nor rollouts in which
     each seat reads only its own hand (``rollout=blind2``,
     :func:`~ronda.bots.rollout.blind_policy`), nor a plan whose other seats answer
-    blind (``plan=blind``): docs/bots.md.
+    blind (``plan=blind``), nor rollouts stopped at the deal's end with the rest of the round valued by a model
+    learned from honest self-play (``horizon=deal``, :mod:`~ronda.bots.roundvalue`: cheaper, not stronger):
+    docs/bots.md.
     """
 
     name = "expert"

@@ -20,13 +20,15 @@ import time
 from collections.abc import Sequence
 
 from ..engine.actions import Action, Play
-from ..engine.game import DECLARE, Game, Policy
+from ..engine.game import DECLARE, PLAY, Game, Policy
 from ..engine.view import SeatView
 from .declarations import challenge, declaration, declaration_models, gamble_targets
 from .determinize import Determinizer
+from .endgame import declare_truthfully
 from .inference import PlayModel
 from .rollout import greedy_policy, utility
-from .winprob import game_win_probability
+from .roundvalue import RoundValue
+from .winprob import game_win_probability, win_probability_at
 
 MARGIN_WEIGHT = 0.001
 """With ``value="win"``: what a point of margin adds to a chance to win, a tie-break (a point moves the chance by
@@ -54,7 +56,9 @@ class SearchBot:
     ``play_model`` (read the other seats' plays when
     guessing, :mod:`ronda.bots.inference`), ``candidates`` (guesses drawn per
     kept guess when reading plays), ``value`` (what a rollout's end is worth,
-    see :data:`VALUES`), ``seed``.
+    see :data:`VALUES`), ``round_value`` (a :class:`~ronda.bots.roundvalue.RoundValue`: a rollout stopped at a
+    deal's start, two players, is valued by the points it predicts for the rest of the round instead of the
+    hand-set :func:`~ronda.bots.winprob.expected_round_end`), ``seed``.
     """
 
     name = "search"
@@ -74,6 +78,7 @@ class SearchBot:
         play_model: PlayModel | None = None,
         candidates: int = 8,
         value: str = "win",
+        round_value: RoundValue | None = None,
     ) -> None:
         if value not in VALUES:
             raise ValueError(f"a search bot's value is one of {', '.join(VALUES)}, not {value!r}")
@@ -89,6 +94,7 @@ class SearchBot:
         self.play_model = play_model
         self.candidates = candidates
         self.value = value
+        self.round_value = round_value
 
     def leaf(
         self, game: Game, start: Sequence[int], side: int, piles: tuple[int, Sequence[int]] | None = None
@@ -104,6 +110,15 @@ class SearchBot:
         winner = game.winner
         if winner is not None and winner == side:
             return WON
+        if self.round_value is not None and game.phase in (PLAY, DECLARE) and game.rules.players == 2:
+            if game.phase == DECLARE:
+                game = game.copy(history=False)
+                declare_truthfully(game)  # scored at once (R8.5): a declaration may win the game
+                if game.winner is not None:
+                    return WON if game.winner == side else 0.0
+            end = self.round_value.round_end(game, side)
+            margin = (end[side] - start[side]) - (end[1 - side] - start[1 - side])
+            return win_probability_at(game, end, side) + MARGIN_WEIGHT * margin
         margin = utility(game, start, side, 0.0)
         return game_win_probability(game, side) + MARGIN_WEIGHT * margin
 

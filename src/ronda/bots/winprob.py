@@ -345,7 +345,14 @@ def game_win_probability(game: Game, side: int) -> float:
     rules = game.rules
     if game.phase == WAITING:
         return win_probability(rules, game.scores, game.dealer)[side]
-    return _interpolated(rules, expected_round_end(game), (game.dealer + 1) % rules.players, side)
+    return win_probability_at(game, expected_round_end(game), side)
+
+
+def win_probability_at(game: Game, scores: Sequence[float], side: int) -> float:
+    """The chance that ``side`` wins ``game`` if its round ends with ``scores`` (real-valued: an expectation),
+    read linearly between the whole scores around them; the next round is dealt by the next dealer."""
+    rules = game.rules
+    return _interpolated(rules, scores, (game.dealer + 1) % rules.players, side)
 
 
 def expected_round_end(game: Game) -> list[float]:
@@ -713,6 +720,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 __all__ = [
+    "win_probability_at",
     "RoundTable",
     "expected_round_end",
     "game_at",
