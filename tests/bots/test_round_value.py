@@ -167,3 +167,16 @@ def test_a_searching_bot_stops_its_rollouts_at_the_deals_end_and_asks_the_model(
     again = make_bot("expert:horizon=deal", seed=3).choose(game.view(0), game.legal_actions())
     assert first == again
     assert asked and set(asked) == {6}  # every leaf at a deal's start: both hands full (3 + 3)
+
+
+def test_only_a_deals_start_is_valued_by_the_model() -> None:
+    """The model knows positions at a deal's start (both hands full): there the leaf is its estimate and differs
+    from the hand-set one; one card later it is the hand-set estimate, exactly as without the model."""
+    game = start(RULES, deals=[{0: "1o 4c 5e", 1: "3e 6e 10b"}], table="2o 4o 7e 11b", dealer=1)
+    declare_truthfully(game)
+    learned, hand_set = make_bot("expert:horizon=deal", seed=1), make_bot("expert", seed=1)
+    assert isinstance(learned, SearchBot) and isinstance(hand_set, SearchBot)
+    assert learned.leaf(game, [0, 0], 0) != hand_set.leaf(game, [0, 0], 0)
+    game.apply(game.legal_actions()[0])
+    assert game.phase == PLAY and game.search_state().cards_left == 5
+    assert learned.leaf(game, [0, 0], 0) == hand_set.leaf(game, [0, 0], 0)

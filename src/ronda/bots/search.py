@@ -110,12 +110,17 @@ class SearchBot:
         winner = game.winner
         if winner is not None and winner == side:
             return WON
-        if self.round_value is not None and game.phase in (PLAY, DECLARE) and game.rules.players == 2:
-            if game.phase == DECLARE:
-                game = game.copy(history=False)
-                declare_truthfully(game)  # scored at once (R8.5): a declaration may win the game
-                if game.winner is not None:
-                    return WON if game.winner == side else 0.0
+        if self.round_value is not None and game.phase == DECLARE and game.rules.players == 2:
+            game = game.copy(history=False)
+            declare_truthfully(game)  # scored at once (R8.5): a declaration may win the game
+            if game.winner is not None:
+                return WON if game.winner == side else 0.0
+        if (
+            self.round_value is not None
+            and game.phase == PLAY
+            and game.rules.players == 2
+            and game.search_state().cards_left == 2 * game.hand_size  # a deal's start: what the model knows
+        ):
             end = self.round_value.round_end(game, side)
             margin = (end[side] - start[side]) - (end[1 - side] - start[1 - side])
             return win_probability_at(game, end, side) + MARGIN_WEIGHT * margin
