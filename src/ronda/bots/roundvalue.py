@@ -10,6 +10,10 @@ fitted by least squares on many rounds of such self-play. A search stops its
 rollouts at the end of the deal it is in (``deals`` 1) and asks this model for
 the rest: no random deals to come, no reading through the cards after that.
 
+It reads both hands, so it is only ever given a *guessed* game (a
+determinization drawn from the seat's view, :mod:`ronda.bots.determinize`),
+never the real one: a bot sees no card its seat may not see (R11).
+
 Two players only (the features name one other hand); the search falls back to
 :func:`~ronda.bots.winprob.expected_round_end` otherwise. Inference is pure
 Python (the engine and the bots have no runtime dependencies), a small
