@@ -84,7 +84,7 @@ class RoundValue:
         self._columns = [list(map(float, col)) for col in zip(*first["w"], strict=True)]
         self._bias = list(map(float, first["b"]))
         self._known: dict[tuple[tuple[int, float], ...], tuple[float, float]] = {}
-        self._cache: dict[tuple[int, int, int], list[float]] = {}
+        self._cache: dict[tuple[tuple[int, float], ...], list[float]] = {}
         self._rest = [
             ([list(map(float, row)) for row in layer["w"]], list(map(float, layer["b"]))) for layer in layers[1:]
         ]
@@ -97,13 +97,12 @@ class RoundValue:
             return known  # the same position reached again in this search (about half the leaves)
         # The hands and the stock (the first 30 inputs) are the same at every leaf of one guess (every card
         # of the deal is played before the next is dealt): their share of the first layer is kept.
-        cards = game.search_state()
-        deal = (cards.hands[side], cards.hands[1 - side], cards.out)
-        hidden = self._cache.get(deal)
-        columns = self._columns
         split = 0
         while split < len(inputs) and inputs[split][0] < 30:
             split += 1
+        deal = key[:split]
+        hidden = self._cache.get(deal)
+        columns = self._columns
         if hidden is None:
             hidden = self._bias[:]
             for index, value in inputs[:split]:

@@ -110,20 +110,10 @@ class SearchBot:
         winner = game.winner
         if winner is not None and winner == side:
             return WON
-        if self.round_value is not None and game.phase == DECLARE and game.rules.players == 2:
-            game = game.copy(history=False)
-            declare_truthfully(game)  # scored at once (R8.5): a declaration may win the game
-            if game.winner is not None:
-                return WON if game.winner == side else 0.0
-        if (
-            self.round_value is not None
-            and game.phase == PLAY
-            and game.rules.players == 2
-            and game.search_state().cards_left == 2 * game.hand_size  # a deal's start: what the model knows
-        ):
-            end = self.round_value.round_end(game, side)
-            margin = (end[side] - start[side]) - (end[1 - side] - start[1 - side])
-            return win_probability_at(game, end, side) + MARGIN_WEIGHT * margin
+        if self.round_value is not None and game.rules.players == 2:
+            learned = _learned_leaf(self.round_value, game, start, side)
+            if learned is not None:
+                return learned
         margin = utility(game, start, side, 0.0)
         return game_win_probability(game, side) + MARGIN_WEIGHT * margin
 
@@ -157,6 +147,21 @@ class SearchBot:
         if self.time_limit is None:
             return range(self.budget)
         return _Timed(self.budget, self.min_budget, self.time_limit)
+
+
+def _learned_leaf(model: RoundValue, game: Game, start: Sequence[int], side: int) -> float | None:
+    """The chance to win read at the round-end scores ``model`` predicts, at a deal's start (both hands full: what
+    it was fitted on), the deal's declarations made truthfully first; ``None`` anywhere else."""
+    if game.phase == DECLARE:
+        game = game.copy(history=False)
+        declare_truthfully(game)  # scored at once (R8.5): a declaration may win the game
+        if game.winner is not None:
+            return WON if game.winner == side else 0.0
+    if game.phase != PLAY or game.search_state().cards_left != 2 * game.hand_size:
+        return None
+    end = model.round_end(game, side)
+    margin = (end[side] - start[side]) - (end[1 - side] - start[1 - side])
+    return win_probability_at(game, end, side) + MARGIN_WEIGHT * margin
 
 
 def distinct_plays(legal: Sequence[Action]) -> list[Play]:
