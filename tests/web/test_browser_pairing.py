@@ -88,3 +88,36 @@ def test_cancelling_a_wait_means_nobody_is_seated_with_you(browser: Any, url: st
         ask_to_play(other, url, "Laila", 2)
         other.wait_for_selector("#play-status:has-text('Waiting for 1 more')")  # Karim is not there any more
         other.click("#play-cancel")
+
+
+def test_a_name_typed_while_the_table_list_loads_stays_in_the_field_typed_into(browser: Any, url: str) -> None:
+    """The table list can take seconds to come (a busy server): typing a name meanwhile must not lose half of it.
+
+    The lobby used to put the cursor in the "new table" form's name field once the list had come, so a person
+    typing into play now saw the rest of their name land in another field, and sat down as "Guest 1".
+    """
+    with open_page(browser, **DESKTOP) as page:
+        held: list[Any] = []
+        # the table list's answer is held back, as a busy server would hold it
+        page.route("**/api/tables?limit=*", lambda route: held.append(route))
+        page.goto(url)
+        page.wait_for_selector("#play-name")
+        assert page.evaluate("document.activeElement.id") == "play-name"  # a newcomer can type at once
+        page.keyboard.type("Nad")
+        for _ in range(200):
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "the page never asked for the table list"
+        held[0].continue_()
+        page.unroute("**/api/tables?limit=*")
+        page.wait_for_selector("#table-list li")  # the list has come
+        page.keyboard.type("ia")
+        assert page.input_value("#play-name") == "Nadia" and page.input_value("#name") == ""
+        page.uncheck("#play-bots")
+        page.click("#play-button")
+        page.wait_for_selector("#play-cancel:visible")
+        me = page.evaluate("fetch('/api/me').then((answer) => answer.json())")
+        assert me["name"] == "Nadia", me  # the whole name typed is the one kept
+        page.click("#play-cancel")
+        page.wait_for_selector("#play-status:has-text('no longer waiting')")

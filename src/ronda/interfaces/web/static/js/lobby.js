@@ -368,6 +368,11 @@ export async function showLobby(app, { go, fail, meta }) {
   });
   if (localStorage.getItem(TICKET)) look(); // a wait this browser started is taken up again
   keptName(me);
+  // A newcomer's cursor starts in play now's name field, as the lobby is drawn: never later (the table list
+  // can take seconds to come, and moving the cursor then sent the rest of a name being typed into another
+  // field, so the person played as "Guest N"), and never away from a field the person has gone to already.
+  const untouched = !document.activeElement || document.activeElement === document.body;
+  if (untouched && !playName.readOnly && !playName.value) playName.focus({ preventScroll: true });
 
   // ---- the tables, refreshed while the lobby is shown
   const drawTables = (tables) => {
@@ -412,7 +417,6 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   await refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  if (!savedName) name.focus({ preventScroll: true });
   return () => {
     stopped = true;
     clearInterval(timer);
