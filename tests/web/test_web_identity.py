@@ -109,6 +109,8 @@ LOOKALIKES = [
     ("B\u043et 2", 400, "bad_request", "could be taken for a bot"),  # the Cyrillic o
     ("medium", 400, "bad_request", "could be taken for a bot"),  # the stand-in's level
     ("Guest 3", 400, "bad_request", "play now calls people without a name"),
+    ("Guest 1", 400, "bad_request", "play now calls people without a name"),  # the first nameless seat's name
+    ("GUEST l", 400, "bad_request", "play now calls people without a name"),  # a small L for the 1
     ("\u0410mina", 409, "name_taken", "already called 'Amina'"),  # a Cyrillic capital A
     ("AMINA", 409, "name_taken", "already called 'Amina'"),
     ("Ami\u200dna", 409, "name_taken", "already called 'Amina'"),  # a zero-width joiner

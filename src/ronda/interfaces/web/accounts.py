@@ -40,7 +40,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request, Response
 
 from ...bots import levels
-from .forms import Body, HttpError, check_name, name_keys, read_body, read_name
+from .forms import Body, HttpError, check_name, looks_like_guest, name_keys, read_body, read_name
 from .rates import RateLimit, TokenBuckets
 from .store import Journal, StoreConflict, StoredPlayer, StoredSession, StoreUnavailable
 
@@ -62,8 +62,6 @@ ACCOUNT_LOGIN_RATE = 5.0
 """Logins that may be tried a minute on one username, from anywhere, in bursts of as many."""
 TOUCH_EVERY = timedelta(minutes=5)
 """How stale a session's "last seen" may grow before a request of it writes it again."""
-GUEST = re.compile(r"guest\s*\d*")
-"""What play now calls people who gave no name ("Guest 2"): no player may keep it."""
 
 _hasher = PasswordHasher()
 
@@ -320,7 +318,7 @@ def new_session(player_id: str, request: Request, address: str) -> tuple[str, St
 async def choose_name(request: Request, journal: Journal, raw: str, address: str) -> tuple[Identity, str]:
     """A new player named ``raw`` (checked), with this browser's first session; returns it and the cookie's token."""
     check_name(raw, (), levels())
-    if any(GUEST.fullmatch(key) for key in name_keys(raw)):
+    if looks_like_guest(raw):
         raise HttpError(400, "bad_request", f"{raw!r} is what play now calls people without a name: choose another")
     await check_free_name(journal, raw)
     player = StoredPlayer(secrets.token_urlsafe(ID_BYTES), now(), raw)

@@ -96,6 +96,20 @@ _RESERVED = re.compile(
     rf"^(?:{_alternatives(_RESERVED_WORDS)})(?:\s*(?:{_alternatives('#')})?\s*(?:{_alternatives(_DIGITS)}){{0,3}})$"
 )
 _BOT_WORD = re.compile(rf"(?:^|[^\w])(?:{_alternatives(_BOT_WORDS)})(?:$|[^\w])")
+_GUEST = re.compile(rf"^(?:{_alternatives(['guest'])})\s*(?:{_alternatives(_DIGITS)})*$")
+
+
+def looks_like_guest(name: str) -> bool:
+    """Whether ``name`` could pass for what play now calls a person who gave no name ("Guest 2"): no player may
+    keep it, or a kept name would stand on the leaderboard for whoever sat down nameless.
+
+    Compared by :func:`name_keys`, digits included: a key folds the digit 1 into the letter l, so a pattern of
+    ASCII digits alone let "Guest 1", play now's name for its first nameless seat, be kept.
+
+    >>> [looks_like_guest(n) for n in ("Guest 1", "guest 0", "Guest l", "GUEST", "Gu\u0435st 3", "Guestan", "Amina")]
+    [True, True, True, True, True, False, False]
+    """
+    return any(_GUEST.match(key) for key in name_keys(name))
 
 
 def impersonates(name: str, levels: list[str]) -> bool:
