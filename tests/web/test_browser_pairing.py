@@ -121,3 +121,14 @@ def test_a_name_typed_while_the_table_list_loads_stays_in_the_field_typed_into(b
         assert me["name"] == "Nadia", me  # the whole name typed is the one kept
         page.click("#play-cancel")
         page.wait_for_selector("#play-status:has-text('no longer waiting')")
+
+
+def test_a_name_typed_and_not_sent_yet_stays_when_the_language_changes(browser: Any, url: str) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.wait_for_selector("#table-list li")
+        page.fill("#play-name", "Salma")
+        page.fill("#name", "Salma B")
+        page.select_option("#language", "fr")  # the lobby is drawn again, in French
+        page.wait_for_selector("#play-now h2:has-text('Jouer maintenant')")
+        assert page.input_value("#play-name") == "Salma" and page.input_value("#name") == "Salma B"

@@ -11,6 +11,7 @@ const NAME = "ronda.name";
 const LAST = "ronda.lastTable";
 const TICKET = "ronda.playTicket";
 const WAITS = [10, 30, 60, 120];
+let drafts = null; // the names typed and not sent yet, carried over a redraw of the lobby (a language switch)
 
 /** A fan of cards for the lobby and the invite page. */
 function fan(names = ["1o", "12c", "11e", "10b", "7o"]) {
@@ -80,10 +81,11 @@ export async function showLobby(app, { go, fail, meta }) {
   const me = await whoAmI();
   // A kept name is the name of every seat this browser takes: the name fields show it, locked.
   const keptName = (who) => {
-    for (const input of [name, playName]) {
+    for (const [input, draft] of [[name, drafts?.name], [playName, drafts?.play]]) {
       input.readOnly = Boolean(who.name);
-      input.value = who.name || localStorage.getItem(NAME) || "";
+      input.value = who.name || draft || localStorage.getItem(NAME) || "";
     }
+    drafts = null;
   };
   const you = mePanel(me, keptName);
   app.replaceChildren(el("div", { class: "lobby" },
@@ -421,6 +423,7 @@ export async function showLobby(app, { go, fail, meta }) {
     stopped = true;
     clearInterval(timer);
     clearInterval(waitTimer);
+    drafts = { name: name.value, play: playName.value };
   };
 }
 
