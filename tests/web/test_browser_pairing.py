@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -132,3 +134,28 @@ def test_a_name_typed_and_not_sent_yet_stays_when_the_language_changes(browser: 
         page.select_option("#language", "fr")  # the lobby is drawn again, in French
         page.wait_for_selector("#play-now h2:has-text('Jouer maintenant')")
         assert page.input_value("#play-name") == "Salma" and page.input_value("#name") == "Salma B"
+
+
+def test_a_wait_that_ends_elsewhere_is_told_not_silently_dropped(browser: Any, url: str) -> None:
+    """A wait can end away from the page: the person stops it in another tab, or the server forgets it (a restart
+    empties one process's queue). The page used to empty its status line without a word."""
+    with open_page(browser, **DESKTOP) as page:
+        ask_to_play(page, url, "Rachid", 2)
+        page.wait_for_selector("#play-status:has-text('Waiting for 1 more')")
+        other = page.context.new_page()  # the same browser, another tab: it shows the same wait
+        other.goto(url)
+        other.wait_for_selector("#play-cancel:visible")
+        other.click("#play-cancel")
+        page.wait_for_selector("#play-status:has-text('no longer waiting')")  # told in this tab too
+        assert page.is_enabled("#play-button") and not page.is_visible("#play-cancel")
+        other.close()
+        # Asked again, then the server forgets the request (what a restart does; here its ticket is cancelled
+        # behind the page's back, so the page still holds it and learns of the loss by looking).
+        page.click("#play-button")
+        page.wait_for_selector("#play-status:has-text('Waiting for 1 more')")
+        ticket = page.evaluate("localStorage.getItem('ronda.playTicket')")
+        request = urllib.request.Request(f"{url}/api/play/{ticket}", method="DELETE")
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert json.load(answer)["status"] == "cancelled"
+        page.wait_for_selector("#play-status:has-text('no longer has your request')")
+        assert page.is_enabled("#play-button") and not page.is_visible("#play-cancel")  # free to ask again

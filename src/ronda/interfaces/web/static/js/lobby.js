@@ -329,14 +329,19 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   const look = async () => {
     const ticket = localStorage.getItem(TICKET);
-    if (!ticket || stopped) return stopWaiting();
+    if (stopped) return stopWaiting();
+    if (!ticket) { // stopped in another tab of this browser (they share the ticket): say so here too
+      if (waitTimer !== null) playStatus.textContent = t("playCancelled");
+      return stopWaiting();
+    }
     try {
       playAnswer(await api(`/api/play/${encodeURIComponent(ticket)}`));
     } catch (error) {
-      if (error.status === 404) {
+      if (error.status === 404) { // a wait this page was showing is gone from the server (a restart): say so
+        const waiting = waitTimer !== null;
         localStorage.removeItem(TICKET);
         stopWaiting();
-        playStatus.textContent = "";
+        playStatus.textContent = waiting ? t("playLost") : "";
       } else if (error.status !== 0) { // the table could not be made (a full server): ask again later
         localStorage.removeItem(TICKET);
         stopWaiting();
