@@ -113,10 +113,7 @@ class RoundValue:
             self._cache[deal] = hidden
         for index, value in inputs[split:]:
             column = columns[index]
-            if value == 1.0:
-                hidden = [h + c for h, c in zip(hidden, column, strict=True)]
-            else:
-                hidden = [h + value * c for h, c in zip(hidden, column, strict=True)]
+            hidden = [h + value * c for h, c in zip(hidden, column, strict=True)]
         for rows, bias in self._rest:
             hidden = [h if h > 0.0 else 0.0 for h in hidden]
             hidden = [b + sum(map(float.__mul__, row, hidden)) for row, b in zip(rows, bias, strict=True)]
