@@ -80,6 +80,15 @@ def bot_name(entrant: str, seat: int) -> str:
     return entrant
 
 
+def bot_seed(seed: int, unit: int, seating_index: int, seat: int) -> int:
+    """The seed of the bot at ``seat`` in one game of a unit: what makes every arena line reproduce exactly.
+
+    >>> bot_seed(0, 0, 0, 0) == bot_seed(0, 0, 0, 0) != bot_seed(0, 0, 1, 0)
+    True
+    """
+    return hash((seed, unit, seating_index, seat)) & 0xFFFFFFFF
+
+
 def unit_deck(rules: Rules, seed: int, unit: int, round_index: int) -> list[int]:
     """Round ``round_index``'s deck of unit ``unit``: the same for every seating of the unit."""
     return shuffled_deck(rules, random.Random(f"ronda-arena:{seed}:{unit}:{round_index}"))
@@ -116,13 +125,15 @@ def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
 
 
 def play_seated(
-    spec: MatchSpec, unit: int, seating_index: int, bots: Sequence[Bot] | None = None
+    spec: MatchSpec, unit: int, seating_index: int, bots: Sequence[Bot] | None = None, game: Game | None = None
 ) -> tuple[Game, GameResult]:
     """:func:`play_game`, with the bots of each seat given (or made from the entrants' names), and the game too.
 
     Bots that are not names (a policy being trained, with its own
     bookkeeping) play duplicate games through this:
-    :func:`ronda.adapters.evaluation.evaluate`.
+    :func:`ronda.adapters.evaluation.evaluate`. ``game``, when given, is the
+    unit's game not yet played (dealt from its first deck), made by the caller
+    for bots that must hold it: ``benchmarks/hidden_information.py``.
     """
     rules = spec.rules
     seating = spec.seatings()[seating_index]
@@ -131,12 +142,15 @@ def play_seated(
         bots = [
             make_bot(
                 bot_name(spec.entrants[entrant], seat),
-                seed=hash((spec.seed, unit, seating_index, seat)) & 0xFFFFFFFF,
+                seed=bot_seed(spec.seed, unit, seating_index, seat),
                 time_limit=spec.time_limit,
             )
             for seat, entrant in enumerate(seating)
         ]
-    game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
+    if game is None:
+        game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
+    elif game.actions_taken:
+        raise MatchError("a unit's game is given before any action, dealt from the unit's first deck")
     times: dict[int, list[float]] = {e: [] for e in range(entrants)}
     choice_times: dict[int, list[float]] = {e: [] for e in range(entrants)}
     cpu_times: dict[int, list[float]] = {e: [] for e in range(entrants)}

@@ -123,9 +123,7 @@ class SearchBot:
         proven = challenge(view, legal)
         if proven is not None:
             return proven
-        sampler = Determinizer(
-            view, play_model=self.play_model, candidates=self.candidates, models=declaration_models(view)
-        )
+        sampler = self.guesses(view)
         plays = distinct_plays(legal)
         targets = gamble_targets(view, legal, sampler) if self.gamble else []
         if targets:
@@ -133,6 +131,17 @@ class SearchBot:
         if len(plays) == 1:
             return plays[0]
         return self.pick(view, plays, sampler)
+
+    def guesses(self, view: SeatView) -> Determinizer:
+        """Where every guess of the hidden cards comes from: the view alone, the declarations believed as
+        :func:`~ronda.bots.declarations.declaration_models` says, the plays read with :attr:`play_model`.
+
+        One method, so that a measurement can swap the guesses for the truth and keep the whole search
+        (``benchmarks/hidden_information.py``: what knowing the cards is worth); no bot does.
+        """
+        return Determinizer(
+            view, play_model=self.play_model, candidates=self.candidates, models=declaration_models(view)
+        )
 
     def pick(self, view: SeatView, plays: list[Play], sampler: Determinizer) -> Play:
         """The card to play, searched on guesses from ``sampler``."""
