@@ -9,7 +9,9 @@ same bot seeds, both seatings) twice: once as itself (*honest*: these are the
 arena's numbers exactly) and once *told*: the same bot with every guess of the
 hidden cards replaced by the truth — the other hands (``--know hands``, the
 default; the stock's order still guessed), or the other hands and the stock's
-order too (``--know all``), or each in turn (``--know hands,all``). Nothing
+order too (``--know all``), or the other hand only once it has played a card
+in the deal, honest guesses before (``--know played``: the most that reading
+the plays could tell it), or each in turn (``--know hands,all``). Nothing
 else changes: the same search, rollouts, race and budget. The difference, unit by unit, is what the hidden cards cost
 that search: about the most that better guessing (reading plays and
 declarations) could ever bring it. A told bot breaks R11 on purpose: it lives here, is not a
@@ -60,16 +62,27 @@ class Told(Determinizer):
         return Placement(hands, stock)
 
 
-def told(bot: Bot, game: Game, stock: bool) -> Bot:
-    """``bot``, its guesses replaced by the truth of ``game`` (which the caller keeps playing)."""
+def told(bot: Bot, game: Game, know: str) -> Bot:
+    """``bot``, its guesses replaced by the truth of ``game`` (which the caller keeps playing), as ``know`` says."""
     if not isinstance(bot, SearchBot):
         raise SystemExit(f"{bot.name} does not guess hidden cards: give a search level (hard, expert, ...)")
-    bot.guesses = lambda view: Told(view, game, stock)  # type: ignore[method-assign]
+    honest = bot.guesses
+
+    def guesses(view: SeatView) -> Determinizer:
+        if know == "played" and not any(
+            view.played_this_deal(seat) for seat in range(view.rules.players) if seat != view.seat
+        ):
+            return honest(view)
+        return Told(view, game, stock=know == "all")
+
+    bot.guesses = guesses  # type: ignore[method-assign]
     return bot
 
 
-KNOWING = ("hands", "all")
-"""What a told search may know: the other hands (the stock's order still guessed), or the stock's order too."""
+KNOWING = ("hands", "all", "played")
+"""What a told search may know: the other hands (the stock's order still guessed), the stock's order too, or the
+other hands only once another seat has played in the deal (honest guesses before): the most that reading the plays
+could tell it."""
 
 
 def unit_margins(spec: MatchSpec, unit: int, knowing: tuple[str, ...]) -> dict[str, float]:
@@ -86,7 +99,7 @@ def unit_margins(spec: MatchSpec, unit: int, knowing: tuple[str, ...]) -> dict[s
             bots: list[Bot] = []
             for seat, entrant in enumerate(seating):
                 bot = make_bot(bot_name(spec.entrants[entrant], seat), seed=bot_seed(spec.seed, unit, index, seat))
-                bots.append(told(bot, game, know == "all") if entrant == 0 else bot)
+                bots.append(told(bot, game, know) if entrant == 0 else bot)
             _, result = play_seated(spec, unit, index, bots=bots, game=game)
             margins[know] += (result.round_points[0][0] - result.round_points[0][1]) / 2
     return margins
@@ -103,14 +116,17 @@ def main() -> int:
     parser.add_argument("--units", type=int, default=50, help="duplicate single-round units (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="the arena's seed: decks and bots (default 0)")
     parser.add_argument(
-        "--know", default="hands", help="what the told search knows: hands, all (the stock's order too) or hands,all"
+        "--know",
+        default="hands",
+        help="what the told search knows: hands, all (the stock's order too), played (the hands once they have played"
+        " in the deal), or several: hands,all",
     )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     knowing = tuple(dict.fromkeys(part.strip() for part in args.know.split(",")))
     if not knowing or any(know not in KNOWING for know in knowing):
-        parser.error(f"--know is hands, all or hands,all, not {args.know!r}")
+        parser.error(f"--know is one or more of {', '.join(KNOWING)} (hands,all), not {args.know!r}")
     if args.units < 1 or args.jobs < 1:
         parser.error("--units and --jobs are whole numbers from 1")
     # As `ronda arena --rounds`: a target no round reaches, so that a single round is never cut short by a win.
@@ -121,7 +137,7 @@ def main() -> int:
             make_bot(name)  # an unknown level fails here, before any work
         except ValueError as error:
             parser.error(str(error))
-    told(make_bot(args.first), Game(rules, seed=0), False)
+    told(make_bot(args.first), Game(rules, seed=0), "hands")
     update, stop = progress_bar("units", args.units, "units", sys.stderr.isatty() and not args.json)
     results: list[dict[str, float]] = []
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:

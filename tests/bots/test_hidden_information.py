@@ -15,15 +15,17 @@ from decks import start
 from ronda.arena.match import MatchSpec, play_seated, unit_deck
 from ronda.arena.runner import run_match, summary
 from ronda.bots import make_bot
+from ronda.bots.search import SearchBot
+from ronda.engine.actions import Play
 from ronda.engine.cards import cards_of
 from ronda.engine.errors import MatchError
-from ronda.engine.game import Game
+from ronda.engine.game import PLAY, Game
 from ronda.engine.presets import preset_rules
 from ronda.engine.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from hidden_information import Told  # noqa: E402  (a benchmark, not part of the package)
+from hidden_information import Told, told  # noqa: E402  (a benchmark, not part of the package)
 
 RULES = Rules(players=2)
 
@@ -96,4 +98,19 @@ def test_what_the_told_search_knows_is_named_or_refused() -> None:
         check=False,
         cwd=ROOT,
     )
-    assert done.returncode == 2 and "--know is hands, all or hands,all, not 'deck'" in done.stderr
+    assert done.returncode == 2 and "--know is one or more of hands, all, played (hands,all), not 'deck'" in done.stderr
+
+
+def test_told_once_played_guesses_honestly_until_the_other_hand_has_shown_a_card() -> None:
+    game = _dealt()
+    while game.phase != PLAY:  # the deal's declarations, first legal choice each
+        game.apply(game.legal_actions()[0])
+    assert game.turn == 0  # the seat after the dealer leads the deal
+    bot = told(make_bot("hard:4", seed=1), game, "played")
+    assert isinstance(bot, SearchBot)
+    assert type(bot.guesses(game.view(0))) is not Told  # seat 1 has shown nothing yet: honest guesses
+    for _ in range(2):  # seat 0 leads, seat 1 answers
+        game.apply(next(a for a in game.legal_actions() if type(a) is Play))
+    assert game.turn == 0
+    guess = bot.guesses(game.view(0))
+    assert type(guess) is Told and guess.sample(random.Random(0)).hands == {1: game.hand(1).mask}
