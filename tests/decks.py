@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ronda.engine.actions import Challenge, parse_action
+from ronda.engine.actions import Action, Challenge, parse_action
 from ronda.engine.cards import card_name, cards_of, parse_card, rank_of
 from ronda.engine.deck import opening_table_problem
 from ronda.engine.events import Event, Score
@@ -131,6 +131,7 @@ def random_position(rules: Rules, seed: int, steps: int, challenge_rate: float =
     for _ in range(steps):
         legal = game.legal_actions()
         challenges = [a for a in legal if isinstance(a, Challenge)]
+        action: Action
         if challenges and rng.random() < challenge_rate:
             action = rng.choice(challenges)
         else:

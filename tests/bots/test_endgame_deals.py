@@ -13,8 +13,6 @@ import pytest
 
 from decks import random_position, run, start
 from ronda.bots import ExpertBot, PimcBot, make_bot
-from ronda.bots.declarations import declaration_models
-from ronda.bots.determinize import Determinizer
 from ronda.bots.endgame import solve
 from ronda.bots.rollout import utility
 from ronda.bots.search import distinct_plays
@@ -103,7 +101,7 @@ def test_the_expert_with_exact_2_values_each_card_by_the_exact_search_of_its_gue
     view = game.view(0)
     plays = distinct_plays(game.legal_actions())
     bot = ExpertBot(3, exact=2, exact_samples=5)
-    sampler = Determinizer(view, play_model=bot.play_model, candidates=bot.candidates, models=declaration_models(view))
+    sampler = bot.guesses(view)
     totals = bot.evaluate(view, plays, sampler)
     rng = random.Random(3)
     scores = list(view.scores)

@@ -8,6 +8,8 @@ capture of 10 or 11 takes 10 11 12): the 3 was the drop that gave least away.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from decks import run, start
@@ -33,7 +35,7 @@ def test_the_expert_believes_a_seat_that_dropped_safely_kept_the_dangerous_cards
     and a 4 (drops that give as little away as the 3) leave it a coin toss. Read only by what each card takes at
     once (every drop takes nothing), both guesses explained it equally."""
     view = seat_zero_after_the_safe_drop()
-    model = make_bot("expert:sharpness=0.25,noise=0.2,reply=8").play_model
+    model = make_bot("expert:sharpness=0.25,noise=0.2,reply=8").play_model  # type: ignore[attr-defined]
     assert model == FITTED
     reading = PlayEvidence(view, [1], model)
     explained = reading.weight({1: hand("6o 11e")})
@@ -44,7 +46,7 @@ def test_the_expert_believes_a_seat_that_dropped_safely_kept_the_dangerous_cards
 def test_the_expert_reads_plays_by_the_immediate_worth_by_default() -> None:
     """The expert's own reading is the one its strength was measured with: by the immediate worth alone, with which
     the safe drop of the 3 says nothing about the rest of the hand."""
-    old = make_bot("expert").play_model
+    old = make_bot("expert").play_model  # type: ignore[attr-defined]
     assert old == PlayModel(sharpness=2.0, noise=0.25, reply=0.0)
     reading = PlayEvidence(seat_zero_after_the_safe_drop(), [1], old)
     assert reading.weight({1: hand("6o 11e")}) == reading.weight({1: hand("1o 4c")})
@@ -62,3 +64,25 @@ def test_the_expert_reads_plays_by_the_immediate_worth_by_default() -> None:
 def test_reading_settings_are_checked(level: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_bot(level)
+
+
+def test_more_candidates_follow_the_reading_more_closely() -> None:
+    """``candidates`` guesses are drawn for each one kept, by how well it explains the plays: with one, the reading
+    is ignored; with 32, the guesses hold a card the safe drop of the 3 was protecting (a 6 or an 11) more often."""
+    view = seat_zero_after_the_safe_drop()
+    sixes_and_elevens = hand("6o 6c 6e 6b 11o 11c 11e 11b")  # none seen by seat 0
+    share = {}
+    for candidates in (1, 32):
+        bot = make_bot(f"expert:sharpness=0.25,noise=0.2,reply=8,candidates={candidates}")
+        assert bot.candidates == candidates  # type: ignore[attr-defined]
+        sampler = bot.guesses(view)  # type: ignore[attr-defined]
+        rng = random.Random(5)
+        held = [sampler.sample(rng).hands[1] for _ in range(400)]
+        share[candidates] = sum(bool(h & sixes_and_elevens) for h in held) / len(held)
+    assert share[32] > share[1] + 0.1
+
+
+@pytest.mark.parametrize("text", ["0", "-2", "many", "1.5"])
+def test_the_candidates_setting_is_a_whole_number_from_one(text: str) -> None:
+    with pytest.raises(ValueError, match=f"candidates in bot 'expert:candidates={text}' is a whole number"):
+        make_bot(f"expert:candidates={text}")

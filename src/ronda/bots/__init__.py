@@ -124,7 +124,8 @@ guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
 
 
 KNOWN = (
-    "samples, value, rollout, horizon, race, race_z, race_guesses, plan, exact, exact_samples, sharpness, noise, reply"
+    "samples, value, rollout, horizon, race, race_z, race_guesses, plan, exact, exact_samples, sharpness, noise, reply,"
+    " candidates"
 )
 
 _READING = {
@@ -151,7 +152,8 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     guesses read the other seats' plays (:class:`~ronda.bots.inference.PlayModel`, fields left out keep its
     defaults): ``sharpness``, ``noise``, ``reply`` — ``expert:sharpness=0.25,noise=0.2,reply=8`` reads by the model
     fitted to the bots' choices (:data:`~ronda.bots.inference.FITTED`, docs/bots.md); on ``hard``, which reads no
-    plays, any of them makes it read them.
+    plays, any of them makes it read them; ``candidates``, the guesses drawn for each one kept when reading plays
+    (8; more follow a sharp reading more closely, at more cost).
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
@@ -228,6 +230,13 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if not z > 0:
                 raise ValueError(f"race_z in bot {level!r} is a number of standard errors above 0, not {text!r}")
             settings[name] = z
+        elif name == "candidates":
+            if not text.isdigit() or int(text) < 1:
+                raise ValueError(
+                    f"candidates in bot {level!r} is a whole number of guesses drawn for each one kept, from 1,"
+                    f" not {text!r}"
+                )
+            settings["candidates"] = int(text)
         elif name in _READING:
             least, most, words = _READING[name]
             try:
