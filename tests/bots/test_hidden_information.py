@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from benchmark_scripts import ROOT, run_benchmark
 from decks import start
 from ronda.arena.match import MatchSpec, play_seated, unit_deck
 from ronda.arena.runner import run_match, summary
@@ -23,9 +22,8 @@ from ronda.engine.game import PLAY, Game
 from ronda.engine.presets import preset_rules
 from ronda.engine.rules import Rules
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from hidden_information import Told, told  # noqa: E402  (a benchmark, not part of the package)
+from hidden_information import Told, told
 
 RULES = Rules(players=2)
 
@@ -50,14 +48,7 @@ def test_a_search_told_the_hands_guesses_the_real_hand_and_shuffles_the_real_sto
 
 def test_the_benchmarks_honest_half_is_the_arenas_match_and_the_told_half_plays_the_same_decks() -> None:
     command = ["hard:4", "hard:4", "--units", "2", "--seed", "3", "--know", "hands,all", "--json"]
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "hidden_information.py"), *command],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=ROOT,
-    )
+    done = run_benchmark("hidden_information", *command)
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     spec = MatchSpec(("hard:4", "hard:4"), preset_rules("classic", 2, target=10_000), rounds_only=True, seed=3)
@@ -78,26 +69,12 @@ def test_a_unit_game_given_to_the_arena_must_not_have_started() -> None:
 
 
 def test_a_level_that_does_not_guess_cannot_be_told() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "hidden_information.py"), "medium", "hard:4", "--units", "1"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=ROOT,
-    )
+    done = run_benchmark("hidden_information", "medium", "hard:4", "--units", "1")
     assert done.returncode != 0 and "does not guess hidden cards" in done.stderr
 
 
 def test_what_the_told_search_knows_is_named_or_refused() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "hidden_information.py"), "hard", "hard", "--know", "deck"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=ROOT,
-    )
+    done = run_benchmark("hidden_information", "hard", "hard", "--know", "deck")
     assert done.returncode == 2 and "--know is one or more of hands, all, played (hands,all), not 'deck'" in done.stderr
 
 

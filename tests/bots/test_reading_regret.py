@@ -4,16 +4,14 @@ a search told the other hand. Where nothing is hidden, a level that searches exa
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
-from pathlib import Path
 
+from benchmark_scripts import ROOT, run_benchmark
 from ronda.bots import make_bot
 from ronda.engine.actions import Play
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from reading_regret import positions, worths  # noqa: E402  (a benchmark, not part of the package)
+from reading_regret import positions, worths
 
 
 def test_in_the_last_deal_where_nothing_is_hidden_hard_loses_nothing_against_the_told_worths() -> None:
@@ -42,14 +40,7 @@ def test_a_position_is_marked_after_once_the_other_seat_has_played_in_the_deal()
 
 def test_the_same_level_twice_loses_the_same_on_every_choice() -> None:
     command = ["hard:4", "hard:4", "--units", "1", "--reference", "5", "--json"]
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "reading_regret.py"), *command],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=ROOT,
-    )
+    done = run_benchmark("reading_regret", *command)
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["after"]["choices"] + report["before"]["choices"] > 0

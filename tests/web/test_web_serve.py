@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from benchmark_scripts import run_benchmark
 from ronda.cli.main import main
 from ronda.cli.serve import WEB_HINT, database_url
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,14 +86,7 @@ def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(
 
 def _load_benchmark(command: list[str]) -> dict[str, Any]:
     """``benchmarks/load.py`` run as its users run it, its one JSON line read; it must exit 0."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "load.py"), *command],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=ROOT,
-    )
+    done = run_benchmark("load", *command, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     return result
