@@ -30,7 +30,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ronda.arena.match import MatchSpec, bot_name, bot_seed, play_seated, unit_deck
+from ronda.arena.match import MatchSpec, play_seated, seat_bots, unit_deck
 from ronda.arena.stats import mean_interval
 from ronda.bots import Bot, make_bot
 from ronda.bots.determinize import Determinizer, Placement
@@ -96,10 +96,10 @@ def unit_margins(spec: MatchSpec, unit: int, knowing: tuple[str, ...]) -> dict[s
         margins[know] = 0.0
         for index, seating in enumerate(spec.seatings()):
             game = Game(spec.rules, decks=[unit_deck(spec.rules, spec.seed, unit, 0)])
-            bots: list[Bot] = []
+            bots = seat_bots(spec, unit, index)
             for seat, entrant in enumerate(seating):
-                bot = make_bot(bot_name(spec.entrants[entrant], seat), seed=bot_seed(spec.seed, unit, index, seat))
-                bots.append(told(bot, game, know) if entrant == 0 else bot)
+                if entrant == 0:
+                    bots[seat] = told(bots[seat], game, know)
             _, result = play_seated(spec, unit, index, bots=bots, game=game)
             margins[know] += (result.round_points[0][0] - result.round_points[0][1]) / 2
     return margins

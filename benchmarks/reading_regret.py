@@ -95,8 +95,8 @@ def _unit(args: tuple[int, int, tuple[str, ...], int]) -> list[tuple[bool, list[
         worth = worths(game, reference, seed * 7919 + unit * 101 + index)
         best = max(worth.values())
         regrets = []
+        view = game.view(game.turn)
         for level in levels:
-            view = game.view(game.turn)
             bot = make_bot(level, seed=seed * 31 + unit * 7 + index)
             choice = bot.choose(view, game.legal_actions())
             assert type(choice) is Play  # positions with a challenge among the legal actions are left out

@@ -119,6 +119,18 @@ class GameResult:
         return sum(r[entrant] for r in self.round_points)
 
 
+def seat_bots(spec: MatchSpec, unit: int, seating_index: int) -> list[Bot]:
+    """Fresh bots for each seat of one game of a unit, each seeded by :func:`bot_seed`."""
+    return [
+        make_bot(
+            bot_name(spec.entrants[entrant], seat),
+            seed=bot_seed(spec.seed, unit, seating_index, seat),
+            time_limit=spec.time_limit,
+        )
+        for seat, entrant in enumerate(spec.seatings()[seating_index])
+    ]
+
+
 def play_game(spec: MatchSpec, unit: int, seating_index: int) -> GameResult:
     """One game of one unit, played by fresh bots seeded from the match seed."""
     return play_seated(spec, unit, seating_index)[1]
@@ -139,14 +151,7 @@ def play_seated(
     seating = spec.seatings()[seating_index]
     entrants = len(spec.entrants)
     if bots is None:
-        bots = [
-            make_bot(
-                bot_name(spec.entrants[entrant], seat),
-                seed=bot_seed(spec.seed, unit, seating_index, seat),
-                time_limit=spec.time_limit,
-            )
-            for seat, entrant in enumerate(seating)
-        ]
+        bots = seat_bots(spec, unit, seating_index)
     if game is None:
         game = Game(rules, decks=[unit_deck(rules, spec.seed, unit, 0)])
     elif game.actions_taken:
