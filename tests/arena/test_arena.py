@@ -99,7 +99,7 @@ def test_sprt_stops_the_match_early() -> None:
 
 def _stable(result: dict) -> dict:
     result = dict(result, seconds=None)
-    timings = ("seconds_median", "seconds_p95")
+    timings = ("seconds_median", "seconds_p95", "seconds_mean")
     result["entrants"] = [{k: v for k, v in e.items() if not k.endswith(timings)} for e in result["entrants"]]
     return result
 
@@ -122,6 +122,8 @@ def test_json_output_shape(capsys) -> None:
     assert first["moves"] > 0 and first["move_seconds_p95"] >= first["move_seconds_median"]
     # Card choices are the plays with cards of two or more ranks to choose from: fewer than all decisions.
     assert 0 < first["choices"] < first["moves"] and first["choice_seconds_p95"] >= first["choice_seconds_median"]
+    # The mean CPU of a choice: some time, and all the choices together no longer than the whole match took.
+    assert 0 < first["choice_cpu_seconds_mean"] * first["choices"] <= result["seconds"] + 0.01
 
 
 def test_three_players_and_partnerships(capsys) -> None:
@@ -176,16 +178,20 @@ def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_media
     import ronda.arena
 
     real = ronda.arena.summary
-    timings = {  # per entrant: card choices (median, p95) in CPU seconds, and every move (median, p95)
-        "truthful-first": ((0.00012, 0.00041), (0.00002, 0.0003)),
-        "random": ((0.0354, 0.0811), (0.00003, 0.07)),
+    timings = {  # per entrant: card choices (median, p95, mean) in CPU seconds, and every move (median, p95)
+        "truthful-first": ((0.00012, 0.00041, 0.00019), (0.00002, 0.0003)),
+        "random": ((0.0354, 0.0811, 0.0425), (0.00003, 0.07)),
     }
 
     def with_known_times(*args: object, **kwargs: object) -> dict:
         result = real(*args, **kwargs)  # type: ignore[arg-type]
         for entrant in result["entrants"]:
             (
-                (entrant["choice_cpu_seconds_median"], entrant["choice_cpu_seconds_p95"]),
+                (
+                    entrant["choice_cpu_seconds_median"],
+                    entrant["choice_cpu_seconds_p95"],
+                    entrant["choice_cpu_seconds_mean"],
+                ),
                 (
                     entrant["move_seconds_median"],
                     entrant["move_seconds_p95"],
@@ -197,9 +203,9 @@ def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_media
     assert main(["arena", "truthful-first", "random", "--units", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line for line in out.splitlines() if line.split()[:1] in (["truthful-first"], ["random"])}
-    assert re.findall(r"(\d+\.\d+) ms", rows["truthful-first"]) == ["0.1", "0.4"]
-    assert re.findall(r"(\d+\.\d+) ms", rows["random"]) == ["35.4", "81.1"]
-    assert sorted(re.findall(r"(\d+(?:\.\d+)?) ms", out)) == ["0.1", "0.4", "35.4", "81.1"]  # no other times
+    assert re.findall(r"(\d+\.\d+) ms", rows["truthful-first"]) == ["0.1", "0.4", "0.2"]
+    assert re.findall(r"(\d+\.\d+) ms", rows["random"]) == ["35.4", "81.1", "42.5"]
+    assert sorted(re.findall(r"(\d+(?:\.\d+)?) ms", out)) == ["0.1", "0.2", "0.4", "35.4", "42.5", "81.1"]
     assert "card choice" in out
 
 

@@ -211,6 +211,9 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
                 "choices": len(choices),
                 "choice_cpu_seconds_median": round(percentile(cpu, 50), 5),
                 "choice_cpu_seconds_p95": round(percentile(cpu, 95), 5),
+                # The median hides a search that races: most choices are quick and a few think long. The mean is
+                # what the level costs over a game, so both are reported.
+                "choice_cpu_seconds_mean": round(sum(cpu) / len(cpu), 6) if cpu else 0.0,
                 "announcements": tally.announcements(entrant).to_json(),
             }
         )

@@ -68,7 +68,8 @@ def _print_table(result: dict[str, Any]) -> None:
         f"{result['rounds']} rounds, {result['seconds']} s"
     )
     won = "rounds won" if unit == "round" else "games won"
-    print(f"{'entrant':<22}{won:>11}{'win rate (95%)':>24}{'points/round (95%)':>28}{'choice median':>15}{'p95':>11}")
+    times = f"{'choice median':>15}{'p95':>11}{'mean':>11}"
+    print(f"{'entrant':<22}{won:>11}{'win rate (95%)':>24}{'points/round (95%)':>28}{times}")
     for e in result["entrants"]:
         wins = e["rounds_won"] if unit == "round" else e["games_won"]
         rate = f"{e['win_rate']:.1%} [{e['win_rate_95'][0]:.1%}, {e['win_rate_95'][1]:.1%}]"
@@ -76,10 +77,11 @@ def _print_table(result: dict[str, Any]) -> None:
             f"{e['points_per_round']:+.2f} [{e['points_per_round_95'][0]:+.2f}, {e['points_per_round_95'][1]:+.2f}]"
         )
         median, p95 = _duration(e["choice_cpu_seconds_median"]), _duration(e["choice_cpu_seconds_p95"])
-        print(f"{e['name']:<22}{wins:>11}{rate:>24}{points:>28}{median:>15}{p95:>11}")
+        mean = _duration(e["choice_cpu_seconds_mean"])
+        print(f"{e['name']:<22}{wins:>11}{rate:>24}{points:>28}{median:>15}{p95:>11}{mean:>11}")
     # One measure, said once: forced cards and declarations take microseconds and would pull a median of
     # every decision far below what a player waits for (the JSON has that one too, move_seconds_*).
-    print("choice median, p95: CPU time of each card choice (cards of two or more ranks) on this machine")
+    print("choice median, p95, mean: CPU time of each card choice (cards of two or more ranks) on this machine")
     for e in result["entrants"]:
         line = _announcements_line(e["announcements"])
         if line:
