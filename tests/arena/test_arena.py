@@ -6,7 +6,9 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,10 +32,10 @@ class TruthfulFirstCard:
     def __init__(self, seed: int | None = None) -> None:
         del seed
 
-    def choose(self, view: SeatView, legal: list[Action]) -> Action:
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if view.phase == "declare":
             combo = hand_combination(view.hand.mask, view.rules.ace_high)
-            return Declare(combo[0] if combo else "none")  # type: ignore[arg-type]
+            return Declare(combo[0] if combo else "none")
         return min((a for a in legal if isinstance(a, Play)), key=lambda a: a.card)
 
 
@@ -97,7 +99,7 @@ def test_sprt_stops_the_match_early() -> None:
     assert len(outcome.tally.units) < 200
 
 
-def _stable(result: dict) -> dict:
+def _stable(result: dict[str, Any]) -> dict[str, Any]:
     result = dict(result, seconds=None)
     timings = ("seconds_median", "seconds_p95", "seconds_mean")
     result["entrants"] = [{k: v for k, v in e.items() if not k.endswith(timings)} for e in result["entrants"]]
@@ -111,7 +113,7 @@ def test_parallel_jobs_give_exactly_the_same_results() -> None:
     assert _stable(one) == _stable(two)
 
 
-def test_json_output_shape(capsys) -> None:
+def test_json_output_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "truthful-first", "random", "--units", "4", "--json", "--no-progress"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["players"] == 2 and result["units"] == 4 and result["games"] == 8
@@ -126,7 +128,7 @@ def test_json_output_shape(capsys) -> None:
     assert 0 < first["choice_cpu_seconds_mean"] * first["choices"] <= result["seconds"] + 0.01
 
 
-def test_three_players_and_partnerships(capsys) -> None:
+def test_three_players_and_partnerships(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "random", "random", "truthful-first", "--units", "2", "--rounds", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["players"] == 3 and result["games"] == 6 and result["rounds"] == 6
@@ -147,7 +149,7 @@ def test_three_players_and_partnerships(capsys) -> None:
         (["arena", "random", "random", "--jobs", "0"], "--jobs"),
     ],
 )
-def test_bad_arena_commands_say_what_is_wrong(capsys, argv, words) -> None:
+def test_bad_arena_commands_say_what_is_wrong(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1
@@ -159,7 +161,7 @@ def test_a_bot_only_ever_gets_a_seat_view() -> None:
     class Spy(RandomBot):
         name = "spy"
 
-        def choose(self, view, legal):  # type: ignore[no-untyped-def]
+        def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
             seen.append(type(view))
             return super().choose(view, legal)
 
@@ -168,12 +170,14 @@ def test_a_bot_only_ever_gets_a_seat_view() -> None:
     assert seen and set(seen) == {SeatView}
 
 
-def test_one_unit_is_said_in_the_singular(capsys) -> None:
+def test_one_unit_is_said_in_the_singular(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "random", "random", "--units", "1", "--no-progress"]) == 0
     assert capsys.readouterr().out.startswith("2 players, 1 duplicate unit: 2 games, ")
 
 
-def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_median(capsys, monkeypatch) -> None:
+def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_median(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Times fixed after a real match, to read the table exactly: forced moves are far quicker than choices."""
     import ronda.arena
 
@@ -183,8 +187,8 @@ def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_media
         "random": ((0.0354, 0.0811, 0.0425), (0.00003, 0.07)),
     }
 
-    def with_known_times(*args: object, **kwargs: object) -> dict:
-        result = real(*args, **kwargs)  # type: ignore[arg-type]
+    def with_known_times(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        result = real(*args, **kwargs)
         for entrant in result["entrants"]:
             (
                 (
@@ -209,7 +213,9 @@ def test_the_table_times_card_choices_once_and_a_p95_never_reads_below_its_media
     assert "card choice" in out
 
 
-def test_a_records_folder_that_cannot_be_made_is_one_line_naming_it(tmp_path: Path, capsys) -> None:
+def test_a_records_folder_that_cannot_be_made_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "a-file").write_text("")
     folder = tmp_path / "a-file" / "records"
     assert main(["arena", "random", "random", "--units", "1", "--records", str(folder)]) == 2
