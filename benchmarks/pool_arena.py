@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-Z95 = 1.959964
+from ronda.arena.stats import Z95
 
 
 class PoolError(ValueError):
