@@ -95,10 +95,10 @@ def _unit(args: tuple[int, int, tuple[str, ...], int]) -> list[tuple[bool, list[
         worth = worths(game, reference, seed * 7919 + unit * 101 + index)
         best = max(worth.values())
         regrets = []
-        view = game.view(game.turn)
+        view, legal = game.view(game.turn), game.legal_actions()
         for level in levels:
             bot = make_bot(level, seed=seed * 31 + unit * 7 + index)
-            choice = bot.choose(view, game.legal_actions())
+            choice = bot.choose(view, legal)
             assert type(choice) is Play  # positions with a challenge among the legal actions are left out
             regrets.append(best - worth[choice.card >> 2])
         rows.append((after, regrets))
