@@ -32,6 +32,7 @@ import pickle
 import random
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -148,13 +149,8 @@ def encode(paths: list[str]) -> tuple[Any, Any, Any, Any]:
     honest_worths = np.zeros((count, 10), dtype=np.float32)
     masks = np.zeros((count, 10), dtype=np.float32)
     row = 0
-    for _seed, _unit, deck, actions, choices in rounds:
-        game = Game(RULES, decks=[deck])
-        at = 0
-        for step, told, honest in choices:
-            while at < step:
-                game.apply(actions[at])
-                at += 1
+    for found in rounds:
+        for game, told, honest in replayed(found):
             observe(game.view(game.turn), views[row])
             for rank, value in told.items():
                 told_worths[row, rank] = value
@@ -162,6 +158,21 @@ def encode(paths: list[str]) -> tuple[Any, Any, Any, Any]:
                 masks[row, rank] = 1.0
             row += 1
     return views, told_worths, honest_worths, masks
+
+
+def replayed(found: Round) -> Iterator[tuple[Game, Worths, Worths]]:
+    """The round replayed from its deck, stopping at each valued choice: the game there (the seat to play is
+    :attr:`Game.turn`; the same object, moved on after), its told and its honest worths."""
+    _seed, _unit, deck, actions, choices = found
+    game = Game(RULES, decks=[deck])
+    at = 0
+    for step, told, honest in choices:
+        while at < step:
+            game.apply(actions[at])
+            at += 1
+        yield game, told, honest
+    for action in actions[at:]:
+        game.apply(action)
 
 
 def train(args: argparse.Namespace) -> int:

@@ -14,28 +14,23 @@ import numpy as np
 
 from benchmark_scripts import ROOT, run_benchmark
 from ronda.bots.search import distinct_plays
-from ronda.engine.game import OVER, WAITING, Game
+from ronda.engine.game import OVER, WAITING
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from card_worth import choice_report, play_round
-from reading_regret import RULES
+from card_worth import choice_report, play_round, replayed
 
 
 def test_every_choice_replays_to_a_seat_that_has_seen_the_other_play_and_both_worths_cover_its_ranks() -> None:
-    seed, unit, deck, actions, choices = play_round((5, 0, 4))
-    assert (seed, unit) == (5, 0) and choices
-    game = Game(RULES, decks=[deck])
-    at = 0
-    for step, told, honest in choices:
-        while at < step:
-            game.apply(actions[at])
-            at += 1
+    found = play_round((5, 0, 4))
+    assert found[:2] == (5, 0) and found[4]
+    seen = 0
+    for game, told, honest in replayed(found):
         view = game.view(game.turn)
         assert view.played_this_deal(1 - game.turn)
         ranks = {play.card >> 2 for play in distinct_plays(game.legal_actions())}
         assert set(told) == set(honest) == ranks and len(ranks) > 1
-    for action in actions[at:]:
-        game.apply(action)
+        seen += 1
+    assert seen == len(found[4])
     assert game.phase in (OVER, WAITING)  # the recorded actions are the whole round
 
 
@@ -43,13 +38,7 @@ def test_in_the_last_deal_where_nothing_is_hidden_the_told_and_honest_worths_agr
     """Two players, the stock empty: every guess of the expert is the truth, and the last deal is searched exactly."""
     checked = 0
     for unit in range(4):
-        _, _, deck, actions, choices = play_round((7, unit, 3))
-        game = Game(RULES, decks=[deck])
-        at = 0
-        for step, told, honest in choices:
-            while at < step:
-                game.apply(actions[at])
-                at += 1
+        for game, told, honest in replayed(play_round((7, unit, 3))):
             if not game.stock:
                 assert told == honest
                 checked += 1
