@@ -87,7 +87,8 @@ class _Counted(Determinizer):
 
 
 def play_round(args: tuple[int, int, int]) -> Round:
-    """One ``hard`` against ``hard`` round on the arena's deck ``unit`` of ``seed``, its card choices valued told."""
+    """One ``hard`` against ``hard`` round on the arena's deck ``unit`` of ``seed``, each card choice made after the
+    other seat has played in the deal valued told and honest."""
     seed, unit, reference = args
     deck = unit_deck(RULES, seed, unit, 0)
     game = Game(RULES, decks=[deck])
@@ -285,25 +286,44 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("gen", help="play hard against hard and value every card choice told")
-    g.add_argument("--units", type=int, default=200)
+    g.add_argument("--units", type=int, default=200, help="rounds to play (default 200)")
     g.add_argument("--start", type=int, default=0, help="the first unit (to split the work)")
     g.add_argument("--seed", type=int, default=510000, help="the arena's decks (default 510000, used nowhere else)")
     g.add_argument("--reference", type=int, default=16, help="told rollouts a card (default 16)")
-    g.add_argument("--jobs", type=int, default=1)
-    g.add_argument("--seconds", type=float, default=0.0, help="stop after this long, keeping what is done")
-    g.add_argument("--out", required=True)
-    t = sub.add_parser("train", help="fit the network to generated worths")
-    t.add_argument("data", nargs="+")
-    t.add_argument("--out", required=True)
-    t.add_argument("--hidden", type=int, nargs="+", default=[256, 128])
-    t.add_argument("--epochs", type=int, default=30)
+    g.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    g.add_argument("--seconds", type=float, default=0.0, help="stop after this long, keeping the rounds done in order")
+    g.add_argument("--out", required=True, help="the data file to write (.pkl.gz)")
+    t = sub.add_parser("train", help="fit the network to generated worths (needs the train extra)")
+    t.add_argument("data", nargs="+", help="data files written by gen")
+    t.add_argument("--out", required=True, help="the network to write (.npz)")
+    t.add_argument("--hidden", type=int, nargs="+", default=[256, 128], help="hidden layer sizes (default 256 128)")
+    t.add_argument("--epochs", type=int, default=30, help="passes over the data; the best held-out one is kept")
     t.add_argument("--batch", type=int, default=512)
     t.add_argument("--lr", type=float, default=1e-3)
-    t.add_argument("--decay", type=float, default=1e-4)
-    t.add_argument("--seed", type=int, default=0)
-    t.add_argument("--target", choices=("residual", "told"), default="residual")
+    t.add_argument("--decay", type=float, default=1e-4, help="AdamW weight decay")
+    t.add_argument("--seed", type=int, default=0, help="the held-out draw, the order of passes and the start")
+    t.add_argument(
+        "--target",
+        choices=("residual", "told"),
+        default="residual",
+        help="what to fit: told minus honest worths (default), or the told worths",
+    )
     args = parser.parse_args()
-    return gen(args) if args.command == "gen" else train(args)
+    if args.command == "gen":
+        if args.units < 1 or args.jobs < 1 or args.reference < 1 or args.start < 0:
+            parser.error("--units, --jobs and --reference are whole numbers from 1, --start from 0")
+        return gen(args)
+    if args.epochs < 1 or args.batch < 1 or min(args.hidden) < 1:
+        parser.error("--epochs, --batch and each --hidden size are whole numbers from 1")
+    for path in args.data:
+        try:
+            with gzip.open(path, "rb") as data:
+                found = pickle.load(data)  # a file gen wrote: pickle reads only such files, never one from elsewhere
+            if not isinstance(found, dict) or not isinstance(found.get("rounds"), list):
+                raise ValueError("no rounds in it")
+        except (OSError, EOFError, ValueError, pickle.UnpicklingError) as error:
+            parser.error(f"{path} is not a data file written by `card_worth.py gen`: {error}")
+    return train(args)
 
 
 if __name__ == "__main__":

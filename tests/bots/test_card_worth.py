@@ -75,3 +75,12 @@ def test_gen_then_train_writes_a_network_with_its_measure(tmp_path: Path) -> Non
     assert meta["kind"] == "card-worth-v1" and meta["target"] == "residual"
     assert meta["choices"] == sum(len(r[4]) for r in rounds)
     assert meta["held_out_choices"]["choices"] == max(1, meta["choices"] // 20)
+
+
+def test_train_refuses_a_file_gen_did_not_write_naming_it(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.pkl.gz"
+    bad.write_text("not a data file")
+    done = run_benchmark("card_worth", "train", str(bad), "--out", str(tmp_path / "net.npz"))
+    assert done.returncode == 2
+    assert "notes.pkl.gz is not a data file written by `card_worth.py gen`" in done.stderr
+    assert not (tmp_path / "net.npz").exists()
