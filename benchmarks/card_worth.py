@@ -29,7 +29,6 @@ import argparse
 import gzip
 import json
 import pickle
-import random
 import sys
 import time
 from collections.abc import Iterator
@@ -37,18 +36,12 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from reading_regret import RULES, worths
+from reading_regret import RULES, card_choices, worths
 
 from ronda.arena.match import unit_deck
-from ronda.bots import make_bot
-from ronda.bots.determinize import Determinizer, Placement
-from ronda.bots.inference import PlayModel
-from ronda.bots.pimc import PimcBot
-from ronda.bots.rollout import lookahead_policy
-from ronda.bots.search import distinct_plays
 from ronda.cli.progress import progress_bar
-from ronda.engine.actions import Action, Play
-from ronda.engine.game import OVER, PLAY, WAITING, Game
+from ronda.engine.actions import Action
+from ronda.engine.game import Game
 
 Worths = dict[int, float]
 Round = tuple[int, int, list[int], list[Action], list[tuple[int, Worths, Worths]]]
@@ -56,61 +49,18 @@ Round = tuple[int, int, list[int], list[Action], list[tuple[int, Worths, Worths]
 the deal: its step, each rank's told worth and its honest worth (the expert's own guesses)."""
 
 
-def honest_worths(game: Game, reference: int, seed: int) -> Worths:
-    """Each rank's worth to the seat to play as the expert guesses it: its reading of plays and declarations, the
-    same rollouts as :func:`reading_regret.worths`, every card on every guess."""
-    view = game.view(game.turn)
-    plays = distinct_plays(game.legal_actions())
-    search = PimcBot(
-        seed,
-        samples=reference,
-        policy=lookahead_policy(3, card_value=0.7),
-        value="points",
-        gamble=False,
-        play_model=PlayModel(),
-    )
-    sampler = _Counted(search.guesses(view))
-    totals = search.evaluate(view, plays, sampler)
-    return {play.card >> 2: total / sampler.calls for play, total in zip(plays, totals, strict=True)}
-
-
-class _Counted(Determinizer):
-    """A determinizer's guesses, counted (the search's totals are sums over them)."""
-
-    def __init__(self, inner: Determinizer) -> None:
-        self.__dict__.update(inner.__dict__)
-        self.calls = 0
-
-    def sample(self, rng: random.Random) -> Placement:
-        self.calls += 1
-        return super().sample(rng)
-
-
 def play_round(args: tuple[int, int, int]) -> Round:
     """One ``hard`` against ``hard`` round on the arena's deck ``unit`` of ``seed``, each card choice made after the
     other seat has played in the deal valued told and honest."""
     seed, unit, reference = args
-    deck = unit_deck(RULES, seed, unit, 0)
-    game = Game(RULES, decks=[deck])
-    bots = [make_bot("hard", seed=seed * 1000 + unit * 2 + seat) for seat in range(2)]
     actions: list[Action] = []
     choices: list[tuple[int, Worths, Worths]] = []
-    while game.phase not in (OVER, WAITING):
-        seat = game.turn
-        legal = game.legal_actions()
-        if (
-            game.phase == PLAY
-            and len(distinct_plays(legal)) > 1
-            and all(type(a) is Play for a in legal)
-            and game.view(seat).played_this_deal(1 - seat)
-        ):
+    for game, after in card_choices(seed, unit, actions):
+        if after:
             key = seed * 7919 + unit * 101 + len(actions)
             told = worths(game.copy(), reference, key)
-            choices.append((len(actions), told, honest_worths(game.copy(), reference, key)))
-        action = bots[seat].choose(game.view(seat), legal)
-        game.apply(action, seat=seat)
-        actions.append(action)
-    return seed, unit, deck, actions, choices
+            choices.append((len(actions), told, worths(game.copy(), reference, key, honest=True)))
+    return seed, unit, unit_deck(RULES, seed, unit, 0), actions, choices
 
 
 def gen(args: argparse.Namespace) -> int:

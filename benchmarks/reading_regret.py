@@ -29,6 +29,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -37,55 +38,71 @@ from hidden_information import Told
 from ronda.arena.match import unit_deck
 from ronda.arena.stats import mean_interval
 from ronda.bots import make_bot
-from ronda.bots.determinize import Placement
+from ronda.bots.determinize import Determinizer, Placement
+from ronda.bots.inference import PlayModel
 from ronda.bots.pimc import PimcBot
 from ronda.bots.rollout import lookahead_policy
 from ronda.bots.search import distinct_plays
 from ronda.cli.progress import progress_bar
-from ronda.engine.actions import Play
+from ronda.engine.actions import Action, Play
 from ronda.engine.game import OVER, PLAY, WAITING, Game
 from ronda.engine.presets import preset_rules
-from ronda.engine.view import SeatView
 
 RULES = preset_rules("classic", 2, target=10_000)  # as `ronda arena --rounds`: no round is cut short by a win
 
 
-def positions(seed: int, unit: int) -> list[tuple[Game, bool]]:
-    """The card choices of one ``hard`` against ``hard`` round on the arena's deck: each position (the game as it
-    stands, to be copied) and whether the other seat had played a card of the deal."""
+def card_choices(seed: int, unit: int, actions: list[Action] | None = None) -> Iterator[tuple[Game, bool]]:
+    """The card choices (two ranks or more, no challenge among them) of one ``hard`` against ``hard`` round on the
+    arena's deck: the game as it stands (the live one, moved on after: copy it to keep it) and whether the other
+    seat had played a card of the deal. Every action taken is appended to ``actions`` when given."""
     game = Game(RULES, decks=[unit_deck(RULES, seed, unit, 0)])
     bots = [make_bot("hard", seed=seed * 1000 + unit * 2 + seat) for seat in range(2)]
-    found = []
     while game.phase not in (OVER, WAITING):
         seat = game.turn
         view = game.view(seat)
         legal = game.legal_actions()
         if game.phase == PLAY and len(distinct_plays(legal)) > 1 and all(type(a) is Play for a in legal):
-            found.append((game.copy(), bool(view.played_this_deal(1 - seat))))
-        game.apply(bots[seat].choose(view, legal), seat=seat)
-    return found
+            yield game, bool(view.played_this_deal(1 - seat))
+        action = bots[seat].choose(view, legal)
+        game.apply(action, seat=seat)
+        if actions is not None:
+            actions.append(action)
 
 
-def worths(game: Game, reference: int, seed: int) -> dict[int, float]:
-    """Each rank's worth in points of the round to the seat to play, the other hand known."""
+def positions(seed: int, unit: int) -> list[tuple[Game, bool]]:
+    """Each card choice of :func:`card_choices`, the game copied."""
+    return [(game.copy(), after) for game, after in card_choices(seed, unit)]
+
+
+def worths(game: Game, reference: int, seed: int, *, honest: bool = False) -> dict[int, float]:
+    """Each rank's worth in points of the round to the seat to play, the other hand known — or with ``honest``,
+    guessed as the expert guesses it (its reading of plays and declarations), the same rollouts otherwise."""
     view = game.view(game.turn)
     plays = distinct_plays(game.legal_actions())
-    told = _Counted(view, game)
-    search = PimcBot(seed, samples=reference, policy=lookahead_policy(3, card_value=0.7), value="points", gamble=False)
-    totals = search.evaluate(view, plays, told)
-    return {play.card >> 2: total / told.calls for play, total in zip(plays, totals, strict=True)}
+    search = PimcBot(
+        seed,
+        samples=reference,
+        policy=lookahead_policy(3, card_value=0.7),
+        value="points",
+        gamble=False,
+        play_model=PlayModel(),  # read by the honest guesses only (SearchBot.guesses)
+    )
+    guesses = _Counted(search.guesses(view) if honest else Told(view, game, stock=False))
+    totals = search.evaluate(view, plays, guesses)
+    return {play.card >> 2: total / guesses.calls for play, total in zip(plays, totals, strict=True)}
 
 
-class _Counted(Told):
-    """The told guesses, counted: the search's totals are sums over them."""
+class _Counted(Determinizer):
+    """A determinizer's guesses, counted: the search's totals are sums over them."""
 
-    def __init__(self, view: SeatView, game: Game) -> None:
-        super().__init__(view, game, stock=False)
+    def __init__(self, inner: Determinizer) -> None:
+        self.__dict__.update(inner.__dict__)  # the same view and builder, for what the search asks besides guesses
+        self.inner = inner
         self.calls = 0
 
     def sample(self, rng: random.Random) -> Placement:
         self.calls += 1
-        return super().sample(rng)
+        return self.inner.sample(rng)
 
 
 def _unit(args: tuple[int, int, tuple[str, ...], int]) -> list[tuple[bool, list[float]]]:

@@ -369,8 +369,8 @@ class ExpertBot(PimcBot):
     on 4248: +0.38 over the four (issue 28 asks for +0.5 with the low end above +0.25:
     met on one seed, not over the four); on four fresh seeds (4249 to 4252) +0.43, +0.42, +0.26,
     +0.37: +0.38 [+0.26, +0.49] over all eight, and +0.37 [+0.28, +0.46] over twelve (4245 to 4256), short of
-    the goal. The median hides the tail of
-    racing: the mean CPU a card choice is about 7.5 times ``hard``'s. Without the plan (``expert:plan=0``) it gave
+    the goal. The median hides the tail of racing: the mean CPU a card choice is about 7.5 times ``hard``'s.
+    Without the plan (``expert:plan=0``) it gave
     +0.12 on seed 4245's decks (with it +0.32) and +0.53 on the screening decks of
     seed 7001 (with it +0.66): behind on both, within the noise, at 2.8 times
     instead of 3.9; over its four seeds (4242 to 4245, 800
@@ -387,8 +387,8 @@ class ExpertBot(PimcBot):
     (``expert:sharpness=0.25,noise=0.2,reply=8,candidates=32``: +0.45 over the four seeds at 4.5 to 4.8 times,
     +0.18 and +0.34 on two fresh ones), nor that reading with ``horizon=deal`` and 896 guesses (+0.25 over two seeds):
     docs/bots.md. Told the other hand (``benchmarks/hidden_information.py``, a measurement that breaks R11 on
-    purpose), the same search is +2.46 a round over ``hard``: what holds it back is the guessing, not the search;
-    but not a reading left undone: a network fitted to what its guesses miss, told minus honest worths of 199,248
+    purpose), the same search is +2.46 a round over ``hard``: what holds it back is the hidden cards, not the search,
+    and not a reading left undone: a network fitted to what its guesses miss, told minus honest worths of 199,248
     choices (``benchmarks/card_worth.py``), changes 15% of the cards and gains nothing (+0.000 [-0.011, +0.011]
     points a choice): on average the guesses are right about what ``hard`` holds, given what the seat has seen.
     """
