@@ -220,6 +220,25 @@ def test_an_allowed_origin_and_the_public_url_are_the_servers_own(tmp_path: Path
         error_of(http.post("/api/tables", json={}, headers={"Origin": "https://ronda.example.evil"}), 403, "bad_origin")
 
 
+def test_an_origin_or_host_that_does_not_parse_is_refused_not_a_server_error(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken = ("http://testserver.evil.example:x", "http://x:bad", "http://a:99999", "http://[::1")
+    with server(tmp_path) as http:
+        for origin in broken:
+            error_of(http.post("/api/tables", json={}, headers={"Origin": origin}), 403, "bad_origin")
+            with (
+                pytest.raises(WebSocketDisconnect) as refused,
+                http.websocket_connect("/ws/nope", headers={"Origin": origin}) as ws,
+            ):
+                ws.receive_json()
+            assert refused.value.code == 4403, origin
+        bad_host = {"Origin": "http://testserver", "Host": "testserver:notaport"}
+        error_of(http.post("/api/tables", json={}, headers=bad_host), 403, "bad_origin")
+        assert live_tables(http) == 0
+    assert "Traceback" not in caplog.text
+
+
 def test_every_answer_carries_the_security_headers(tmp_path: Path) -> None:
     with server(tmp_path) as http:
         for answer in (http.get("/"), http.get("/api/meta"), http.get("/static/js/main.js"), http.get("/api/x")):

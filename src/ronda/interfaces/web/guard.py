@@ -128,6 +128,15 @@ class Guard:
         self.state = app.state
         """The application's state (its lobby and bot pool), for tests and tools."""
 
+    def same_origin(self, origin: str, scheme: str, headers: dict[str, str]) -> bool:
+        """Whether ``origin`` is this server's own. An ``Origin`` or ``Host`` that does not parse (a port out of
+        range or not a number, a broken IPv6 address) is no page of this server's: refused like another site's,
+        not answered with a server error."""
+        try:
+            return origin_of(origin) in self.origins.own(scheme, headers)
+        except ValueError:
+            return False
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
@@ -135,7 +144,7 @@ class Guard:
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
         origin = headers.get("origin")
         changes = scope["type"] == "websocket" or scope.get("method") not in ("GET", "HEAD", "OPTIONS")
-        if changes and origin is not None and origin_of(origin) not in self.origins.own(scheme, headers):
+        if changes and origin is not None and not self.same_origin(origin, scheme, headers):
             log.info("refused a request from another origin")
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 4403, "reason": "another origin"})
