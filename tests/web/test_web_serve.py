@@ -84,6 +84,34 @@ def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(
     assert not (tmp_path / "elsewhere").exists()
 
 
+def test_a_database_left_readable_by_others_is_closed_to_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "ronda.sqlite3").write_bytes(b"")
+    (folder / "ronda.sqlite3").chmod(0o644)
+    database_url(str(folder))
+    assert (folder / "ronda.sqlite3").stat().st_mode & 0o777 == 0o600
+    fresh = tmp_path / "fresh"
+    database_url(str(fresh))
+    assert fresh.stat().st_mode & 0o077 == 0
+
+
+def test_another_user_of_the_machine_cannot_read_the_decks_of_games_in_play(tmp_path: Path) -> None:
+    """The database holds every round's deck (every hand, the stock's order): a real server keeps it its own."""
+    pytest.importorskip("websockets")
+    from real_server import RealServer
+
+    folder = tmp_path / "data"
+    with RealServer(folder) as server:
+        server.two_people()
+        files = sorted(folder.iterdir())
+        assert folder / "ronda.sqlite3" in files
+        assert folder.stat().st_mode & 0o077 == 0
+        for path in files:
+            assert path.stat().st_mode & 0o077 == 0, path.name
+
+
 def _load_benchmark(command: list[str]) -> dict[str, Any]:
     """``benchmarks/load.py`` run as its users run it, its one JSON line read; it must exit 0."""
     done = run_benchmark("load", *command, timeout=60)

@@ -212,13 +212,21 @@ def cores() -> int:
 
 
 def database_url(data: str) -> str:
-    """``DATABASE_URL`` when set, else the SQLite file in the data folder (created if needed)."""
+    """``DATABASE_URL`` when set, else the SQLite file in the data folder (created if needed).
+
+    The folder and the database are the server's alone (0700 and 0600): the database holds the deck of every
+    round in play — every hand and the stock's order — and other users of the machine must not read it (R11).
+    A database left readable by an earlier version is closed again here."""
     url = os.environ.get("DATABASE_URL", "").strip()
     if url:
         return url
     folder = Path(data).expanduser()
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{(folder / 'ronda.sqlite3').resolve()}"
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    database = folder / "ronda.sqlite3"
+    for path in (database, folder / "ronda.sqlite3-wal", folder / "ronda.sqlite3-shm"):
+        if path.exists():
+            path.chmod(0o600)
+    return f"sqlite:///{database.resolve()}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -265,6 +273,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"ronda serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    # Whatever the server writes (the SQLite database and its journal, made later by SQLite itself) is
+    # readable by its user alone: the database holds the hidden cards of every game in play.
+    os.umask(os.umask(0o077) | 0o077)
     try:
         url = database_url(args.data)
     except OSError as error:
