@@ -114,6 +114,9 @@ LOOKALIKES = [
     ("\u0410mina", 409, "name_taken", "already called 'Amina'"),  # a Cyrillic capital A
     ("AMINA", 409, "name_taken", "already called 'Amina'"),
     ("Ami\u200dna", 409, "name_taken", "already called 'Amina'"),  # a zero-width joiner
+    ("Amina\u2800", 409, "name_taken", "already called 'Amina'"),  # a Braille blank, drawn as nothing
+    ("Ami\u0307na", 409, "name_taken", "already called 'Amina'"),  # a combining dot above
+    ("Guest 1\u2800", 400, "bad_request", "play now calls people without a name"),
 ]
 
 

@@ -40,6 +40,9 @@ BOT_LOOKALIKES = [
     "Bo\u3164t 2",  # a Hangul filler, drawn as nothing
     "\uff22\uff4f\uff54\u3000\uff12",  # all full-width
     "m\u0435dium",  # a Cyrillic e in a level's name
+    "hard bo\u1e6d",  # a t with a dot below: "hard bot"
+    "You\u2800",  # a Braille blank after the page's name for the reader
+    "Seat 2\u2800",
 ]
 
 
@@ -63,6 +66,12 @@ AMINA_LOOKALIKES = [
     "Ami\u200dna",  # a zero-width joiner
     "Amina\u3164",  # a Hangul filler at the end
     "Am\u0131na",  # a dotless i
+    "Amina\u2800",  # a Braille pattern blank, drawn as nothing
+    "Ami\u0307na",  # combining marks, easily missed: a dot above
+    "Amina\u0323",  # a dot below
+    "Amina\u0345",  # a Greek iota below
+    "Amina\u20d0",  # a harpoon above
+    "Amina\u1cd0",  # a Vedic tone mark
 ]
 
 
@@ -77,7 +86,7 @@ def test_a_name_that_looks_like_another_player_at_the_table_is_refused(tmp_path:
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
 
 
-@pytest.mark.parametrize("name", ["\u200d", "\u3164\u3164", " \u2060 ", "\u034f"])
+@pytest.mark.parametrize("name", ["\u200d", "\u3164\u3164", " \u2060 ", "\u034f", "\u2800", "\u0307\u0323", " \u20d0"])
 def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: str) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]

@@ -52,10 +52,16 @@ _SPOOF = icu.SpoofChecker()
 """ICU's UTS #39 spoof checker: its skeletons map every look-alike character to one prototype."""
 
 
+_BLANKS = frozenset("\u2800")
+"""Characters drawn as nothing that Unicode does not call ignorable: the Braille pattern blank (a symbol)."""
+
+
 def _invisible(ch: str) -> bool:
-    """A control, format or unassigned character, or one Unicode says to draw as nothing (U+3164, U+034F...)."""
-    return unicodedata.category(ch)[0] == "C" or bool(
-        icu.Char.hasBinaryProperty(ord(ch), icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
+    """A control, format or unassigned character, or one drawn as nothing (U+3164, U+034F, U+2800...)."""
+    return (
+        unicodedata.category(ch)[0] == "C"
+        or ch in _BLANKS
+        or bool(icu.Char.hasBinaryProperty(ord(ch), icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
     )
 
 
@@ -63,6 +69,15 @@ def _skeleton(text: str) -> str:
     """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles."""
     skeleton = unicodedata.normalize("NFKC", _SPOOF.getSkeleton(0, text)).casefold()
     return " ".join("".join(ch for ch in skeleton if not _invisible(ch)).split())
+
+
+def _bare(key: str) -> str:
+    """A key without its combining marks: "Amina" with a dot below or above any letter looks like "Amina"."""
+    return unicodedata.normalize("NFC", "".join(ch for ch in unicodedata.normalize("NFD", key) if not _mark(ch)))
+
+
+def _mark(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Mn", "Me")
 
 
 def name_keys(name: str) -> frozenset[str]:
@@ -75,15 +90,23 @@ def name_keys(name: str) -> frozenset[str]:
     "AMINA" and "Amina" one name, but turns a Greek capital Beta into a small
     beta, which looks like no Latin letter: so the skeleton of the name as
     written is a second key ("Bot 2" with a Greek Beta looks like "Bot 2").
+    A third key drops the combining marks: a dot or a hook over a letter is
+    easily missed, and combining marks stack on any letter ("Amina" with a
+    dot below). Names kept before that key existed are stored without it, so
+    a new name is still compared by the first two as well.
 
     >>> names = ("Bot 2", "B\u043et 2", "\u0392ot 2", "\uff22ot 2", "  B0T   2 ", "b\u200dot 2", "\u0392\u039f\u03a4 2")
     >>> all(name_keys(n) & name_keys("Bot 2") for n in names)
     True
     >>> bool(name_keys("AMINA") & name_keys("Amina")), bool(name_keys("Amina") & name_keys("Youssef"))
     (True, False)
+    >>> all(name_keys(n) & name_keys("Amina") for n in ("Ami\u0307na", "Amina\u0323", "Amina\u20d0", "Amina\u2800"))
+    True
     """
     written = unicodedata.normalize("NFKC", name)
-    return frozenset({_skeleton(written.casefold()), _skeleton(written)})
+    folded = _skeleton(written.casefold())
+    bare = _bare(_skeleton(_bare(written).casefold()))  # marks off before folding: U+0345 folds to an iota
+    return frozenset({folded, _skeleton(written), bare})
 
 
 def _alternatives(words: Iterable[str]) -> str:
@@ -404,7 +427,8 @@ def read_name(raw: object) -> str:
     if not isinstance(raw, str):
         raise bad(f"a player's name is text, not {raw!r}")
     name = "".join(ch for ch in raw if not _invisible(ch)).strip()
-    if not 0 < len(name) <= MAX_NAME:
+    seen = [ch for ch in name if not ch.isspace() and not _mark(ch)]  # what the page shows of it
+    if not 0 < len(name) <= MAX_NAME or not seen:
         shown = raw if len(raw) <= 40 else raw[:40] + "…"
         raise bad(f"a player's name is 1 to {MAX_NAME} letters, not {shown!r}")
     return name
