@@ -126,18 +126,49 @@ def test_a_game_with_a_bot_is_not_rated(tmp_path: Path) -> None:
 
 
 def test_a_player_who_left_past_the_grace_period_loses_the_rated_game(tmp_path: Path) -> None:
-    with server(tmp_path, grace=0, stand_in="random") as http:
+    with server(tmp_path, grace=0.5, stand_in="random") as http:
         person(http, "Amina")
-        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=3)
-        (me,) = seat_clients(http, created["table_id"], {0: created["token"]}).values()
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=11)
+        table_id = created["table_id"]
+        (me,) = seat_clients(http, table_id, {0: created["token"]}).values()
         person(http, "Brahim")
-        joined = http.post(f"/api/tables/{created['table_id']}/join", json={"name": "Brahim"})
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim"})
         assert joined.status_code == 200, joined.text
-        # Brahim never comes: past the grace period the stand-in plays his seat to the end, win or lose.
-        play_out([me], random_chooser(random.Random(11), challenge=0))
+        (brahim,) = seat_clients(http, table_id, {1: joined.json()["token"]}).values()
+        chooser = random_chooser(random.Random(11), challenge=0)
+        # Brahim plays his first decision, then leaves: past the grace period the stand-in plays his seat to the
+        # end, win or lose.
+        play_out([me, brahim], chooser, until=lambda: brahim.acted_at >= 0)
+        brahim.sync()
+        brahim.close()
+        play_out([me], chooser)
         changes = rated(me)
         assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
         assert changes[1]["change"] < 0 < changes[0]["change"]
+
+
+def test_a_second_name_that_never_plays_earns_its_opponent_nothing(tmp_path: Path) -> None:
+    """The audit's farm: a person seats a throwaway name that never connects and lets the stand-in lose for it,
+    again and again by rematch. A game in which a person never made a decision of their own is no contest: unrated,
+    for both, whoever wins on the board."""
+    with server(tmp_path, grace=0, stand_in="random") as http:
+        table_id, cookies, tokens = seat_two(http)
+        (me,) = seat_clients(http, table_id, {0: tokens[0]}).values()
+        chooser = random_chooser(random.Random(11), challenge=0)
+        play_out([me], chooser)
+        me.sync()
+        assert me.table is not None and "ratings" not in me.table
+        me.send({"type": "rematch"})  # the throwaway is away: the rematch starts at once, and is no contest either
+        me.expect("state")
+        play_out([me], chooser)
+        me.sync()
+        assert me.table is not None and "ratings" not in me.table
+        games = page_of(http, "Amina", cookies["Amina"])["games"]
+        assert len(games) == 2 and not any(game["rated"] for game in games)
+        assert http.get("/api/leaderboard?players=2").json()["provisional"] == []
+        store = http.app.state.lobby.journal.store
+        with store.engine.connect() as db:
+            assert db.execute(select(func.count()).select_from(rated_table)).scalar() == 0
 
 
 def test_the_leaderboard_ranks_players_past_their_provisional_games_best_first(tmp_path: Path) -> None:

@@ -434,6 +434,7 @@ class Lobby:
             await table.load_ratings(table.number)
         table.ever_connected = True  # a stored table's people came once: idle, it leaves memory, it is not closed
         table.inherited = table.version  # a bot's turn owed now was owed before the rebuild: it goes first
+        table.acted = set(range(len(table.seats)))  # who played before the rebuild is not stored: all are trusted
         self.tables[table_id] = table
         self.listings.pop(table_id, None)
         table.start()

@@ -377,6 +377,9 @@ class Decision:
     scores: list[int] | None = None
     abandoned: tuple[int, ...] = ()
     """When it ended the game: the seats whose players left past the grace period (they lose a rated game)."""
+    unplayed: tuple[int, ...] = ()
+    """When it ended the game: the people's seats where the person made no decision of their own in it (the game
+    is not rated: :meth:`Store.rate_game`)."""
 
 
 _SET_SCORES = (
@@ -666,7 +669,7 @@ class Store:
         for d in decisions:
             if d.result is not None:
                 latest.pop((d.table_id, d.game), None)
-                self.finish_game(db, d.table_id, d.game, *d.result, d.abandoned)
+                self.finish_game(db, d.table_id, d.game, *d.result, d.abandoned, d.unplayed)
             elif d.scores is not None:
                 latest[d.table_id, d.game] = d.scores
         if latest:
@@ -687,16 +690,18 @@ class Store:
         winner: int,
         scores: list[int],
         abandoned: tuple[int, ...] = (),
+        unplayed: tuple[int, ...] = (),
     ) -> None:
         """The game is won: its result is kept, the table is finished, and a game among people is rated, all in the
-        one transaction (``abandoned``: the seats whose players left it past the grace period)."""
+        one transaction (``abandoned``: the seats whose players left it past the grace period; ``unplayed``: those
+        whose players never played in it themselves)."""
         db.execute(
             update(games_table)
             .where(games_table.c.table_id == table_id, games_table.c.game == game)
             .values(finished=True, winner=winner, scores=json.dumps(scores))
         )
         db.execute(update(tables_table).where(tables_table.c.id == table_id).values(status="finished"))
-        self.rate_game(db, table_id, game, winner, scores, abandoned)
+        self.rate_game(db, table_id, game, winner, scores, abandoned, unplayed)
 
     def rate_game(
         self,
@@ -706,14 +711,23 @@ class Store:
         winner: int,
         scores: list[int],
         abandoned: tuple[int, ...] = (),
+        unplayed: tuple[int, ...] = (),
     ) -> None:
         """Rate a finished game if every seat is held by a person, each a different player; once only.
 
         A game already rated is left as it is (a write tried again never rates
         twice). A game with a bot's seat, or a seat without a player, is not
-        rated. The players' rows are locked (PostgreSQL) so that two servers
-        finishing two games of one player rate them one after the other.
+        rated. Nor is a game in which a person never made a decision of their
+        own (``unplayed``: they never came, or were away for a whole rematch,
+        and the stand-in played it all): no contest took place, and rating it
+        as abandoned would let anyone farm rating points off a second name that
+        joins and never connects. The players' rows are locked (PostgreSQL) so
+        that two servers finishing two games of one player rate them one after
+        the other.
         """
+        if unplayed:
+            log.info("table %s: game %d is not rated: seats %s never played in it", table_id, game, list(unplayed))
+            return
         mine = (rated_table.c.table_id == table_id) & (rated_table.c.game == game)
         if db.execute(select(rated_table.c.seat).where(mine).limit(1)).first() is not None:
             return

@@ -233,6 +233,10 @@ class Table:
     abandoned: set[int] = field(default_factory=set)
     """Seats whose players left the current game past the grace period: a rated game counts as lost for them, even
     if they come back (kept in memory: a restart forgets it)."""
+    acted: set[int] = field(default_factory=set)
+    """Seats whose person made a decision of their own in the current game (not their stand-in, not an automatic
+    declaration): a game with a person who never did is not rated. A rebuilt table counts every seat (a restart
+    forgets who played, as it forgets :attr:`abandoned`)."""
     ratings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Each rated game's rating changes, by game number (:meth:`~.store.Store.game_ratings`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -426,6 +430,10 @@ class Table:
             return True
         return False
 
+    def _unplayed(self) -> tuple[int, ...]:
+        """The people's seats whose person has made no decision of their own in the current game."""
+        return tuple(s.index for s in self.seats if s.human and s.index not in self.acted)
+
     def _absent(self, seat: int) -> None:
         """Start the grace period of a person with no connection, if a game is being played."""
         s = self.seats[seat]
@@ -585,6 +593,8 @@ class Table:
         out from the store, then shows it or refuses it to ``sender``; its result
         says whether it was stored.
         """
+        if sender is not None:
+            self.acted.add(seat)
         game = self._game().copy()
         round_index = game.view(seat).round
         scores_before = game.view(seat).scores
@@ -608,6 +618,7 @@ class Table:
             result,
             scores,
             tuple(sorted(self.abandoned)) if result is not None else (),
+            self._unplayed() if result is not None else (),
         )
         taken = _Taken(decision, game, events, result, self.version, sender)
         try:
@@ -901,6 +912,7 @@ class Table:
         self.game, self._actions, self._hints, self._hint = game, 0, 0, None
         self._made = {}
         self.abandoned = away
+        self.acted = set()
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:
