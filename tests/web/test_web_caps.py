@@ -29,6 +29,8 @@ from real_server import RealServer, SeatSocket
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from ronda.interfaces.web.tables import SEAT_CONNECTIONS
+
 PER_CLIENT, PER_TABLE = 32, 64  # the defaults of `ronda serve`
 
 
@@ -195,3 +197,32 @@ def test_sockets_that_never_say_hello_cannot_keep_a_player_out(tmp_path: Path) -
         finally:
             for ws in silent:
                 ws.close()
+
+
+def test_one_seat_open_in_many_places_keeps_its_newest_connections_and_plays_on(tmp_path: Path) -> None:
+    """A seat token opened 500 sockets once, all welcomed, each one's hellos answered with a whole state. Now a
+    seat holds at most 8: each newer one closes the oldest (told why, close 4429); the player is never refused."""
+    with RealServer(tmp_path / "data") as server:
+        table_id, tokens = server.two_people()
+        sockets = [SeatSocket(server, table_id, tokens[0]) for _ in range(SEAT_CONNECTIONS + 3)]
+        try:
+            for socket in sockets:
+                assert socket.hello(None)["type"] == "state"
+            for old in sockets[:3]:
+                refusal = old.wait_for("error")
+                assert refusal["code"] == "too_many_connections" and "oldest" in refusal["message"]
+                with pytest.raises(ConnectionClosed) as closed:
+                    old.ws.recv(timeout=10)
+                assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+            other = SeatSocket(server, table_id, tokens[1])
+            assert other.hello(None)["type"] == "state"
+            newest, *kept = reversed(sockets[3:])
+            players = [newest, other]
+            play(players, 6)
+            for socket in kept:  # every connection kept still hears the game
+                socket.settle()
+                assert socket.version == newest.version
+            assert [seat["connected"] for seat in server_summary(server, table_id)["seats"]] == [True, True]
+        finally:
+            for socket in sockets:
+                socket.close()

@@ -63,6 +63,7 @@ from ...engine.events import Event
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.rules import Rules
 from ...engine.view import SeatView
+from .connections import TOO_MANY
 from .forms import HttpError, check_name
 from .protocol import (
     Act,
@@ -101,6 +102,10 @@ BOT_BACKOFF = (0.25, 0.5, 1.0, 2.0, 4.0)
 After as many failures in a row the table reports that it cannot play for the seat (logged, and ``stalled`` in the
 table's summary) and tries again only every :data:`STALLED_RETRY` seconds, or when someone says hello or acts."""
 STALLED_RETRY = 30.0
+SEAT_CONNECTIONS = 8
+"""Connections one seat may hold at once (tabs, a phone and a laptop): past it, its oldest is closed. A seat holder
+is never refused (the address caps do not count seats), so without this one token could open sockets without end,
+each answered with a whole state at every hello."""
 
 
 class TableMoved(Exception):
@@ -389,6 +394,8 @@ class Table:
             newly_here = seat is not None and not self.connected(seat)
             self.clients[client] = seat
             if seat is not None:
+                self._evict_oldest(seat)
+            if seat is not None:
                 self.ever_connected = True
             if was not in (-1, None, seat) and not self.connected(was):
                 self._absent(was)
@@ -406,6 +413,24 @@ class Table:
             if changed:
                 self._broadcast_seats()
             self._wake.set()  # someone is here: the server's own decisions may go on
+
+    def _evict_oldest(self, seat: int) -> None:
+        """Close the seat's oldest connections past :data:`SEAT_CONNECTIONS` (the newest, just welcomed, stays)."""
+        mine = [c for c, s in self.clients.items() if s == seat]
+        for old in mine[: max(0, len(mine) - SEAT_CONNECTIONS)]:
+            old.send(
+                dumps(
+                    {
+                        "type": "error",
+                        "code": "too_many_connections",
+                        "message": f"this seat is open in {SEAT_CONNECTIONS} other places: the oldest is closed",
+                    }
+                )
+            )
+            self.clients.pop(old, None)
+            close = getattr(old, "close_soon", None)
+            if close is not None:
+                close(TOO_MANY)
 
     def leave(self, client: Client) -> None:
         """A connection closed; a person's seat stays theirs for the grace period."""
