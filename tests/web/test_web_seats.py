@@ -120,6 +120,19 @@ def test_automatic_declarations_are_true_and_kept_across_reconnection(tmp_path: 
         assert not any(e.TYPE == "score" and e.reason in ("undeclared", "false_announcement") for e in mine)
 
 
+def test_an_automatic_declaration_does_not_come_at_a_telltale_moment(tmp_path: Path) -> None:
+    """An automatic declaration is true: one that always came exactly ``--bot-delay`` after the deal would tell the
+    opponents the hand holds what it declares. Its pause is drawn at random, from the delay to six times it; a bot's
+    decisions keep the table's pace."""
+    with server(tmp_path, bot_delay=0.1) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "easy"}])
+        table = http.app.state.lobby.tables[created["table_id"]]
+        pauses = [table._pause((0, None)) for _ in range(200)]
+        assert all(0.1 <= p <= 0.6 + 1e-9 for p in pauses)
+        assert min(pauses) < 0.15 and max(pauses) > 0.55 and len(set(pauses)) == 200
+        assert {table._pause((1, "easy")) for _ in range(20)} == {0.1}
+
+
 def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: Path, database_url: str) -> None:
     with server(tmp_path, database_url) as http:
         created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
