@@ -241,3 +241,38 @@ def test_two_strangers_who_only_typed_their_names_in_play_now_play_a_rated_game(
         for name, cookie in (("Amina", amina), ("Brahim", brahim)):
             (game,) = page_of(http, name, cookie)["games"]
             assert game["rated"] and game["table_id"] == table_id
+
+
+def test_a_player_who_stays_connected_and_never_moves_cannot_win_by_stalling(tmp_path: Path) -> None:
+    """The audit's stall: Brahim, losing, stays connected and never moves, so that Amina gives up and leaves and
+    loses as a leaver. With a turn clock, the stand-in makes each decision he lets pass; three in a row and he
+    counts as having left: the game goes on for Amina, and he loses it rated."""
+    with server(tmp_path, grace=30, turn_time=0.05, stand_in="random") as http:
+        table_id, _, tokens = seat_two(http, target=6)
+        clients = seat_clients(http, table_id, tokens)
+        amina, brahim = clients[0], clients[1]
+        play_out([amina, brahim], random_chooser(random.Random(4), challenge=0), until=lambda: brahim.acted_at >= 0)
+        play_out([amina], random_chooser(random.Random(5), challenge=0))  # Brahim, connected, moves no more
+        brahim.sync()
+        assert brahim.over and not brahim.closed
+        changes = rated(amina)
+        assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
+        summary = http.get(f"/api/tables/{table_id}").json()
+        assert [seat["connected"] for seat in summary["seats"]] == [True, True]
+
+
+def test_a_turn_let_pass_once_is_played_for_the_player_who_then_plays_on(tmp_path: Path) -> None:
+    with server(tmp_path, grace=30, turn_time=0.5, stand_in="random") as http:
+        table_id, _, tokens = seat_two(http, target=6)
+        clients = seat_clients(http, table_id, tokens)
+        owed = next(c for c in clients.values() if c.legal)
+        at = owed.version
+        deadline = time.monotonic() + 10
+        while owed.version == at:  # nobody moves: the clock makes that one decision
+            assert time.monotonic() < deadline, "the clock made no decision"
+            owed.recv()
+        play_out(clients.values(), random_chooser(random.Random(6), challenge=0))
+        for client in clients.values():
+            assert not client.errors()
+        changes = rated(clients[0])
+        assert not any(c["abandoned"] for c in changes)  # one turn let pass is no leaving

@@ -24,6 +24,7 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         "--port",
         "--data",
         "--grace",
+        "--turn-time",
         "--stand-in",
         "--bot-delay",
         "DATABASE_URL",
@@ -56,6 +57,7 @@ def test_without_the_web_extra_one_line_and_exit_2(
     [
         (["serve", "--stand-in", "grandmaster"], "grandmaster"),
         (["serve", "--grace", "-1"], "--grace"),
+        (["serve", "--turn-time", "-5"], "--turn-time"),
         (["serve", "--flood-rate", "0"], "--flood-rate"),
         (["serve", "--port", "70000"], "--port"),
         (["serve", "--bot-workers", "0"], "--bot-workers"),

@@ -53,6 +53,14 @@ def register(commands: Any) -> None:
         help="how long a disconnected player keeps the seat before the stand-in bot plays for it (default 60)",
     )
     p.add_argument(
+        "--turn-time",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long a connected player has for each decision before the stand-in bot makes it for them; "
+        "three in a row count as leaving the game (default 120; 0: no clock)",
+    )
+    p.add_argument(
         "--stand-in",
         default="medium",
         metavar="LEVEL",
@@ -244,9 +252,10 @@ def run(args: argparse.Namespace) -> int:
             f"ronda serve: unknown --stand-in level {args.stand_in!r} (known: {', '.join(levels())})", file=sys.stderr
         )
         return EXIT_BAD_INPUT
-    if args.grace < 0 or args.bot_delay < 0 or args.flood_rate <= 0 or args.store_timeout <= 0:
+    if args.grace < 0 or args.turn_time < 0 or args.bot_delay < 0 or args.flood_rate <= 0 or args.store_timeout <= 0:
         print(
-            "ronda serve: --grace and --bot-delay are zero or more, --flood-rate and --store-timeout above zero",
+            "ronda serve: --grace, --turn-time and --bot-delay are zero or more, --flood-rate and --store-timeout "
+            "above zero",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT
@@ -313,6 +322,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(
         url,
         grace=args.grace,
+        turn_time=args.turn_time,
         stand_in=args.stand_in,
         bot_delay=args.bot_delay,
         flood_rate=args.flood_rate,

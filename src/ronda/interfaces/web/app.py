@@ -60,6 +60,7 @@ def create_app(
     database_url: str = DEFAULT_DATABASE_URL,
     *,
     grace: float = 60.0,
+    turn_time: float = 120.0,
     stand_in: str = "medium",
     bot_delay: float = 0.6,
     flood_rate: float = FLOOD_RATE,
@@ -104,8 +105,10 @@ def create_app(
         )
     if stand_in not in levels():
         raise ValueError(f"unknown stand-in level {stand_in!r} (known: {', '.join(levels())})")
-    if grace < 0 or bot_delay < 0 or flood_rate <= 0 or store_timeout <= 0:
-        raise ValueError("grace and bot_delay are seconds, zero or more; flood_rate and store_timeout above zero")
+    if grace < 0 or turn_time < 0 or bot_delay < 0 or flood_rate <= 0 or store_timeout <= 0:
+        raise ValueError(
+            "grace, turn_time and bot_delay are seconds, zero or more; flood_rate and store_timeout above zero"
+        )
     if (
         min(max_tables, tables_per_client, connections_per_client, spectators_per_table) < 1
         or min(create_rate, join_rate) <= 0
@@ -121,6 +124,7 @@ def create_app(
         raise ValueError(f"the analysis budget is a number of guesses, 1 or more, not {analysis_budget}")
     settings = ServerSettings(
         grace=grace,
+        turn_time=turn_time,
         stand_in=stand_in,
         bot_delay=bot_delay,
         close_after=close_after,

@@ -105,6 +105,10 @@ STALLED_RETRY = 30.0
 DECLARE_SPREAD = 6.0
 """A person's automatic declaration waits between ``bot_delay`` and this many times it, at random
 (0.6 to 3.6 s by default), as a person taking their time would (:meth:`Table._pause`)."""
+TIMEOUTS_TO_LEAVE = 3
+"""Decisions in a row a connected person lets the clock make for them before they count as having left the game
+(a rated game lost, as past the grace period): someone who stays connected and never moves has left in all but
+name, and must not win a rated game by making the other give up and go."""
 SEAT_CONNECTIONS = 8
 """Connections one seat may hold at once (tabs, a phone and a laptop): past it, its oldest is closed. A seat holder
 is never refused (the address caps do not count seats), so without this one token could open sockets without end,
@@ -175,6 +179,9 @@ class ServerSettings:
     """Seconds a finished table with nobody connected stays in memory (for a quick rematch) before it leaves."""
     max_spectators: int = 64
     """Spectators' connections one table takes at once; a seat holder's connection is always let in."""
+    turn_time: float = 120.0
+    """Seconds a connected person has for each decision (``ronda serve --turn-time``; 0: no clock): then the stand-in
+    makes that one decision for them (:meth:`Table._turn_over`)."""
     method: Method = field(default_factory=Method)
     """How hints and analyses are searched (``ronda serve --analysis-budget``): ``ronda analyse``'s defaults."""
 
@@ -245,6 +252,13 @@ class Table:
     """Seats whose person made a decision of their own in the current game (not their stand-in, not an automatic
     declaration): a game with a person who never did is not rated. A rebuilt table counts every seat (a restart
     forgets who played, as it forgets :attr:`abandoned`)."""
+    timeouts: dict[int, int] = field(default_factory=dict)
+    """Each seat's decisions in a row made by the stand-in when the person's turn time ran out."""
+    _clock: asyncio.TimerHandle | None = None
+    _clock_at: tuple[int, int] | None = None
+    """The seat and version the turn clock runs for."""
+    _overdue: tuple[int, int] | None = None
+    """The seat and version of a decision whose turn time ran out: the stand-in makes it."""
     ratings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Each rated game's rating changes, by game number (:meth:`~.store.Store.game_ratings`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -458,6 +472,52 @@ class Table:
             return True
         return False
 
+    def _arm_clock(self) -> None:
+        """Start the turn clock when a connected person owes the decision now (once per decision), else stop it."""
+        at = self._owed_by_person()
+        if at is None or self.settings.turn_time <= 0:
+            self._stop_clock()
+            return
+        if at == self._clock_at:
+            return
+        self._stop_clock()
+        self._clock_at = at
+        self._clock = asyncio.get_running_loop().call_later(self.settings.turn_time, self._turn_over, *at)
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+        self._clock, self._clock_at = None, None
+
+    def _owed_by_person(self) -> tuple[int, int] | None:
+        """The seat and version of the decision owed now by a connected person, if one is (not the server's)."""
+        if self.status != PLAYING or self.game is None or self._automatic() is not None:
+            return None
+        view = self._public()
+        if view.phase not in (DECLARE, PLAY):
+            return None
+        seat = self.seats[view.turn]
+        if not seat.human or seat.stand_in or not self.connected(seat.index):
+            return None  # away: the grace period is their clock
+        return seat.index, self.version
+
+    def _turn_over(self, seat: int, version: int) -> None:
+        """A connected person let their turn time pass: the stand-in makes this one decision.
+
+        Why: without a clock, a player losing on the board could stay connected and never move until the other
+        gave up and left, who then lost the rated game as a leaver. After :data:`TIMEOUTS_TO_LEAVE` in a row
+        the person counts as having left (a rated game lost); their next decision of their own ends the count.
+        """
+        self._clock, self._clock_at = None, None
+        if self.version != version or self._owed_by_person() != (seat, version):
+            return
+        self._overdue = (seat, version)
+        self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
+        if self.timeouts[seat] >= TIMEOUTS_TO_LEAVE and seat not in self.abandoned:
+            self.abandoned.add(seat)
+            log.info("table %s: seat %d let %d turns pass; it counts as having left", self.id, seat, TIMEOUTS_TO_LEAVE)
+        self._wake.set()
+
     def _unplayed(self) -> tuple[int, ...]:
         """The people's seats whose person has made no decision of their own in the current game."""
         return tuple(s.index for s in self.seats if s.human and s.index not in self.acted)
@@ -623,6 +683,7 @@ class Table:
         """
         if sender is not None:
             self.acted.add(seat)
+            self.timeouts.pop(seat, None)
         game = self._game().copy()
         round_index = game.view(seat).round
         scores_before = game.view(seat).scores
@@ -941,6 +1002,7 @@ class Table:
         self._made = {}
         self.abandoned = away
         self.acted = set()
+        self.timeouts = {}
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:
@@ -986,6 +1048,7 @@ class Table:
     async def stop(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+        self._stop_clock()
         for s in self.seats:
             if s.absence is not None:
                 s.absence.cancel()
@@ -1010,7 +1073,7 @@ class Table:
         seat = self.seats[view.turn]
         if not seat.human:
             return seat.index, seat.level or "medium"
-        if seat.stand_in:
+        if seat.stand_in or self._overdue == (seat.index, self.version):
             return seat.index, self.settings.stand_in
         if seat.auto_declare and view.phase == DECLARE:
             return seat.index, None
@@ -1027,6 +1090,7 @@ class Table:
         """
         failures = 0
         while True:
+            self._arm_clock()
             if self.stalled is None:
                 await self._wake.wait()
             else:
