@@ -184,6 +184,7 @@ def test_truncated_json_at_every_sampled_cut(tmp_path, capsys) -> None:
         ('{"rules": {"players": 3, "four_card_hands": true}, "rounds": [{"deck": []}]}', ["four_card_hands"]),
         ('{"rules": {"players": 2}, "dealer": 7, "rounds": [{"deck": []}]}', ["dealer"]),
         ('{"rules": {"players": 2}, "colour": 1, "rounds": [{"deck": []}]}', ["unknown record key"]),
+        ('{"rules": {"players": 2}, "rounds": [{"deck": [], "moves": []}]}', ["round 0", "unknown round key", "moves"]),
     ],
 )
 def test_malformed_records_are_refused_with_one_line(tmp_path, capsys, text, words) -> None:

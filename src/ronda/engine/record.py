@@ -167,8 +167,11 @@ def replay(record: Mapping[str, Any]) -> Game:
         raise RecordError("a record needs a non-empty list of rounds")
     game: Game | None = None
     for index, rnd in enumerate(rounds):
-        if not isinstance(rnd, dict) or set(rnd) - {"deck", "actions"} or "deck" not in rnd:
+        if not isinstance(rnd, dict) or "deck" not in rnd:
             raise RecordError("a round must be an object with a deck and actions", index)
+        unknown = sorted(set(rnd) - {"deck", "actions"})
+        if unknown:
+            raise RecordError(f"unknown round key {quoted(unknown[0])} (a round has a deck and actions)", index)
         deck = _read_deck(rnd["deck"], index)
         try:
             if game is None:
