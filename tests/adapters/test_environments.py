@@ -113,6 +113,15 @@ def test_pettingzoo_refuses_calls_before_reset_and_illegal_actions_change_nothin
     assert environment.episode.game.to_record() == before
 
 
+def test_pettingzoo_takes_a_0d_integer_array_as_an_action_as_sb3_predict_returns() -> None:
+    environment = env()
+    environment.reset(seed=1)
+    observation, *_ = environment.last()
+    chosen = int(np.flatnonzero(observation["action_mask"])[0])
+    environment.step(np.array(chosen))
+    assert environment.episode is not None and environment.episode.game.actions_taken == 1
+
+
 # ----------------------------------------------------------------- Gymnasium
 
 
@@ -200,6 +209,13 @@ def test_gymnasium_opponents_as_levels_with_settings_bots_and_policy_functions()
     environment.reset(seed=2)
     assert environment.game.turn == 0
 
+    def predicted(observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.array(np.flatnonzero(mask)[0])  # a 0-d array, as an sb3 model's predict() gives
+
+    environment = RondaEnv(opponents=predicted, reward="round", dealer=0)
+    environment.reset(seed=2)
+    assert environment.game.turn == 0 and environment.game.actions_taken == 1
+
     environment = RondaEnv(opponents=lambda observation, mask: 47, reward="round", dealer=0)
     with pytest.raises(IllegalActionError, match="the opponent policy at seat 1 chose action 47, not legal now"):
         environment.reset(seed=2)
@@ -230,6 +246,18 @@ def test_gymnasium_the_first_dealer_is_drawn_so_one_seat_plays_first_and_second(
     assert dealers == {0, 1}  # the agent's own slot and the opponent's
     with pytest.raises(ValueError, match="unknown reset option 'decks'"):
         environment.reset(options={"decks": []})
+
+
+def test_gymnasium_takes_a_0d_integer_array_as_an_action_as_sb3_predict_returns() -> None:
+    environment = gymnasium.make("Ronda-v0", opponents="easy")
+    environment.reset(seed=0)
+    chosen = np.array(int(np.flatnonzero(environment.unwrapped.action_masks())[0]))
+    _, _, done, _, info = environment.step(chosen)
+    assert not done and "illegal" not in info and environment.unwrapped.game.actions_taken >= 1
+    strict = RondaEnv(opponents="easy", illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=r"not array\(40\.\)"):
+        strict.step(np.array(40.0))  # type: ignore[arg-type]
 
 
 def test_an_action_id_of_the_mask_is_legal_in_the_game() -> None:

@@ -153,9 +153,18 @@ def action_id(action: Action) -> int:
 
 
 def id_action(number: object) -> Action:
-    """The action of an integer; raises :class:`IllegalActionError` for anything else."""
+    """The action of an integer; raises :class:`IllegalActionError` for anything else.
+
+    A 0-d integer array counts as its integer: it is what Stable-Baselines3's
+    ``model.predict(observation)`` returns for one observation.
+
+    >>> id_action(np.array(45))
+    Challenge(target=1)
+    """
     if type(number) is int and 0 <= number < NUM_ACTIONS:
         return _ACTIONS[number]
+    if isinstance(number, np.ndarray) and number.ndim == 0 and number.dtype.kind in "iu":
+        number = number.item()
     if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or not 0 <= number < NUM_ACTIONS:
         raise IllegalActionError(f"actions are integers from 0 to {NUM_ACTIONS - 1}, not {number!r}")
     number = int(number)
