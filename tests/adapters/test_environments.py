@@ -6,8 +6,11 @@ from extras import require
 
 require("research")
 
+import copy
+import pickle
 import random
 from collections.abc import Sequence
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -288,3 +291,37 @@ def test_gymnasium_builds_a_view_only_for_opponents_that_read_one() -> None:
         _, _, done, _, _ = environment.step(int(np.flatnonzero(environment.action_masks())[0]))
     assert environment.game is not None
     assert len(seen) == sum(a["seat"] == 1 for a in environment.game.to_record()["rounds"][0]["actions"]) > 0
+
+
+@pytest.mark.parametrize(
+    "duplicate", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))], ids=["deepcopy", "pickle"]
+)
+def test_an_environment_copied_mid_episode_goes_on_as_the_original(duplicate: Any) -> None:
+    """Vector environments, checkpoints and search copy environments: the copy plays the same episode from there."""
+
+    def rest_of_gymnasium_episode(environment: RondaEnv) -> list[tuple[bytes, float, bool]]:
+        seen, done = [], False
+        while not done:
+            observation, reward, done, _, _ = environment.step(int(np.flatnonzero(environment.action_masks())[-1]))
+            seen.append((observation["observation"].tobytes(), reward, done))
+        return seen
+
+    gym_env = RondaEnv(opponents="easy", reward="round")
+    gym_env.reset(seed=5)
+    gym_env.step(int(np.flatnonzero(gym_env.action_masks())[0]))
+    gym_copy = duplicate(gym_env)
+    assert rest_of_gymnasium_episode(gym_copy) == rest_of_gymnasium_episode(gym_env)
+
+    def rest_of_pettingzoo_episode(environment: raw_env) -> list[tuple[bytes, float, bool]]:
+        seen = []
+        for _ in environment.agent_iter():
+            observation, reward, terminated, truncated, _ = environment.last()
+            seen.append((observation["observation"].tobytes(), reward, terminated))
+            environment.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+        return seen
+
+    pz_env = env(players=3, reward="round")
+    pz_env.reset(seed=5)
+    pz_env.step(int(np.flatnonzero(pz_env.last()[0]["action_mask"])[0]))
+    pz_copy = duplicate(pz_env)
+    assert rest_of_pettingzoo_episode(pz_copy) == rest_of_pettingzoo_episode(pz_env)

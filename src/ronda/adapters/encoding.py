@@ -383,6 +383,15 @@ class Encoder:
         self._raw_bytes = self._raw.data
         self._observers: dict[int, _Observer] = {}
 
+    def __reduce__(self) -> tuple[type[Encoder], tuple[()]]:
+        """A copy is a new encoder: it rebuilds each observer from the game's next view, as after :meth:`reset`.
+
+        The buffer's memoryview cannot be pickled, and the observers are a
+        cache (environments are pickled and deep-copied: vector environments,
+        checkpoints, search over copies).
+        """
+        return Encoder, ()
+
     def reset(self) -> None:
         """Forget the game followed so far."""
         self._observers.clear()
