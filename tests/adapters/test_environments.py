@@ -7,8 +7,10 @@ from extras import require
 require("research")
 
 import copy
+import gc
 import pickle
 import random
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -123,6 +125,18 @@ def test_pettingzoo_takes_a_0d_integer_array_as_an_action_as_sb3_predict_returns
     chosen = int(np.flatnonzero(observation["action_mask"])[0])
     environment.step(np.array(chosen))
     assert environment.episode is not None and environment.episode.game.actions_taken == 1
+
+
+def test_pettingzoo_an_environment_dropped_is_collected_and_each_agent_keeps_one_space() -> None:
+    environment = env(players=3)
+    environment.reset(seed=1)
+    assert environment.observation_space("player_1") is environment.observation_space("player_1")
+    assert environment.action_space("player_2") is environment.action_space("player_2")
+    assert environment.observation_space("player_0") is not env().observation_space("player_0")
+    dropped = weakref.ref(environment)
+    del environment
+    gc.collect()
+    assert dropped() is None
 
 
 # ----------------------------------------------------------------- Gymnasium

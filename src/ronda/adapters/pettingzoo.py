@@ -41,7 +41,6 @@ and changes nothing: use the action mask.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -111,6 +110,12 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, as PettingZoo expects, kept by the environment: a cache on the methods
+        # (functools.cache) would keep every environment alive as long as the class.
+        self._observation_spaces = {agent: observation_space(self.flat) for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
+        }
         self.state_space = spaces.Box(low=0.0, high=1.0, shape=(STATE_SIZE,), dtype=np.float32)
         self._seed_rng = random.Random()
         self.episode: Episode | None = None
@@ -122,13 +127,11 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         """(name, offset, size) of every piece of the observation vector (:mod:`ronda.adapters.encoding`)."""
         return observation_pieces()
 
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return observation_space(self.flat)
+        return self._observation_spaces[agent]
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return spaces.Discrete(NUM_ACTIONS)
+        return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
