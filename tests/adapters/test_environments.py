@@ -109,6 +109,8 @@ def test_pettingzoo_refuses_calls_before_reset_and_illegal_actions_change_nothin
     environment = env()
     with pytest.raises(Exception, match="reset"):
         environment.step(0)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before last\(\)"):
+        environment.last()
     environment.reset(seed=1)
     before = environment.episode.game.to_record()
     with pytest.raises(IllegalActionError, match="actions are integers from 0 to 47"):

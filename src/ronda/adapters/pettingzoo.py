@@ -168,7 +168,13 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         return {"observation": vector, "action_mask": mask if mask is not _NO_ACTIONS else mask.copy()}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last()``, read in one go (it runs at every step of every training loop)."""
+        """PettingZoo's ``last()``, read in one go (it runs at every step of every training loop).
+
+        Before :meth:`reset` it fails as PettingZoo's other calls do, naming the
+        missing ``reset()``, not with an AttributeError on ``agent_selection``.
+        """
+        if self.episode is None:
+            raise AssertionError("reset() needs to be called before last().")
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
