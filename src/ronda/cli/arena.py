@@ -148,6 +148,8 @@ def _run(args: argparse.Namespace) -> int:
             raise ValueError("--sprt compares two entrants (2 players, or two partnerships)")
         if args.jobs < 1:
             raise ValueError("--jobs must be at least 1")
+        if args.units < 1:
+            raise ValueError(f"--units must be at least 1, not {args.units}")
         if args.time_limit is not None and not args.time_limit > 0:
             raise ValueError("--time-limit is a number of seconds above 0")
         if args.records:
