@@ -148,6 +148,7 @@ def test_three_players_and_partnerships(capsys: pytest.CaptureFixture[str]) -> N
         (["arena", "random", "random", "--preset", "four-card", "--players", "3"], "3-player game needs three"),
         (["arena", "random", "random", "--jobs", "0"], "--jobs"),
         (["arena", "random", "random", "--units", "0"], "--units must be at least 1, not 0"),
+        (["arena", "random", "random", "--rounds", "--target", "5"], "--target does not go with --rounds"),
         (["arena", "random", "random", "--games", "-3"], "--units must be at least 1, not -3"),
     ],
 )
