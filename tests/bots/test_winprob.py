@@ -60,6 +60,9 @@ def test_sides_are_counted_from_the_dealer_the_deal_passes_each_round() -> None:
 
 
 def test_wrong_arguments_are_named() -> None:
+    for bad in ("ab", [1.5, 2], [True, 3], ["1", 2], 7):
+        with pytest.raises(ValueError, match="scores must be"):
+            win_probability(TWO, bad, 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="needs 2 scores, one per side, not 3"):
         win_probability(TWO, [1, 2, 3], 0)
     with pytest.raises(ValueError, match="dealer must be a seat from 0 to 1, not 2"):
