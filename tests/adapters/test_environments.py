@@ -25,9 +25,10 @@ from ronda.adapters.encoding import OFFSETS, STATE_SIZE, action_id, id_action
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.pettingzoo import env, raw_env
 from ronda.adapters.returns import seat_returns
-from ronda.engine.actions import Action, Declare, Play
+from ronda.engine.actions import Action, Challenge, Declare, Play
 from ronda.engine.cards import CardSet
 from ronda.engine.errors import IllegalActionError
+from ronda.engine.events import ChallengeMade
 from ronda.engine.game import OVER, WAITING
 from ronda.engine.rules import Rules
 from ronda.engine.view import SeatView
@@ -341,3 +342,44 @@ def test_an_environment_copied_mid_episode_goes_on_as_the_original(duplicate: An
     pz_env.step(int(np.flatnonzero(pz_env.last()[0]["action_mask"])[0]))
     pz_copy = duplicate(pz_env)
     assert rest_of_pettingzoo_episode(pz_copy) == rest_of_pettingzoo_episode(pz_env)
+
+
+def test_gymnasium_challenge_ids_are_relative_to_the_agent_s_seat_like_its_observation() -> None:
+    """Seat 1 challenges seat 0, one place after it with 2 players, by 45: the id a seat-0 network gives it."""
+    environment = RondaEnv(seat=1, opponents=Declarer("tringa"), reward="round")
+    environment.reset(options={"deck": FAILED_CHALLENGE_DECK, "dealer": 1})
+    environment.step(action_id(Declare("ronda")))  # seat 0 then plays its first card
+    mask = environment.action_masks()
+    assert mask[45] and not mask[44] and not mask[46:].any()
+    _, reward, done, _, info = RondaEnv.step(copy.deepcopy(environment), 47)
+    assert done and "action 47 challenges the seat 3 places after yours; there are 2 players" in info["illegal"]
+    _, reward, done, _, info = environment.step(45)  # seat 0 holds its tringa: the challenge fails (R8.8)
+    assert "illegal" not in info and done and reward == -41.0 and environment.game.winner == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_challenge_ids_are_relative_to_the_acting_agent(players: int) -> None:
+    """Every acting agent's mask holds 44 + k for the legal challenge of the seat k places after it."""
+    environment = env(players=players, reward="round")
+    challenges = 0
+    for seed in range(6):
+        environment.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in environment.agent_iter():
+            observation, _, terminated, truncated, _ = environment.last()
+            if terminated or truncated:
+                environment.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            game = environment.episode.game
+            targets = {a.target for a in game.legal_actions() if isinstance(a, Challenge)}
+            mask = observation["action_mask"]
+            assert set(np.flatnonzero(mask[44:])) == {(target - seat) % players for target in targets}
+            legal = np.flatnonzero(mask)
+            chosen = int(legal[rng.randrange(len(legal))])
+            environment.step(chosen)
+            if chosen >= 44:
+                challenges += 1
+                made = [e for e in environment.episode.events if isinstance(e, ChallengeMade)]
+                assert (made[0].seat, made[0].target) == (seat, (seat + chosen - 44) % players)
+    assert challenges

@@ -8,7 +8,11 @@ wrappers are built in, see :func:`env`). Agents are ``player_0`` … ``player_{n
 
 ==================  ===========================================================
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
-                    ronda / tringa / double_ronda, 44-47 challenge seat 0-3
+                    ronda / tringa / double_ronda, 44-47 challenge the seat
+                    0-3 places after the acting agent's (44, itself, is
+                    never legal): relative to the agent, like its
+                    observation, so one network plays every seat; for
+                    ``player_0`` the engine's seat numbers
                     (:mod:`ronda.adapters.encoding`)
 Observations        ``{"observation": Box(0, 1, (855,)), "action_mask": (48,)}``,
                     or with ``observation="flat"`` the Box alone and the mask in
@@ -52,9 +56,19 @@ from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..engine.events import Event
+from ..engine.game import Game
 from ..engine.rules import Rules
 from ..presentation.narration import narrate
-from .encoding import NUM_ACTIONS, STATE_SIZE, Encoder, action_mask, encode_state, id_action, observation_pieces
+from .encoding import (
+    NUM_ACTIONS,
+    STATE_SIZE,
+    Encoder,
+    action_mask,
+    agent_action,
+    encode_state,
+    observation_pieces,
+    relative_mask,
+)
 from .episode import Episode
 from .gymnasium import observation_space
 from .returns import check_reward
@@ -150,7 +164,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self._events = list(self.episode.events)
         # The acting agent's mask is in its info (the flat observation's only mask); the others' are empty.
         if not self.episode.over:
-            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions())
+            self.infos[self.agent_selection]["action_mask"] = self._mask(self.episode.game)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, int | None]:
         if self.episode is None:
@@ -209,7 +223,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         assert self.episode is not None
         episode = self.episode
         acting = self.agent_selection
-        self._events += episode.apply(id_action(action))
+        self._events += episode.apply(agent_action(action, self._seat_of[acting], self.rules.players))
         infos = self.infos
         infos[acting]["action_mask"] = _NO_ACTIONS
         if episode.over:
@@ -221,7 +235,13 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         else:
             game = episode.game
             agent = self.agent_selection = self.possible_agents[game.turn]
-            infos[agent]["action_mask"] = action_mask(game.legal_actions())
+            infos[agent]["action_mask"] = self._mask(game)
+
+    def _mask(self, game: Game) -> np.ndarray:
+        """The acting agent's mask in its own frame: challenge 44 + k is of the seat k places after it."""
+        mask = action_mask(game.legal_actions())
+        seat = game.turn
+        return mask if seat == 0 else relative_mask(mask, seat, self.rules.players)
 
     def render(self) -> str | None:
         if self.episode is None:
