@@ -12,6 +12,7 @@ import pickle
 import random
 import weakref
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -119,6 +120,24 @@ def test_pettingzoo_refuses_calls_before_reset_and_illegal_actions_change_nothin
     with pytest.raises(IllegalActionError):
         environment.step(0 if environment.episode.game.phase == "play" else 47)
     assert environment.episode.game.to_record() == before
+
+
+def test_pettingzoo_an_ended_episode_gives_every_agent_an_empty_mask_as_docs_research_md_says() -> None:
+    """Unlike Gymnasium's all-allowed last mask: a masked policy must not sample from it, and docs/research.md warns."""
+    environment = env(players=3)
+    environment.reset(seed=2)
+    rng, ended = random.Random(2), []
+    for agent in environment.agent_iter():
+        observation, _, terminated, truncated, info = environment.last()
+        if terminated or truncated:
+            ended.append((agent, int(observation["action_mask"].sum()), int(info["action_mask"].sum())))
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(int(legal[rng.randrange(len(legal))]))
+    assert sorted(ended) == [("player_0", 0, 0), ("player_1", 0, 0), ("player_2", 0, 0)]
+    page = (Path(__file__).parents[2] / "docs" / "research.md").read_text()
+    assert "In PettingZoo an agent's\n  mask is all zeros" in page
 
 
 def test_pettingzoo_takes_a_0d_integer_array_as_an_action_as_sb3_predict_returns() -> None:
