@@ -49,3 +49,16 @@ def test_readme_main_command_installs_the_engine_compiled_where_it_can() -> None
     main, install_and_test = _commands()[:2]
     assert "pip install '.[tui]'" in main.split("&&")[1]
     assert "pip install -e '.[test]'" in install_and_test
+
+
+def test_the_readme_engine_example_runs_and_shows_the_real_reprs() -> None:
+    """A newcomer pastes the engine example and compares what it prints with its comments."""
+    text = (ROOT / "README.md").read_text()
+    example = text.split("## The engine in Python", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    names: dict[str, object] = {}
+    exec(compile(example, "README.md", "exec"), names)
+    shown = re.search(r"game\.legal_actions\(\)  # \[(.+), \.\.\.\]", example)
+    assert shown is not None
+    from ronda import Game, Rules
+
+    assert repr(Game(Rules(players=2), seed=42).legal_actions()).startswith("[" + shown.group(1) + ", ")

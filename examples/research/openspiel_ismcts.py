@@ -6,6 +6,11 @@ python examples/research/openspiel_ismcts.py --simulations 30 --bot medium --rou
 state between steps but does not implement ``restart_at``); ``RondaBot``
 plays a ronda level as an OpenSpiel bot. Returns are the round rewards of
 :mod:`ronda.adapters.returns`, in points, seat 0 first.
+
+It shows the plumbing, not strength: ISMCTS with random rollouts and a few
+dozen simulations plays Ronda badly. At the defaults it loses most rounds to
+``medium``, often by challenging a true declaration, which forfeits the game
+(R8.8): -41, the least a round can return (runs of one seed differ).
 """
 
 from __future__ import annotations

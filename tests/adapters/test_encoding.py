@@ -44,10 +44,12 @@ def test_every_action_id_round_trips_and_bad_ids_are_refused() -> None:
     from ronda.engine.errors import IllegalActionError
 
     assert [action_id(id_action(i)) for i in range(NUM_ACTIONS)] == list(range(NUM_ACTIONS))
-    for bad in (-1, 48, 3.5, "5o", True, None):
+    for bad in (-1, 48, 3.5, "5o", True, None, np.array(3.0), np.array(True), np.array([3]), np.array(48)):
         with pytest.raises(IllegalActionError, match="actions are integers from 0 to 47"):
             id_action(bad)
     assert id_action(np.int64(45)) == Challenge(1)
+    # what Stable-Baselines3's model.predict(observation) returns for one observation
+    assert id_action(np.array(45)) == id_action(np.array(45, dtype=np.uint8)) == Challenge(1)
 
 
 def test_an_observation_read_back_piece_by_piece_is_the_seats_view() -> None:

@@ -6,8 +6,14 @@ from extras import require
 
 require("research")
 
+import copy
+import gc
+import pickle
 import random
+import weakref
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -20,9 +26,10 @@ from ronda.adapters.encoding import OFFSETS, STATE_SIZE, action_id, id_action
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.pettingzoo import env, raw_env
 from ronda.adapters.returns import seat_returns
-from ronda.engine.actions import Action, Declare, Play
+from ronda.engine.actions import Action, Challenge, Declare, Play
 from ronda.engine.cards import CardSet
 from ronda.engine.errors import IllegalActionError
+from ronda.engine.events import ChallengeMade
 from ronda.engine.game import OVER, WAITING
 from ronda.engine.rules import Rules
 from ronda.engine.view import SeatView
@@ -104,6 +111,8 @@ def test_pettingzoo_refuses_calls_before_reset_and_illegal_actions_change_nothin
     environment = env()
     with pytest.raises(Exception, match="reset"):
         environment.step(0)
+    with pytest.raises(AssertionError, match=r"reset\(\) needs to be called before last\(\)"):
+        environment.last()
     environment.reset(seed=1)
     before = environment.episode.game.to_record()
     with pytest.raises(IllegalActionError, match="actions are integers from 0 to 47"):
@@ -111,6 +120,45 @@ def test_pettingzoo_refuses_calls_before_reset_and_illegal_actions_change_nothin
     with pytest.raises(IllegalActionError):
         environment.step(0 if environment.episode.game.phase == "play" else 47)
     assert environment.episode.game.to_record() == before
+
+
+def test_pettingzoo_an_ended_episode_gives_every_agent_an_empty_mask_as_docs_research_md_says() -> None:
+    """Unlike Gymnasium's all-allowed last mask: a masked policy must not sample from it, and docs/research.md warns."""
+    environment = env(players=3)
+    environment.reset(seed=2)
+    rng, ended = random.Random(2), []
+    for agent in environment.agent_iter():
+        observation, _, terminated, truncated, info = environment.last()
+        if terminated or truncated:
+            ended.append((agent, int(observation["action_mask"].sum()), int(info["action_mask"].sum())))
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(int(legal[rng.randrange(len(legal))]))
+    assert sorted(ended) == [("player_0", 0, 0), ("player_1", 0, 0), ("player_2", 0, 0)]
+    page = (Path(__file__).parents[2] / "docs" / "research.md").read_text()
+    assert "In PettingZoo an agent's\n  mask is all zeros" in page
+
+
+def test_pettingzoo_takes_a_0d_integer_array_as_an_action_as_sb3_predict_returns() -> None:
+    environment = env()
+    environment.reset(seed=1)
+    observation, *_ = environment.last()
+    chosen = int(np.flatnonzero(observation["action_mask"])[0])
+    environment.step(np.array(chosen))
+    assert environment.episode is not None and environment.episode.game.actions_taken == 1
+
+
+def test_pettingzoo_an_environment_dropped_is_collected_and_each_agent_keeps_one_space() -> None:
+    environment = env(players=3)
+    environment.reset(seed=1)
+    assert environment.observation_space("player_1") is environment.observation_space("player_1")
+    assert environment.action_space("player_2") is environment.action_space("player_2")
+    assert environment.observation_space("player_0") is not env().observation_space("player_0")
+    dropped = weakref.ref(environment)
+    del environment
+    gc.collect()
+    assert dropped() is None
 
 
 # ----------------------------------------------------------------- Gymnasium
@@ -200,6 +248,13 @@ def test_gymnasium_opponents_as_levels_with_settings_bots_and_policy_functions()
     environment.reset(seed=2)
     assert environment.game.turn == 0
 
+    def predicted(observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        return np.array(np.flatnonzero(mask)[0])  # a 0-d array, as an sb3 model's predict() gives
+
+    environment = RondaEnv(opponents=predicted, reward="round", dealer=0)
+    environment.reset(seed=2)
+    assert environment.game.turn == 0 and environment.game.actions_taken == 1
+
     environment = RondaEnv(opponents=lambda observation, mask: 47, reward="round", dealer=0)
     with pytest.raises(IllegalActionError, match="the opponent policy at seat 1 chose action 47, not legal now"):
         environment.reset(seed=2)
@@ -232,6 +287,18 @@ def test_gymnasium_the_first_dealer_is_drawn_so_one_seat_plays_first_and_second(
         environment.reset(options={"decks": []})
 
 
+def test_gymnasium_takes_a_0d_integer_array_as_an_action_as_sb3_predict_returns() -> None:
+    environment = gymnasium.make("Ronda-v0", opponents="easy")
+    environment.reset(seed=0)
+    chosen = np.array(int(np.flatnonzero(environment.unwrapped.action_masks())[0]))
+    _, _, done, _, info = environment.step(chosen)
+    assert not done and "illegal" not in info and environment.unwrapped.game.actions_taken >= 1
+    strict = RondaEnv(opponents="easy", illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=r"not array\(40\.\)"):
+        strict.step(np.array(40.0))  # type: ignore[arg-type]
+
+
 def test_an_action_id_of_the_mask_is_legal_in_the_game() -> None:
     environment = RondaEnv(opponents="random")
     observation, _ = environment.reset(seed=4)
@@ -260,3 +327,78 @@ def test_gymnasium_builds_a_view_only_for_opponents_that_read_one() -> None:
         _, _, done, _, _ = environment.step(int(np.flatnonzero(environment.action_masks())[0]))
     assert environment.game is not None
     assert len(seen) == sum(a["seat"] == 1 for a in environment.game.to_record()["rounds"][0]["actions"]) > 0
+
+
+@pytest.mark.parametrize(
+    "duplicate", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))], ids=["deepcopy", "pickle"]
+)
+def test_an_environment_copied_mid_episode_goes_on_as_the_original(duplicate: Any) -> None:
+    """Vector environments, checkpoints and search copy environments: the copy plays the same episode from there."""
+
+    def rest_of_gymnasium_episode(environment: RondaEnv) -> list[tuple[bytes, float, bool]]:
+        seen, done = [], False
+        while not done:
+            observation, reward, done, _, _ = environment.step(int(np.flatnonzero(environment.action_masks())[-1]))
+            seen.append((observation["observation"].tobytes(), reward, done))
+        return seen
+
+    gym_env = RondaEnv(opponents="easy", reward="round")
+    gym_env.reset(seed=5)
+    gym_env.step(int(np.flatnonzero(gym_env.action_masks())[0]))
+    gym_copy = duplicate(gym_env)
+    assert rest_of_gymnasium_episode(gym_copy) == rest_of_gymnasium_episode(gym_env)
+
+    def rest_of_pettingzoo_episode(environment: raw_env) -> list[tuple[bytes, float, bool]]:
+        seen = []
+        for _ in environment.agent_iter():
+            observation, reward, terminated, truncated, _ = environment.last()
+            seen.append((observation["observation"].tobytes(), reward, terminated))
+            environment.step(None if terminated or truncated else int(np.flatnonzero(observation["action_mask"])[0]))
+        return seen
+
+    pz_env = env(players=3, reward="round")
+    pz_env.reset(seed=5)
+    pz_env.step(int(np.flatnonzero(pz_env.last()[0]["action_mask"])[0]))
+    pz_copy = duplicate(pz_env)
+    assert rest_of_pettingzoo_episode(pz_copy) == rest_of_pettingzoo_episode(pz_env)
+
+
+def test_gymnasium_challenge_ids_are_relative_to_the_agent_s_seat_like_its_observation() -> None:
+    """Seat 1 challenges seat 0, one place after it with 2 players, by 45: the id a seat-0 network gives it."""
+    environment = RondaEnv(seat=1, opponents=Declarer("tringa"), reward="round")
+    environment.reset(options={"deck": FAILED_CHALLENGE_DECK, "dealer": 1})
+    environment.step(action_id(Declare("ronda")))  # seat 0 then plays its first card
+    mask = environment.action_masks()
+    assert mask[45] and not mask[44] and not mask[46:].any()
+    _, reward, done, _, info = RondaEnv.step(copy.deepcopy(environment), 47)
+    assert done and "action 47 challenges the seat 3 places after yours; there are 2 players" in info["illegal"]
+    _, reward, done, _, info = environment.step(45)  # seat 0 holds its tringa: the challenge fails (R8.8)
+    assert "illegal" not in info and done and reward == -41.0 and environment.game.winner == 0
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_challenge_ids_are_relative_to_the_acting_agent(players: int) -> None:
+    """Every acting agent's mask holds 44 + k for the legal challenge of the seat k places after it."""
+    environment = env(players=players, reward="round")
+    challenges = 0
+    for seed in range(6):
+        environment.reset(seed=seed)
+        rng = random.Random(seed)
+        for agent in environment.agent_iter():
+            observation, _, terminated, truncated, _ = environment.last()
+            if terminated or truncated:
+                environment.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            game = environment.episode.game
+            targets = {a.target for a in game.legal_actions() if isinstance(a, Challenge)}
+            mask = observation["action_mask"]
+            assert set(np.flatnonzero(mask[44:])) == {(target - seat) % players for target in targets}
+            legal = np.flatnonzero(mask)
+            chosen = int(legal[rng.randrange(len(legal))])
+            environment.step(chosen)
+            if chosen >= 44:
+                challenges += 1
+                made = [e for e in environment.episode.events if isinstance(e, ChallengeMade)]
+                assert (made[0].seat, made[0].target) == (seat, (seat + chosen - 44) % players)
+    assert challenges

@@ -80,3 +80,16 @@ def test_an_sb3_model_is_a_checkpoint_evaluate_plays() -> None:
     result = evaluate(model, "random", units=1, rounds_only=True, trajectories=True)
     assert result.rows[0].games == 2
     assert all(t.masks[i, a] for t in result.trajectories for i, a in enumerate(t.actions))
+
+
+def test_an_sb3_model_without_action_masks_is_refused_before_anything_is_played() -> None:
+    require("train")
+    from stable_baselines3 import PPO
+
+    from ronda.adapters.gymnasium import RondaEnv
+
+    model = PPO("MlpPolicy", RondaEnv(opponents="random", observation="flat"), n_steps=64, seed=0)
+    with pytest.raises(ValueError, match=r"PPO\.predict\(\) takes no action_masks.*MaskablePPO"):
+        evaluate(model, ["random"], units=5)
+    with pytest.raises(ValueError, match="takes no action_masks"):
+        evaluate("random", [model], units=5)

@@ -29,6 +29,17 @@ def test_example_scripts_run(script: str, argv: list[str], monkeypatch: pytest.M
     assert capsys.readouterr().out.strip()
 
 
+def test_the_ismcts_example_says_it_shows_the_plumbing_not_strength(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """At its defaults ISMCTS loses, often by a failed challenge: its --help says so before a researcher reads it."""
+    monkeypatch.setattr(sys, "argv", ["openspiel_ismcts.py", "--help"])
+    with pytest.raises(SystemExit):
+        runpy.run_path(str(ROOT / "examples" / "research" / "openspiel_ismcts.py"), run_name="__main__")
+    words = " ".join(capsys.readouterr().out.split())
+    assert "It shows the plumbing, not strength" in words and "challenging a true declaration" in words
+
+
 def test_self_play_with_a_league_trains_evaluates_and_grows_the_league(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -147,6 +147,9 @@ def test_three_players_and_partnerships(capsys: pytest.CaptureFixture[str]) -> N
         (["arena", "random", "random", "random", "--sprt", "0.5,0.6"], "two entrants"),
         (["arena", "random", "random", "--preset", "four-card", "--players", "3"], "3-player game needs three"),
         (["arena", "random", "random", "--jobs", "0"], "--jobs"),
+        (["arena", "random", "random", "--units", "0"], "--units must be at least 1, not 0"),
+        (["arena", "random", "random", "--rounds", "--target", "5"], "--target does not go with --rounds"),
+        (["arena", "random", "random", "--games", "-3"], "--units must be at least 1, not -3"),
     ],
 )
 def test_bad_arena_commands_say_what_is_wrong(capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 
@@ -60,6 +61,9 @@ def test_sides_are_counted_from_the_dealer_the_deal_passes_each_round() -> None:
 
 
 def test_wrong_arguments_are_named() -> None:
+    for bad in ("ab", [1.5, 2], [True, 3], ["1", 2], 7):
+        with pytest.raises(ValueError, match="scores must be"):
+            win_probability(TWO, bad, 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="needs 2 scores, one per side, not 3"):
         win_probability(TWO, [1, 2, 3], 0)
     with pytest.raises(ValueError, match="dealer must be a seat from 0 to 1, not 2"):
@@ -189,3 +193,15 @@ def test_a_search_level_names_its_rollout_policy() -> None:
     assert named.choose(game.view(0), game.legal_actions()) == built.choose(game.view(0), game.legal_actions())
     with pytest.raises(ValueError, match="rollout in bot 'hard:rollout=random' is one of greedy, lookahead"):
         make_bot("hard:rollout=random")
+
+
+def test_the_docs_say_what_the_model_says_and_their_example_runs() -> None:
+    """docs/winprob.md: a point at 39-25 is worth far less than at 0-0, with its numbers; its snippet runs."""
+    gain_at_39 = [win_probability(TWO, [40, 25], d)[0] - win_probability(TWO, [39, 25], d)[0] for d in (0, 1)]
+    gain_at_0 = [win_probability(TWO, [1, 0], d)[0] - win_probability(TWO, [0, 0], d)[0] for d in (0, 1)]
+    assert [round(100 * g, 1) for g in gain_at_39] == [0.6, 1.4]
+    assert [round(100 * g, 1) for g in gain_at_0] == [2.2, 2.2]
+    page = (Path(__file__).parents[2] / "docs" / "winprob.md").read_text()
+    assert "0.6 percentage points" in page and "1.4 when the other side does, against 2.2 at 0-0" in page
+    snippet = page.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(snippet, "docs/winprob.md", "exec"), {})

@@ -10,6 +10,13 @@ id         action
 44 … 47    challenge the declaration of seat 0 … 3
 =========  ==========================================
 
+Agents see challenges in their own frame, as they see seats: in every
+environment, for an agent in any seat, 44 + k challenges the seat k places
+after it in the order of play (44, itself, is never legal):
+:func:`relative_mask` gives its mask, :func:`agent_action` reads its choice.
+In seat 0 the two frames agree. OpenSpiel's actions alone are the engine's,
+since its state and history are shared by every player.
+
 An observation is built from a :class:`SeatView` only (R11): a float32
 vector in [0, 1] made of named pieces (:func:`observation_pieces` gives
 their names, offsets and sizes; :data:`PIECES` says what each holds).
@@ -153,9 +160,18 @@ def action_id(action: Action) -> int:
 
 
 def id_action(number: object) -> Action:
-    """The action of an integer; raises :class:`IllegalActionError` for anything else."""
+    """The action of an integer; raises :class:`IllegalActionError` for anything else.
+
+    A 0-d integer array counts as its integer: it is what Stable-Baselines3's
+    ``model.predict(observation)`` returns for one observation.
+
+    >>> id_action(np.array(45))
+    Challenge(target=1)
+    """
     if type(number) is int and 0 <= number < NUM_ACTIONS:
         return _ACTIONS[number]
+    if isinstance(number, np.ndarray) and number.ndim == 0 and number.dtype.kind in "iu":
+        number = number.item()
     if isinstance(number, bool) or not isinstance(number, (int, np.integer)) or not 0 <= number < NUM_ACTIONS:
         raise IllegalActionError(f"actions are integers from 0 to {NUM_ACTIONS - 1}, not {number!r}")
     number = int(number)
@@ -210,6 +226,28 @@ def relative_mask(mask: np.ndarray, seat: int, players: int) -> np.ndarray:
 def absolute_action(number: int, seat: int, players: int) -> int:
     """The engine's action id of a choice made in ``seat``'s own frame (see :func:`relative_mask`)."""
     return 44 + (seat + number - 44) % players if number >= 44 else number
+
+
+def agent_action(number: object, seat: int, players: int) -> Action:
+    """The engine's action of an id an agent in ``seat`` chose in its own frame (:func:`relative_mask`).
+
+    What the environments do with an agent's action, so that challenge ids
+    mean the same seat slots as the observation in every seat. Raises
+    :class:`IllegalActionError` for what is no id, and for a challenge of a
+    seat slot the game does not have (47 with 2 players).
+
+    >>> agent_action(45, seat=1, players=2), agent_action(46, seat=1, players=3)
+    (Challenge(target=0), Challenge(target=0))
+    """
+    action = id_action(number)
+    if type(action) is not Challenge:
+        return action
+    places = action.target
+    if places >= players:
+        raise IllegalActionError(
+            f"action {44 + places} challenges the seat {places} places after yours; there are {players} players"
+        )
+    return CHALLENGES[(seat + places) % players]
 
 
 def _unpack(bits: int, size: int) -> np.ndarray:
@@ -373,6 +411,15 @@ class Encoder:
         self._raw = np.zeros(_ALL_BYTES, dtype=np.uint8)  # the bits of the observation being built
         self._raw_bytes = self._raw.data
         self._observers: dict[int, _Observer] = {}
+
+    def __reduce__(self) -> tuple[type[Encoder], tuple[()]]:
+        """A copy is a new encoder: it rebuilds each observer from the game's next view, as after :meth:`reset`.
+
+        The buffer's memoryview cannot be pickled, and the observers are a
+        cache (environments are pickled and deep-copied: vector environments,
+        checkpoints, search over copies).
+        """
+        return Encoder, ()
 
     def reset(self) -> None:
         """Forget the game followed so far."""
@@ -697,6 +744,7 @@ __all__ = [
     "absolute_action",
     "action_id",
     "action_mask",
+    "agent_action",
     "relative_mask",
     "describe_action",
     "Encoder",

@@ -12,7 +12,10 @@ plays: a level name, ``(level, settings)``, a bot, a function
 ``policy(observation, mask) -> action id``, and also a checkpoint: a policy
 file (``"runs/best.npz"``, ``"policy:ronda-2p"``, :mod:`ronda.adapters.policy`)
 or any model with sb3's ``predict(observation, action_masks=...)`` (a
-MaskablePPO). Each sees its seat's view only (R11).
+MaskablePPO). A model whose ``predict`` takes no ``action_masks`` (a plain
+PPO) is refused before anything is played: nothing keeps it from an illegal
+action, and a game has no forfeit for one; wrap it in a policy function if you
+mean to. Each sees its seat's view only (R11).
 
 Games are the arena's duplicate games (:mod:`ronda.arena.match`): each *unit*
 is a stream of decks played once per seating, the policy in every seat in
@@ -31,6 +34,7 @@ learns from the games it evaluated on.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -245,9 +249,27 @@ def _chooser(spec: object, seed: int) -> Chooser:
         spec = f"policy:{spec}"
     predict = getattr(spec, "predict", None)
     if predict is not None and not isinstance(spec, Bot):
+        if not _takes_masks(predict):
+            raise ValueError(
+                f"{_name(spec)}.predict() takes no action_masks, so it may choose an illegal action mid-game: "
+                "give a masked model (sb3-contrib's MaskablePPO) or a function policy(observation, mask) -> action id"
+            )
         space = getattr(spec, "observation_space", None)
         spec = _predictor(predict, wants_dict="action_mask" in getattr(space, "spaces", {}))
     return make_opponent(spec, seed)
+
+
+def _takes_masks(predict: Callable[..., Any]) -> bool:
+    """Whether a model's ``predict`` takes ``action_masks``: a plain PPO's does not, a MaskablePPO's does.
+
+    The arena has no forfeit for an illegal action, so a model that may
+    choose one is refused before anything is played rather than half-way.
+    """
+    try:
+        parameters = inspect.signature(predict).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: let the call tell
+        return True
+    return any(p.name == "action_masks" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
 def _predictor(predict: Callable[..., Any], wants_dict: bool) -> Callable[[np.ndarray, np.ndarray], int]:

@@ -12,7 +12,10 @@ start=None, **variants)``; ``gymnasium.make("ronda.adapters.gymnasium:Ronda-v0",
 
 ==================  ===========================================================
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
-                    ronda / tringa / double_ronda, 44-47 challenge seat 0-3
+                    ronda / tringa / double_ronda, 44-47 challenge the seat
+                    0-3 places after the agent's (44, itself, is never
+                    legal): relative to the agent, like the observation, so
+                    in seat 0 the engine's seat numbers
                     (:mod:`ronda.adapters.encoding`)
 Observations        ``observation="dict"``: ``{"observation": Box(0, 1, (855,)),
                     "action_mask": Box(0, 1, (48,), int8)}``;
@@ -70,7 +73,15 @@ from ..engine.errors import IllegalActionError
 from ..engine.game import Game
 from ..engine.rules import Rules
 from ..engine.view import SeatView
-from .encoding import NUM_ACTIONS, OBSERVATION_SIZE, Encoder, action_mask, id_action, observation_pieces
+from .encoding import (
+    NUM_ACTIONS,
+    OBSERVATION_SIZE,
+    Encoder,
+    action_mask,
+    agent_action,
+    observation_pieces,
+    relative_mask,
+)
 from .episode import Episode
 from .opponents import Chooser, OpponentSpec, check_opponent, make_opponent, reads_view
 from .returns import check_reward
@@ -163,11 +174,15 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         """The legal actions now, as sb3-contrib's MaskablePPO asks for them (bool, length 48)."""
         return self._mask.astype(bool)
 
+    def _relative(self, mask: np.ndarray) -> np.ndarray:
+        """``mask`` in the agent's frame: challenge 44 + k is of the seat k places after it (seat 0: the same)."""
+        return mask if self.seat == 0 else relative_mask(mask, self.seat, self.rules.players)
+
     def _observe(self) -> tuple[Observation, dict[str, Any]]:
         assert self.episode is not None
         game = self.episode.game
         over = self.episode.over
-        self._mask = _ANY_ACTION.copy() if over else action_mask(game.legal_actions())
+        self._mask = _ANY_ACTION.copy() if over else self._relative(action_mask(game.legal_actions()))
         vector = self._encoder.observe(game.view_masks(self.seat))
         info = {"action_mask": self._mask}
         if self.flat:
@@ -205,7 +220,7 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         if episode is None or self._ended:
             raise gymnasium.error.ResetNeeded("the episode is over or not begun: call reset() before step()")
         try:
-            episode.apply(id_action(action), seat=self.seat)
+            episode.apply(agent_action(action, self.seat, self.rules.players), seat=self.seat)
         except IllegalActionError as error:
             if self.illegal == "raise":
                 raise

@@ -8,7 +8,11 @@ wrappers are built in, see :func:`env`). Agents are ``player_0`` … ``player_{n
 
 ==================  ===========================================================
 Actions             ``Discrete(48)``: 0-39 play a card, 40-43 declare none /
-                    ronda / tringa / double_ronda, 44-47 challenge seat 0-3
+                    ronda / tringa / double_ronda, 44-47 challenge the seat
+                    0-3 places after the acting agent's (44, itself, is
+                    never legal): relative to the agent, like its
+                    observation, so one network plays every seat; for
+                    ``player_0`` the engine's seat numbers
                     (:mod:`ronda.adapters.encoding`)
 Observations        ``{"observation": Box(0, 1, (855,)), "action_mask": (48,)}``,
                     or with ``observation="flat"`` the Box alone and the mask in
@@ -41,7 +45,6 @@ and changes nothing: use the action mask.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -53,9 +56,19 @@ from pettingzoo.utils.env import AECIterable
 from pettingzoo.utils.env_logger import EnvLogger
 
 from ..engine.events import Event
+from ..engine.game import Game
 from ..engine.rules import Rules
 from ..presentation.narration import narrate
-from .encoding import NUM_ACTIONS, STATE_SIZE, Encoder, action_mask, encode_state, id_action, observation_pieces
+from .encoding import (
+    NUM_ACTIONS,
+    STATE_SIZE,
+    Encoder,
+    action_mask,
+    agent_action,
+    encode_state,
+    observation_pieces,
+    relative_mask,
+)
 from .episode import Episode
 from .gymnasium import observation_space
 from .returns import check_reward
@@ -111,6 +124,12 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # One space object per agent, as PettingZoo expects, kept by the environment: a cache on the methods
+        # (functools.cache) would keep every environment alive as long as the class.
+        self._observation_spaces = {agent: observation_space(self.flat) for agent in self.possible_agents}
+        self._action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(NUM_ACTIONS) for agent in self.possible_agents
+        }
         self.state_space = spaces.Box(low=0.0, high=1.0, shape=(STATE_SIZE,), dtype=np.float32)
         self._seed_rng = random.Random()
         self.episode: Episode | None = None
@@ -122,13 +141,11 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         """(name, offset, size) of every piece of the observation vector (:mod:`ronda.adapters.encoding`)."""
         return observation_pieces()
 
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return observation_space(self.flat)
+        return self._observation_spaces[agent]
 
-    @functools.cache  # noqa: B019
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return spaces.Discrete(NUM_ACTIONS)
+        return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
@@ -147,7 +164,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         self._events = list(self.episode.events)
         # The acting agent's mask is in its info (the flat observation's only mask); the others' are empty.
         if not self.episode.over:
-            self.infos[self.agent_selection]["action_mask"] = action_mask(self.episode.game.legal_actions())
+            self.infos[self.agent_selection]["action_mask"] = self._mask(self.episode.game)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable[str, Any, int | None]:
         if self.episode is None:
@@ -165,7 +182,13 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         return {"observation": vector, "action_mask": mask if mask is not _NO_ACTIONS else mask.copy()}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last()``, read in one go (it runs at every step of every training loop)."""
+        """PettingZoo's ``last()``, read in one go (it runs at every step of every training loop).
+
+        Before :meth:`reset` it fails as PettingZoo's other calls do, naming the
+        missing ``reset()``, not with an AttributeError on ``agent_selection``.
+        """
+        if self.episode is None:
+            raise AssertionError("reset() needs to be called before last().")
         agent = self.agent_selection
         return (
             self.observe(agent) if observe else None,
@@ -200,7 +223,7 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         assert self.episode is not None
         episode = self.episode
         acting = self.agent_selection
-        self._events += episode.apply(id_action(action))
+        self._events += episode.apply(agent_action(action, self._seat_of[acting], self.rules.players))
         infos = self.infos
         infos[acting]["action_mask"] = _NO_ACTIONS
         if episode.over:
@@ -212,7 +235,13 @@ class raw_env(AECEnv[str, Any, int | None]):  # type: ignore[misc]
         else:
             game = episode.game
             agent = self.agent_selection = self.possible_agents[game.turn]
-            infos[agent]["action_mask"] = action_mask(game.legal_actions())
+            infos[agent]["action_mask"] = self._mask(game)
+
+    def _mask(self, game: Game) -> np.ndarray:
+        """The acting agent's mask in its own frame: challenge 44 + k is of the seat k places after it."""
+        mask = action_mask(game.legal_actions())
+        seat = game.turn
+        return mask if seat == 0 else relative_mask(mask, seat, self.rules.players)
 
     def render(self) -> str | None:
         if self.episode is None:

@@ -25,7 +25,8 @@ reward       an episode is     return of each side
                                scores and dealer the episode began at to those it ends
                                at (1 or 0 once the game is decided): a round's points
                                valued by what they do for the game, so a point at 39-25
-                               is worth more than at 0-0. In ``[-1, 1]``.
+                               is worth less than at 0-0 (the game is all but decided).
+                               In ``[-1, 1]``.
 ===========  ================  ==========================================================
 
 An episode may begin at given scores (:mod:`ronda.adapters.episode`):

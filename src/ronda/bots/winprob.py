@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import random
 import sys
 from collections import Counter
@@ -308,11 +309,13 @@ def win_probability(rules: Rules, scores: Sequence[int], dealer: int) -> tuple[f
     The chances sum to 1. Raises ``ValueError`` naming a wrong argument.
     """
     sides = rules.sides
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        raise ValueError(f"scores must be a sequence of whole numbers, one per side, not {scores!r}")
     if len(scores) != sides:
         raise ValueError(f"win_probability needs {sides} scores, one per side, not {len(scores)}")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
         raise ValueError(f"the dealer must be a seat from 0 to {rules.players - 1}, not {dealer!r}")
-    points = [int(s) for s in scores]
+    points = [_whole_score(s, scores) for s in scores]
     if any(s < 0 for s in points):
         raise ValueError(f"scores cannot be negative: {points}")
     target = rules.target
@@ -327,6 +330,18 @@ def win_probability(rules: Rules, scores: Sequence[int], dealer: int) -> tuple[f
     relative = tuple(points[(first + j) % sides] for j in range(sides))
     chances = _solver(rules).chances(relative)
     return tuple(chances[(s - first) % sides] for s in range(sides))
+
+
+def _whole_score(score: object, scores: Sequence[object]) -> int:
+    """``score`` as an int: an int or numpy integer, never a bool or a float, which the model would round silently."""
+    if type(score) is int:
+        return score
+    if not isinstance(score, bool):
+        try:
+            return operator.index(score)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"scores must be whole numbers, one per side, not {list(scores)!r}")
 
 
 def game_win_probability(game: Game, side: int) -> float:

@@ -138,16 +138,20 @@ def _run(args: argparse.Namespace) -> int:
                 elif name not in known:
                     raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)}, policy:PATH)")
         overrides: dict[str, Any] = {}
-        if args.target is not None:
-            overrides["target"] = args.target
         if args.rounds:
+            if args.target is not None:  # None unless given: plain --rounds is fine
+                raise ValueError("--target does not go with --rounds: single rounds are played to their end, no target")
             overrides["target"] = 10_000  # single rounds are never cut short by a win
+        elif args.target is not None:
+            overrides["target"] = args.target
         rules = preset_rules(args.preset, players, **overrides)
         sprt = parse_sprt(args.sprt) if args.sprt else None
         if sprt is not None and len(entrants) != 2:
             raise ValueError("--sprt compares two entrants (2 players, or two partnerships)")
         if args.jobs < 1:
             raise ValueError("--jobs must be at least 1")
+        if args.units < 1:
+            raise ValueError(f"--units must be at least 1, not {args.units}")
         if args.time_limit is not None and not args.time_limit > 0:
             raise ValueError("--time-limit is a number of seconds above 0")
         if args.records:
@@ -208,7 +212,7 @@ def register(commands: Any) -> None:
     p.add_argument("--units", "--games", type=int, default=50, help=UNITS_HELP)
     p.add_argument("--rounds", action="store_true", help="play single rounds instead of whole games to the target")
     p.add_argument("--preset", default="classic", help="rule preset (see 'ronda rules --list'; default classic)")
-    p.add_argument("--target", type=int, help="points to win (default: the preset's)")
+    p.add_argument("--target", type=int, help="points to win (default: the preset's; not with --rounds)")
     p.add_argument("--seed", type=int, default=0, help="seed of the decks and the bots (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help="ray needs pip install 'ronda[ray]'")
