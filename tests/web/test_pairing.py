@@ -1,21 +1,22 @@
-"""The play-now queue alone (ronda.interfaces.web.pairing), on a fake clock: who is seated with whom, and when."""
+"""The play-now queue alone, on a fake clock: who is seated with whom, and when.
+
+Every test runs twice, on the same rules: against :class:`LocalPairing` (one
+process's memory) and against :class:`RedisPairing` on a real Redis (a cluster's
+queue, whose Lua scripts are then told the fake clock's time instead of Redis').
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 import pytest
 
-from ronda.interfaces.web.pairing import Ask, Game, LocalPairing, Match, Seating, TooManyWaiting
+from ronda.interfaces.web.pairing import Ask, Game, LocalPairing, Match, Pairing, Seating, TooManyWaiting
 
 T = TypeVar("T")
 TWO, THREE, FOUR = Game(2, "classic"), Game(3, "classic"), Game(4, "classic")
-
-
-def run(step: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(step)
 
 
 class Clock:
@@ -26,8 +27,40 @@ class Clock:
         return self.now
 
 
+class Bench:
+    """A kind of queue under test: ``make`` builds one on ``clock``, and ``run`` runs its calls in one event loop."""
+
+    def __init__(self, make: Callable[..., Pairing], runner: asyncio.Runner, clock: Clock) -> None:
+        self.make, self.runner, self.clock = make, runner, clock
+
+    def run(self, step: Coroutine[Any, Any, T]) -> T:
+        return self.runner.run(step)
+
+
+@pytest.fixture(params=["local", "redis"])
+def bench(request: pytest.FixtureRequest) -> Iterator[Bench]:
+    clock = Clock()
+    with asyncio.Runner() as runner:
+        if request.param == "local":
+            yield Bench(lambda **options: LocalPairing(clock=clock, **options), runner, clock)
+            return
+        from redis.asyncio import Redis
+
+        from ronda.interfaces.web.redis_pairing import RedisPairing
+
+        redis = Redis.from_url(request.getfixturevalue("redis_url"))
+        try:
+            yield Bench(lambda **options: RedisPairing(redis, clock=clock, **options), runner, clock)
+        finally:
+            runner.run(redis.aclose())
+
+
 def ask(
-    ticket: str, game: Game = THREE, bots_after: float | None = None, level: str = "medium", client: str = ""
+    ticket: str,
+    game: Game = THREE,
+    bots_after: float | None = None,
+    level: str = "medium",
+    client: str = "",
 ) -> Ask:
     return Ask(ticket, game, ticket.title(), client or f"10.0.0.{len(ticket)}", bots_after, level)
 
@@ -37,100 +70,98 @@ def names(match: Match | None) -> list[str]:
     return [a.ticket for a in match.people]
 
 
-def test_people_asking_for_the_same_game_are_seated_together_once_there_are_enough() -> None:
-    pairing = LocalPairing(clock=Clock())
-    assert run(pairing.ask(ask("amina"))) is None
-    assert run(pairing.ask(ask("brahim"))) is None
-    match = run(pairing.ask(ask("chama")))
+def test_people_asking_for_the_same_game_are_seated_together_once_there_are_enough(bench: Bench) -> None:
+    pairing = bench.make()
+    assert bench.run(pairing.ask(ask("amina"))) is None
+    assert bench.run(pairing.ask(ask("brahim"))) is None
+    match = bench.run(pairing.ask(ask("chama")))
     assert names(match) == ["amina", "brahim", "chama"] and match is not None and match.bots == 0
-    assert run(pairing.waiting("amina")) is None  # out of the queue: nobody is seated twice
-    assert run(pairing.ask(ask("driss"))) is None  # the next one waits afresh
+    assert bench.run(pairing.waiting("amina")) is None  # out of the queue: nobody is seated twice
+    assert bench.run(pairing.ask(ask("driss"))) is None  # the next one waits afresh
 
 
-def test_a_different_count_or_preset_is_a_different_game() -> None:
-    pairing = LocalPairing(clock=Clock())
-    assert run(pairing.ask(ask("amina", TWO))) is None
-    assert run(pairing.ask(ask("brahim", THREE))) is None
-    assert run(pairing.ask(ask("chama", Game(2, "short")))) is None
-    assert names(run(pairing.ask(ask("driss", TWO)))) == ["amina", "driss"]
-    waiting = run(pairing.waiting("brahim"))
+def test_a_different_count_or_preset_is_a_different_game(bench: Bench) -> None:
+    pairing = bench.make()
+    assert bench.run(pairing.ask(ask("amina", TWO))) is None
+    assert bench.run(pairing.ask(ask("brahim", THREE))) is None
+    assert bench.run(pairing.ask(ask("chama", Game(2, "short")))) is None
+    assert names(bench.run(pairing.ask(ask("driss", TWO)))) == ["amina", "driss"]
+    waiting = bench.run(pairing.waiting("brahim"))
     assert waiting is not None and waiting.others == 0
 
 
-def test_asking_again_replaces_the_one_request() -> None:
-    pairing = LocalPairing(clock=Clock())
-    run(pairing.ask(ask("amina", TWO)))
-    run(pairing.ask(ask("amina", TWO)))  # twice for the same game: still one request
-    assert run(pairing.ask(ask("amina", THREE))) is None  # changed her mind: now she waits for three only
-    assert run(pairing.ask(ask("brahim", TWO))) is None  # so Brahim is not paired with her
-    waiting = run(pairing.waiting("amina"))
+def test_asking_again_replaces_the_one_request(bench: Bench) -> None:
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO)))
+    bench.run(pairing.ask(ask("amina", TWO)))  # twice for the same game: still one request
+    assert bench.run(pairing.ask(ask("amina", THREE))) is None  # changed her mind: now she waits for three only
+    assert bench.run(pairing.ask(ask("brahim", TWO))) is None  # so Brahim is not paired with her
+    waiting = bench.run(pairing.waiting("amina"))
     assert waiting is not None and waiting.ask.game == THREE
 
 
-def test_cancelling_leaves_the_queue_and_a_second_cancel_finds_nothing() -> None:
-    pairing = LocalPairing(clock=Clock())
-    run(pairing.ask(ask("amina", TWO)))
-    assert run(pairing.cancel("amina")) is True
-    assert run(pairing.cancel("amina")) is False
-    assert run(pairing.ask(ask("brahim", TWO))) is None  # Amina is gone: Brahim waits
+def test_cancelling_leaves_the_queue_and_a_second_cancel_finds_nothing(bench: Bench) -> None:
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO)))
+    assert bench.run(pairing.cancel("amina")) is True
+    assert bench.run(pairing.cancel("amina")) is False
+    assert bench.run(pairing.ask(ask("brahim", TWO))) is None  # Amina is gone: Brahim waits
 
 
-def test_a_wait_that_ends_brings_bots_of_the_chosen_level_and_takes_the_others_who_accept_bots() -> None:
-    clock = Clock()
-    pairing = LocalPairing(clock=clock)
-    run(pairing.ask(ask("amina", FOUR, bots_after=30, level="hard")))
-    clock.now = 5
-    run(pairing.ask(ask("brahim", FOUR)))  # people only
-    run(pairing.ask(ask("chama", FOUR, bots_after=300, level="easy")))
-    clock.now = 29.9
-    assert run(pairing.due()) == []
-    waiting = run(pairing.waiting("amina"))
+def test_a_wait_that_ends_brings_bots_of_the_chosen_level_and_takes_the_others_who_accept_bots(bench: Bench) -> None:
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", FOUR, bots_after=30, level="hard")))
+    bench.clock.now = 5
+    bench.run(pairing.ask(ask("brahim", FOUR)))  # people only
+    bench.run(pairing.ask(ask("chama", FOUR, bots_after=300, level="easy")))
+    bench.clock.now = 29.9
+    assert bench.run(pairing.due()) == []
+    waiting = bench.run(pairing.waiting("amina"))
     assert waiting is not None and waiting.bots_in == pytest.approx(0.1) and waiting.others == 2
-    clock.now = 30
-    (match,) = run(pairing.due())
+    bench.clock.now = 30
+    (match,) = bench.run(pairing.due())
     assert names(match) == ["amina", "chama"] and match.bots == 2 and match.level == "hard"
-    assert run(pairing.waiting("brahim")) is not None  # who refused bots never gets them
-    assert run(pairing.due()) == []
+    assert bench.run(pairing.waiting("brahim")) is not None  # who refused bots never gets them
+    assert bench.run(pairing.due()) == []
 
 
-def test_a_wait_of_zero_is_due_at_once_and_waits_without_bots_never_are() -> None:
-    clock = Clock()
-    pairing = LocalPairing(clock=clock)
-    run(pairing.ask(ask("amina", TWO)))
-    clock.now = 10_000
-    assert run(pairing.due()) == []
-    run(pairing.ask(ask("brahim", THREE, bots_after=0)))
-    (match,) = run(pairing.due())
+def test_a_wait_of_zero_is_due_at_once_and_waits_without_bots_never_are(bench: Bench) -> None:
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO)))
+    bench.clock.now = 10_000
+    assert bench.run(pairing.due()) == []
+    bench.run(pairing.ask(ask("brahim", THREE, bots_after=0)))
+    (match,) = bench.run(pairing.due())
     assert names(match) == ["brahim"] and match.bots == 2
 
 
-def test_one_address_may_keep_only_so_many_requests_waiting() -> None:
-    pairing = LocalPairing(clock=Clock(), per_client=2)
-    run(pairing.ask(ask("a", FOUR, client="6.6.6.6")))
-    run(pairing.ask(ask("b", FOUR, client="6.6.6.6")))
-    run(pairing.ask(ask("b", THREE, client="6.6.6.6")))  # replacing one's own request is not one more
+def test_one_address_may_keep_only_so_many_requests_waiting(bench: Bench) -> None:
+    pairing = bench.make(per_client=2)
+    bench.run(pairing.ask(ask("a", FOUR, client="6.6.6.6")))
+    bench.run(pairing.ask(ask("b", FOUR, client="6.6.6.6")))
+    bench.run(pairing.ask(ask("b", THREE, client="6.6.6.6")))  # replacing one's own request is not one more
     with pytest.raises(TooManyWaiting):
-        run(pairing.ask(ask("c", FOUR, client="6.6.6.6")))
-    assert run(pairing.waiting("c")) is None
-    assert run(pairing.ask(ask("d", FOUR, client="7.7.7.7"))) is None  # another address still may
+        bench.run(pairing.ask(ask("c", FOUR, client="6.6.6.6")))
+    assert bench.run(pairing.waiting("c")) is None
+    assert bench.run(pairing.ask(ask("d", FOUR, client="7.7.7.7"))) is None  # another address still may
 
 
-def test_a_seated_ticket_never_waits_again() -> None:
-    pairing = LocalPairing(clock=Clock())
-    run(pairing.ask(ask("amina", TWO)))
-    run(pairing.ask(ask("brahim", TWO)))
-    run(pairing.seat("amina", Seating("t1", 0, "secret")))
-    assert run(pairing.seating("amina")) == Seating("t1", 0, "secret")
+def test_a_seated_ticket_never_waits_again(bench: Bench) -> None:
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO)))
+    bench.run(pairing.ask(ask("brahim", TWO)))
+    bench.run(pairing.seat("amina", Seating("t1", 0, "secret")))
+    assert bench.run(pairing.seating("amina")) == Seating("t1", 0, "secret")
     with pytest.raises(ValueError):
-        run(pairing.ask(ask("amina", TWO)))
+        bench.run(pairing.ask(ask("amina", TWO)))
 
 
-def test_a_matched_ticket_is_pending_from_the_very_step_that_matched_it() -> None:
+def test_a_matched_ticket_is_pending_from_the_very_step_that_matched_it(bench: Bench) -> None:
     """A look while the table is being made finds the ticket matched, not lost (nor waiting, to be matched again)."""
-    pairing = LocalPairing(clock=Clock())
-    run(pairing.ask(ask("amina", TWO)))
-    run(pairing.ask(ask("brahim", TWO)))
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO)))
+    bench.run(pairing.ask(ask("brahim", TWO)))
     for ticket in ("amina", "brahim"):
-        seating = run(pairing.seating(ticket))
-        assert seating is not None and seating.pending and run(pairing.waiting(ticket)) is None
-    assert run(pairing.cancel("amina")) is False
+        seating = bench.run(pairing.seating(ticket))
+        assert seating is not None and seating.pending and bench.run(pairing.waiting(ticket)) is None
+    assert bench.run(pairing.cancel("amina")) is False

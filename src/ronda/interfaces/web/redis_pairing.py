@@ -7,7 +7,7 @@ that two people whose requests reach two different processes are seated
 together. Each change of the queue is one Lua script, run by Redis alone
 (atomic): two processes completing the same group at once cannot both take a
 ticket, so a person is never seated twice. Waits are measured on Redis' clock,
-the same for every process.
+the same for every process (a test may pass a clock of its own instead).
 
 Keys (under ``ronda:pair:``): ``q:{game}`` the tickets waiting for a game in
 the order they asked (a sorted set on a counter), ``bots:{game}`` those that
@@ -20,6 +20,7 @@ while its table is being made), kept :data:`KEEP_SEATING` seconds.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
@@ -30,8 +31,9 @@ KEEP_SEATING = 86_400
 """Seconds a matched ticket's seat is remembered (asking again gives it back): far longer than any game."""
 
 COMMON = """
-local P = KEYS[1]
+local P, NOW = KEYS[1], ARGV[1]
 local function now()
+  if NOW ~= '' then return tonumber(NOW) end
   local clock = redis.call('TIME')
   return tonumber(clock[1]) + tonumber(clock[2]) / 1e6
 end
@@ -60,8 +62,8 @@ end
 ASK = (
     COMMON
     + """
-local ticket, game, ask, client = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local per_client, players, bots_after, level, keep = tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7], ARGV[8], ARGV[9]
+local ticket, game, ask, client = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local per_client, players, bots_after, level, keep = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10]
 if redis.call('EXISTS', P .. 'seat:' .. ticket) == 1 then return {'seated'} end
 drop(ticket)
 if redis.call('SCARD', P .. 'client:' .. client) >= per_client then return {'too_many'} end
@@ -83,7 +85,7 @@ return {'waiting'}
 DUE = (
     COMMON
     + """
-local keep, at, found = ARGV[1], now(), {}
+local keep, at, found = ARGV[2], now(), {}
 for _, game in ipairs(redis.call('SMEMBERS', P .. 'games')) do
   local players = tonumber(string.match(game, '^(%d+):'))
   while true do
@@ -107,7 +109,20 @@ return found
 )
 """Every group whose bots are due, taken out of the queue: (game, bots, level, the people's asks in queue order)."""
 
-CANCEL = COMMON + "\nreturn drop(ARGV[1])\n"
+CANCEL = COMMON + "\nreturn drop(ARGV[2])\n"
+
+LOOK = (
+    COMMON
+    + """
+local ticket, at = ARGV[2], now()
+local held = redis.call('HMGET', P .. 'ask:' .. ticket, 'ask', 'game', 'since', 'bots_after')
+if not held[1] then return false end
+local bots_in = ''
+if held[4] ~= '' then bots_in = tostring(math.max(0, tonumber(held[3]) + tonumber(held[4]) - at)) end
+return {held[1], redis.call('ZCARD', P .. 'q:' .. held[2]) - 1, bots_in}
+"""
+)
+"""A look at a waiting request: (its ask, how many others wait for the same game, seconds before bots come)."""
 
 
 def _game_key(game: Game) -> str:
@@ -130,14 +145,28 @@ def _text(value: str | bytes) -> str:
 class RedisPairing:
     """:class:`~.pairing.Pairing` in Redis, shared by every process whose client is on the same server.
 
-    ``redis`` is a ``redis.asyncio.Redis`` client.
+    ``redis`` is a ``redis.asyncio.Redis`` client. Times are Redis' (``TIME``), one clock for every process;
+    ``clock`` replaces it (a test's fake clock, so that waits are tested without sleeping, as on LocalPairing).
     """
 
-    def __init__(self, redis: Any, *, per_client: int = WAITING_PER_CLIENT, prefix: str = PREFIX) -> None:
-        self.redis, self.per_client, self.prefix = redis, per_client, prefix
+    def __init__(
+        self,
+        redis: Any,
+        *,
+        per_client: int = WAITING_PER_CLIENT,
+        prefix: str = PREFIX,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.redis, self.per_client, self.prefix, self.clock = redis, per_client, prefix, clock
         self._ask = redis.register_script(ASK)
         self._due = redis.register_script(DUE)
         self._cancel = redis.register_script(CANCEL)
+        self._look = redis.register_script(LOOK)
+
+    async def _run(self, script: Any, *args: Any) -> Any:
+        """Run one of the scripts: every one takes the time first (empty: Redis' own)."""
+        at = "" if self.clock is None else repr(float(self.clock()))
+        return await script(keys=[self.prefix], args=[at, *args])
 
     async def ask(self, ask: Ask) -> Match | None:
         bots_after = "" if ask.bots_after is None else repr(float(ask.bots_after))
@@ -152,7 +181,7 @@ class RedisPairing:
             ask.level,
             KEEP_SEATING,
         ]
-        answer = await self._ask(keys=[self.prefix], args=args)
+        answer = await self._run(self._ask, *args)
         verdict = _text(answer[0])
         if verdict == "seated":
             raise ValueError(f"ticket {ask.ticket[:8]}… was seated: it is done")
@@ -163,22 +192,17 @@ class RedisPairing:
         return None
 
     async def cancel(self, ticket: str) -> bool:
-        return bool(int(await self._cancel(keys=[self.prefix], args=[ticket])))
+        return bool(int(await self._run(self._cancel, ticket)))
 
     async def waiting(self, ticket: str) -> Waiting | None:
-        held = {_text(k): _text(v) for k, v in (await self.redis.hgetall(f"{self.prefix}ask:{ticket}")).items()}
+        held = await self._run(self._look, ticket)
         if not held:
             return None
-        ask = _ask_of(held["ask"])
-        others = await self.redis.zcard(f"{self.prefix}q:{held['game']}") - 1
-        bots_in = None
-        if ask.bots_after is not None:
-            seconds, micros = await self.redis.time()
-            bots_in = max(0.0, float(held["since"]) + ask.bots_after - (seconds + micros / 1e6))
-        return Waiting(ask, others, bots_in)
+        ask_text, others, bots_in = held
+        return Waiting(_ask_of(ask_text), int(others), float(_text(bots_in)) if _text(bots_in) else None)
 
     async def due(self) -> list[Match]:
-        found = await self._due(keys=[self.prefix], args=[KEEP_SEATING])
+        found = await self._run(self._due, KEEP_SEATING)
         matches = []
         for _game, bots, level, asks in found:
             people = tuple(_ask_of(a) for a in asks)
