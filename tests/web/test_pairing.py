@@ -61,8 +61,9 @@ def ask(
     bots_after: float | None = None,
     level: str = "medium",
     client: str = "",
+    player: str | None = None,
 ) -> Ask:
-    return Ask(ticket, game, ticket.title(), client or f"10.0.0.{len(ticket)}", bots_after, level)
+    return Ask(ticket, game, ticket.title(), client or f"10.0.0.{len(ticket)}", bots_after, level, player)
 
 
 def names(match: Match | None) -> list[str]:
@@ -165,3 +166,40 @@ def test_a_matched_ticket_is_pending_from_the_very_step_that_matched_it(bench: B
         seating = bench.run(pairing.seating(ticket))
         assert seating is not None and seating.pending and bench.run(pairing.waiting(ticket)) is None
     assert bench.run(pairing.cancel("amina")) is False
+
+
+def test_a_players_second_ask_replaces_the_first_so_they_are_never_seated_against_themselves(bench: Bench) -> None:
+    """Two tabs of one browser: two tickets, one player (a kept name). The audit saw "Solo" and "Solo 2" seated."""
+    pairing = bench.make()
+    assert bench.run(pairing.ask(ask("tab1", TWO, client="1.1.1.1", player="solo"))) is None
+    assert bench.run(pairing.ask(ask("tab2", TWO, client="1.1.1.1", player="solo"))) is None  # not a group of one
+    assert bench.run(pairing.waiting("tab1")) is None  # replaced: its page is told the request is gone
+    waiting = bench.run(pairing.waiting("tab2"))
+    assert waiting is not None and waiting.others == 0
+    # Another game replaces it too (a person waits for one game at a time), and a stranger is then not paired.
+    assert bench.run(pairing.ask(ask("tab3", THREE, client="1.1.1.1", player="solo"))) is None
+    assert bench.run(pairing.ask(ask("brahim", TWO, player="brahim"))) is None
+    assert bench.run(pairing.waiting("tab2")) is None
+    # With a stranger asking for the same game, the player's one request is seated, once.
+    assert bench.run(pairing.ask(ask("tab4", TWO, client="1.1.1.1", player="solo"))) is not None
+    assert bench.run(pairing.waiting("tab3")) is None
+    assert bench.run(pairing.cancel("tab4")) is False  # matched with Brahim: pending
+
+
+def test_a_player_whose_request_was_seated_or_cancelled_asks_afresh_and_others_are_not_touched(bench: Bench) -> None:
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO, player="amina")))
+    bench.run(pairing.ask(ask("brahim", TWO, player="brahim")))  # seated together: Amina's index is gone with it
+    assert bench.run(pairing.ask(ask("amina2", TWO, player="amina"))) is None  # a new game: she waits
+    assert bench.run(pairing.seating("amina")) == Seating()  # and her seated ticket is still matched
+    assert bench.run(pairing.cancel("amina2")) is True
+    assert bench.run(pairing.ask(ask("amina3", THREE, player="amina"))) is None
+    assert bench.run(pairing.ask(ask("chama", THREE, player="chama"))) is None
+    assert bench.run(pairing.waiting("amina3")) is not None  # Chama's ask dropped nobody else's
+
+
+def test_people_without_a_kept_name_behind_one_address_are_two_people(bench: Bench) -> None:
+    """Two people behind one NAT, neither keeping a name: nothing says they are one, so they may be seated together."""
+    pairing = bench.make()
+    assert bench.run(pairing.ask(ask("amina", TWO, client="9.9.9.9"))) is None
+    assert names(bench.run(pairing.ask(ask("brahim", TWO, client="9.9.9.9")))) == ["amina", "brahim"]

@@ -202,6 +202,22 @@ def test_play_now_bots_come_for_a_wait_that_ended_on_any_process(tmp_path: Path,
         assert [s["kind"] for s in table["seats"]] == ["human", "bot"] and table["seats"][1]["level"] == "easy"
 
 
+def test_play_now_one_browser_asking_on_two_processes_waits_once(tmp_path: Path, redis_url: str) -> None:
+    """A player waits at most once across processes: their second tab's ask replaces the first, on any process."""
+    with two_processes(tmp_path, redis_url) as (a, b):
+        first = a.post("/api/play", json={"players": 2, "name": "Solo"})
+        assert first.status_code == 202
+        b.cookies.update(a.cookies)  # the same browser, its second tab's ask reaching the other process
+        second = b.post("/api/play", json={"players": 2, "name": "Solo"})
+        assert second.status_code == 202 and second.json()["others"] == 0, second.text
+        assert a.get(f"/api/play/{first.json()['ticket']}").json()["error"]["code"] == "not_waiting"
+        b.cookies.clear()  # a stranger
+        brahim = play(b, players=2, name="Brahim")
+        assert brahim.status_code == 200, brahim.text
+        table = b.get(f"/api/tables/{brahim.json()['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Solo", "Brahim"]
+
+
 def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str) -> None:
     with process(tmp_path, redis_url, "up") as up:
         assert up.get("/readyz").json() == {"status": "ready"}

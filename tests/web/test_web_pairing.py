@@ -144,3 +144,21 @@ def test_people_who_give_no_name_are_seated_as_guests(tmp_path: Path) -> None:
         assert [a.status_code for a in answers] == [202, 202, 202, 200], answers[-1].text
         table = http.get(f"/api/tables/{answers[-1].json()['table_id']}").json()
         assert [s["name"] for s in table["seats"]] == ["Guest 1", "Guest 2", "Guest 3", "Guest 4"]
+
+
+def test_one_browser_asking_twice_waits_once_and_is_never_seated_against_itself(tmp_path: Path) -> None:
+    """The audit's two tabs: one cookie (a kept name), two asks without a ticket. It was seated as "Solo", "Solo 2"."""
+    with server(tmp_path) as http:
+        first = http.post("/api/play", json={"players": 2, "name": "Solo"})
+        assert first.status_code == 202 and "ronda_player" in http.cookies
+        second = http.post("/api/play", json={"players": 2, "name": "Solo"})  # the other tab: the same cookie
+        assert second.status_code == 202, second.text
+        assert second.json()["status"] == "waiting" and second.json()["others"] == 0
+        gone = http.get(f"/api/play/{first.json()['ticket']}")  # the first tab's request was replaced
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_waiting"
+        assert "replaced by a newer request" in gone.json()["error"]["message"]
+        http.cookies.clear()  # a stranger, in another browser
+        brahim = play(http, players=2, name="Brahim")
+        assert brahim.status_code == 200, brahim.text
+        table = http.get(f"/api/tables/{brahim.json()['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Solo", "Brahim"]

@@ -15,6 +15,13 @@ The rules it keeps:
   issue 26 item 2 gives people a durable identity). Asking again with a ticket
   still waiting replaces that one request (another game, another wait): a
   ticket waits at most once.
+- A *player* (a kept name, :attr:`Ask.player`) waits at most once too: their
+  new ask replaces their earlier waiting request, whatever its ticket. Two
+  tabs of one browser send two tickets but one player, and without this rule
+  the second tab's ask completed the first's group: one person seated against
+  themselves ("Solo" and "Solo 2", one player at both seats). People without a
+  kept name (``player`` None) are told apart by ticket alone, and nobody is by
+  address: two people behind one NAT are two people.
 - A group is seated as soon as ``players`` people wait for the same game, first
   come first seated.
 - A person who chose bots (``bots_after`` seconds, and a level) is seated when
@@ -109,7 +116,10 @@ class Pairing(Protocol):
     """The play-now queue, as a server of one process or of many would keep it."""
 
     async def ask(self, ask: Ask) -> Match | None:
-        """Queue ``ask`` (replacing the ticket's earlier request); the group it completes (tickets pending), or None."""
+        """Queue ``ask`` (replacing the ticket's or the player's earlier request); the group it completes, or None.
+
+        The group's tickets are pending from then on.
+        """
         ...
 
     async def cancel(self, ticket: str) -> bool:
@@ -157,18 +167,24 @@ class LocalPairing:
         self.per_client = per_client
         self.queues: dict[Game, list[_Entry]] = {}
         self.where: dict[str, Game] = {}
+        self.players: dict[str, str] = {}
+        """The ticket each player (a kept name) has waiting: one at most."""
         self.seatings: dict[str, Seating] = {}
 
     async def ask(self, ask: Ask) -> Match | None:
         if ask.ticket in self.seatings:
             raise ValueError(f"ticket {ask.ticket[:8]}… was seated: it is done")
         self._drop(ask.ticket)
+        if ask.player is not None and (earlier := self.players.get(ask.player)) is not None:
+            self._drop(earlier)  # the player's other tab, or an earlier ask: never a group with themselves
         mine = sum(e.ask.client == ask.client for q in self.queues.values() for e in q)
         if mine >= self.per_client:
             raise TooManyWaiting(ask.client)
         queue = self.queues.setdefault(ask.game, [])
         queue.append(_Entry(ask, self.clock()))
         self.where[ask.ticket] = ask.game
+        if ask.player is not None:
+            self.players[ask.player] = ask.ticket
         if len(queue) >= ask.game.players:
             group = queue[: ask.game.players]
             return self._take(ask.game, [e.ask for e in group], 0, None)
@@ -214,20 +230,21 @@ class LocalPairing:
         return self.seatings.get(ticket)
 
     def _take(self, game: Game, people: list[Ask], bots: int, level: str | None) -> Match:
-        tickets = {a.ticket for a in people}
-        self.queues[game] = [e for e in self.queues[game] if e.ask.ticket not in tickets]
-        if not self.queues[game]:
-            del self.queues[game]
-        for ticket in tickets:
-            self.where.pop(ticket, None)
-            self.seatings[ticket] = Seating()  # pending, in the same step: a look meanwhile finds it matched
+        for ask in people:
+            self._drop(ask.ticket)
+            self.seatings[ask.ticket] = Seating()  # pending, in the same step: a look meanwhile finds it matched
         return Match(game, tuple(people), bots, level)
 
     def _drop(self, ticket: str) -> bool:
         game = self.where.pop(ticket, None)
         if game is None:
             return False
-        self.queues[game] = [e for e in self.queues[game] if e.ask.ticket != ticket]
+        queue = self.queues[game]
+        for entry in queue:
+            player = entry.ask.player
+            if entry.ask.ticket == ticket and player is not None and self.players.get(player) == ticket:
+                del self.players[player]
+        self.queues[game] = [e for e in queue if e.ask.ticket != ticket]
         if not self.queues[game]:
             del self.queues[game]
         return True

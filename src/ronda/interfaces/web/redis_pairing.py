@@ -1,7 +1,7 @@
 """Play now across every process of a cluster: the queue of :mod:`.pairing` kept in Redis (issue 30).
 
 :class:`RedisPairing` keeps :class:`~.pairing.LocalPairing`'s rules — a ticket
-waits at most once, a group is seated as soon as it is complete, bots only for
+waits at most once and so does a player, a group is seated as soon as it is complete, bots only for
 those who accepted them, a seated ticket is done — with the queue in Redis, so
 that two people whose requests reach two different processes are seated
 together. Each change of the queue is one Lua script, run by Redis alone
@@ -12,9 +12,10 @@ the same for every process (a test may pass a clock of its own instead).
 Keys (under ``ronda:pair:``): ``q:{game}`` the tickets waiting for a game in
 the order they asked (a sorted set on a counter), ``bots:{game}`` those that
 accept bots by the time their bots are due, ``ask:{ticket}`` each request,
-``client:{address}`` the tickets an address has waiting, ``games`` the games
-with someone waiting, and ``seat:{ticket}`` where a matched ticket sits (empty
-while its table is being made), kept :data:`KEEP_SEATING` seconds.
+``client:{address}`` the tickets an address has waiting, ``player:{id}`` the
+one ticket a player has waiting, ``games`` the games with someone waiting, and
+``seat:{ticket}`` where a matched ticket sits (empty while its table is being
+made), kept :data:`KEEP_SEATING` seconds.
 """
 
 from __future__ import annotations
@@ -38,12 +39,15 @@ local function now()
   return tonumber(clock[1]) + tonumber(clock[2]) / 1e6
 end
 local function drop(ticket)
-  local game = redis.call('HGET', P .. 'ask:' .. ticket, 'game')
+  local held = redis.call('HMGET', P .. 'ask:' .. ticket, 'game', 'client', 'player')
+  local game, client, player = held[1], held[2], held[3]
   if not game then return 0 end
-  local client = redis.call('HGET', P .. 'ask:' .. ticket, 'client')
   redis.call('ZREM', P .. 'q:' .. game, ticket)
   redis.call('ZREM', P .. 'bots:' .. game, ticket)
   redis.call('SREM', P .. 'client:' .. client, ticket)
+  if player and player ~= '' and redis.call('GET', P .. 'player:' .. player) == ticket then
+    redis.call('DEL', P .. 'player:' .. player)
+  end
   redis.call('DEL', P .. 'ask:' .. ticket)
   if redis.call('ZCARD', P .. 'q:' .. game) == 0 then redis.call('SREM', P .. 'games', game) end
   return 1
@@ -64,14 +68,20 @@ ASK = (
     + """
 local ticket, game, ask, client = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local per_client, players, bots_after, level, keep = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10]
+local player = ARGV[11]
 if redis.call('EXISTS', P .. 'seat:' .. ticket) == 1 then return {'seated'} end
 drop(ticket)
+if player ~= '' then
+  local earlier = redis.call('GET', P .. 'player:' .. player)
+  if earlier then drop(earlier) end
+end
 if redis.call('SCARD', P .. 'client:' .. client) >= per_client then return {'too_many'} end
 local since = now()
 redis.call('ZADD', P .. 'q:' .. game, redis.call('INCR', P .. 'order'), ticket)
 redis.call('HSET', P .. 'ask:' .. ticket, 'ask', ask, 'game', game, 'client', client, 'since', tostring(since),
-  'level', level, 'bots_after', bots_after)
+  'level', level, 'bots_after', bots_after, 'player', player)
 redis.call('SADD', P .. 'client:' .. client, ticket)
+if player ~= '' then redis.call('SET', P .. 'player:' .. player, ticket) end
 redis.call('SADD', P .. 'games', game)
 if bots_after ~= '' then redis.call('ZADD', P .. 'bots:' .. game, since + tonumber(bots_after), ticket) end
 if redis.call('ZCARD', P .. 'q:' .. game) >= players then
@@ -80,7 +90,7 @@ end
 return {'waiting'}
 """
 )
-"""Queue a request (replacing the ticket's earlier one); the asks of the group it completes, if it does."""
+"""Queue a request (replacing the ticket's or the player's earlier one); the asks of the group it completes, if any."""
 
 DUE = (
     COMMON
@@ -180,6 +190,7 @@ class RedisPairing:
             bots_after,
             ask.level,
             KEEP_SEATING,
+            ask.player or "",
         ]
         answer = await self._run(self._ask, *args)
         verdict = _text(answer[0])

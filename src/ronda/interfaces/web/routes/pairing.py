@@ -32,6 +32,15 @@ TICKET_BYTES = 18
 """Random bytes of a ticket (144 bits): it gives back its seat's token, so it is as secret as one."""
 
 
+def _not_waiting() -> HttpError:
+    """A ticket with no request waiting, whatever the reason: the person asks again (the page says so)."""
+    return HttpError(
+        404,
+        "not_waiting",
+        "this request is not waiting: it was cancelled, replaced by a newer request of yours, or never made",
+    )
+
+
 async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
     """A public table for ``match``: the first person creates it, the others join; one seating per person.
 
@@ -118,7 +127,7 @@ async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONRespon
         )
     waiting = await pairing.waiting(ticket)
     if waiting is None:
-        raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")
+        raise _not_waiting()
     ask = waiting.ask
     return JSONResponse(
         {
@@ -202,4 +211,4 @@ async def cancel(request: Request, ticket: str) -> dict[str, Any]:
         return {"status": "cancelled", "ticket": ticket}
     if (seating := await pairing.seating(ticket)) is not None and seating.error is None:
         raise HttpError(409, "already_seated", "too late to cancel: you have a seat (look again to take it)")
-    raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")
+    raise _not_waiting()
