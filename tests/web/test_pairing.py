@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from ronda.interfaces.web.pairing import Ask, Game, LocalPairing, Match, Pairing, Seating, TooManyWaiting
+from ronda.interfaces.web.pairing import STALE, Ask, Game, LocalPairing, Match, Pairing, Seating, TooManyWaiting
 
 T = TypeVar("T")
 TWO, THREE, FOUR = Game(2, "classic"), Game(3, "classic"), Game(4, "classic")
@@ -35,6 +35,13 @@ class Bench:
 
     def run(self, step: Coroutine[Any, Any, T]) -> T:
         return self.runner.run(step)
+
+    def looking(self, pairing: Pairing, until: float, *tickets: str) -> None:
+        """Time passes up to ``until``, the waiting pages of ``tickets`` looking every second as the page does."""
+        while self.clock.now < until:
+            self.clock.now = min(until, self.clock.now + 1)
+            for ticket in tickets:
+                self.run(pairing.waiting(ticket))
 
 
 @pytest.fixture(params=["local", "redis"])
@@ -112,14 +119,14 @@ def test_cancelling_leaves_the_queue_and_a_second_cancel_finds_nothing(bench: Be
 def test_a_wait_that_ends_brings_bots_of_the_chosen_level_and_takes_the_others_who_accept_bots(bench: Bench) -> None:
     pairing = bench.make()
     bench.run(pairing.ask(ask("amina", FOUR, bots_after=30, level="hard")))
-    bench.clock.now = 5
+    bench.looking(pairing, 5, "amina")
     bench.run(pairing.ask(ask("brahim", FOUR)))  # people only
     bench.run(pairing.ask(ask("chama", FOUR, bots_after=300, level="easy")))
-    bench.clock.now = 29.9
+    bench.looking(pairing, 29.9, "amina", "brahim", "chama")
     assert bench.run(pairing.due()) == []
     waiting = bench.run(pairing.waiting("amina"))
     assert waiting is not None and waiting.bots_in == pytest.approx(0.1) and waiting.others == 2
-    bench.clock.now = 30
+    bench.looking(pairing, 30, "amina", "brahim", "chama")
     (match,) = bench.run(pairing.due())
     assert names(match) == ["amina", "chama"] and match.bots == 2 and match.level == "hard"
     assert bench.run(pairing.waiting("brahim")) is not None  # who refused bots never gets them
@@ -129,8 +136,8 @@ def test_a_wait_that_ends_brings_bots_of_the_chosen_level_and_takes_the_others_w
 def test_a_wait_of_zero_is_due_at_once_and_waits_without_bots_never_are(bench: Bench) -> None:
     pairing = bench.make()
     bench.run(pairing.ask(ask("amina", TWO)))
-    bench.clock.now = 10_000
-    assert bench.run(pairing.due()) == []
+    bench.looking(pairing, 1_000, "amina")
+    assert bench.run(pairing.due()) == [] and bench.run(pairing.waiting("amina")) is not None
     bench.run(pairing.ask(ask("brahim", THREE, bots_after=0)))
     (match,) = bench.run(pairing.due())
     assert names(match) == ["brahim"] and match.bots == 2
@@ -203,3 +210,39 @@ def test_people_without_a_kept_name_behind_one_address_are_two_people(bench: Ben
     pairing = bench.make()
     assert bench.run(pairing.ask(ask("amina", TWO, client="9.9.9.9"))) is None
     assert names(bench.run(pairing.ask(ask("brahim", TWO, client="9.9.9.9")))) == ["amina", "brahim"]
+
+
+def test_requests_nobody_looks_at_are_dropped_before_a_real_person_is_seated_with_them(bench: Bench) -> None:
+    """The audit's ghosts: two asks that never look again, then a real person asking for the same game."""
+    clock, pairing = bench.clock, bench.make(per_client=2)
+    bench.run(pairing.ask(ask("ghost1", THREE, client="6.6.6.6")))
+    bench.run(pairing.ask(ask("ghost2", THREE, client="6.6.6.6")))
+    clock.now = STALE
+    assert bench.run(pairing.ask(ask("amina", THREE))) is None  # not seated with the ghosts: she waits
+    waiting = bench.run(pairing.waiting("amina"))
+    assert waiting is not None and waiting.others == 0  # and her page does not count them
+    assert bench.run(pairing.waiting("ghost1")) is None and bench.run(pairing.cancel("ghost2")) is False
+    # Nor do the ghosts hold their address's allowance any more.
+    assert bench.run(pairing.ask(ask("again1", FOUR, client="6.6.6.6"))) is None
+    assert bench.run(pairing.ask(ask("again2", TWO, client="6.6.6.6"))) is None
+
+
+def test_a_person_whose_page_looks_every_second_waits_as_long_as_it_takes(bench: Bench) -> None:
+    clock, pairing = bench.clock, bench.make()
+    bench.run(pairing.ask(ask("amina", THREE)))
+    bench.looking(pairing, 10 * STALE, "amina")
+    bench.run(pairing.ask(ask("brahim", THREE)))
+    clock.now += STALE - 1  # a last look just under STALE seconds ago (a slow network, a busy tab) is still alive
+    assert names(bench.run(pairing.ask(ask("chama", THREE)))) == ["amina", "brahim", "chama"]
+
+
+def test_a_request_not_looked_at_is_never_taken_along_with_bots(bench: Bench) -> None:
+    """Bots for one who chose them take along others who accept bots: only the ones still looking."""
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("ghost", FOUR, bots_after=600)))  # accepts bots, then goes away
+    bench.run(pairing.ask(ask("amina", FOUR, bots_after=30, level="easy")))
+    bench.run(pairing.ask(ask("brahim", FOUR, bots_after=300)))
+    bench.looking(pairing, 30, "amina", "brahim")
+    (match,) = bench.run(pairing.due())
+    assert names(match) == ["amina", "brahim"] and match.bots == 2
+    assert bench.run(pairing.waiting("ghost")) is None

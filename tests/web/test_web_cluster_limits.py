@@ -30,6 +30,7 @@ from real_server import free_port
 from web_helpers import Client, Server, new_table
 
 from ronda.interfaces.web.app import create_app
+from ronda.interfaces.web.pairing import STALE
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -216,6 +217,21 @@ def test_play_now_one_browser_asking_on_two_processes_waits_once(tmp_path: Path,
         assert brahim.status_code == 200, brahim.text
         table = b.get(f"/api/tables/{brahim.json()['table_id']}").json()
         assert [s["name"] for s in table["seats"]] == ["Solo", "Brahim"]
+
+
+def test_play_now_asks_nobody_looks_at_are_dropped_on_every_process(tmp_path: Path, redis_url: str) -> None:
+    """Ghosts asked on one process are dropped by the next ask on the other, before it can seat anyone with them."""
+    with two_processes(tmp_path, redis_url) as (a, b):
+        for http in (a, b):
+            http.app.state.site.pairing.stale = 0.5  # STALE is 10 s: a test does not wait that long
+        ghosts = [play(a, players=3, preset="heavy", name=f"GhostG{n}").json()["ticket"] for n in (1, 2)]
+        time.sleep(0.6)
+        amina = play(b, players=3, preset="heavy", name="Amina")
+        assert amina.status_code == 202 and amina.json()["others"] == 0, amina.text  # not seated with the ghosts
+        for http in (a, b):
+            http.app.state.site.pairing.stale = STALE  # from here on, no slow step of the test's own drops Amina
+        assert a.get(f"/api/play/{ghosts[1]}").status_code == 404
+        assert b.get(f"/api/play/{amina.json()['ticket']}").json()["status"] == "waiting"
 
 
 def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str) -> None:

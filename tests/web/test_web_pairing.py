@@ -12,6 +12,8 @@ pytest.importorskip("fastapi")
 
 from web_helpers import Client, server
 
+from ronda.interfaces.web.pairing import STALE
+
 
 def play(http: Any, **body: Any) -> Any:
     """Ask to play now; one test client asks for several strangers, so it keeps no name (``"keep": false``)."""
@@ -162,3 +164,21 @@ def test_one_browser_asking_twice_waits_once_and_is_never_seated_against_itself(
         assert brahim.status_code == 200, brahim.text
         table = http.get(f"/api/tables/{brahim.json()['table_id']}").json()
         assert [s["name"] for s in table["seats"]] == ["Solo", "Brahim"]
+
+
+def test_asks_nobody_looks_at_again_are_dropped_and_never_seat_a_real_person_with_ghosts(tmp_path: Path) -> None:
+    """The audit's ghosts: two asks never looked at again, then a real person asking for the same game."""
+    with server(tmp_path) as http:
+        pairing = http.app.state.site.pairing
+        pairing.stale = 0.5  # STALE is 10 s: a test does not wait that long
+        ghosts = [play(http, players=3, preset="heavy", name=f"GhostG{n}").json()["ticket"] for n in (1, 2)]
+        time.sleep(0.6)
+        amina = play(http, players=3, preset="heavy", name="Amina")
+        assert amina.status_code == 202 and amina.json()["others"] == 0  # waits: not seated with the ghosts
+        pairing.stale = STALE  # from here on, no slow step of the test's own drops Amina
+        gone = http.get(f"/api/play/{ghosts[0]}")
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_waiting"
+        assert "without a look" in gone.json()["error"]["message"] and "ask again" in gone.json()["error"]["message"]
+        # A page that comes back asks again (with its old ticket, as the page keeps it): a new request, waiting.
+        again = play(http, players=3, preset="heavy", name="GhostG1", ticket=ghosts[0])
+        assert again.status_code == 202 and again.json()["ticket"] != ghosts[0] and again.json()["others"] == 1

@@ -1,19 +1,24 @@
 """Play now across every process of a cluster: the queue of :mod:`.pairing` kept in Redis (issue 30).
 
 :class:`RedisPairing` keeps :class:`~.pairing.LocalPairing`'s rules — a ticket
-waits at most once and so does a player, a group is seated as soon as it is complete, bots only for
-those who accepted them, a seated ticket is done — with the queue in Redis, so
-that two people whose requests reach two different processes are seated
-together. Each change of the queue is one Lua script, run by Redis alone
-(atomic): two processes completing the same group at once cannot both take a
-ticket, so a person is never seated twice. Waits are measured on Redis' clock,
-the same for every process (a test may pass a clock of its own instead).
+waits at most once and so does a player, a request not looked at for
+:data:`~.pairing.STALE` seconds is dropped before any group is formed, a group
+is seated as soon as it is complete, bots only for those who accepted them, a
+seated ticket is done — with the queue in Redis, so that two people whose
+requests reach two different processes are seated together. Each change of the
+queue, and each look (which keeps a request alive), is one Lua script, run by
+Redis alone (atomic): two processes completing the same group at once cannot
+both take a ticket, so a person is never seated twice, and a request dropped
+as stale by one process cannot be seated by another. Waits and looks are
+measured on Redis' clock, the same for every process (a test may pass a clock
+of its own instead).
 
 Keys (under ``ronda:pair:``): ``q:{game}`` the tickets waiting for a game in
 the order they asked (a sorted set on a counter), ``bots:{game}`` those that
 accept bots by the time their bots are due, ``ask:{ticket}`` each request,
 ``client:{address}`` the tickets an address has waiting, ``player:{id}`` the
-one ticket a player has waiting, ``games`` the games with someone waiting, and
+one ticket a player has waiting, ``seen`` every waiting ticket by when it was
+last asked or looked at, ``games`` the games with someone waiting, and
 ``seat:{ticket}`` where a matched ticket sits (empty while its table is being
 made), kept :data:`KEEP_SEATING` seconds.
 """
@@ -25,14 +30,14 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from .pairing import WAITING_PER_CLIENT, Ask, Game, Match, Seating, TooManyWaiting, Waiting
+from .pairing import STALE, WAITING_PER_CLIENT, Ask, Game, Match, Seating, TooManyWaiting, Waiting
 
 PREFIX = "ronda:pair:"
 KEEP_SEATING = 86_400
 """Seconds a matched ticket's seat is remembered (asking again gives it back): far longer than any game."""
 
 COMMON = """
-local P, NOW = KEYS[1], ARGV[1]
+local P, NOW, STALE = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local function now()
   if NOW ~= '' then return tonumber(NOW) end
   local clock = redis.call('TIME')
@@ -44,6 +49,7 @@ local function drop(ticket)
   if not game then return 0 end
   redis.call('ZREM', P .. 'q:' .. game, ticket)
   redis.call('ZREM', P .. 'bots:' .. game, ticket)
+  redis.call('ZREM', P .. 'seen', ticket)
   redis.call('SREM', P .. 'client:' .. client, ticket)
   if player and player ~= '' and redis.call('GET', P .. 'player:' .. player) == ticket then
     redis.call('DEL', P .. 'player:' .. player)
@@ -51,6 +57,11 @@ local function drop(ticket)
   redis.call('DEL', P .. 'ask:' .. ticket)
   if redis.call('ZCARD', P .. 'q:' .. game) == 0 then redis.call('SREM', P .. 'games', game) end
   return 1
+end
+-- Requests nobody has asked or looked at for STALE seconds are gone (their clients went away): dropped
+-- before anything else is done, so that no group is ever formed with them.
+local function sweep(at)
+  for _, ticket in ipairs(redis.call('ZRANGEBYSCORE', P .. 'seen', '-inf', at - STALE)) do drop(ticket) end
 end
 local function take(tickets, keep)
   local asks = {}
@@ -66,20 +77,22 @@ end
 ASK = (
     COMMON
     + """
-local ticket, game, ask, client = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local per_client, players, bots_after, level, keep = tonumber(ARGV[6]), tonumber(ARGV[7]), ARGV[8], ARGV[9], ARGV[10]
-local player = ARGV[11]
+local ticket, game, ask, client = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local per_client, players, bots_after, level, keep = tonumber(ARGV[7]), tonumber(ARGV[8]), ARGV[9], ARGV[10], ARGV[11]
+local player = ARGV[12]
 if redis.call('EXISTS', P .. 'seat:' .. ticket) == 1 then return {'seated'} end
+local since = now()
+sweep(since)
 drop(ticket)
 if player ~= '' then
   local earlier = redis.call('GET', P .. 'player:' .. player)
   if earlier then drop(earlier) end
 end
 if redis.call('SCARD', P .. 'client:' .. client) >= per_client then return {'too_many'} end
-local since = now()
 redis.call('ZADD', P .. 'q:' .. game, redis.call('INCR', P .. 'order'), ticket)
 redis.call('HSET', P .. 'ask:' .. ticket, 'ask', ask, 'game', game, 'client', client, 'since', tostring(since),
   'level', level, 'bots_after', bots_after, 'player', player)
+redis.call('ZADD', P .. 'seen', since, ticket)
 redis.call('SADD', P .. 'client:' .. client, ticket)
 if player ~= '' then redis.call('SET', P .. 'player:' .. player, ticket) end
 redis.call('SADD', P .. 'games', game)
@@ -95,7 +108,8 @@ return {'waiting'}
 DUE = (
     COMMON
     + """
-local keep, at, found = ARGV[2], now(), {}
+local keep, at, found = ARGV[3], now(), {}
+sweep(at)
 for _, game in ipairs(redis.call('SMEMBERS', P .. 'games')) do
   local players = tonumber(string.match(game, '^(%d+):'))
   while true do
@@ -119,20 +133,22 @@ return found
 )
 """Every group whose bots are due, taken out of the queue: (game, bots, level, the people's asks in queue order)."""
 
-CANCEL = COMMON + "\nreturn drop(ARGV[2])\n"
+CANCEL = COMMON + "\nsweep(now())\nreturn drop(ARGV[3])\n"
 
 LOOK = (
     COMMON
     + """
-local ticket, at = ARGV[2], now()
+local ticket, at = ARGV[3], now()
+sweep(at)
 local held = redis.call('HMGET', P .. 'ask:' .. ticket, 'ask', 'game', 'since', 'bots_after')
 if not held[1] then return false end
+redis.call('ZADD', P .. 'seen', at, ticket)
 local bots_in = ''
 if held[4] ~= '' then bots_in = tostring(math.max(0, tonumber(held[3]) + tonumber(held[4]) - at)) end
 return {held[1], redis.call('ZCARD', P .. 'q:' .. held[2]) - 1, bots_in}
 """
 )
-"""A look at a waiting request: (its ask, how many others wait for the same game, seconds before bots come)."""
+"""A look at a waiting request, which keeps it waiting: (its ask, how many others wait for the game, bots in)."""
 
 
 def _game_key(game: Game) -> str:
@@ -156,7 +172,7 @@ class RedisPairing:
     """:class:`~.pairing.Pairing` in Redis, shared by every process whose client is on the same server.
 
     ``redis`` is a ``redis.asyncio.Redis`` client. Times are Redis' (``TIME``), one clock for every process;
-    ``clock`` replaces it (a test's fake clock, so that waits are tested without sleeping, as on LocalPairing).
+    ``clock`` replaces it (a test's fake clock, so that waits and staleness are tested without sleeping).
     """
 
     def __init__(
@@ -165,18 +181,19 @@ class RedisPairing:
         *,
         per_client: int = WAITING_PER_CLIENT,
         prefix: str = PREFIX,
+        stale: float = STALE,
         clock: Callable[[], float] | None = None,
     ) -> None:
-        self.redis, self.per_client, self.prefix, self.clock = redis, per_client, prefix, clock
+        self.redis, self.per_client, self.prefix, self.stale, self.clock = redis, per_client, prefix, stale, clock
         self._ask = redis.register_script(ASK)
         self._due = redis.register_script(DUE)
         self._cancel = redis.register_script(CANCEL)
         self._look = redis.register_script(LOOK)
 
     async def _run(self, script: Any, *args: Any) -> Any:
-        """Run one of the scripts: every one takes the time first (empty: Redis' own)."""
+        """Run one of the scripts: every one takes the time (empty: Redis' own) and the staleness first."""
         at = "" if self.clock is None else repr(float(self.clock()))
-        return await script(keys=[self.prefix], args=[at, *args])
+        return await script(keys=[self.prefix], args=[at, repr(float(self.stale)), *args])
 
     async def ask(self, ask: Ask) -> Match | None:
         bots_after = "" if ask.bots_after is None else repr(float(ask.bots_after))
