@@ -30,6 +30,7 @@ from real_server import free_port
 from web_helpers import Client, Server, new_table
 
 from ronda.interfaces.web.app import create_app
+from ronda.interfaces.web.pairing import STALE
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -200,6 +201,37 @@ def test_play_now_bots_come_for_a_wait_that_ended_on_any_process(tmp_path: Path,
         assert seated["status"] == "seated" and seated["seat"] == 0
         table = b.get(f"/api/tables/{seated['table_id']}").json()
         assert [s["kind"] for s in table["seats"]] == ["human", "bot"] and table["seats"][1]["level"] == "easy"
+
+
+def test_play_now_one_browser_asking_on_two_processes_waits_once(tmp_path: Path, redis_url: str) -> None:
+    """A player waits at most once across processes: their second tab's ask replaces the first, on any process."""
+    with two_processes(tmp_path, redis_url) as (a, b):
+        first = a.post("/api/play", json={"players": 2, "name": "Solo"})
+        assert first.status_code == 202
+        b.cookies.update(a.cookies)  # the same browser, its second tab's ask reaching the other process
+        second = b.post("/api/play", json={"players": 2, "name": "Solo"})
+        assert second.status_code == 202 and second.json()["others"] == 0, second.text
+        assert a.get(f"/api/play/{first.json()['ticket']}").json()["error"]["code"] == "not_waiting"
+        b.cookies.clear()  # a stranger
+        brahim = play(b, players=2, name="Brahim")
+        assert brahim.status_code == 200, brahim.text
+        table = b.get(f"/api/tables/{brahim.json()['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Solo", "Brahim"]
+
+
+def test_play_now_asks_nobody_looks_at_are_dropped_on_every_process(tmp_path: Path, redis_url: str) -> None:
+    """Ghosts asked on one process are dropped by the next ask on the other, before it can seat anyone with them."""
+    with two_processes(tmp_path, redis_url) as (a, b):
+        for http in (a, b):
+            http.app.state.site.pairing.stale = 0.5  # STALE is 10 s: a test does not wait that long
+        ghosts = [play(a, players=3, preset="heavy", name=f"GhostG{n}").json()["ticket"] for n in (1, 2)]
+        time.sleep(0.6)
+        amina = play(b, players=3, preset="heavy", name="Amina")
+        assert amina.status_code == 202 and amina.json()["others"] == 0, amina.text  # not seated with the ghosts
+        for http in (a, b):
+            http.app.state.site.pairing.stale = STALE  # from here on, no slow step of the test's own drops Amina
+        assert a.get(f"/api/play/{ghosts[1]}").status_code == 404
+        assert b.get(f"/api/play/{amina.json()['ticket']}").json()["status"] == "waiting"
 
 
 def test_readiness_needs_the_redis_of_the_cluster(tmp_path: Path, redis_url: str) -> None:

@@ -12,6 +12,8 @@ pytest.importorskip("fastapi")
 
 from web_helpers import Client, server
 
+from ronda.interfaces.web.pairing import STALE
+
 
 def play(http: Any, **body: Any) -> Any:
     """Ask to play now; one test client asks for several strangers, so it keeps no name (``"keep": false``)."""
@@ -144,3 +146,39 @@ def test_people_who_give_no_name_are_seated_as_guests(tmp_path: Path) -> None:
         assert [a.status_code for a in answers] == [202, 202, 202, 200], answers[-1].text
         table = http.get(f"/api/tables/{answers[-1].json()['table_id']}").json()
         assert [s["name"] for s in table["seats"]] == ["Guest 1", "Guest 2", "Guest 3", "Guest 4"]
+
+
+def test_one_browser_asking_twice_waits_once_and_is_never_seated_against_itself(tmp_path: Path) -> None:
+    """The audit's two tabs: one cookie (a kept name), two asks without a ticket. It was seated as "Solo", "Solo 2"."""
+    with server(tmp_path) as http:
+        first = http.post("/api/play", json={"players": 2, "name": "Solo"})
+        assert first.status_code == 202 and "ronda_player" in http.cookies
+        second = http.post("/api/play", json={"players": 2, "name": "Solo"})  # the other tab: the same cookie
+        assert second.status_code == 202, second.text
+        assert second.json()["status"] == "waiting" and second.json()["others"] == 0
+        gone = http.get(f"/api/play/{first.json()['ticket']}")  # the first tab's request was replaced
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_waiting"
+        assert "replaced by a newer request" in gone.json()["error"]["message"]
+        http.cookies.clear()  # a stranger, in another browser
+        brahim = play(http, players=2, name="Brahim")
+        assert brahim.status_code == 200, brahim.text
+        table = http.get(f"/api/tables/{brahim.json()['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Solo", "Brahim"]
+
+
+def test_asks_nobody_looks_at_again_are_dropped_and_never_seat_a_real_person_with_ghosts(tmp_path: Path) -> None:
+    """The audit's ghosts: two asks never looked at again, then a real person asking for the same game."""
+    with server(tmp_path) as http:
+        pairing = http.app.state.site.pairing
+        pairing.stale = 0.5  # STALE is 10 s: a test does not wait that long
+        ghosts = [play(http, players=3, preset="heavy", name=f"GhostG{n}").json()["ticket"] for n in (1, 2)]
+        time.sleep(0.6)
+        amina = play(http, players=3, preset="heavy", name="Amina")
+        assert amina.status_code == 202 and amina.json()["others"] == 0  # waits: not seated with the ghosts
+        pairing.stale = STALE  # from here on, no slow step of the test's own drops Amina
+        gone = http.get(f"/api/play/{ghosts[0]}")
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_waiting"
+        assert "without a look" in gone.json()["error"]["message"] and "ask again" in gone.json()["error"]["message"]
+        # A page that comes back asks again (with its old ticket, as the page keeps it): a new request, waiting.
+        again = play(http, players=3, preset="heavy", name="GhostG1", ticket=ghosts[0])
+        assert again.status_code == 202 and again.json()["ticket"] != ghosts[0] and again.json()["others"] == 1

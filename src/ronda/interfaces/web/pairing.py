@@ -15,6 +15,20 @@ The rules it keeps:
   issue 26 item 2 gives people a durable identity). Asking again with a ticket
   still waiting replaces that one request (another game, another wait): a
   ticket waits at most once.
+- A *player* (a kept name, :attr:`Ask.player`) waits at most once too: their
+  new ask replaces their earlier waiting request, whatever its ticket. Two
+  tabs of one browser send two tickets but one player, and without this rule
+  the second tab's ask completed the first's group: one person seated against
+  themselves ("Solo" and "Solo 2", one player at both seats). People without a
+  kept name (``player`` None) are told apart by ticket alone, and nobody is by
+  address: two people behind one NAT are two people.
+- A request is kept only while someone looks at it: asking, or looking
+  (:meth:`Pairing.waiting`, which the waiting page sends every second). One not
+  looked at for :data:`STALE` seconds is dropped before any group is formed, so
+  that a client who asked and went away (a closed tab, or a script leaving
+  ghosts on purpose) is never seated in a real person's game, where a stand-in
+  bot would play their seat. Its ticket is then unknown, like a cancelled one:
+  the page says the request is gone and the person asks again.
 - A group is seated as soon as ``players`` people wait for the same game, first
   come first seated.
 - A person who chose bots (``bots_after`` seconds, and a level) is seated when
@@ -34,6 +48,8 @@ from typing import Protocol
 
 WAITING_PER_CLIENT = 8
 """Requests one client (an address) may have waiting at once: a flood does not fill the queue."""
+STALE = 10.0
+"""Seconds a waiting request is kept without a look (the page looks every second): then it is dropped as gone."""
 KEEP_SEATINGS = 100_000
 """Seated tickets remembered (so that asking again gives back the seat); the oldest half goes past it."""
 
@@ -109,7 +125,11 @@ class Pairing(Protocol):
     """The play-now queue, as a server of one process or of many would keep it."""
 
     async def ask(self, ask: Ask) -> Match | None:
-        """Queue ``ask`` (replacing the ticket's earlier request); the group it completes (tickets pending), or None."""
+        """Queue ``ask`` (replacing the ticket's or the player's earlier request); the group it completes, or None.
+
+        The group's tickets are pending from then on; requests not looked at for :data:`STALE` seconds are dropped
+        first, so they are never part of it.
+        """
         ...
 
     async def cancel(self, ticket: str) -> bool:
@@ -117,7 +137,7 @@ class Pairing(Protocol):
         ...
 
     async def waiting(self, ticket: str) -> Waiting | None:
-        """The ticket's request, if it is waiting."""
+        """The ticket's request, if it is waiting; looking keeps it waiting another :data:`STALE` seconds."""
         ...
 
     async def due(self) -> list[Match]:
@@ -137,6 +157,8 @@ class Pairing(Protocol):
 class _Entry:
     ask: Ask
     since: float
+    seen: float
+    """When the request was last asked or looked at: :data:`STALE` seconds later it is dropped."""
 
 
 class LocalPairing:
@@ -152,44 +174,61 @@ class LocalPairing:
     ['Amina', 'Brahim']
     """
 
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic, per_client: int = WAITING_PER_CLIENT) -> None:
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        per_client: int = WAITING_PER_CLIENT,
+        stale: float = STALE,
+    ) -> None:
         self.clock = clock
         self.per_client = per_client
+        self.stale = stale
         self.queues: dict[Game, list[_Entry]] = {}
         self.where: dict[str, Game] = {}
+        self.players: dict[str, str] = {}
+        """The ticket each player (a kept name) has waiting: one at most."""
         self.seatings: dict[str, Seating] = {}
 
     async def ask(self, ask: Ask) -> Match | None:
         if ask.ticket in self.seatings:
             raise ValueError(f"ticket {ask.ticket[:8]}… was seated: it is done")
+        now = self._sweep()
         self._drop(ask.ticket)
+        if ask.player is not None and (earlier := self.players.get(ask.player)) is not None:
+            self._drop(earlier)  # the player's other tab, or an earlier ask: never a group with themselves
         mine = sum(e.ask.client == ask.client for q in self.queues.values() for e in q)
         if mine >= self.per_client:
             raise TooManyWaiting(ask.client)
         queue = self.queues.setdefault(ask.game, [])
-        queue.append(_Entry(ask, self.clock()))
+        queue.append(_Entry(ask, now, now))
         self.where[ask.ticket] = ask.game
+        if ask.player is not None:
+            self.players[ask.player] = ask.ticket
         if len(queue) >= ask.game.players:
             group = queue[: ask.game.players]
             return self._take(ask.game, [e.ask for e in group], 0, None)
         return None
 
     async def cancel(self, ticket: str) -> bool:
+        self._sweep()
         return self._drop(ticket)
 
     async def waiting(self, ticket: str) -> Waiting | None:
+        now = self._sweep()
         game = self.where.get(ticket)
         if game is None:
             return None
         queue = self.queues[game]
         (entry,) = (e for e in queue if e.ask.ticket == ticket)
+        entry.seen = now
         bots_in = None
         if entry.ask.bots_after is not None:
-            bots_in = max(0.0, entry.since + entry.ask.bots_after - self.clock())
+            bots_in = max(0.0, entry.since + entry.ask.bots_after - now)
         return Waiting(entry.ask, len(queue) - 1, bots_in)
 
     async def due(self) -> list[Match]:
-        now = self.clock()
+        now = self._sweep()
         matches = []
         for game in list(self.queues):
             while True:
@@ -214,20 +253,29 @@ class LocalPairing:
         return self.seatings.get(ticket)
 
     def _take(self, game: Game, people: list[Ask], bots: int, level: str | None) -> Match:
-        tickets = {a.ticket for a in people}
-        self.queues[game] = [e for e in self.queues[game] if e.ask.ticket not in tickets]
-        if not self.queues[game]:
-            del self.queues[game]
-        for ticket in tickets:
-            self.where.pop(ticket, None)
-            self.seatings[ticket] = Seating()  # pending, in the same step: a look meanwhile finds it matched
+        for ask in people:
+            self._drop(ask.ticket)
+            self.seatings[ask.ticket] = Seating()  # pending, in the same step: a look meanwhile finds it matched
         return Match(game, tuple(people), bots, level)
+
+    def _sweep(self) -> float:
+        """Drop every request not looked at for :attr:`stale` seconds (their clients went away); the time now."""
+        now = self.clock()
+        gone = [e.ask.ticket for q in self.queues.values() for e in q if e.seen + self.stale <= now]
+        for ticket in gone:
+            self._drop(ticket)
+        return now
 
     def _drop(self, ticket: str) -> bool:
         game = self.where.pop(ticket, None)
         if game is None:
             return False
-        self.queues[game] = [e for e in self.queues[game] if e.ask.ticket != ticket]
+        queue = self.queues[game]
+        for entry in queue:
+            player = entry.ask.player
+            if entry.ask.ticket == ticket and player is not None and self.players.get(player) == ticket:
+                del self.players[player]
+        self.queues[game] = [e for e in queue if e.ask.ticket != ticket]
         if not self.queues[game]:
             del self.queues[game]
         return True

@@ -6,6 +6,12 @@ first person, :meth:`~..tables.Table.join` for each other, so each gets a seat
 token exactly as a joiner does). A wait that ends is acted on when a request
 or a look (``GET /api/play/{ticket}``, which a waiting page sends every
 second) reaches the server; a waiting person learns their seat by looking.
+Looking also keeps the request waiting: one nobody asked or looked at for
+:data:`~..pairing.STALE` seconds is dropped (its client went away), and its
+ticket is then answered 404 ``not_waiting`` as a cancelled one is; the page
+then says the request is gone, and the person asks again (an ask with that
+ticket is a new request, with a new ticket). A player's ask that replaced
+their earlier request (another tab) leaves that one's ticket the same answer.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from ....bots import levels
 from ....engine.presets import preset_rules
 from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
-from ..pairing import Ask, Game, Match, Pairing, Seating, TooManyWaiting
+from ..pairing import STALE, Ask, Game, Match, Pairing, Seating, TooManyWaiting
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
 from ..store import StoreUnavailable
 from ..tables import CLOSED, FINISHED, Table
@@ -30,6 +36,16 @@ router = APIRouter()
 
 TICKET_BYTES = 18
 """Random bytes of a ticket (144 bits): it gives back its seat's token, so it is as secret as one."""
+
+
+def _not_waiting() -> HttpError:
+    """A ticket with no request waiting, whatever the reason: the person asks again (the page says so)."""
+    return HttpError(
+        404,
+        "not_waiting",
+        "this request is not waiting: it was cancelled, replaced by a newer request of yours,"
+        f" dropped after {STALE:g} s without a look, or never made; ask again",
+    )
 
 
 async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
@@ -118,7 +134,7 @@ async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONRespon
         )
     waiting = await pairing.waiting(ticket)
     if waiting is None:
-        raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")
+        raise _not_waiting()
     ask = waiting.ask
     return JSONResponse(
         {
@@ -202,4 +218,4 @@ async def cancel(request: Request, ticket: str) -> dict[str, Any]:
         return {"status": "cancelled", "ticket": ticket}
     if (seating := await pairing.seating(ticket)) is not None and seating.error is None:
         raise HttpError(409, "already_seated", "too late to cancel: you have a seat (look again to take it)")
-    raise HttpError(404, "not_waiting", "this request is not waiting: it was cancelled, or never made")
+    raise _not_waiting()

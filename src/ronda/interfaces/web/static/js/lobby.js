@@ -337,7 +337,7 @@ export async function showLobby(app, { go, fail, meta }) {
     try {
       playAnswer(await api(`/api/play/${encodeURIComponent(ticket)}`));
     } catch (error) {
-      if (error.status === 404) { // a wait this page was showing is gone from the server (a restart): say so
+      if (error.status === 404) { // a wait this page was showing is gone (a restart, or no look for 10 s): say so
         const waiting = waitTimer !== null;
         localStorage.removeItem(TICKET);
         stopWaiting();
