@@ -327,6 +327,15 @@ export async function showLobby(app, { go, fail, meta }) {
     playStatus.textContent = [t("playWaiting", { n: more }),
       answer.bots_in === null ? "" : t("playBotsIn", { n: Math.ceil(answer.bots_in) })].filter(Boolean).join(" ");
   };
+  // The request the form describes (the name typed, if any, is the one kept: the field shows it once kept).
+  const askToPlay = () => {
+    const me = playName.value.trim();
+    return api("/api/play", {
+      players: playCount(), preset: playPreset.value, ...(me ? { name: me } : {}),
+      bots_after: playBots.checked ? Number(playWait.value) : null, level: playLevel.value,
+      ticket: localStorage.getItem(TICKET),
+    });
+  };
   const look = async () => {
     const ticket = localStorage.getItem(TICKET);
     if (stopped) return stopWaiting();
@@ -337,11 +346,22 @@ export async function showLobby(app, { go, fail, meta }) {
     try {
       playAnswer(await api(`/api/play/${encodeURIComponent(ticket)}`));
     } catch (error) {
-      if (error.status === 404) { // a wait this page was showing is gone (a restart, or no look for 10 s): say so
+      if (error.status === 404) {
+        // A wait this page was showing is gone: the server restarted, or dropped it because this page stopped
+        // looking (a background tab's timers slow to once a minute). The person never chose to stop: ask again
+        // at once with the same choices; only if that fails are they told to press Play now.
         const waiting = waitTimer !== null;
         localStorage.removeItem(TICKET);
         stopWaiting();
-        playStatus.textContent = waiting ? t("playLost") : "";
+        playStatus.textContent = "";
+        if (waiting) {
+          try {
+            playAnswer(await askToPlay());
+          } catch (again) {
+            playStatus.textContent = t("playLost");
+            if (again.status !== 0) fail(again);
+          }
+        }
       } else if (error.status !== 0) { // the table could not be made (a full server): ask again later
         localStorage.removeItem(TICKET);
         stopWaiting();
@@ -355,11 +375,7 @@ export async function showLobby(app, { go, fail, meta }) {
     if (me) localStorage.setItem(NAME, me);
     playButton.disabled = true;
     try {
-      playAnswer(await api("/api/play", {
-        players: playCount(), preset: playPreset.value, ...(me ? { name: me } : {}),
-        bots_after: playBots.checked ? Number(playWait.value) : null, level: playLevel.value,
-        ticket: localStorage.getItem(TICKET),
-      }));
+      playAnswer(await askToPlay());
       if (me && !playName.readOnly) keptName(await whoAmI()); // the name typed is kept now: shown locked
     } catch (error) {
       playButton.disabled = false;
