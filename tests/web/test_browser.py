@@ -572,3 +572,29 @@ def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
         assert "Youssef's ronda is proven by your cards" in note.inner_text()
         assert page.locator("[data-action='challenge-1']").count() == 0
         page.screenshot(path=str(tmp_path / "proven.png"))
+
+
+def test_the_turn_clock_is_counted_down_on_screen_and_the_stand_in_makes_the_move_let_pass(
+    browser: Any, tmp_path: Path
+) -> None:
+    """With a turn clock (here 5 s), the page says how long is left for the person's own decision, then the
+    stand-in makes it; the person plays on from the next decision, and the page counts that one down afresh."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=5
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url)
+        page.wait_for_selector("[data-action^='declare-']")
+        page.wait_for_selector("#turn-clock:has-text('s left, then the computer plays this one for you')")
+        first = int(page.inner_text("#turn-clock").split()[0])
+        time.sleep(1.5)
+        later = page.locator("#turn-clock").inner_text()
+        assert not later or int(later.split()[0]) < first <= 4  # counting down
+        # Nobody clicks: the stand-in declares for this seat, and the game goes on to its next decision.
+        page.wait_for_selector("[data-action^='declare-']", state="detached", timeout=15_000)
+        page.wait_for_selector("#hand .hand-card.playable", timeout=15_000)
+        page.wait_for_selector("#turn-clock:has-text('s left')")
+        assert int(page.inner_text("#turn-clock").split()[0]) >= 3  # a fresh clock for the new decision
+        page.locator("#hand .hand-card.playable").first.click()  # the person plays on, by hand
+        page.wait_for_selector("#hand .hand-card.playable", state="detached", timeout=15_000)
+        page.screenshot(path=str(tmp_path / "turn-clock.png"))

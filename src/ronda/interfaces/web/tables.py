@@ -329,6 +329,7 @@ class Table:
             "winner": winner,
             "created": self.created,
             "stalled": self.stalled,
+            "turn_time": self.settings.turn_time,
             **({"ratings": self.ratings[self.number]} if self.number in self.ratings else {}),
         }
 

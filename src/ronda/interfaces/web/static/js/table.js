@@ -86,6 +86,8 @@ export class TableScreen {
     this.shouts = [];
     this.plays = [];
     this.events = []; // every event told so far, to tell them again in another language
+    this.turnAt = null; // when this page was shown its current decision (the turn clock counts from it)
+    this.clockTimer = null;
     this.version = 0; // the table's version this screen shows
     this.hint = null; // the hint on the seat's decision now, as the server sent it
     this.hintAsked = null; // the version at which a hint was asked for and has not come yet
@@ -370,6 +372,33 @@ export class TableScreen {
     this.plays = [];
   }
 
+  // The server's turn clock (summary.turn_time): when it runs out, the stand-in makes this decision. The page
+  // counts from the moment it was shown the decision, a second early to allow for the way there, and says so
+  // only over the last 30 seconds.
+  turnLeft() {
+    const limit = this.table?.turn_time;
+    if (!limit || !this.myTurn()) return null;
+    if (this.turnAt?.version !== this.version) this.turnAt = { version: this.version, since: Date.now() };
+    return limit - 1 - (Date.now() - this.turnAt.since) / 1000;
+  }
+
+  clockText() {
+    const left = this.turnLeft();
+    if (left === null || left > 30) return "";
+    this.tickClock();
+    return t("turnClock", { n: Math.max(0, Math.ceil(left)) });
+  }
+
+  tickClock() {
+    if (this.clockTimer) return;
+    // Wakes each second while the clock is shown; stops by itself once it is gone (a move, the page left).
+    this.clockTimer = setTimeout(() => {
+      this.clockTimer = null;
+      const clock = this.root.querySelector("#turn-clock");
+      if (clock && this.root.isConnected) clock.textContent = this.clockText();
+    }, 1000);
+  }
+
   myTurn() {
     const view = this.view;
     return Boolean(view && this.connected && this.seat !== null && view.turn === this.seat && this.legal.length);
@@ -577,6 +606,7 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted", id: "turn" },
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
+    if (this.myTurn() && this.table?.turn_time) box.append(el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText()));
     if (this.canHint()) {
       const waiting = this.hintAsked !== null;
       box.append(el("button", {
