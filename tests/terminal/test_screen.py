@@ -224,3 +224,43 @@ def test_ronda_play_in_a_real_terminal_tells_the_first_moves(tmp_path: Path) -> 
         terminal.wait_for(r"Keys: 1-2")
     finally:
         terminal.close()
+
+
+@pytest.mark.parametrize(("size", "players"), [((80, 24), 2), ((80, 24), 4), ((60, 20), 2)])
+def test_on_a_small_terminal_the_hand_the_prompt_and_a_hint_stay_on_screen(size: tuple[int, int], players: int) -> None:
+    """An audit at 80x24 found the prompt and the hand pushed off the screen once the table held two rows of
+    cards, a hint shown only after PageDown, and at 60x20 the play-by-play cut and the prompt never seen. On a
+    short terminal cards are drawn compact and the board keeps the prompt in view; on a narrow one the
+    play-by-play gives the board its columns. Played by keys until the table holds five cards or more."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=11, players=players, level="random"), setup=False)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert ("Play by play" in screen_text(app)) == (size[0] >= 78)
+            crowded = False
+            for _ in range(60):
+                assert_hand_and_prompt_shown(app)
+                if session.over or isinstance(app.screen, MessageScreen):
+                    break
+                if session.view.phase != DECLARE and len(session.view.table) >= 5:
+                    crowded = True
+                    break
+                await pilot.press("enter" if session.view.phase == DECLARE else "1")
+                await settle(pilot, app)
+                if isinstance(app.screen, MessageScreen):  # a round's summary: on to the next
+                    await pilot.press("enter")
+                    await settle(pilot, app)
+            assert crowded, "the table never held five cards"
+            await pilot.press("h")
+            for _ in range(600):
+                await pilot.pause(0.05)
+                if "to win (" in screen_text(app):
+                    break
+            text = screen_text(app)
+            assert "to win (" in text, f"the hint's options are not on screen: {text}"
+            assert re.search(r"Keys: 1(-\d)? or ←/→ and Enter", text)
+
+    run(scenario)

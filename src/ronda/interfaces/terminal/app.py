@@ -26,6 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
@@ -385,6 +386,10 @@ class QueuedKey(NamedTuple):
     phase: str
 
 
+NARROW = 78
+"""Columns under which the play-by-play is hidden: the board needs 46 and the log 30, or both are cut."""
+
+
 class RondaApp(App[None]):
     """Ronda against bots, full screen."""
 
@@ -398,7 +403,7 @@ class RondaApp(App[None]):
     SeatBox { width: 1fr; height: auto; border: round #5b7f62; padding: 0 1; color: #e8f5e9; }
     SeatBox.turn { border: heavy #ffd700; }
     SeatBox.four { padding: 0; }
-    #table { height: auto; min-height: 7; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
+    #table { height: auto; min-height: 5; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }
     #prompt { height: auto; min-height: 2; padding: 0 1; color: #ffffff; }
@@ -551,6 +556,26 @@ class RondaApp(App[None]):
         self.query_one(TableView).show(session)
         self.query_one(HandView).show(session)
         self.query_one(PromptLine).say(self.prompt_text(), self.error, self.note)
+        self.call_after_refresh(self.keep_prompt_in_view)
+
+    def keep_prompt_in_view(self) -> None:
+        """Scroll the board so that the prompt (what to do, the keys, a hint) is on screen: on a short terminal the
+        board scrolls, and a prompt below its edge left a person with nothing saying what to press."""
+        if self.session is not None and self.query("#board"):
+            # The prompt is the board's last piece: the board's end shows all of it (its height is known only
+            # once laid out, which scroll_end waits for), the cards above as far as room allows.
+            self.query_one("#board", VerticalScroll).scroll_end(animate=False)
+
+    def on_resize(self, event: Resize) -> None:
+        """Fit the screen: compact cards on a short terminal (the widgets read it), no play-by-play on a narrow one
+        (the board needs its columns), and the prompt kept in view."""
+        game = self.screen_stack[0]  # the game's screen, under any dialog on top
+        if not game.query("#board"):
+            return
+        game.query_one(PlayLog).display = event.size.width >= NARROW
+        for widget in (*game.query(TableView), *game.query(HandView)):
+            widget.refresh(layout=True)
+        self.call_after_refresh(self.keep_prompt_in_view)
 
     def prompt_text(self) -> str:
         session = self.session

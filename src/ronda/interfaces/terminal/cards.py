@@ -33,6 +33,8 @@ BACK = "#f6f1e3 on #7a1f2b"
 WIDTH = 9
 """Columns of a drawn card, borders included."""
 HEIGHT = 5
+COMPACT_HEIGHT = 3
+"""Lines of a card drawn compact (its edges and its corner only), for a terminal too short for whole faces."""
 
 _CARD_NAME = re.compile(r"\b(1[0-2]|[1-7])([oceb])\b")
 
@@ -46,8 +48,11 @@ MARK_COLOUR = "#00bcd4"
 """The edge of a card a bot just played or took: a colour no suit uses, on top of a heavy line."""
 
 
-def face_lines(card: int, selected: bool = False, label: str = "", marked: bool = False) -> list[Text]:
-    """The five lines of a card's face; ``label`` (the key that plays it, or a mark) sits in the top edge.
+def face_lines(
+    card: int, selected: bool = False, label: str = "", marked: bool = False, compact: bool = False
+) -> list[Text]:
+    """The five lines of a card's face (three when ``compact``: the corner alone between the edges); ``label``
+    (the key that plays it, or a mark) sits in the top edge.
 
     The corner holds the notation and the suit symbol; the middle the rank as
     players name it (Sota, Caballo, Rey for 10, 11, 12) or its pips, and the suit's name.
@@ -71,7 +76,8 @@ def face_lines(card: int, selected: bool = False, label: str = "", marked: bool 
     pips = rank_of(card) + 1 if rank_of(card) < 7 else 0  # 1 to 7 pips, as on the pack's number cards
     middle = (SUIT_SYMBOLS[suit] * pips if pips else rank).center(inner)
     lines = [Text(top, style=edge)]
-    for content, style in ((corner, f"bold {ink}"), (middle, f"bold {ink}"), (SUIT_NAMES[suit].center(inner), ink)):
+    rows = ((corner, f"bold {ink}"), (middle, f"bold {ink}"), (SUIT_NAMES[suit].center(inner), ink))
+    for content, style in rows[:1] if compact else rows:
         line = Text(side, style=edge)
         line.append(content, style=style)
         line.append(side, style=edge)
@@ -96,8 +102,10 @@ def spread(
     selected: int | None = None,
     labels: bool = False,
     marks: Mapping[int, str] | None = None,
+    compact: bool = False,
 ) -> Text:
-    """Cards side by side, wrapped to ``width`` columns; ``labels`` numbers them 1, 2, 3 in their top edge.
+    """Cards side by side, wrapped to ``width`` columns; ``labels`` numbers them 1, 2, 3 in their top edge;
+    ``compact`` draws each card in three lines (:func:`face_lines`).
 
     ``marks`` maps a card to a short word for its top edge ("took", "s1") and
     draws it marked (:func:`face_lines`).
@@ -121,10 +129,11 @@ def spread(
                 selected == start + i,
                 str(start + i + 1) if labels else marks.get(card, ""),
                 marked=card in marks,
+                compact=compact,
             )
             for i, card in enumerate(row)
         ]
-        for line_no in range(HEIGHT):
+        for line_no in range(COMPACT_HEIGHT if compact else HEIGHT):
             line = Text()
             for face in faces:
                 line.append_text(face[line_no])
@@ -133,16 +142,16 @@ def spread(
     return Text("\n").join(rows)
 
 
-def spread_height(count: int, width: int) -> int:
+def spread_height(count: int, width: int, compact: bool = False) -> int:
     """Lines :func:`spread` takes for ``count`` cards in ``width`` columns.
 
-    >>> spread_height(4, 40), spread_height(4, 30)
-    (5, 10)
+    >>> spread_height(4, 40), spread_height(4, 30), spread_height(4, 30, compact=True)
+    (5, 10, 6)
     """
     if not count:
         return 0
     per_row = max(1, (width + 1) // (WIDTH + 1))
-    return -(-count // per_row) * HEIGHT
+    return -(-count // per_row) * (COMPACT_HEIGHT if compact else HEIGHT)
 
 
 def backs(count: int) -> Text:

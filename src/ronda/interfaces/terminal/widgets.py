@@ -20,6 +20,10 @@ from .cards import backs, coloured, spread, spread_height
 from .session import PlayMark, Session
 from .wrap import wrap_phrases
 
+COMPACT_BELOW = 34
+"""Terminal lines under which cards are drawn compact (three lines, the corner alone): at 80x24 whole faces of a
+hand and two rows of table cards push the prompt and the hint off the screen."""
+
 
 class SessionWidget(Widget):
     """A widget that redraws itself from a session."""
@@ -29,6 +33,11 @@ class SessionWidget(Widget):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.session: Session | None = None
+
+    @property
+    def compact(self) -> bool:
+        """Whether cards are drawn compact: the terminal is short (:data:`COMPACT_BELOW`)."""
+        return self.app.size.height < COMPACT_BELOW
 
     def show(self, session: Session) -> None:
         self.session = session
@@ -159,7 +168,7 @@ class TableView(SessionWidget):
         if self.session is None:
             return 1
         cards, _ = self._cards()
-        return max(1, spread_height(len(cards), width)) + len(self._note_lines(width))
+        return max(1, spread_height(len(cards), width, self.compact)) + len(self._note_lines(width))
 
     def render(self) -> Text:
         session = self.session
@@ -167,7 +176,11 @@ class TableView(SessionWidget):
             return Text("")
         cards, marks = self._cards()
         width = self.size.width
-        text = spread(cards, width, marks=marks) if cards else Text("(the table is empty)", style="dim italic")
+        text = (
+            spread(cards, width, marks=marks, compact=self.compact)
+            if cards
+            else Text("(the table is empty)", style="dim italic")
+        )
         for line in self._note_lines(width):
             text.append("\n")
             text.append_text(coloured(line, style="#a5d6a7"))
@@ -207,14 +220,14 @@ class HandView(SessionWidget):
         return list(self.session.view.hand) if self.session is not None else []
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return max(1, spread_height(len(self.cards()), width))
+        return max(1, spread_height(len(self.cards()), width, self.compact))
 
     def render(self) -> Text:
         cards = self.cards()
         if not cards:
             return Text("(no cards in hand)", style="dim italic")
         selected = self.selected if self.session is not None and self.session.view.phase == PLAY else None
-        return spread(cards, self.size.width, selected=selected, labels=True)
+        return spread(cards, self.size.width, selected=selected, labels=True, compact=self.compact)
 
 
 class PromptLine(Static):
