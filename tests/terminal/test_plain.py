@@ -386,3 +386,31 @@ def test_a_real_sigint_ends_the_plain_game_cleanly(tmp_path):
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert out.endswith("\nLeft the game: it was not saved.\n") and "Traceback" not in err
+
+
+def test_playing_again_never_saves_over_the_game_before(tmp_path, monkeypatch):
+    """``--save g.json``, a game won, saved, then 'again': the next game saves to g-2.json (an audit found the
+    finished game's record written over without a word), and saving a game twice writes the same file."""
+    monkeypatch.chdir(tmp_path)
+    settings = quick_settings(seed=9)
+    session = Session(replace(settings, rules=settings.rules.replace(target=1)))
+    after = [["save", "save", "again"], ["save", "quit"]]
+    games: list[Session] = []
+
+    class Scripted(PlainGame):
+        def read(self) -> str | None:
+            if self.session.over:
+                if not games or games[-1] is not self.session:
+                    games.append(self.session)
+                command = after[len(games) - 1].pop(0)
+                self.say(f"> {command}")
+                return command
+            return simple_choice(self.session)
+
+    out = io.StringIO()
+    Scripted(session, io.StringIO(), out, save_path="g.json").run()
+    text = out.getvalue()
+    assert text.count("Saved to g.json (the game)") == 2 and "Saved to g-2.json (the game)" in text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-2.json", "g-2.play.json", "g.json", "g.play.json"]
+    first, second = (load_record(tmp_path / name) for name in ("g.json", "g-2.json"))
+    assert first == games[0].record() and second == games[1].record() and first != second

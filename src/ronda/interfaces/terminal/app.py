@@ -515,6 +515,8 @@ class RondaApp(App[None]):
             return
         try:
             session = Session(settings)
+            if self.session is not None:
+                session.sitting = self.session.sitting + 1
         except (RondaError, ValueError) as error:
             self.settings = settings
             self.push_screen(SetupScreen(settings), self._settings_chosen)
@@ -896,10 +898,11 @@ class RondaApp(App[None]):
         session = self.session
         if session is None:
             return
+        path = session.save_path(self.save_path)
         try:
-            session.save(self.save_path)
+            session.save(path)
         except OSError as error:
-            self.refuse(f"Could not save: {error.strerror or error}")
+            self.refuse(f"Could not save{f' to {path}' if path else ''}: {error.strerror or error}")
             return
         self.note = session.saved_text()
         self.error = ""

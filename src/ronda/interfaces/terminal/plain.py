@@ -213,11 +213,11 @@ class PlainGame:
             if self.session.over:
                 self.show_state()
         elif command.startswith("save"):
-            path = command[len("save") :].strip() or self.save_path
+            path = command[len("save") :].strip() or self.session.save_path(self.save_path)
             try:
                 self.session.save(path)
             except OSError as error:
-                self.say(f"Could not save: {error.strerror or error}.")
+                self.say(f"Could not save{f' to {path}' if path else ''}: {error.strerror or error}.")
             else:
                 self.say(self.session.saved_text())
         elif command in ("y", "yes", "n", "no"):

@@ -205,6 +205,8 @@ class Session:
         """The rounds played to their last card, each with its breakdown (:mod:`ronda.presentation.summary`)."""
         self._summarised = 0
         self.saved_to: Path | None = None
+        self.sitting = 1
+        """This game's number among those played in one run of ``ronda play`` (play again, a new game)."""
         self.last_play: PlayMark | None = None
         """The latest card played by anyone (R4.4: public), with the cards it took."""
         self.hints: list[Hint] = []
@@ -604,6 +606,20 @@ class Session:
         self._saved_events = len(self.game.events)
         return target
 
+    def save_path(self, asked: str | Path | None) -> Path | None:
+        """Where a save with no path of its own writes this game (``None``: a new dated name).
+
+        The file it was resumed from or last saved to; else ``asked`` (``--save``), numbered from the second
+        game of a run ("game-2.json"): the path names the first game, and playing again once wrote the next
+        game over the finished one without a word.
+        """
+        if self.saved_to is not None:
+            return self.saved_to
+        if asked is None:
+            return None
+        path = Path(asked)
+        return path if self.sitting == 1 else path.with_name(f"{path.stem}-{self.sitting}{path.suffix}")
+
     def saved_text(self) -> str:
         """What saving wrote, both files by name, and the command that takes the game up again.
 
@@ -673,7 +689,9 @@ class Session:
 
     def again(self) -> Session:
         """A new game with the same choices and the next seed."""
-        return Session(replace(self.settings, rules=self.rules, seed=self.seed + 1))
+        session = Session(replace(self.settings, rules=self.rules, seed=self.seed + 1))
+        session.sitting = self.sitting + 1
+        return session
 
 
 IllegalMove = IllegalActionError
