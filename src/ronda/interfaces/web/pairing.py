@@ -28,7 +28,8 @@ The rules it keeps:
   that a client who asked and went away (a closed tab, or a script leaving
   ghosts on purpose) is never seated in a real person's game, where a stand-in
   bot would play their seat. Its ticket is then unknown, like a cancelled one:
-  the page says the request is gone and the person asks again.
+  a page that was still showing the wait (a background tab looks seldom) asks
+  again by itself, with the same choices.
 - A group is seated as soon as ``players`` people wait for the same game, first
   come first seated.
 - A person who chose bots (``bots_after`` seconds, and a level) is seated when

@@ -8,9 +8,9 @@ or a look (``GET /api/play/{ticket}``, which a waiting page sends every
 second) reaches the server; a waiting person learns their seat by looking.
 Looking also keeps the request waiting: one nobody asked or looked at for
 :data:`~..pairing.STALE` seconds is dropped (its client went away), and its
-ticket is then answered 404 ``not_waiting`` as a cancelled one is; the page
-then says the request is gone, and the person asks again (an ask with that
-ticket is a new request, with a new ticket). A player's ask that replaced
+ticket is then answered 404 ``not_waiting`` as a cancelled one is; a page that
+was showing the wait asks again by itself with the same choices (an ask with
+that ticket is a new request, with a new ticket). A player's ask that replaced
 their earlier request (another tab) leaves that one's ticket the same answer.
 """
 
@@ -39,7 +39,7 @@ TICKET_BYTES = 18
 
 
 def _not_waiting() -> HttpError:
-    """A ticket with no request waiting, whatever the reason: the person asks again (the page says so)."""
+    """A ticket with no request waiting, whatever the reason: ask again (a page that was waiting does so itself)."""
     return HttpError(
         404,
         "not_waiting",
