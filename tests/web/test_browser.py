@@ -577,10 +577,10 @@ def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
 def test_the_turn_clock_is_counted_down_on_screen_and_the_stand_in_makes_the_move_let_pass(
     browser: Any, tmp_path: Path
 ) -> None:
-    """With a turn clock (here 5 s), the page says how long is left for the person's own decision, then the
+    """With a turn clock (here 8 s), the page says how long is left for the person's own decision, then the
     stand-in makes it; the person plays on from the next decision, and the page counts that one down afresh."""
     app = create_app(
-        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=5
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=8
     )
     with serving(app) as url, open_page(browser, **DESKTOP) as page:
         create_table(page, url)
@@ -589,12 +589,16 @@ def test_the_turn_clock_is_counted_down_on_screen_and_the_stand_in_makes_the_mov
         first = int(page.inner_text("#turn-clock").split()[0])
         time.sleep(1.5)
         later = page.locator("#turn-clock").inner_text()
-        assert not later or int(later.split()[0]) < first <= 4  # counting down
-        # Nobody clicks: the stand-in declares for this seat, and the game goes on to its next decision.
+        assert not later or int(later.split()[0]) < first <= 7  # counting down
+        # Nobody clicks: the stand-in declares for this seat, the page says so, and the game goes on.
+        page.wait_for_selector("#turn-over:has-text('Your time ran out: the computer made that move for you')")
         page.wait_for_selector("[data-action^='declare-']", state="detached", timeout=15_000)
         page.wait_for_selector("#hand .hand-card.playable", timeout=15_000)
         page.wait_for_selector("#turn-clock:has-text('s left')")
-        assert int(page.inner_text("#turn-clock").split()[0]) >= 3  # a fresh clock for the new decision
-        page.locator("#hand .hand-card.playable").first.click()  # the person plays on, by hand
-        page.wait_for_selector("#hand .hand-card.playable", state="detached", timeout=15_000)
+        assert int(page.inner_text("#turn-clock").split()[0]) >= 5  # a fresh clock for the new decision
+        card = page.locator("#hand .hand-card.playable").first
+        chosen = card.get_attribute("data-card")
+        card.click()  # the person plays on, by hand
+        page.wait_for_selector("#turn-over", state="detached", timeout=3_000)  # said until the person acts again
+        page.wait_for_selector(f"#hand [data-card='{chosen}']", state="detached", timeout=15_000)
         page.screenshot(path=str(tmp_path / "turn-clock.png"))

@@ -195,7 +195,9 @@ def test_postgresql_stopped_mid_game_refuses_moves_then_the_game_goes_on(tmp_pat
                 break
             assert reply["code"] == "store_unavailable" and time.monotonic() < deadline
             time.sleep(0.2)
-        play_out(clients.values(), random_chooser(random.Random(6)))
+        # A connection the pool held across the restart may still fail one statement (seen once, under load):
+        # that move is refused with retry, nothing changes, and it is sent again, as the page does.
+        play_out(clients.values(), random_chooser(random.Random(6)), resend=True)
         assert_store_is_what_clients_saw(url, table_id, clients)
 
 

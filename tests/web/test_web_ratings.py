@@ -271,6 +271,10 @@ def test_a_turn_let_pass_once_is_played_for_the_player_who_then_plays_on(tmp_pat
         while owed.version == at:  # nobody moves: the clock makes that one decision
             assert time.monotonic() < deadline, "the clock made no decision"
             owed.recv()
+        other = next(c for c in clients.values() if c is not owed)
+        other.sync()
+        assert {"type": "turn_over"} in owed.messages  # told to the seat whose time ran out, to it alone
+        assert not any(m["type"] == "turn_over" for m in other.messages)
         play_out(clients.values(), random_chooser(random.Random(6), challenge=0))
         for client in clients.values():
             assert not client.errors()

@@ -89,6 +89,8 @@ class Client:
         self.seat: int | None = None
         self.table: dict[str, Any] | None = None
         self.acted_at = -1
+        self.spent: list[dict[str, Any]] = []
+        """The legal actions held when the last decision was sent: still legal if the server did not take it."""
         self.closed = False
         if isinstance(http, Server):
             http.open_clients.append(self)
@@ -115,7 +117,7 @@ class Client:
         if made_at is not None:
             message["version"] = made_at
         self.send(message)
-        self.legal = []
+        self.spent, self.legal = self.legal, []
 
     def close(self) -> None:
         if not self.closed:
@@ -172,7 +174,7 @@ class Client:
             message = self.recv(timeout)
             if message["type"] in kinds:
                 return message
-            assert message["type"] in ("seats", "update", "auto_declare"), (kinds, message)
+            assert message["type"] in ("seats", "update", "auto_declare", "turn_over"), (kinds, message)
 
     def sync(self) -> list[dict[str, Any]]:
         """Everything sent before a ping's pong: the connection has nothing in flight afterwards."""
@@ -209,8 +211,12 @@ def play_out(
     *,
     until: Callable[[], bool] | None = None,
     timeout: float = 60.0,
+    resend: bool = False,
 ) -> None:
-    """Every client acts when it has legal actions, until game over (or ``until()``), reading as it goes."""
+    """Every client acts when it has legal actions, until game over (or ``until()``), reading as it goes.
+
+    ``resend``: an error that asks for the move again (``retry``, the store briefly unavailable) is answered as
+    the page answers it, by acting again; any other error fails the test."""
     clients = list(clients)
     done = until or (lambda: all(c.over for c in clients))
     deadline = time.monotonic() + timeout
@@ -218,7 +224,10 @@ def play_out(
         progressed = False
         for client in clients:
             while (message := client.poll()) is not None:
-                assert message["type"] != "error", message
+                if resend and message["type"] == "error" and message.get("retry"):
+                    client.acted_at, client.legal = -1, client.spent  # not taken: the page sends a move again
+                else:
+                    assert message["type"] != "error", message
                 progressed = True
         if done():
             return

@@ -517,6 +517,10 @@ class Table:
         if self.timeouts[seat] >= TIMEOUTS_TO_LEAVE and seat not in self.abandoned:
             self.abandoned.add(seat)
             log.info("table %s: seat %d let %d turns pass; it counts as having left", self.id, seat, TIMEOUTS_TO_LEAVE)
+        text = dumps({"type": "turn_over"})  # to the seat's own connections: its page says who made the move
+        for client, at in list(self.clients.items()):
+            if at == seat:
+                client.send(text)
         self._wake.set()
 
     def _unplayed(self) -> tuple[int, ...]:

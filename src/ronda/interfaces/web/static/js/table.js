@@ -87,6 +87,7 @@ export class TableScreen {
     this.plays = [];
     this.events = []; // every event told so far, to tell them again in another language
     this.turnAt = null; // when this page was shown its current decision (the turn clock counts from it)
+    this.timedOut = false; // the clock ran out on one of this seat's decisions: the computer made it
     this.clockTimer = null;
     this.version = 0; // the table's version this screen shows
     this.hint = null; // the hint on the seat's decision now, as the server sent it
@@ -159,6 +160,10 @@ export class TableScreen {
         return;
       case "auto_declare":
         this.autoDeclare = Boolean(msg.on);
+        this.render();
+        return;
+      case "turn_over": // the turn clock ran out: the computer makes this move; said until the person acts again
+        this.timedOut = true;
         this.render();
         return;
       case "hint":
@@ -274,6 +279,7 @@ export class TableScreen {
 
   act(action, again = false) {
     if (this.pending || !this.connected) return;
+    this.timedOut = false;
     this.pending = true;
     this.confirming = null;
     this.lastAction = action;
@@ -606,6 +612,7 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted", id: "turn" },
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
+    if (this.timedOut) box.append(el("span", { class: "prompt muted", id: "turn-over" }, t("turnOver")));
     if (this.myTurn() && this.table?.turn_time) box.append(el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText()));
     if (this.canHint()) {
       const waiting = this.hintAsked !== null;
