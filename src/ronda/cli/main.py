@@ -43,6 +43,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import random_rounds
 
+    if args.rounds < 1:  # 0 rounds would print a speed of 0 rounds/s, a measurement of nothing
+        print(f"ronda bench: --rounds must be at least 1, not {args.rounds}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     player_counts = [args.players] if args.players else [2, 3, 4]
     results = []
     for players in player_counts:
