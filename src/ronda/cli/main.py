@@ -64,6 +64,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         flags = f" --players {args.players}" if args.players else ""
         flags += " --auto-declare" if args.auto_declare else ""
         flags += " --api" if args.api else ""
+        flags += f" --seed {args.seed}" if args.seed else ""  # the line repeats the same playouts
         print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core; engine: {engine_build()})")
     return 0
 
