@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     players = review.rules.players
     rounds = len(record["rounds"])
-    seats = " and ".join(str(s) for s in review.seats)
+    seats = _listed([str(s) for s in review.seats])
     print(
         f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
         f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"
@@ -131,6 +131,15 @@ def run(args: argparse.Namespace) -> int:
     flags += f" --seed {args.seed}" if args.seed else ""
     print(f"(ronda analyse {args.file}{flags})")
     return 0
+
+
+def _listed(words: list[str]) -> str:
+    """Words as a sentence lists them: "and" before the last one only.
+
+    >>> _listed(["0"]), _listed(["0", "1"]), _listed(["0", "1", "2", "3"])
+    ('0', '0 and 1', '0, 1, 2 and 3')
+    """
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
 
 def _interrupted(done: int, total: int | None) -> str:
