@@ -237,3 +237,13 @@ def test_a_policy_entrant_without_numpy_is_refused_naming_the_extra_not_a_traceb
     assert result.stderr.strip() == (
         "ronda arena: policy:PATH bots need numpy, which is not installed: pip install 'ronda[research]'"
     )
+
+
+def test_a_records_path_that_is_a_file_is_said_to_be_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "cannot make the folder: file exists", which leaves a newcomer wondering which folder."""
+    record = tmp_path / "game.json"
+    record.write_text("{}")
+    assert main(["arena", "random", "random", "--units", "1", "--records", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"ronda arena: --records {record} is a file: give a folder to save the records in\n"
+    assert record.read_text() == "{}"

@@ -155,6 +155,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.time_limit is not None and not args.time_limit > 0:
             raise ValueError("--time-limit is a number of seconds above 0")
         if args.records:
+            if Path(args.records).exists() and not Path(args.records).is_dir():  # "file exists" said why not
+                raise ValueError(f"--records {args.records} is a file: give a folder to save the records in")
             try:
                 Path(args.records).mkdir(parents=True, exist_ok=True)
             except OSError as error:
