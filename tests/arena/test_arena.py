@@ -247,3 +247,12 @@ def test_a_records_path_that_is_a_file_is_said_to_be_one(tmp_path: Path, capsys:
     out, err = capsys.readouterr()
     assert out == "" and err == f"ronda arena: --records {record} is a file: give a folder to save the records in\n"
     assert record.read_text() == "{}"
+
+
+def test_settings_given_to_a_level_that_takes_none_are_said_to_be_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """``easy:bogus=1`` names a real level: "unknown bot level" sent the user looking for a typo in "easy"."""
+    assert main(["arena", "easy:bogus=1", "random", "--units", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    said = "bot 'easy:bogus=1': easy takes no settings (only hard and expert do, e.g. hard:samples=32)"
+    assert err == f"ronda arena: {said}\n"
