@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,22 +57,33 @@ def test_without_the_web_extra_one_line_and_exit_2(
     ("argv", "words"),
     [
         (["serve", "--stand-in", "grandmaster"], "grandmaster"),
-        (["serve", "--grace", "-1"], "--grace"),
-        (["serve", "--turn-time", "-5"], "--turn-time"),
-        (["serve", "--flood-rate", "0"], "--flood-rate"),
-        (["serve", "--port", "70000"], "--port"),
-        (["serve", "--bot-workers", "0"], "--bot-workers"),
+        (["serve", "--grace", "-1"], "--grace is zero or more seconds, not -1"),
+        (["serve", "--grace", "-5"], "--grace is zero or more seconds, not -5"),
+        (["serve", "--turn-time", "-5"], "--turn-time is zero or more seconds (0: no clock), not -5"),
+        (["serve", "--bot-delay", "-0.5"], "--bot-delay is zero or more seconds, not -0.5"),
+        (["serve", "--flood-rate", "0"], "--flood-rate is a number of messages a second above zero, not 0"),
+        (["serve", "--store-timeout", "0"], "--store-timeout is a number of seconds above zero, not 0"),
+        (["serve", "--port", "70000"], "--port must be from 1 to 65535, not 70000"),
+        (["serve", "--bot-workers", "0"], "--bot-workers is 1 or more, not 0"),
         (["serve", "--public-url", "ronda.example"], "--public-url"),
-        (["serve", "--max-tables", "0"], "--max-tables"),
-        (["serve", "--connections-per-client", "0"], "--connections-per-client"),
-        (["serve", "--spectators-per-table", "-1"], "--spectators-per-table"),
+        (["serve", "--max-tables", "0"], "--max-tables is 1 or more, not 0"),
+        (["serve", "--tables-per-client", "0"], "--tables-per-client is 1 or more, not 0"),
+        (["serve", "--connections-per-client", "0"], "--connections-per-client is 1 or more, not 0"),
+        (["serve", "--spectators-per-table", "-1"], "--spectators-per-table is 1 or more, not -1"),
+        (["serve", "--create-rate", "0"], "--create-rate is a number of tables a minute above zero, not 0"),
+        (["serve", "--join-rate", "-2"], "--join-rate is a number of seats a minute above zero, not -2"),
+        (["serve", "--close-after", "-1"], "--close-after is zero or more seconds, not -1"),
+        (["serve", "--analysis-budget", "0"], "--analysis-budget is 1 or more guesses, not 0"),
+        (["serve", "--drain", "-5"], "--drain is zero or more seconds, not -5"),
     ],
 )
 def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """One line naming the option at fault and nothing else: a list of five options' ranges hid which one it was."""
     pytest.importorskip("uvicorn")
     assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and err.count("\n") == 1
+    assert re.findall(r"--[a-z][a-z-]*", err) == [argv[1]]
 
 
 def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(
