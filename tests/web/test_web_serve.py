@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,8 @@ import pytest
 from benchmark_scripts import run_benchmark
 from ronda.cli.main import main
 from ronda.cli.serve import WEB_HINT, database_url
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
@@ -84,6 +89,32 @@ def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pyt
     out, err = capsys.readouterr()
     assert out == "" and words in err and err.count("\n") == 1
     assert re.findall(r"--[a-z][a-z-]*", err) == [argv[1]]
+
+
+def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "-m", "ronda", "serve", "--data", str(tmp_path / "data"), *options]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2_before_anything_says_it_is_served(tmp_path: Path) -> None:
+    """Not "Ronda is served at …" followed by uvicorn's log and its "[Errno 98]": the address is never served."""
+    pytest.importorskip("uvicorn")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = _serve(tmp_path, "--port", str(port))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"ronda serve: cannot listen on 127.0.0.1:{port}: address already in use\n"
+
+
+def test_a_host_that_cannot_be_resolved_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    done = _serve(tmp_path, "--host", "nosuchhost.invalid", "--port", "8768")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "ronda serve: cannot listen on nosuchhost.invalid:8768: the host cannot be resolved\n"
 
 
 def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(

@@ -11,6 +11,7 @@ import logging
 import logging.config
 import os
 import signal
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -323,6 +324,11 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             print("ronda serve: --redis needs the cluster extra: pip install 'ronda[cluster]'", file=sys.stderr)
             return EXIT_BAD_INPUT
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as error:
+        print(f"ronda serve: cannot listen on {args.host}:{args.port}: {listen_error_words(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     logs = log_config(args.log_format, args.log_level)
     logging.config.dictConfig(logs)
     app = create_app(
@@ -369,12 +375,36 @@ def run(args: argparse.Namespace) -> int:
         proxy_headers=args.forwarded,
         forwarded_allow_ips="*" if args.forwarded else None,
     )
-    try:
-        draining_server(config, app, args.drain).run()
-    except OSError as error:
-        print(f"ronda serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    with sock:
+        draining_server(config, app, args.drain).run(sockets=[sock])
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound to ``host:port`` before anything says the game is served there.
+
+    Left to uvicorn, a port in use showed the "Ronda is served at" line, then its log and an error with a
+    traceback's worth of words; bound here, it is one line and exit 2. IPv4 unless the host is an IPv6
+    address, as uvicorn binds a host name itself.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart need not wait out TIME_WAIT
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def listen_error_words(error: OSError) -> str:
+    """Why a bind failed, in words: "address already in use", "the host cannot be resolved"."""
+    if isinstance(error, socket.gaierror):
+        return "the host cannot be resolved"
+    from ..engine.jsontext import os_error_words
+
+    return os_error_words(error)
 
 
 def draining_server(config: Any, app: Any, drain: float) -> Any:
