@@ -1,6 +1,8 @@
-"""What ``ronda`` prints for the commands that have no test file of their own (``bench``, ``replay``)."""
+"""What ``ronda`` prints where no test file of a command covers it: ``bench``, and ``play``'s own options."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -21,3 +23,22 @@ def test_bench_repeats_every_option_that_changes_the_playouts(capsys: pytest.Cap
     assert main(["bench", "--rounds", "10", "--seed", "5", "--players", "2", "--auto-declare", "--api"]) == 0
     last = capsys.readouterr().out.splitlines()[-1]
     assert last.startswith("(ronda bench --players 2 --auto-declare --api --seed 5 --rounds 10; ")
+
+
+def test_play_resume_given_the_seat_and_bots_file_names_the_record_to_give(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``s`` writes two files; given the ``.play.json`` one, the player is told which to resume instead."""
+    from ronda.interfaces.terminal.session import Session, Settings
+
+    monkeypatch.chdir(tmp_path)
+    Session(Settings(levels=(None, "random"), seed=1, pace=0)).save("game.json")
+    assert main(["play", "--plain", "--resume", "game.play.json"]) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        "ronda play: game.play.json holds only your seat and the bots of a saved game: resume the game itself, "
+        "game.json\n"
+    )
+    assert main(["play", "--plain", "--resume", "nowhere.play.json"]) == EXIT_BAD_INPUT  # no such file: said so
+    assert "nowhere.play.json: cannot read it: no such file or directory" in capsys.readouterr().err

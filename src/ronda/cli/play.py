@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
             if session is None:
                 Session(settings)  # check the bot levels now, not after the start screen
     except RecordError as error:  # names no file: the one at fault is the record resumed
-        return _fail(f"{args.resume}: {error}")
+        return _fail(_side_file_given(args.resume) or f"{args.resume}: {error}")
     except (RondaError, ValueError) as error:
         return _fail(str(error))
     if plain:
@@ -127,6 +127,21 @@ def run(args: argparse.Namespace) -> int:
 
     RondaApp(settings, session=session, setup=not args.no_setup, save_path=args.save).run()
     return 0
+
+
+def _side_file_given(path: str) -> str | None:
+    """What to say when ``--resume`` was given the other file a save writes (``game.play.json``), else ``None``.
+
+    Its keys are not a record's, and "unknown record key 'levels'" left the player guessing which file to give.
+    """
+    from pathlib import Path
+
+    from ..interfaces.terminal.session import SIDE_FILE_SUFFIX
+
+    if not (path.endswith(SIDE_FILE_SUFFIX) and Path(path).is_file()):
+        return None
+    record = path.removesuffix(SIDE_FILE_SUFFIX) + ".json"
+    return f"{path} holds only your seat and the bots of a saved game: resume the game itself, {record}"
 
 
 def _fail(message: str) -> int:
