@@ -234,9 +234,20 @@ def test_a_policy_entrant_without_numpy_is_refused_naming_the_extra_not_a_traceb
     )
     result = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2, result.stderr
-    assert result.stderr.strip() == (
-        "ronda arena: policy:PATH bots need numpy, which is not installed: pip install 'ronda[research]'"
+    assert result.stderr.strip() == (  # the pip of the Python running ronda: a bare pip may be another one's
+        f"ronda arena: policy:PATH bots need numpy, which is not installed: {sys.executable} -m pip install "
+        "'ronda[research]'"
     )
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it_into_this_python(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
+    assert main(["arena", "random", "random", "--units", "1", "--backend", "ray", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"ronda arena: the Ray backend needs Ray: {sys.executable} -m pip install 'ronda[ray]'\n"
 
 
 def test_a_records_path_that_is_a_file_is_said_to_be_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -55,7 +55,19 @@ def test_without_the_web_extra_one_line_and_exit_2(
     assert main(["serve"]) == 2
     captured = capsys.readouterr()
     assert captured.err == WEB_HINT + "\n" and captured.out == ""
-    assert "pip install 'ronda[web]'" in WEB_HINT
+    assert WEB_HINT.endswith(f": {sys.executable} -m pip install 'ronda[web]'")  # this Python's pip, not any pip
+
+
+def test_redis_without_the_cluster_extra_says_how_to_install_it_into_this_python(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("uvicorn")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://ronda@127.0.0.1:9/ronda")
+    monkeypatch.setitem(sys.modules, "redis", None)  # `import redis` now fails as if it were not installed
+    assert main(["serve", "--redis", "redis://127.0.0.1:9/0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"ronda serve: --redis needs the cluster extra: {sys.executable} -m pip install 'ronda[cluster]'\n"
 
 
 @pytest.mark.parametrize(

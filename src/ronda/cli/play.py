@@ -12,8 +12,10 @@ import argparse
 import sys
 from typing import Any
 
+from ..engine.errors import install_hint
+
 EXIT_BAD_INPUT = 2
-TUI_HINT = "(plain mode: for the full-screen game, pip install 'ronda[tui]')"
+TUI_HINT = f"(plain mode: for the full-screen game, {install_hint('tui')})"
 
 
 def register(commands: Any) -> None:

@@ -17,8 +17,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import install_hint
+
 EXIT_BAD_INPUT = 2
-WEB_HINT = "ronda serve: the web extra is missing: pip install 'ronda[web]'"
+WEB_HINT = f"ronda serve: the web extra is missing: {install_hint('web')}"
 WS_MAX_BYTES = 64 * 1024
 """Frames above this close the connection at once; frames above 4096 bytes are answered with an error."""
 # Websocket compression (permessage-deflate) is off: game messages are a few hundred bytes to 2 KB, and
@@ -322,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             import redis  # noqa: F401
         except ImportError:
-            print("ronda serve: --redis needs the cluster extra: pip install 'ronda[cluster]'", file=sys.stderr)
+            print(f"ronda serve: --redis needs the cluster extra: {install_hint('cluster')}", file=sys.stderr)
             return EXIT_BAD_INPUT
     try:
         sock = listening_socket(args.host, args.port)
