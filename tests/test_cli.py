@@ -42,3 +42,26 @@ def test_play_resume_given_the_seat_and_bots_file_names_the_record_to_give(
     )
     assert main(["play", "--plain", "--resume", "nowhere.play.json"]) == EXIT_BAD_INPUT  # no such file: said so
     assert "nowhere.play.json: cannot read it: no such file or directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--level", "easy,hard"], "--level: a 2-player game has one bot, seat 1: give one level, not 2"),
+        (
+            ["--players", "4", "--level", "easy,hard"],
+            "--level: give one bot level, or one for each of the 3 other seats (1, 2 and 3) in that order, not 2",
+        ),
+        (
+            ["--players", "3", "--seat", "1", "--level", "easy,hard,medium"],
+            "--level: give one bot level, or one for each of the 2 other seats (0 and 2) in that order, not 3",
+        ),
+    ],
+)
+def test_play_with_a_wrong_number_of_levels_says_how_many_in_words_that_fit(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "one for each of the 1 other seats (1)" to a two-player game."""
+    assert main(["play", "--plain", *argv]) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"ronda play: {said}\n"

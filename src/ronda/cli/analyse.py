@@ -18,6 +18,7 @@ from typing import Any
 
 from ..analysis.grades import thresholds_text
 from ..analysis.search import DEFAULT_GUESSES
+from ..presentation.messages import listed
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     players = review.rules.players
     rounds = len(record["rounds"])
-    seats = _listed([str(s) for s in review.seats])
+    seats = listed([str(s) for s in review.seats])
     print(
         f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
         f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"
@@ -131,15 +132,6 @@ def run(args: argparse.Namespace) -> int:
     flags += f" --seed {args.seed}" if args.seed else ""
     print(f"(ronda analyse {args.file}{flags})")
     return 0
-
-
-def _listed(words: list[str]) -> str:
-    """Words as a sentence lists them: "and" before the last one only.
-
-    >>> _listed(["0"]), _listed(["0", "1"]), _listed(["0", "1", "2", "3"])
-    ('0', '0 and 1', '0, 1, 2 and 3')
-    """
-    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
 
 
 def _interrupted(done: int, total: int | None) -> str:
