@@ -62,3 +62,16 @@ def test_the_readme_engine_example_runs_and_shows_the_real_reprs() -> None:
     from ronda import Game, Rules
 
     assert repr(Game(Rules(players=2), seed=42).legal_actions()).startswith("[" + shown.group(1) + ", ")
+
+
+def test_the_readme_commands_after_the_set_up_run_without_activating_the_venv() -> None:
+    """The first command installs into ``.venv`` without activating it: a bare ``ronda`` after it is "command not
+    found", and a bare ``python``/``pip`` is another Python's (or none, on Debian)."""
+    text = (ROOT / "README.md").read_text()
+    for block in _commands()[2:]:
+        for line in block.splitlines():
+            assert line.startswith(".venv/bin/"), line
+    inline = re.findall(r"`(?:PYTHONPATH=\S+ )?((?:ronda|python3?|pip) [^`]*)`", text)
+    # prose may name `ronda play` as a command, or say that `python …` alone works once activated
+    commands = [code for code in inline if code.split()[0] != "ronda" and not code.endswith("…")]
+    assert commands == []

@@ -10,6 +10,7 @@ import pytest
 from decks import run, start
 from ronda.analysis.grades import GRADES, THRESHOLDS
 from ronda.cli.main import main
+from ronda.engine.game import Game
 from ronda.engine.record import dumps_record
 from ronda.engine.rules import Rules
 
@@ -110,3 +111,13 @@ def test_the_help_documents_the_classes_in_winning_chances(capsys) -> None:
     out = " ".join(capsys.readouterr().out.split())
     assert "best < 1 ≤ good < 2.5 ≤ inaccuracy < 5 ≤ mistake < 10 ≤ blunder (percentage points of the chance" in out
     assert "--budget" in out and "--jobs" in out and "--seat" in out and "--json" in out
+
+
+def test_the_header_lists_the_seats_as_a_sentence_does(tmp_path, capsys) -> None:
+    """Four seats read "seats 0, 1, 2 and 3", not "seats 0 and 1 and 2 and 3"."""
+    record = tmp_path / "game.json"
+    record.write_text(dumps_record(Game(Rules(players=4), seed=1).to_record()), encoding="utf-8")
+    assert main(["analyse", str(record), "--budget", "1", "--summary", "--no-progress"]) == 0
+    assert f"Analysis of {record}: 4 players, 1 round, seats 0, 1, 2 and 3, " in capsys.readouterr().out
+    assert main(["analyse", str(record), "--budget", "1", "--seat", "2", "--seat", "3", "--no-progress"]) == 0
+    assert ", seats 2 and 3, " in capsys.readouterr().out

@@ -234,6 +234,36 @@ def test_a_policy_entrant_without_numpy_is_refused_naming_the_extra_not_a_traceb
     )
     result = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2, result.stderr
-    assert result.stderr.strip() == (
-        "ronda arena: policy:PATH bots need numpy, which is not installed: pip install 'ronda[research]'"
+    assert result.stderr.strip() == (  # the pip of the Python running ronda: a bare pip may be another one's
+        f"ronda arena: policy:PATH bots need numpy, which is not installed: {sys.executable} -m pip install "
+        "'ronda[research]'"
     )
+
+
+def test_the_ray_backend_without_ray_says_how_to_install_it_into_this_python(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now fails as if it were not installed
+    assert main(["arena", "random", "random", "--units", "1", "--backend", "ray", "--no-progress"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"ronda arena: the Ray backend needs Ray: {sys.executable} -m pip install 'ronda[ray]'\n"
+
+
+def test_a_records_path_that_is_a_file_is_said_to_be_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "cannot make the folder: file exists", which leaves a newcomer wondering which folder."""
+    record = tmp_path / "game.json"
+    record.write_text("{}")
+    assert main(["arena", "random", "random", "--units", "1", "--records", str(record)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"ronda arena: --records {record} is a file: give a folder to save the records in\n"
+    assert record.read_text() == "{}"
+
+
+def test_settings_given_to_a_level_that_takes_none_are_said_to_be_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """``easy:bogus=1`` names a real level: "unknown bot level" sent the user looking for a typo in "easy"."""
+    assert main(["arena", "easy:bogus=1", "random", "--units", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    said = "bot 'easy:bogus=1': easy takes no settings (only hard and expert do, e.g. hard:samples=32)"
+    assert err == f"ronda arena: {said}\n"

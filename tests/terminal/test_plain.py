@@ -202,7 +202,7 @@ def test_without_textual_the_terminal_falls_back_to_plain_lines(monkeypatch, cap
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert cli.main(["play", "--seed", "1", "--level", "random"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("(plain mode: for the full-screen game, pip install 'ronda[tui]')")
+    assert out.startswith(f"(plain mode: for the full-screen game, {sys.executable} -m pip install 'ronda[tui]')")
     assert "Your hand: " in out
 
 

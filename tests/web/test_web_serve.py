@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +16,8 @@ import pytest
 from benchmark_scripts import run_benchmark
 from ronda.cli.main import main
 from ronda.cli.serve import WEB_HINT, database_url
+
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 
 def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None:
@@ -49,29 +55,78 @@ def test_without_the_web_extra_one_line_and_exit_2(
     assert main(["serve"]) == 2
     captured = capsys.readouterr()
     assert captured.err == WEB_HINT + "\n" and captured.out == ""
-    assert "pip install 'ronda[web]'" in WEB_HINT
+    assert WEB_HINT.endswith(f": {sys.executable} -m pip install 'ronda[web]'")  # this Python's pip, not any pip
+
+
+def test_redis_without_the_cluster_extra_says_how_to_install_it_into_this_python(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("uvicorn")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://ronda@127.0.0.1:9/ronda")
+    monkeypatch.setitem(sys.modules, "redis", None)  # `import redis` now fails as if it were not installed
+    assert main(["serve", "--redis", "redis://127.0.0.1:9/0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"ronda serve: --redis needs the cluster extra: {sys.executable} -m pip install 'ronda[cluster]'\n"
 
 
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
         (["serve", "--stand-in", "grandmaster"], "grandmaster"),
-        (["serve", "--grace", "-1"], "--grace"),
-        (["serve", "--turn-time", "-5"], "--turn-time"),
-        (["serve", "--flood-rate", "0"], "--flood-rate"),
-        (["serve", "--port", "70000"], "--port"),
-        (["serve", "--bot-workers", "0"], "--bot-workers"),
+        (["serve", "--grace", "-1"], "--grace is zero or more seconds, not -1"),
+        (["serve", "--grace", "-5"], "--grace is zero or more seconds, not -5"),
+        (["serve", "--turn-time", "-5"], "--turn-time is zero or more seconds (0: no clock), not -5"),
+        (["serve", "--bot-delay", "-0.5"], "--bot-delay is zero or more seconds, not -0.5"),
+        (["serve", "--flood-rate", "0"], "--flood-rate is a number of messages a second above zero, not 0"),
+        (["serve", "--store-timeout", "0"], "--store-timeout is a number of seconds above zero, not 0"),
+        (["serve", "--port", "70000"], "--port must be from 1 to 65535, not 70000"),
+        (["serve", "--bot-workers", "0"], "--bot-workers is 1 or more, not 0"),
         (["serve", "--public-url", "ronda.example"], "--public-url"),
-        (["serve", "--max-tables", "0"], "--max-tables"),
-        (["serve", "--connections-per-client", "0"], "--connections-per-client"),
-        (["serve", "--spectators-per-table", "-1"], "--spectators-per-table"),
+        (["serve", "--max-tables", "0"], "--max-tables is 1 or more, not 0"),
+        (["serve", "--tables-per-client", "0"], "--tables-per-client is 1 or more, not 0"),
+        (["serve", "--connections-per-client", "0"], "--connections-per-client is 1 or more, not 0"),
+        (["serve", "--spectators-per-table", "-1"], "--spectators-per-table is 1 or more, not -1"),
+        (["serve", "--create-rate", "0"], "--create-rate is a number of tables a minute above zero, not 0"),
+        (["serve", "--join-rate", "-2"], "--join-rate is a number of seats a minute above zero, not -2"),
+        (["serve", "--close-after", "-1"], "--close-after is zero or more seconds, not -1"),
+        (["serve", "--analysis-budget", "0"], "--analysis-budget is 1 or more guesses, not 0"),
+        (["serve", "--drain", "-5"], "--drain is zero or more seconds, not -5"),
     ],
 )
 def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """One line naming the option at fault and nothing else: a list of five options' ranges hid which one it was."""
     pytest.importorskip("uvicorn")
     assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert words in err and err.count("\n") == 1
+    out, err = capsys.readouterr()
+    assert out == "" and words in err and err.count("\n") == 1
+    assert re.findall(r"--[a-z][a-z-]*", err) == [argv[1]]
+
+
+def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    env.pop("DATABASE_URL", None)
+    command = [sys.executable, "-m", "ronda", "serve", "--data", str(tmp_path / "data"), *options]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_a_port_in_use_is_one_line_and_exit_2_before_anything_says_it_is_served(tmp_path: Path) -> None:
+    """Not "Ronda is served at …" followed by uvicorn's log and its "[Errno 98]": the address is never served."""
+    pytest.importorskip("uvicorn")
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        done = _serve(tmp_path, "--port", str(port))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"ronda serve: cannot listen on 127.0.0.1:{port}: address already in use\n"
+
+
+def test_a_host_that_cannot_be_resolved_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    done = _serve(tmp_path, "--host", "nosuchhost.invalid", "--port", "8768")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "ronda serve: cannot listen on nosuchhost.invalid:8768: the host cannot be resolved\n"
 
 
 def test_the_database_is_sqlite_in_the_data_folder_unless_database_url_says(

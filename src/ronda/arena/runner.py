@@ -14,7 +14,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.errors import MissingExtraError
+from ..engine.errors import MissingExtraError, install_hint
 from .announcements import Announcements, total
 from .match import GameResult, MatchSpec, play_unit, play_unit_from_dict, spec_to_dict
 from .stats import Sprt, mean_interval, percentile, wilson_interval
@@ -115,7 +115,7 @@ def _ray_units(spec: MatchSpec, units: int, jobs: int) -> Iterator[list[GameResu
     try:
         import ray
     except ImportError:
-        raise MissingExtraError("the Ray backend needs Ray: pip install 'ronda[ray]'") from None
+        raise MissingExtraError(f"the Ray backend needs Ray: {install_hint('ray')}") from None
     started_here = not ray.is_initialized()
     if started_here:
         if os.environ.get("RAY_ADDRESS"):  # a cluster: the address says where

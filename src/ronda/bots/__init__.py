@@ -95,6 +95,9 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
         searcher = _SEARCH_LEVELS[prefix](seed, **search_settings(level, argument))
         searcher.time_limit = time_limit
         return searcher
+    if factory is None and colon and prefix in _FACTORIES:  # a known level: "unknown level" would mislead
+        search = " and ".join(_SEARCH_LEVELS)
+        raise BotError(f"bot {level!r}: {prefix} takes no settings (only {search} do, e.g. hard:samples=32)")
     if factory is None:
         family = _FAMILIES.get(prefix) if colon else None
         if family is None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..analysis.grades import thresholds_text
 from ..analysis.search import DEFAULT_GUESSES
+from ..presentation.messages import listed
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     players = review.rules.players
     rounds = len(record["rounds"])
-    seats = " and ".join(str(s) for s in review.seats)
+    seats = listed([str(s) for s in review.seats])
     print(
         f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
         f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"

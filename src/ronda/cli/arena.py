@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..engine.errors import MissingExtraError, RulesError
+from ..engine.errors import MissingExtraError, RulesError, install_hint
 from ..engine.jsontext import os_error_words
 from ..engine.presets import preset_rules
 from .progress import progress_bar
@@ -55,7 +55,7 @@ def _plugins(entrants: tuple[str, ...]) -> tuple[str, ...]:
             importlib.import_module(module)
         except ModuleNotFoundError as error:  # numpy, for a policy: an extra not installed, said as such
             raise MissingExtraError(
-                f"policy:PATH bots need {error.name}, which is not installed: pip install 'ronda[research]'"
+                f"policy:PATH bots need {error.name}, which is not installed: {install_hint('research')}"
             ) from None
     return tuple(modules)
 
@@ -155,6 +155,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.time_limit is not None and not args.time_limit > 0:
             raise ValueError("--time-limit is a number of seconds above 0")
         if args.records:
+            if Path(args.records).exists() and not Path(args.records).is_dir():  # "file exists" said why not
+                raise ValueError(f"--records {args.records} is a file: give a folder to save the records in")
             try:
                 Path(args.records).mkdir(parents=True, exist_ok=True)
             except OSError as error:
@@ -215,7 +217,7 @@ def register(commands: Any) -> None:
     p.add_argument("--target", type=int, help="points to win (default: the preset's; not with --rounds)")
     p.add_argument("--seed", type=int, default=0, help="seed of the decks and the bots (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine (default 1)")
-    p.add_argument("--backend", choices=("local", "ray"), default="local", help="ray needs pip install 'ronda[ray]'")
+    p.add_argument("--backend", choices=("local", "ray"), default="local", help=f"ray needs {install_hint('ray')}")
     p.add_argument("--sprt", metavar="P0,P1", help="stop once 'first beats second' is decided: p0,p1 or Elo0,Elo1")
     p.add_argument(
         "--time-limit",

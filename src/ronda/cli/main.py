@@ -43,6 +43,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .bench import random_rounds
 
+    if args.rounds < 1:  # 0 rounds would print a speed of 0 rounds/s, a measurement of nothing
+        print(f"ronda bench: --rounds must be at least 1, not {args.rounds}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     player_counts = [args.players] if args.players else [2, 3, 4]
     results = []
     for players in player_counts:
@@ -61,6 +64,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         flags = f" --players {args.players}" if args.players else ""
         flags += " --auto-declare" if args.auto_declare else ""
         flags += " --api" if args.api else ""
+        flags += f" --seed {args.seed}" if args.seed else ""  # the line repeats the same playouts
         print(f"(ronda bench{flags} --rounds {args.rounds}; one process, one core; engine: {engine_build()})")
     return 0
 

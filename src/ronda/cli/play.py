@@ -12,8 +12,11 @@ import argparse
 import sys
 from typing import Any
 
+from ..engine.errors import install_hint
+from ..presentation.messages import listed
+
 EXIT_BAD_INPUT = 2
-TUI_HINT = "(plain mode: for the full-screen game, pip install 'ronda[tui]')"
+TUI_HINT = f"(plain mode: for the full-screen game, {install_hint('tui')})"
 
 
 def register(commands: Any) -> None:
@@ -96,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
             session: Session | None = resumed
             settings = resumed.settings
         else:
+            wrong = _level_count_error(args.level, args.players or 2, args.seat or 0)
+            if wrong:
+                return _fail(wrong)
             variants = dict(parse_variant(text) for text in args.variant)
             if args.target is not None:
                 variants["target"] = args.target
@@ -113,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
             if session is None:
                 Session(settings)  # check the bot levels now, not after the start screen
     except RecordError as error:  # names no file: the one at fault is the record resumed
-        return _fail(f"{args.resume}: {error}")
+        return _fail(_side_file_given(args.resume) or f"{args.resume}: {error}")
     except (RondaError, ValueError) as error:
         return _fail(str(error))
     if plain:
@@ -127,6 +133,42 @@ def run(args: argparse.Namespace) -> int:
 
     RondaApp(settings, session=session, setup=not args.no_setup, save_path=args.save).run()
     return 0
+
+
+def _level_count_error(level: str | None, players: int, seat: int) -> str | None:
+    """What is wrong with the number of levels ``--level`` gives for a new game, else ``None``.
+
+    Said here, naming the option, in words that fit one other seat as well as three: the game's own check
+    (also the start screen's) read "one for each of the 1 other seats (1)" to a two-player game.
+    A seat out of range is left to that check, which names it.
+    """
+    if level is None or not 0 <= seat < players:
+        return None
+    given = len([name for name in level.split(",") if name.strip()])
+    others = [str(s) for s in range(players) if s != seat]
+    if given in (1, len(others)):
+        return None
+    if len(others) == 1:
+        return f"--level: a {players}-player game has one bot, seat {others[0]}: give one level, not {given}"
+    return (
+        f"--level: give one bot level, or one for each of the {len(others)} other seats ({listed(others)}) "
+        f"in that order, not {given}"
+    )
+
+
+def _side_file_given(path: str) -> str | None:
+    """What to say when ``--resume`` was given the other file a save writes (``game.play.json``), else ``None``.
+
+    Its keys are not a record's, and "unknown record key 'levels'" left the player guessing which file to give.
+    """
+    from pathlib import Path
+
+    from ..interfaces.terminal.session import SIDE_FILE_SUFFIX
+
+    if not (path.endswith(SIDE_FILE_SUFFIX) and Path(path).is_file()):
+        return None
+    record = path.removesuffix(SIDE_FILE_SUFFIX) + ".json"
+    return f"{path} holds only your seat and the bots of a saved game: resume the game itself, {record}"
 
 
 def _fail(message: str) -> int:

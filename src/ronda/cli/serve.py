@@ -11,13 +11,16 @@ import logging
 import logging.config
 import os
 import signal
+import socket
 import sys
 import threading
 from pathlib import Path
 from typing import Any
 
+from ..engine.errors import install_hint
+
 EXIT_BAD_INPUT = 2
-WEB_HINT = "ronda serve: the web extra is missing: pip install 'ronda[web]'"
+WEB_HINT = f"ronda serve: the web extra is missing: {install_hint('web')}"
 WS_MAX_BYTES = 64 * 1024
 """Frames above this close the connection at once; frames above 4096 bytes are answered with an error."""
 # Websocket compression (permessage-deflate) is off: game messages are a few hundred bytes to 2 KB, and
@@ -237,6 +240,38 @@ def database_url(data: str) -> str:
     return f"sqlite:///{database.resolve()}"
 
 
+def out_of_range(args: argparse.Namespace) -> str | None:
+    """The first number option outside its range, said alone with its value, or ``None`` if all are fine.
+
+    One option per line, with what was given: "--grace is zero or more seconds, not -5" tells what to change, a
+    list of five options' ranges made the user find the one at fault.
+    """
+    workers = 1 if args.bot_workers is None else args.bot_workers  # None: one per core
+    checks: tuple[tuple[str, float, bool, str], ...] = (
+        ("--port", args.port, 0 < args.port < 65536, "must be from 1 to 65535"),
+        ("--grace", args.grace, args.grace >= 0, "is zero or more seconds"),
+        ("--turn-time", args.turn_time, args.turn_time >= 0, "is zero or more seconds (0: no clock)"),
+        ("--bot-delay", args.bot_delay, args.bot_delay >= 0, "is zero or more seconds"),
+        ("--flood-rate", args.flood_rate, args.flood_rate > 0, "is a number of messages a second above zero"),
+        ("--store-timeout", args.store_timeout, args.store_timeout > 0, "is a number of seconds above zero"),
+        ("--bot-workers", workers, workers >= 1, "is 1 or more"),
+        ("--max-tables", args.max_tables, args.max_tables >= 1, "is 1 or more"),
+        ("--tables-per-client", args.tables_per_client, args.tables_per_client >= 1, "is 1 or more"),
+        ("--connections-per-client", args.connections_per_client, args.connections_per_client >= 1, "is 1 or more"),
+        ("--spectators-per-table", args.spectators_per_table, args.spectators_per_table >= 1, "is 1 or more"),
+        ("--create-rate", args.create_rate, args.create_rate > 0, "is a number of tables a minute above zero"),
+        ("--join-rate", args.join_rate, args.join_rate > 0, "is a number of seats a minute above zero"),
+        ("--close-after", args.close_after, args.close_after >= 0, "is zero or more seconds"),
+        ("--analysis-budget", args.analysis_budget, args.analysis_budget >= 1, "is 1 or more guesses"),
+        ("--drain", args.drain, args.drain >= 0, "is zero or more seconds"),
+    )
+    for option, value, fine, words in checks:
+        if not fine:
+            given = f"{value:g}" if isinstance(value, float) else str(value)
+            return f"{option} {words}, not {given}"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -252,35 +287,12 @@ def run(args: argparse.Namespace) -> int:
             f"ronda serve: unknown --stand-in level {args.stand_in!r} (known: {', '.join(levels())})", file=sys.stderr
         )
         return EXIT_BAD_INPUT
-    if args.grace < 0 or args.turn_time < 0 or args.bot_delay < 0 or args.flood_rate <= 0 or args.store_timeout <= 0:
-        print(
-            "ronda serve: --grace, --turn-time and --bot-delay are zero or more, --flood-rate and --store-timeout "
-            "above zero",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
-    if args.bot_workers is not None and args.bot_workers < 1:
-        print(f"ronda serve: --bot-workers is 1 or more, not {args.bot_workers}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    caps = (args.max_tables, args.tables_per_client, args.connections_per_client, args.spectators_per_table)
-    if min(caps) < 1 or min(args.create_rate, args.join_rate) <= 0:
-        print(
-            "ronda serve: --max-tables, --tables-per-client, --connections-per-client, --spectators-per-table "
-            "and the rates are above zero",
-            file=sys.stderr,
-        )
-        return EXIT_BAD_INPUT
-    if args.close_after < 0:
-        print("ronda serve: --close-after is zero or more seconds", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.analysis_budget < 1:
-        print(f"ronda serve: --analysis-budget is 1 or more guesses, not {args.analysis_budget}", file=sys.stderr)
+    wrong = out_of_range(args)
+    if wrong:
+        print(f"ronda serve: {wrong}", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
         print(f"ronda serve: --public-url starts with http:// or https://, not {args.public_url!r}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if not 0 < args.port < 65536:
-        print(f"ronda serve: --port must be from 1 to 65535, not {args.port}", file=sys.stderr)
         return EXIT_BAD_INPUT
     # Whatever the server writes (the SQLite database and its journal, made later by SQLite itself) is
     # readable by its user alone: the database holds the hidden cards of every game in play.
@@ -289,9 +301,6 @@ def run(args: argparse.Namespace) -> int:
         url = database_url(args.data)
     except OSError as error:
         print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.drain < 0:
-        print("ronda serve: --drain is zero or more seconds", file=sys.stderr)
         return EXIT_BAD_INPUT
     from ..interfaces.web.logs import log_config
     from ..interfaces.web.metrics import LOOPBACK, networks
@@ -315,8 +324,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             import redis  # noqa: F401
         except ImportError:
-            print("ronda serve: --redis needs the cluster extra: pip install 'ronda[cluster]'", file=sys.stderr)
+            print(f"ronda serve: --redis needs the cluster extra: {install_hint('cluster')}", file=sys.stderr)
             return EXIT_BAD_INPUT
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as error:
+        print(f"ronda serve: cannot listen on {args.host}:{args.port}: {listen_error_words(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     logs = log_config(args.log_format, args.log_level)
     logging.config.dictConfig(logs)
     app = create_app(
@@ -363,12 +377,36 @@ def run(args: argparse.Namespace) -> int:
         proxy_headers=args.forwarded,
         forwarded_allow_ips="*" if args.forwarded else None,
     )
-    try:
-        draining_server(config, app, args.drain).run()
-    except OSError as error:
-        print(f"ronda serve: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    with sock:
+        draining_server(config, app, args.drain).run(sockets=[sock])
     return 0
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The server's socket, bound to ``host:port`` before anything says the game is served there.
+
+    Left to uvicorn, a port in use showed the "Ronda is served at" line, then its log and an error with a
+    traceback's worth of words; bound here, it is one line and exit 2. IPv4 unless the host is an IPv6
+    address, as uvicorn binds a host name itself.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a restart need not wait out TIME_WAIT
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def listen_error_words(error: OSError) -> str:
+    """Why a bind failed, in words: "address already in use", "the host cannot be resolved"."""
+    if isinstance(error, socket.gaierror):
+        return "the host cannot be resolved"
+    from ..engine.jsontext import os_error_words
+
+    return os_error_words(error)
 
 
 def draining_server(config: Any, app: Any, drain: float) -> Any:

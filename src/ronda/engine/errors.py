@@ -10,6 +10,9 @@ errors of their own protocols beside them (``ronda.interfaces.web``).
 
 from __future__ import annotations
 
+import shlex
+import sys
+
 QUOTED_LENGTH = 40
 """How much of a bad value an error message quotes: enough to recognise it, never a whole file on one line."""
 
@@ -76,6 +79,18 @@ class MatchError(RondaError):
 
 class MissingExtraError(RondaError, RuntimeError):
     """What was asked for needs an optional extra that is not installed; the message names the extra."""
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs an optional extra into the Python running ronda, for every message that asks.
+
+    A bare ``pip install`` may be another Python's: with the README's ``.venv`` not activated, it installs where
+    this ``ronda`` never looks, and the same message comes back.
+
+    >>> install_hint("web").endswith(" -m pip install 'ronda[web]'")
+    True
+    """
+    return f"{shlex.quote(sys.executable)} -m pip install 'ronda[{extra}]'"
 
 
 class RecordError(RondaError):

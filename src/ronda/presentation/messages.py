@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["for_players"]
+__all__ = ["for_players", "listed"]
 
 _RULE_IDS = re.compile(r"\s*\((?:R\d+(?:\.\d+)?(?:,\s*)?)+\)")
 
@@ -22,3 +22,12 @@ _RULE_IDS = re.compile(r"\s*\((?:R\d+(?:\.\d+)?(?:,\s*)?)+\)")
 def for_players(message: str) -> str:
     """``message`` with every parenthesis of rule ids — "(R8.2)", "(R8.1, R10)" — taken out."""
     return _RULE_IDS.sub("", message)
+
+
+def listed(words: list[str]) -> str:
+    """Words as a sentence lists them: "and" before the last one only ("seats 0, 1, 2 and 3").
+
+    >>> listed(["0"]), listed(["0", "1"]), listed(["0", "1", "2", "3"])
+    ('0', '0 and 1', '0, 1, 2 and 3')
+    """
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
