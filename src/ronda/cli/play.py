@@ -67,8 +67,9 @@ def register(commands: Any) -> None:
     p.add_argument(
         "--save",
         metavar="FILE",
-        help="where s saves the game (default ronda-DATE-TIME.json here); your seat and the bots go beside it "
-        "(game.json: game.play.json)",
+        help="where s saves the game (default ronda-DATE-TIME.json here, or back to the file given to --resume); "
+        "your seat and the bots go beside it (game.json: game.play.json); a game played again after it is saved "
+        "to game-2.json, then game-3.json",
     )
     p.set_defaults(run=run)
 
