@@ -13,7 +13,6 @@ import sys
 from typing import Any
 
 from ..engine.errors import install_hint
-from ..presentation.messages import listed
 
 EXIT_BAD_INPUT = 2
 TUI_HINT = f"(plain mode: for the full-screen game, {install_hint('tui')})"
@@ -77,7 +76,7 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..engine.errors import RecordError, RondaError
     from ..engine.presets import parse_variant
-    from ..interfaces.terminal.session import DEFAULT_PACE, Session, Settings
+    from ..interfaces.terminal.session import DEFAULT_PACE, Session, Settings, level_count_error
 
     plain = args.plain or not (sys.stdout.isatty() and sys.stdin.isatty())
     hint = ""
@@ -100,9 +99,11 @@ def run(args: argparse.Namespace) -> int:
             session: Session | None = resumed
             settings = resumed.settings
         else:
-            wrong = _level_count_error(args.level, args.players or 2, args.seat or 0)
-            if wrong:
-                return _fail(wrong)
+            players, seat = args.players or 2, args.seat or 0
+            if args.level is not None and 0 <= seat < players:  # a seat out of range: the game's check names it
+                wrong = level_count_error(len([n for n in args.level.split(",") if n.strip()]), players, seat)
+                if wrong:
+                    return _fail(f"--level: {wrong}")
             variants = dict(parse_variant(text) for text in args.variant)
             if args.target is not None:
                 variants["target"] = args.target
@@ -134,27 +135,6 @@ def run(args: argparse.Namespace) -> int:
 
     RondaApp(settings, session=session, setup=not args.no_setup, save_path=args.save).run()
     return 0
-
-
-def _level_count_error(level: str | None, players: int, seat: int) -> str | None:
-    """What is wrong with the number of levels ``--level`` gives for a new game, else ``None``.
-
-    Said here, naming the option, in words that fit one other seat as well as three: the game's own check
-    (also the start screen's) read "one for each of the 1 other seats (1)" to a two-player game.
-    A seat out of range is left to that check, which names it.
-    """
-    if level is None or not 0 <= seat < players:
-        return None
-    given = len([name for name in level.split(",") if name.strip()])
-    others = [str(s) for s in range(players) if s != seat]
-    if given in (1, len(others)):
-        return None
-    if len(others) == 1:
-        return f"--level: a {players}-player game has one bot, seat {others[0]}: give one level, not {given}"
-    return (
-        f"--level: give one bot level, or one for each of the {len(others)} other seats ({listed(others)}) "
-        f"in that order, not {given}"
-    )
 
 
 def _side_file_given(path: str) -> str | None:

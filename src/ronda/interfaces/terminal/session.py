@@ -48,6 +48,7 @@ from ...engine.rules import Rules
 from ...engine.view import SeatView
 from ...presentation.challenge import ChallengeOption, challenge_options, challenge_warning
 from ...presentation.coaching import hint_lines, slips_lines, summary_lines
+from ...presentation.messages import listed
 from ...presentation.narration import Narrator, seat_name, side_name
 from ...presentation.rules_text import rules_summary, rules_text
 from ...presentation.summary import RoundTally, Tally
@@ -136,6 +137,27 @@ class Settings:
         return self.rules.players
 
 
+def level_count_error(given: int, players: int, seat: int) -> str | None:
+    """What is wrong with ``given`` bot levels for the seats other than ``seat``, else ``None``: one level for
+    all, or one a seat. Worded for one other seat as well as three ("one for each of the 1 other seats (1)" was
+    said to two-player games).
+
+    >>> level_count_error(2, 2, 0)
+    'a 2-player game has one bot, seat 1: give one level, not 2'
+    >>> level_count_error(2, 4, 0)
+    'give one bot level, or one for each of the 3 other seats (1, 2 and 3) in that order, not 2'
+    """
+    others = [str(s) for s in range(players) if s != seat]
+    if given in (1, len(others)):
+        return None
+    if len(others) == 1:
+        return f"a {players}-player game has one bot, seat {others[0]}: give one level, not {given}"
+    return (
+        f"give one bot level, or one for each of the {len(others)} other seats ({listed(others)}) "
+        f"in that order, not {given}"
+    )
+
+
 def spread_levels(level: str | Sequence[str], players: int, seat: int) -> tuple[str | None, ...]:
     """A level for every seat but the human's from ``"medium"`` or ``"easy,hard"`` (other seats in order).
 
@@ -145,12 +167,11 @@ def spread_levels(level: str | Sequence[str], players: int, seat: int) -> tuple[
     names = [part.strip() for part in level.split(",")] if isinstance(level, str) else list(level)
     names = [name for name in names if name]
     others = [s for s in range(players) if s != seat]
+    wrong = level_count_error(len(names), players, seat)
+    if wrong:
+        raise RondaError(wrong)
     if len(names) == 1:
         names *= len(others)
-    if len(names) != len(others):
-        raise RondaError(
-            f"give one bot level, or one for each of the {len(others)} other seats ({', '.join(map(str, others))})"
-        )
     levels: list[str | None] = [None] * players
     for s, name in zip(others, names, strict=True):
         levels[s] = name
