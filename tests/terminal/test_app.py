@@ -23,6 +23,7 @@ from terminal_helpers import (
     quick_settings,
     screen_text,
 )
+from textual.widgets import Select
 
 from ronda.engine.actions import DECLARES, PLAYS, Action
 from ronda.engine.cards import parse_card
@@ -286,6 +287,27 @@ def test_the_start_screen_sets_up_the_game():
             text = screen_text(app)
             assert "Seat 1 · random" in text and "Seat 2 · medium" in text and "(target 25)" in text
             assert "Short rules, target 25" in session.title()
+
+    run(scenario)
+
+
+def test_the_start_screen_offers_only_the_seats_the_game_has():
+    """A newcomer was offered "Your seat 3" in a game of two, refused only after Start."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(players=4, seat=3, level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            seat = app.screen.query_one("#seat")
+            assert [value for _, value in seat._options if value is not Select.BLANK] == [0, 1, 2, 3]
+            assert seat.value == 3
+            app.screen.query_one("#players").value = 2
+            await pilot.pause()
+            assert [value for _, value in seat._options if value is not Select.BLANK] == [0, 1]
+            assert seat.value == 1  # the seat kept as near as the game allows
+            await pilot.click("#start")
+            await settle(pilot, app)
+            assert app.session is not None and app.session.human == 1 and app.session.rules.players == 2
 
     run(scenario)
 

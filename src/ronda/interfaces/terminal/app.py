@@ -310,6 +310,13 @@ class SetupScreen(Screen[Settings]):
     def _show_seats(self) -> None:
         players = self._value("players", 2)
         seat = self._value("seat", 0)
+        if players != getattr(self, "_seats_for", None):
+            # Only the seats the game has: "Your seat 3" in a game of two was offered, then refused at Start.
+            self._seats_for = players
+            choice = self.query_one("#seat", Select)
+            seat = min(seat, players - 1)
+            choice.set_options([(str(n), n) for n in range(players)])
+            choice.value = seat
         for s in range(4):
             shown = s < players and s != seat
             self.query_one(f"#level-{s}").display = shown
