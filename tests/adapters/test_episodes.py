@@ -20,7 +20,7 @@ from ronda.adapters.encoding import action_id, observation_pieces, observe
 from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.pettingzoo import env
 from ronda.adapters.returns import return_bounds
-from ronda.bots.winprob import win_probability
+from ronda.bots.winprob import game_win_probability, win_probability
 from ronda.engine.actions import Declare
 from ronda.engine.events import Score
 from ronda.engine.game import OVER, Game
@@ -261,3 +261,24 @@ def test_chances_an_undecided_round_pays_the_change_to_the_next_round_s_chances(
             assert reward == pytest.approx(change)
             paid += 1
     assert paid >= 3
+
+
+def test_chances_from_a_records_decision_inside_a_round_pay_the_change_from_there() -> None:
+    """An audit: an episode begun at decision 75 of the sample record (round 1, deal 3) was valued from the chance at
+    the round's start at the scores reached (0.300), not from where it stood (0.258). From inside a round the start
+    is valued as a search values it; from a round's first decision as before."""
+    rules = Rules(players=2)
+    record = json.loads(Path("examples/sample-2p.json").read_text())
+    for decision, inside in ((75, True), (0, False)):
+        environment = RondaEnv(players=2, opponents="random", reward="chances")
+        environment.reset(seed=1, options={"record": record, "decision": decision})
+        start = environment.game.copy()
+        rng, done, reward = random.Random(decision), False, 0.0
+        while not done:
+            _, reward, done, _, _ = _random_step(environment, rng)
+        game = environment.game
+        after = win_probability(rules, game.scores, game.dealer)[0] if game.winner is None else float(game.winner == 0)
+        before = game_win_probability(start, 0) if inside else win_probability(rules, start.scores, start.dealer)[0]
+        assert reward == pytest.approx(after - before), decision
+        if inside:  # the two starts differ by more than the test's tolerance: it tells them apart
+            assert abs(before - win_probability(rules, start.scores, start.dealer)[0]) > 0.02

@@ -56,6 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..bots.winprob import game_win_probability
 from ..engine.actions import Action
 from ..engine.cards import parse_card
 from ..engine.deck import shuffled_deck
@@ -95,8 +96,14 @@ class Episode:
             if strict:
                 raise ValueError(problem)
             warnings.warn(problem, stacklevel=3)
+        self.chances_before: tuple[float, ...] | None = None
+        """``chances``' value of the start when the episode begins inside a round (a record's decision after the
+        round's first): the chance to win from there as a search values it, not the chance at the round's start
+        at the scores reached, which leaves out what the round has already done to the piles."""
         if "record" in options:
-            self.game = _record_position(rules, options)
+            self.game, under_way = _record_position(rules, options)
+            if under_way:
+                self.chances_before = tuple(game_win_probability(self.game, side) for side in range(rules.sides))
         else:
             if "decision" in options:
                 raise ValueError("the reset option 'decision' needs a 'record' to take the decision from")
@@ -137,7 +144,14 @@ class Episode:
         forfeit = None if game.winner is None else forfeiting_side(self.rules, self.events)
         dealers = (self.start_dealer, game.dealer)
         return seat_returns(
-            self.rules, self.reward, game.scores, game.winner, start=self.start, forfeit=forfeit, dealers=dealers
+            self.rules,
+            self.reward,
+            game.scores,
+            game.winner,
+            start=self.start,
+            forfeit=forfeit,
+            dealers=dealers,
+            before=self.chances_before,
         )
 
     def lowest_return(self) -> float:
@@ -166,8 +180,9 @@ def _scores(rules: Rules, scores: object, rng: random.Random) -> list[int]:
     return list(scores)
 
 
-def _record_position(rules: Rules, options: Mapping[str, Any]) -> Game:
-    """The game of a record replayed up to its ``decision``-th decision, waiting for no deck of the record after."""
+def _record_position(rules: Rules, options: Mapping[str, Any]) -> tuple[Game, bool]:
+    """The game of a record replayed up to its ``decision``-th decision, waiting for no deck of the record after,
+    and whether a decision of its round has been taken already (the episode begins inside the round)."""
     given = sorted(set(options) & {"deck", "dealer", "scores", "round"})
     if given:
         raise ValueError(f"the reset option {given[0]!r} cannot go with 'record': the record gives it")
@@ -203,4 +218,4 @@ def _record_position(rules: Rules, options: Mapping[str, Any]) -> Game:
         raise ValueError(f"the record's game is won before decision {decision}: nothing is left to decide")
     if game.phase == WAITING:
         raise ValueError(f"decision {decision} ends the record's last round: the record has no next round")
-    return game
+    return game, bool(kept[-1]["actions"])

@@ -22,8 +22,10 @@ reward       an episode is     return of each side
 ``outcome``  a whole game      ``+1`` for the winning side, ``-1/(k-1)`` for each other side.
 ``chances``  one round         the change in the side's chance to win the game
                                (:func:`ronda.bots.winprob.win_probability`), from the
-                               scores and dealer the episode began at to those it ends
-                               at (1 or 0 once the game is decided): a round's points
+                               scores and dealer the episode began at (inside a round,
+                               a record's later decision: the chance there as a search
+                               values it, :func:`~ronda.bots.winprob.game_win_probability`)
+                               to those it ends at (1 or 0 once the game is decided): a round's points
                                valued by what they do for the game, so a point at 39-25
                                is worth less than at 0-0 (the game is all but decided).
                                In ``[-1, 1]``.
@@ -122,6 +124,7 @@ def side_returns(
     start: Sequence[int] | None = None,
     forfeit: int | None = None,
     dealers: tuple[int, int] | None = None,
+    before: Sequence[float] | None = None,
 ) -> tuple[float, ...]:
     """Each side's return for an episode that ended at ``points`` per side, won by ``winner`` (or not).
 
@@ -130,7 +133,10 @@ def side_returns(
     lost the game by a failed challenge (R8.8), if it did
     (:func:`forfeiting_side`). ``dealers``: for ``chances``, the seat dealing
     when the episode began and the one to deal next when it ended (default:
-    the last seat both times, R3.2).
+    the last seat both times, R3.2); ``before``: for ``chances``, each side's
+    chance to win where the episode began, when that is inside a round
+    (:func:`ronda.bots.winprob.game_win_probability`; default: the chance at
+    ``start`` between rounds, with the first dealer).
     """
     sides, target = rules.sides, float(rules.target)
     result = outcome(rules, winner)
@@ -138,7 +144,8 @@ def side_returns(
         return result
     if reward == "chances":
         first, then = dealers or (rules.players - 1, rules.players - 1)
-        before = win_probability(rules, start or [0] * sides, first)
+        if before is None:
+            before = win_probability(rules, start or [0] * sides, first)
         after = tuple(max(v, 0.0) for v in result) if winner is not None else win_probability(rules, points, then)
         return tuple(a - b for a, b in zip(after, before, strict=True))
     if reward == "round":
@@ -161,9 +168,10 @@ def seat_returns(
     start: Sequence[int] | None = None,
     forfeit: int | None = None,
     dealers: tuple[int, int] | None = None,
+    before: Sequence[float] | None = None,
 ) -> tuple[float, ...]:
     """:func:`side_returns` given to every seat: partners share their side's."""
-    by_side = side_returns(rules, reward, points, winner, start=start, forfeit=forfeit, dealers=dealers)
+    by_side = side_returns(rules, reward, points, winner, start=start, forfeit=forfeit, dealers=dealers, before=before)
     return tuple(by_side[rules.side_of(seat)] for seat in range(rules.players))
 
 
