@@ -602,3 +602,22 @@ def test_the_turn_clock_is_counted_down_on_screen_and_the_stand_in_makes_the_mov
         page.wait_for_selector("#turn-over", state="detached", timeout=3_000)  # said until the person acts again
         page.wait_for_selector(f"#hand [data-card='{chosen}']", state="detached", timeout=15_000)
         page.screenshot(path=str(tmp_path / "turn-clock.png"))
+
+
+def test_three_turns_let_pass_hand_the_seat_to_the_computer_and_i_m_back_takes_it_again(
+    browser: Any, tmp_path: Path
+) -> None:
+    """An audit: after three time-outs the page still said only 'Your time ran out' and nothing said the game
+    now counted as left. The page says so, the computer plays on for the seat, and "I'm back" takes it again."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0.3, bot_workers=1, listen_host="127.0.0.1", turn_time=3
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url)
+        page.wait_for_selector("#stand-in-note:has-text('You let three turns pass')", timeout=30_000)
+        page.screenshot(path=str(tmp_path / "stand-in.png"))
+        page.click("#take-seat-back")
+        page.wait_for_selector("#stand-in-note", state="detached", timeout=10_000)
+        # The seat is the person's again: their next decision is offered with its clock, and taken by hand.
+        page.wait_for_selector("#turn-clock", state="attached", timeout=15_000)
+        assert not page.locator("#stand-in-note").count()

@@ -210,7 +210,7 @@ def test_one_seat_open_in_many_places_keeps_its_newest_connections_and_plays_on(
                 assert socket.hello(None)["type"] == "state"
             for old in sockets[:3]:
                 refusal = old.wait_for("error")
-                assert refusal["code"] == "too_many_connections" and "oldest" in refusal["message"]
+                assert refusal["code"] == "seat_elsewhere" and "oldest" in refusal["message"]
                 with pytest.raises(ConnectionClosed) as closed:
                     old.ws.recv(timeout=10)
                 assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429

@@ -261,6 +261,42 @@ def test_a_player_who_stays_connected_and_never_moves_cannot_win_by_stalling(tmp
         assert [seat["connected"] for seat in summary["seats"]] == [True, True]
 
 
+def test_a_player_who_never_moves_at_all_loses_the_rated_game_and_the_stand_in_plays_on(tmp_path: Path) -> None:
+    """An audit voided rated games by staying connected and never moving (a game with a seat that never played
+    was unrated) and kept the other waiting a whole turn time for every decision. Now a person there when their
+    time runs out took part; after three in a row the stand-in plays on for them at the table's pace."""
+    with server(tmp_path, grace=30, turn_time=0.3, stand_in="random") as http:
+        table_id, _, tokens = seat_two(http, target=6)
+        clients = seat_clients(http, table_id, tokens)
+        amina, dodger = clients[0], clients[1]
+        started = time.monotonic()
+        play_out([amina], random_chooser(random.Random(8), challenge=0), timeout=60)
+        dodger.sync()
+        assert dodger.over and sum(m["type"] == "turn_over" for m in dodger.messages) == 3  # then the stand-in
+        assert time.monotonic() - started < 20  # not 0.3 s for each of the dodger's decisions of the game
+        changes = rated(amina)
+        assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
+
+
+def test_leaving_and_coming_back_does_not_start_a_fresh_clock_for_the_same_decision(tmp_path: Path) -> None:
+    """An audit put off its decision for ever by disconnecting just before its time ran out and coming back: each
+    hello started a full clock. A decision has one deadline; coming back after it, the stand-in moves at once."""
+    with server(tmp_path, grace=30, turn_time=1.0, stand_in="random") as http:
+        table_id, _, tokens = seat_two(http, target=6)
+        clients = seat_clients(http, table_id, tokens)
+        seat, owed = next((s, c) for s, c in clients.items() if c.legal)
+        at, owed_since = owed.version, time.monotonic()
+        owed.close()
+        time.sleep(1.3)  # away past the decision's deadline (the grace period is far longer)
+        back = Client(http, table_id, tokens[seat])
+        returned = time.monotonic()
+        state = back.hello()
+        assert state["version"] == at and state["clock"] == 0.0  # the page is told the time is up
+        assert back.expect("turn_over", timeout=3)["type"] == "turn_over"
+        assert time.monotonic() - returned < 0.8 < time.monotonic() - owed_since  # at once: no fresh 1 s clock
+        assert back.expect("update")["version"] == at + 1  # the stand-in made the decision
+
+
 def test_a_turn_let_pass_once_is_played_for_the_player_who_then_plays_on(tmp_path: Path) -> None:
     with server(tmp_path, grace=30, turn_time=0.5, stand_in="random") as http:
         table_id, _, tokens = seat_two(http, target=6)

@@ -75,6 +75,7 @@ ERROR_CODES = (
     "hints_off",
     "busy",
     "too_many_connections",
+    "seat_elsewhere",
     "pending",
     "stale",
 )

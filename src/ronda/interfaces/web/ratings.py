@@ -88,6 +88,20 @@ def side_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def contested(players: int, abandoned: set[int]) -> bool:
+    """Whether a finished game is a contest to rate: some side has no seat whose player left it.
+
+    When every side has a leaver, every side would be placed last and lose (:func:`ranks_of`) while the model
+    still moved the ratings apart: the stored results and ratings contradicted each other (an audit). Such a
+    game is not rated.
+
+    >>> contested(2, {1}), contested(2, {0, 1}), contested(4, {0, 2}), contested(4, {0, 3})
+    (True, False, True, False)
+    """
+    sides = 2 if players == 4 else players
+    return len({side_of(players, seat) for seat in abandoned}) < sides
+
+
 def ranks_of(players: int, winner: int, scores: list[int], abandoned: set[int]) -> list[Placing]:
     """Each seat's placing from the game's winning side, the sides' scores and the seats whose players left.
 

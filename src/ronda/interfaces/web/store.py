@@ -740,6 +740,9 @@ class Store:
         players = len(seats)
         if players not in ratings.PLAYER_COUNTS or len(set(people)) != players:
             return
+        if not ratings.contested(players, set(abandoned)):
+            log.info("table %s: game %d is not rated: every side has a player who left it", table_id, game)
+            return
         held = {
             r.player_id: ratings.Skill(r.mu, r.sigma, r.games)
             for r in db.execute(

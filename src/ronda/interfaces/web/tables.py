@@ -105,6 +105,9 @@ STALLED_RETRY = 30.0
 DECLARE_SPREAD = 6.0
 """A person's automatic declaration waits between ``bot_delay`` and this many times it, at random
 (0.6 to 3.6 s by default), as a person taking their time would (:meth:`Table._pause`)."""
+STORE_GRACE = 10.0
+"""Seconds a person is given to send again a decision the store could not take when their clock ran out meanwhile:
+the failure was the server's."""
 TIMEOUTS_TO_LEAVE = 3
 """Decisions in a row a connected person lets the clock make for them before they count as having left the game
 (a rated game lost, as past the grace period): someone who stays connected and never moves has left in all but
@@ -257,6 +260,11 @@ class Table:
     _clock: asyncio.TimerHandle | None = None
     _clock_at: tuple[int, int] | None = None
     """The seat and version the turn clock runs for."""
+    _deadline: tuple[int, int, float] | None = None
+    """The seat, version and event-loop time at which the person's decision owed now runs out: kept while the
+    person is away, so that leaving and coming back never starts a fresh clock for the same decision."""
+    _attempt: tuple[int, int] | None = None
+    """The seat and version of a person's decision sent and being stored: the clock waits for its outcome."""
     _overdue: tuple[int, int] | None = None
     """The seat and version of a decision whose turn time ran out: the stand-in makes it."""
     ratings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
@@ -367,7 +375,21 @@ class Table:
         return {"view": self._view(seat, game, legal), "legal": legal}
 
     def state_message(self, seat: int | None) -> dict[str, Any]:
-        return {"type": "state", "version": self.version, **self._picture(seat), "table": self.summary()}
+        return {
+            "type": "state",
+            "version": self.version,
+            **self._picture(seat),
+            "table": self.summary(),
+            "clock": self._clock_left(),
+        }
+
+    def _clock_left(self) -> float | None:
+        """Seconds left on the turn clock of the decision owed now, when a person's clock runs for it (a page that
+        reloads or reconnects counts from this, not from a full clock)."""
+        deadline = self._deadline
+        if deadline is None or deadline[1] != self.version:
+            return None
+        return round(max(0.0, deadline[2] - asyncio.get_running_loop().time()), 1)
 
     def _catch_up(self, seat: int | None, since: int | None) -> dict[str, Any]:
         """What a connection holding version ``since`` needs: a ``catchup`` of this game's events after it, else the
@@ -378,6 +400,7 @@ class Table:
                 "version": self.version,
                 "events": self.events_json(since),
                 **self._picture(seat),
+                "clock": self._clock_left(),
             }
         return self.state_message(seat)
 
@@ -440,7 +463,7 @@ class Table:
                 dumps(
                     {
                         "type": "error",
-                        "code": "too_many_connections",
+                        "code": "seat_elsewhere",
                         "message": f"this seat is open in {SEAT_CONNECTIONS} other places: the oldest is closed",
                     }
                 )
@@ -474,7 +497,12 @@ class Table:
         return False
 
     def _arm_clock(self) -> None:
-        """Start the turn clock when a connected person owes the decision now (once per decision), else stop it."""
+        """Run the turn clock while a connected person owes the decision now, else stop it.
+
+        A decision has one deadline, set when it is first owed to a connected person and kept while they are
+        away: leaving and coming back resumes the clock where it was (at once, if it ran out meanwhile), so
+        reconnecting cannot put off a decision for ever.
+        """
         at = self._owed_by_person()
         if at is None or self.settings.turn_time <= 0:
             self._stop_clock()
@@ -482,10 +510,14 @@ class Table:
         if at == self._clock_at:
             return
         self._stop_clock()
+        loop = asyncio.get_running_loop()
+        if self._deadline is None or self._deadline[:2] != at:
+            self._deadline = (*at, loop.time() + self.settings.turn_time)
         self._clock_at = at
-        self._clock = asyncio.get_running_loop().call_later(self.settings.turn_time, self._turn_over, *at)
+        self._clock = loop.call_at(self._deadline[2], self._turn_over, *at)
 
     def _stop_clock(self) -> None:
+        """Stop the clock's timer (the deadline of the decision is kept, :attr:`_deadline`)."""
         if self._clock is not None:
             self._clock.cancel()
         self._clock, self._clock_at = None, None
@@ -512,11 +544,26 @@ class Table:
         self._clock, self._clock_at = None, None
         if self.version != version or self._owed_by_person() != (seat, version):
             return
+        if self._pending is not None or self._attempt == (seat, version):
+            # The person's decision is on its way to the store: its outcome decides, not the clock; a decision the
+            # store refused leaves the person STORE_GRACE seconds to send it again.
+            self._attempt = None
+            self._deadline = (seat, version, asyncio.get_running_loop().time() + STORE_GRACE)
+            self._arm_clock()
+            return
         self._overdue = (seat, version)
+        self.acted.add(seat)  # there and let it pass: the person took part, as one who plays does
         self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
-        if self.timeouts[seat] >= TIMEOUTS_TO_LEAVE and seat not in self.abandoned:
-            self.abandoned.add(seat)
-            log.info("table %s: seat %d let %d turns pass; it counts as having left", self.id, seat, TIMEOUTS_TO_LEAVE)
+        if self.timeouts[seat] >= TIMEOUTS_TO_LEAVE:
+            # Left in all but connection: the stand-in plays on for them, at the table's pace, until the person
+            # acts or says hello again; the game counts as abandoned by them.
+            self.seats[seat].stand_in = True
+            if seat not in self.abandoned:
+                self.abandoned.add(seat)
+                log.info(
+                    "table %s: seat %d let %d turns pass; it counts as having left", self.id, seat, TIMEOUTS_TO_LEAVE
+                )
+            self._broadcast_seats()
         text = dumps({"type": "turn_over"})  # to the seat's own connections: its page says who made the move
         for client, at in list(self.clients.items()):
             if at == seat:
@@ -632,7 +679,14 @@ class Table:
                 self._answer_resend(client, seat, action, made_at)
                 return
             self.check(seat, action)
-            await self.decide(seat, action, client)
+            if self.seats[seat].stand_in and self._present(seat):  # back from letting the clock play: theirs again
+                self._broadcast_seats()
+            self._attempt = (seat, self.version)
+            try:
+                await self.decide(seat, action, client)
+            finally:
+                if self._pending is None:
+                    self._attempt = None
 
     def _refuse_while_pending(self) -> None:
         if self._pending is not None:
@@ -1008,6 +1062,7 @@ class Table:
         self.abandoned = away
         self.acted = set()
         self.timeouts = {}
+        self._deadline = self._attempt = None
         self.events = [{**e.to_json(), "version": base + i + 1} for i, e in enumerate(dealt_events(game))]
         self.status = FINISHED if over else PLAYING
         if over:

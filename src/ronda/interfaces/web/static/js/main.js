@@ -118,6 +118,7 @@ function play(tableId, held) {
     },
     offline: () => toast(t("e_offline")),
     leave: () => navigate("/"),
+    back: () => connection?.send({ type: "hello", token: connection.token, since: connection.version }),
     replayLink: () => `/t/${tableId}?replay&game=${screen.table?.game ?? 0}`,
     copyInvite: async (link, button, input) => {
       const done = await copyText(link, input);
@@ -139,7 +140,7 @@ function play(tableId, held) {
           return navigate("/", true);
         }
         // Refused by a cap on connections: trying again at once would be refused again; a reload tries later.
-        if (msg.code === "too_many_connections") connection.close();
+        if (msg.code === "too_many_connections" || msg.code === "seat_elsewhere") connection.close();
         toast(explain(msg));
       }
       screen.receive(msg);

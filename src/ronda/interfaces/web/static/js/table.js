@@ -129,6 +129,7 @@ export class TableScreen {
         this.rename();
         return; // a state or catchup follows at once
       case "state": {
+        this.clockFrom(msg);
         const wasOver = this.view?.phase === "game_over";
         if (msg.table) this.table = msg.table;
         this.rename();
@@ -141,6 +142,7 @@ export class TableScreen {
       }
       case "update":
       case "catchup": {
+        this.clockFrom(msg);
         const live = this.synced;
         const running = this.view ? [...this.view.scores] : null;
         for (const event of msg.events) this.consume(event, live, running);
@@ -390,9 +392,16 @@ export class TableScreen {
 
   clockText() {
     const left = this.turnLeft();
-    if (left === null || left > 30) return "";
+    if (left === null || left > 30 || left <= 0) return "";
     this.tickClock();
     return t("turnClock", { n: Math.max(0, Math.ceil(left)) });
+  }
+
+  /** A reload or a reconnection mid-decision: the server says how long is left (``clock``), the page counts on. */
+  clockFrom(msg) {
+    const limit = this.table?.turn_time;
+    if (msg.clock === null || msg.clock === undefined || !limit) return;
+    this.turnAt = { version: msg.version, since: Date.now() - (limit - msg.clock) * 1000 };
   }
 
   tickClock() {
@@ -612,8 +621,13 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted", id: "turn" },
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
-    if (this.timedOut) box.append(el("span", { class: "prompt muted", id: "turn-over" }, t("turnOver")));
     if (this.myTurn() && this.table?.turn_time) box.append(el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText()));
+    const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
+    if (mine?.stand_in && this.connected) {
+      // Three turns let pass: the stand-in plays this seat; a hello on this connection takes it back.
+      box.append(el("span", { class: "prompt muted", id: "stand-in-note" }, t("standInForYou")));
+      box.append(el("button", { type: "button", class: "btn primary", id: "take-seat-back", onclick: () => this.hooks.back?.() }, t("takeSeatBack")));
+    } else if (this.timedOut) box.append(el("span", { class: "prompt muted", id: "turn-over" }, t("turnOver")));
     if (this.canHint()) {
       const waiting = this.hintAsked !== null;
       box.append(el("button", {
