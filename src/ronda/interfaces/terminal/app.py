@@ -414,6 +414,7 @@ class RondaApp(App[None]):
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }
     #prompt { height: auto; min-height: 2; padding: 0 1; color: #ffffff; }
+    #recent { height: auto; padding: 0 1; display: none; }
     #log { width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; }
     ModalScreen { align: center middle; background: #000000 60%; }
     #dialog { width: 90; max-width: 95%; height: auto; max-height: 90%; border: heavy #ffd700;
@@ -501,6 +502,7 @@ class RondaApp(App[None]):
                 table = TableView(id="table")
                 table.border_title = "Table"
                 yield table
+                yield Static(id="recent")
                 yield HandView(id="hand")
                 yield PromptLine(id="prompt")
             log = PlayLog(id="log")
@@ -553,7 +555,19 @@ class RondaApp(App[None]):
 
     def log_lines(self, lines: list[str]) -> None:
         """Lines into the play-by-play, wrapped between phrases (never inside 'seat 1' or '+1 (caida)')."""
-        self.query_one(PlayLog).add(lines)
+        log = self.query_one(PlayLog)
+        log.add(lines)
+        self._show_recent(log)
+
+    RECENT_LINES = 4
+    """Play-by-play lines shown under the table when the terminal is too narrow for the play-by-play pane."""
+
+    def _show_recent(self, log: PlayLog) -> None:
+        """The last lines of the play-by-play under the table, while its pane is hidden (a narrow terminal): what
+        the bots did is otherwise on screen for the two seconds of its mark only."""
+        recent = self.screen_stack[0].query_one("#recent", Static)
+        recent.display = not log.display
+        recent.update(coloured("\n".join(log.entries[-self.RECENT_LINES :]), style="#a5d6a7"))
 
     def refresh_board(self) -> None:
         session = self.session
@@ -581,10 +595,13 @@ class RondaApp(App[None]):
         game = self.screen_stack[0]  # the game's screen, under any dialog on top
         if not game.query("#board"):
             return
-        game.query_one(PlayLog).display = event.size.width >= NARROW
+        log = game.query_one(PlayLog)
+        log.display = event.size.width >= NARROW
+        self._show_recent(log)
         for widget in (*game.query(TableView), *game.query(HandView)):
             widget.refresh(layout=True)
         self.call_after_refresh(self.keep_prompt_in_view)
+        self.set_timer(0.1, self.keep_prompt_in_view)  # once the new sizes are laid out too
 
     def prompt_text(self) -> str:
         session = self.session
