@@ -183,6 +183,8 @@ def test_a_players_second_ask_replaces_the_first_so_they_are_never_seated_agains
     assert bench.run(pairing.waiting("tab1")) is None  # replaced: its page is told the request is gone
     waiting = bench.run(pairing.waiting("tab2"))
     assert waiting is not None and waiting.others == 0
+    # Replaced, not lost: a page on another device is told so, and does not ask again (the two looped).
+    assert bench.run(pairing.replaced("tab1")) is True and bench.run(pairing.replaced("tab2")) is False
     # Another game replaces it too (a person waits for one game at a time), and a stranger is then not paired.
     assert bench.run(pairing.ask(ask("tab3", THREE, client="1.1.1.1", player="solo"))) is None
     assert bench.run(pairing.ask(ask("brahim", TWO, player="brahim"))) is None

@@ -211,7 +211,7 @@ def test_play_now_one_browser_asking_on_two_processes_waits_once(tmp_path: Path,
         b.cookies.update(a.cookies)  # the same browser, its second tab's ask reaching the other process
         second = b.post("/api/play", json={"players": 2, "name": "Solo"})
         assert second.status_code == 202 and second.json()["others"] == 0, second.text
-        assert a.get(f"/api/play/{first.json()['ticket']}").json()["error"]["code"] == "not_waiting"
+        assert a.get(f"/api/play/{first.json()['ticket']}").json()["error"]["code"] == "replaced"
         b.cookies.clear()  # a stranger
         brahim = play(b, players=2, name="Brahim")
         assert brahim.status_code == 200, brahim.text

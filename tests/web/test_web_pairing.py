@@ -157,8 +157,10 @@ def test_one_browser_asking_twice_waits_once_and_is_never_seated_against_itself(
         assert second.status_code == 202, second.text
         assert second.json()["status"] == "waiting" and second.json()["others"] == 0
         gone = http.get(f"/api/play/{first.json()['ticket']}")  # the first tab's request was replaced
-        assert gone.status_code == 404 and gone.json()["error"]["code"] == "not_waiting"
-        assert "replaced by a newer request" in gone.json()["error"]["message"]
+        # Told apart from a lost request, which a page asks again for: a page on another device asking again
+        # would replace the newer request in turn, and the two pages looped (a second audit).
+        assert gone.status_code == 409 and gone.json()["error"]["code"] == "replaced"
+        assert "another page or device" in gone.json()["error"]["message"]
         http.cookies.clear()  # a stranger, in another browser
         brahim = play(http, players=2, name="Brahim")
         assert brahim.status_code == 200, brahim.text
@@ -182,3 +184,15 @@ def test_asks_nobody_looks_at_again_are_dropped_and_never_seat_a_real_person_wit
         # A page that comes back asks again (with its old ticket, as the page keeps it): a new request, waiting.
         again = play(http, players=3, preset="heavy", name="GhostG1", ticket=ghosts[0])
         assert again.status_code == 202 and again.json()["ticket"] != ghosts[0] and again.json()["others"] == 1
+
+
+def test_one_address_pairing_its_own_asks_fills_only_its_own_share_of_the_server(tmp_path: Path) -> None:
+    """A second audit filled the server from one address: two nameless asks of its own were seated together at a
+    people-only table that counted against nobody's --tables-per-client. A play-now table counts against its first
+    person's address."""
+    with server(tmp_path, tables_per_client=2) as http:
+        for _ in range(2):
+            assert [play(http, players=2).status_code for _ in range(2)] == [202, 200]
+        assert play(http, players=2).status_code == 202  # the next pair cannot be seated from this address
+        refused = play(http, players=2)
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_tables", refused.text

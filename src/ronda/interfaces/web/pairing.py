@@ -51,6 +51,9 @@ WAITING_PER_CLIENT = 8
 """Requests one client (an address) may have waiting at once: a flood does not fill the queue."""
 STALE = 10.0
 """Seconds a waiting request is kept without a look (the page looks every second): then it is dropped as gone."""
+KEEP_REPLACED = 600
+"""Seconds a request replaced by the same player's newer one is remembered as replaced: its page, on another
+device, is told so and stops, instead of asking again and replacing the newer one in turn (they looped)."""
 KEEP_SEATINGS = 100_000
 """Seated tickets remembered (so that asking again gives back the seat); the oldest half goes past it."""
 
@@ -141,6 +144,11 @@ class Pairing(Protocol):
         """The ticket's request, if it is waiting; looking keeps it waiting another :data:`STALE` seconds."""
         ...
 
+    async def replaced(self, ticket: str) -> bool:
+        """Whether the ticket's request was replaced by a newer one of the same player (in the last
+        :data:`KEEP_REPLACED` seconds)."""
+        ...
+
     async def due(self) -> list[Match]:
         """The groups whose bots are due now (waits that have ended), taken out of the queue (their tickets pending)."""
         ...
@@ -189,6 +197,8 @@ class LocalPairing:
         self.where: dict[str, Game] = {}
         self.players: dict[str, str] = {}
         """The ticket each player (a kept name) has waiting: one at most."""
+        self.replacements: dict[str, float] = {}
+        """Tickets replaced by their player's newer request, and when (:meth:`replaced`)."""
         self.seatings: dict[str, Seating] = {}
 
     async def ask(self, ask: Ask) -> Match | None:
@@ -196,8 +206,11 @@ class LocalPairing:
             raise ValueError(f"ticket {ask.ticket[:8]}… was seated: it is done")
         now = self._sweep()
         self._drop(ask.ticket)
-        if ask.player is not None and (earlier := self.players.get(ask.player)) is not None:
+        if ask.player is not None and (earlier := self.players.get(ask.player)) not in (None, ask.ticket):
+            assert earlier is not None
             self._drop(earlier)  # the player's other tab, or an earlier ask: never a group with themselves
+            self.replacements = {t: at for t, at in self.replacements.items() if at + KEEP_REPLACED > now}
+            self.replacements[earlier] = now
         mine = sum(e.ask.client == ask.client for q in self.queues.values() for e in q)
         if mine >= self.per_client:
             raise TooManyWaiting(ask.client)
@@ -214,6 +227,10 @@ class LocalPairing:
     async def cancel(self, ticket: str) -> bool:
         self._sweep()
         return self._drop(ticket)
+
+    async def replaced(self, ticket: str) -> bool:
+        at = self.replacements.get(ticket)
+        return at is not None and at + KEEP_REPLACED > self.clock()
 
     async def waiting(self, ticket: str) -> Waiting | None:
         now = self._sweep()

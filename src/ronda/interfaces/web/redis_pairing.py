@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from .pairing import STALE, WAITING_PER_CLIENT, Ask, Game, Match, Seating, TooManyWaiting, Waiting
+from .pairing import KEEP_REPLACED, STALE, WAITING_PER_CLIENT, Ask, Game, Match, Seating, TooManyWaiting, Waiting
 
 PREFIX = "ronda:pair:"
 KEEP_SEATING = 86_400
@@ -86,7 +86,10 @@ sweep(since)
 drop(ticket)
 if player ~= '' then
   local earlier = redis.call('GET', P .. 'player:' .. player)
-  if earlier then drop(earlier) end
+  if earlier and earlier ~= ticket then
+    drop(earlier)
+    redis.call('SET', P .. 'replaced:' .. earlier, '1', 'EX', ARGV[13])
+  end
 end
 if redis.call('SCARD', P .. 'client:' .. client) >= per_client then return {'too_many'} end
 redis.call('ZADD', P .. 'q:' .. game, redis.call('INCR', P .. 'order'), ticket)
@@ -208,6 +211,7 @@ class RedisPairing:
             ask.level,
             KEEP_SEATING,
             ask.player or "",
+            KEEP_REPLACED,
         ]
         answer = await self._run(self._ask, *args)
         verdict = _text(answer[0])
@@ -218,6 +222,9 @@ class RedisPairing:
         if verdict == "match":
             return Match(ask.game, tuple(_ask_of(a) for a in answer[1]))
         return None
+
+    async def replaced(self, ticket: str) -> bool:
+        return bool(await self.redis.exists(f"{self.prefix}replaced:{ticket}"))
 
     async def cancel(self, ticket: str) -> bool:
         return bool(int(await self._run(self._cancel, ticket)))

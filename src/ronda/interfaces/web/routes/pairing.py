@@ -65,8 +65,10 @@ async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
         public=True,
         hints=match.bots > 0,
     )
-    # Bots filling seats are one person's choice: that person's tables count against their address's cap.
-    owner = people[0].client if match.bots else None
+    # The table counts against its first person's address (bots filling seats are that person's choice):
+    # otherwise one address, pairing two of its own asks again and again, filled the server with tables
+    # that counted against nobody (an audit).
+    owner = people[0].client
     seatings: list[Seating] = []
     try:
         table, token = await lobby.create(spec, owner=owner, player=people[0].player)
@@ -134,6 +136,12 @@ async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONRespon
         )
     waiting = await pairing.waiting(ticket)
     if waiting is None:
+        if await pairing.replaced(ticket):
+            raise HttpError(
+                409,
+                "replaced",
+                "you asked again from another page or device: that request waits now, and this one does not",
+            )
         raise _not_waiting()
     ask = waiting.ask
     return JSONResponse(

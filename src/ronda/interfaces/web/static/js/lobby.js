@@ -346,7 +346,13 @@ export async function showLobby(app, { go, fail, meta }) {
     try {
       playAnswer(await api(`/api/play/${encodeURIComponent(ticket)}`));
     } catch (error) {
-      if (error.status === 404) {
+      if (error.status === 409 && error.code === "replaced") {
+        // The same person asked again from another device: that page waits now; this one stops, without asking
+        // again (it would replace the other's request in turn, and the two would go on replacing each other).
+        localStorage.removeItem(TICKET);
+        stopWaiting();
+        playStatus.textContent = t("playReplaced");
+      } else if (error.status === 404) {
         // A wait this page was showing is gone: the server restarted, or dropped it because this page stopped
         // looking (a background tab's timers slow to once a minute). The person never chose to stop: ask again
         // at once with the same choices; only if that fails are they told to press Play now.
