@@ -168,3 +168,23 @@ def test_a_wait_that_ends_elsewhere_is_told_not_silently_dropped(browser: Any, u
         renewed = page.evaluate("localStorage.getItem('ronda.playTicket')")
         with urllib.request.urlopen(f"{url}/api/play/{renewed}", timeout=10) as answer:
             assert json.load(answer)["status"] == "waiting"  # the server holds the new request
+
+
+def test_asking_again_from_another_device_stops_the_first_page_instead_of_a_loop(browser: Any, url: str) -> None:
+    """A second audit: one player waiting on two devices (one kept name, two browsers) made the pages replace each
+    other's request for ever, the bots' wait starting over each time. The older page is told and stops."""
+    with open_page(browser, **DESKTOP) as phone, open_page(browser, **DESKTOP) as laptop:
+        ask_to_play(phone, url, "Rachida", 4)
+        phone.wait_for_selector("#play-status:has-text('Waiting for 3 more')")
+        laptop.context.add_cookies(phone.context.cookies())  # the same player (her cookie), on another device
+        laptop.goto(url)
+        laptop.click("label[for='play-players-4']")
+        laptop.uncheck("#play-bots")
+        laptop.click("#play-button")
+        laptop.wait_for_selector("#play-status:has-text('Waiting for 3 more')")
+        phone.wait_for_selector("#play-status:has-text('You asked to play from another page or device')")
+        assert phone.is_enabled("#play-button") and not phone.is_visible("#play-cancel")
+        ticket = laptop.evaluate("localStorage.getItem('ronda.playTicket')")
+        laptop.wait_for_timeout(2_500)  # a few of the laptop's looks: its request stays the one waiting
+        assert laptop.evaluate("localStorage.getItem('ronda.playTicket')") == ticket
+        laptop.click("#play-cancel")
