@@ -43,6 +43,11 @@ BOT_LOOKALIKES = [
     "hard bo\u1e6d",  # a t with a dot below: "hard bot"
     "You\u2800",  # a Braille blank after the page's name for the reader
     "Seat 2\u2800",
+    "Bo\u0640t 2",  # an Arabic tatweel inside, drawn as a stretch of the line
+    "Seat 2\u0640",  # a tatweel after
+    "You\U0001d159",  # a musical null notehead, drawn as nothing
+    "Seat\u303f2",  # an ideographic half fill space
+    "Bot\ufffc 2",  # an object replacement character
 ]
 
 
@@ -72,7 +77,26 @@ AMINA_LOOKALIKES = [
     "Amina\u0345",  # a Greek iota below
     "Amina\u20d0",  # a harpoon above
     "Amina\u1cd0",  # a Vedic tone mark
+    "Am\u0640ina",  # an Arabic tatweel, a stretch of the line
+    "Amina\U0001d159",  # a musical null notehead, drawn as nothing
+    "Amina\u303f",  # an ideographic half fill space
+    "\ufffcAmina",  # an object replacement character
 ]
+
+
+MUHAMMAD, MUHAMMAD_STRETCHED = "\u0645\u062d\u0645\u062f", "\u0645\u062d\u0640\u0645\u062f"
+
+
+@pytest.mark.parametrize(("kept", "typed"), [(MUHAMMAD, MUHAMMAD_STRETCHED), (MUHAMMAD_STRETCHED, MUHAMMAD)])
+def test_an_arabic_name_with_a_tatweel_looks_like_the_name_without(tmp_path: Path, kept: str, typed: str) -> None:
+    """ "محـمد" is "محمد" drawn wider: refused beside it, naming it, and the other way round."""
+    with server(tmp_path) as http:
+        seats = [{"kind": "human", "name": kept}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+        table_id = new_table(http, 3, seats)["table_id"]
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][0]["name"] == kept  # shown as typed
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": False})
+        assert f"already called {kept!r}" in error_of(refused, 409, "name_taken")
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
 
 
 @pytest.mark.parametrize("name", AMINA_LOOKALIKES)
@@ -86,7 +110,13 @@ def test_a_name_that_looks_like_another_player_at_the_table_is_refused(tmp_path:
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
 
 
-@pytest.mark.parametrize("name", ["\u200d", "\u3164\u3164", " \u2060 ", "\u034f", "\u2800", "\u0307\u0323", " \u20d0"])
+INVISIBLE_NAMES = [
+    *("\u200d", "\u3164\u3164", " \u2060 ", "\u034f", "\u2800", "\u0307\u0323", " \u20d0"),
+    *("\u0640\u0640\u0640", " \u0640 ", "\U0001d159", "\u303f\u303f", "\ufffc", "\u0640\ufffc\u0640"),
+]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_NAMES)
 def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: str) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]

@@ -52,12 +52,19 @@ _SPOOF = icu.SpoofChecker()
 """ICU's UTS #39 spoof checker: its skeletons map every look-alike character to one prototype."""
 
 
-_BLANKS = frozenset("\u2800")
-"""Characters drawn as nothing that Unicode does not call ignorable: the Braille pattern blank (a symbol)."""
+_BLANKS = frozenset("\u2800\U0001d159\u303f\ufffc")
+"""Characters drawn as nothing (or as an empty box) in most fonts that Unicode does not call ignorable: the
+Braille pattern blank U+2800, the musical null notehead U+1D159, the ideographic half fill space U+303F and the
+object replacement character U+FFFC (symbols all): "You" followed by one of them looked like "You"."""
+
+_STRETCH = frozenset("\u0640")
+"""The Arabic tatweel (kashida): a letter that only stretches the line joining two letters, so "محـمد" is drawn
+as "محمد" drawn wider, and "Boـt 2" as "Bot 2" with a dash. Kept in the name shown (it is how some write),
+folded out of the look-alike keys, and no visible character: a name of tatweel alone is a line, not a name."""
 
 
 def _invisible(ch: str) -> bool:
-    """A control, format or unassigned character, or one drawn as nothing (U+3164, U+034F, U+2800...)."""
+    """A control, format or unassigned character, or one drawn as nothing (U+3164, U+034F, U+2800, U+FFFC...)."""
     return (
         unicodedata.category(ch)[0] == "C"
         or ch in _BLANKS
@@ -66,9 +73,10 @@ def _invisible(ch: str) -> bool:
 
 
 def _skeleton(text: str) -> str:
-    """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles."""
+    """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles
+    or tatweel (:data:`_STRETCH`)."""
     skeleton = unicodedata.normalize("NFKC", _SPOOF.getSkeleton(0, text)).casefold()
-    return " ".join("".join(ch for ch in skeleton if not _invisible(ch)).split())
+    return " ".join("".join(ch for ch in skeleton if not _invisible(ch) and ch not in _STRETCH).split())
 
 
 def _bare(key: str) -> str:
@@ -423,11 +431,21 @@ def _read_seats(raw: list[SeatBody] | None, players: int) -> tuple[SeatSpec, ...
 
 
 def read_name(raw: object) -> str:
-    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters."""
+    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters.
+
+    At least one of them must be seen on the page: not a space, a combining mark or a tatweel alone.
+
+    >>> read_name(" \u0645\u062d\u0640\u0645\u062f\ufffc ")  # the tatweel stays, the replacement box goes
+    'محـمد'
+    >>> read_name("\u0640\u0640\u0640")
+    Traceback (most recent call last):
+    ...
+    ronda.interfaces.web.forms.HttpError: a player's name is 1 to 24 letters, not 'ـــ'
+    """
     if not isinstance(raw, str):
         raise bad(f"a player's name is text, not {raw!r}")
     name = "".join(ch for ch in raw if not _invisible(ch)).strip()
-    seen = [ch for ch in name if not ch.isspace() and not _mark(ch)]  # what the page shows of it
+    seen = [ch for ch in name if not ch.isspace() and not _mark(ch) and ch not in _STRETCH]  # what the page shows
     if not 0 < len(name) <= MAX_NAME or not seen:
         shown = raw if len(raw) <= 40 else raw[:40] + "…"
         raise bad(f"a player's name is 1 to {MAX_NAME} letters, not {shown!r}")
