@@ -48,6 +48,8 @@ BOT_LOOKALIKES = [
     "You\U0001d159",  # a musical null notehead, drawn as nothing
     "Seat\u303f2",  # an ideographic half fill space
     "Bot\ufffc 2",  # an object replacement character
+    # Punctuation and separators do not hide a seat's, the reader's or a bot's label:
+    *("Seat-2", "Seat_2", "Seat: 2", "Player-1", "You!", "(You)", "You (2)", "B o t 2", "Bot_2", "Hard.", "Bot_Amina"),
 ]
 
 
@@ -125,7 +127,9 @@ def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: st
         )
 
 
-@pytest.mark.parametrize("name", ["Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik"])
+@pytest.mark.parametrize(
+    "name", ["Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik", "Seattle", "Mé-Lou", "Guestan", "Jean-Luc"]
+)
 def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
     """Other scripts and other names stay open to everyone: only look-alikes are refused."""
     with server(tmp_path) as http:

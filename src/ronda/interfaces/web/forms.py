@@ -117,30 +117,59 @@ def name_keys(name: str) -> frozenset[str]:
     return frozenset({folded, _skeleton(written), bare})
 
 
-def _alternatives(words: Iterable[str]) -> str:
-    """A regex alternation of the keys of ``words``, longest first (so "bots" is tried before "bot")."""
-    keys = {key for word in words for key in name_keys(word)}
+def _compact(key: str) -> str:
+    """A look-alike key with every character that is neither a letter nor a digit dropped, spaces included.
+
+    Punctuation and separators do not hide a word on the page: "Seat-2", "Seat: 2", "(You)", "You!", "B o t 2",
+    "Hard." read as "Seat 2", "You", "Bot 2", "Hard". Compared whole, so a name with such a word inside
+    another ("Robotnik", "Youssef") is not touched.
+    """
+    return "".join(ch for ch in key if ch.isalnum())
+
+
+def _alternatives(words: Iterable[str], compact: bool = False) -> str:
+    """A regex alternation of the keys of ``words`` (:func:`_compact` ones if ``compact``), longest first (so "bots"
+    is tried before "bot")."""
+    keys = {_compact(key) if compact else key for word in words for key in name_keys(word)} - {""}
     return "|".join(re.escape(key) for key in sorted(keys, key=len, reverse=True))
 
 
 _RESERVED = re.compile(
     rf"^(?:{_alternatives(_RESERVED_WORDS)})(?:\s*(?:{_alternatives('#')})?\s*(?:{_alternatives(_DIGITS)}){{0,3}})$"
 )
-_BOT_WORD = re.compile(rf"(?:^|[^\w])(?:{_alternatives(_BOT_WORDS)})(?:$|[^\w])")
+_RESERVED_COMPACT = re.compile(
+    rf"^(?:{_alternatives(_RESERVED_WORDS, True)})(?:{_alternatives(_DIGITS, True)}){{0,3}}$"
+)
+""":data:`_RESERVED` on a :func:`_compact` key: "Seat-2", "Seat_2", "Player-1", "(You)", "You (2)", "B o t 2"."""
+_BOT_WORD = re.compile(rf"(?:^|[\W_])(?:{_alternatives(_BOT_WORDS)})(?:$|[\W_])")
 _GUEST = re.compile(rf"^(?:{_alternatives(['guest'])})\s*(?:{_alternatives(_DIGITS)})*$")
+_GUEST_COMPACT = re.compile(
+    rf"^(?:{_alternatives(['guest'], True)})"
+    rf"(?:(?:{_alternatives(_DIGITS, True)})*|(?:{_alternatives('0123456789abcdef', True)}){{1,4}})$"
+)
+""":data:`_GUEST` on a :func:`_compact` key, and play now's other name for a nameless person: "Guest" and four hex
+digits (``routes/pairing.py``), "Guest ab12"; "Guest #1", "Guest-1" too."""
+
+
+def _compacts(keys: Iterable[str]) -> set[str]:
+    return {_compact(key) for key in keys}
 
 
 def looks_like_guest(name: str) -> bool:
-    """Whether ``name`` could pass for what play now calls a person who gave no name ("Guest 2"): no player may
-    keep it, or a kept name would stand on the leaderboard for whoever sat down nameless.
+    """Whether ``name`` could pass for what play now calls a person who gave no name ("Guest 2", "Guest ab12"): no
+    player may keep it, or a kept name would stand on the leaderboard for whoever sat down nameless.
 
     Compared by :func:`name_keys`, digits included: a key folds the digit 1 into the letter l, so a pattern of
-    ASCII digits alone let "Guest 1", play now's name for its first nameless seat, be kept.
+    ASCII digits alone let "Guest 1", play now's name for its first nameless seat, be kept. Punctuation and
+    spaces are no difference (:func:`_compact`): "Guest-1", "Guest #1".
 
     >>> [looks_like_guest(n) for n in ("Guest 1", "guest 0", "Guest l", "GUEST", "Gu\u0435st 3", "Guestan", "Amina")]
     [True, True, True, True, True, False, False]
+    >>> [looks_like_guest(n) for n in ("Guest ab12", "Guest #1", "Guest-1", "(Guest 2)", "Guest Amina", "Guests")]
+    [True, True, True, True, False, False]
     """
-    return any(_GUEST.match(key) for key in name_keys(name))
+    keys = name_keys(name)
+    return any(_GUEST.match(key) for key in keys) or any(_GUEST_COMPACT.match(key) for key in _compacts(keys))
 
 
 def impersonates(name: str, levels: list[str]) -> bool:
@@ -155,11 +184,18 @@ def impersonates(name: str, levels: list[str]) -> bool:
     >>> lookalikes = ("B\u043et 2", "\u0392\u039f\u03a4 2", "\uff22\uff4f\uff54 \uff12", "Bot 1", "Bot l")
     >>> [impersonates(n, ["easy"]) for n in lookalikes]
     [True, True, True, True, True]
+    >>> punctuated = ("Seat-2", "Seat_2", "Seat: 2", "Player-1", "You!", "(You)", "You (2)", "B o t 2", "Easy.")
+    >>> [impersonates(n, ["easy"]) for n in punctuated]
+    [True, True, True, True, True, True, True, True, True]
+    >>> [impersonates(n, ["easy"]) for n in ("Youssef", "Botagoz", "Seattle", "Mé-Lou", "Easygoing")]
+    [False, False, False, False, False]
     """
     keys = name_keys(name)
     if any(_RESERVED.match(key) or _BOT_WORD.search(key) for key in keys):
         return True
-    return any(keys & name_keys(level) for level in levels)
+    if any(_RESERVED_COMPACT.match(key) for key in _compacts(keys)):
+        return True
+    return any(keys & name_keys(level) or _compacts(keys) & _compacts(name_keys(level)) for level in levels)
 
 
 def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
