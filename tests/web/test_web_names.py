@@ -137,3 +137,22 @@ def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False})
         assert joined.status_code == 200, joined.text
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["name"] == name
+
+
+@pytest.mark.parametrize(("kept", "typed"), [("Jose", "Jos\u00e9"), ("Jos\u00e9", "Jose"), ("Amina", "AMINA")])
+def test_a_name_like_one_at_the_table_is_refused_with_how_to_be_told_apart(
+    tmp_path: Path, kept: str, typed: str
+) -> None:
+    """ "José" beside "Jose" is another name to whoever types it: the refusal says why, and what to do."""
+    with server(tmp_path) as http:
+        seats = [{"kind": "human", "name": kept}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+        table_id = new_table(http, 3, seats)["table_id"]
+        message = error_of(
+            http.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": False}), 409, "name_taken"
+        )
+        assert message == (
+            f"someone at this table is already called {kept!r}, and {typed!r} looks the same: a name this similar is "
+            "taken; add something to tell you apart (an initial, a surname) or choose another name"
+        )
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": f"{typed} B.", "keep": False})
+        assert joined.status_code == 200, joined.text

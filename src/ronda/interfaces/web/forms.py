@@ -206,17 +206,36 @@ def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
     >>> check_name("\u0391mina", ["Amina"], [])  # a Greek capital Alpha
     Traceback (most recent call last):
     ...
-    ronda.interfaces.web.forms.HttpError: someone at this table is already called 'Amina', and ...: choose another name
+    ronda.interfaces.web.forms.HttpError: someone at this table is already called 'Amina', and ... choose another name
     """
     if impersonates(name, levels):
         raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
     keys = name_keys(name)
     for other in others:
         if keys & name_keys(other):
-            looks = "" if other == name else f", and {name!r} looks the same"
-            raise HttpError(
-                409, "name_taken", f"someone at this table is already called {other!r}{looks}: choose another name"
-            )
+            raise name_taken(other, name, "someone at this table")
+
+
+def name_taken(held: str, name: str, who: str) -> HttpError:
+    """The 409 ``name_taken`` for ``name`` when ``who`` ("someone at this table") is called ``held``, alike.
+
+    A name that only looks like the one held ("José" beside "Jose", "AMINA" beside "Amina") is a different
+    name to the person typing it: the words say the two look the same and how to be told apart, not just "taken".
+
+    >>> name_taken("Jose", "Jos\u00e9", "someone at this table").message  # doctest: +NORMALIZE_WHITESPACE
+    "someone at this table is already called 'Jose', and 'José' looks the same: a name this similar is taken;
+    add something to tell you apart (an initial, a surname) or choose another name"
+    >>> name_taken("Amina", "Amina", "a player on this server").message
+    "a player on this server is already called 'Amina': choose another name"
+    """
+    if held == name:
+        return HttpError(409, "name_taken", f"{who} is already called {held!r}: choose another name")
+    return HttpError(
+        409,
+        "name_taken",
+        f"{who} is already called {held!r}, and {name!r} looks the same: a name this similar is taken; "
+        "add something to tell you apart (an initial, a surname) or choose another name",
+    )
 
 
 class HttpError(Exception):
