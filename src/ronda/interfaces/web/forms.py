@@ -72,11 +72,12 @@ def _invisible(ch: str) -> bool:
     )
 
 
-def _skeleton(text: str) -> str:
+def _skeleton(text: str, stretched: bool = False) -> str:
     """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles
-    or tatweel (:data:`_STRETCH`)."""
+    or tatweel (:data:`_STRETCH`; kept if ``stretched``, as keys were made before it was folded)."""
     skeleton = unicodedata.normalize("NFKC", _SPOOF.getSkeleton(0, text)).casefold()
-    return " ".join("".join(ch for ch in skeleton if not _invisible(ch) and ch not in _STRETCH).split())
+    kept = (ch for ch in skeleton if not _invisible(ch) and (stretched or ch not in _STRETCH))
+    return " ".join("".join(kept).split())
 
 
 def _bare(key: str) -> str:
@@ -101,7 +102,10 @@ def name_keys(name: str) -> frozenset[str]:
     A third key drops the combining marks: a dot or a hook over a letter is
     easily missed, and combining marks stack on any letter ("Amina" with a
     dot below). Names kept before that key existed are stored without it, so
-    a new name is still compared by the first two as well.
+    a new name is still compared by the first two as well. Tatweels are
+    folded out of every key; a name with one has a fourth key keeping them,
+    as its first key was before they were folded, so that a name kept then
+    ("محـمد") is still nobody else's.
 
     >>> names = ("Bot 2", "B\u043et 2", "\u0392ot 2", "\uff22ot 2", "  B0T   2 ", "b\u200dot 2", "\u0392\u039f\u03a4 2")
     >>> all(name_keys(n) & name_keys("Bot 2") for n in names)
@@ -114,7 +118,10 @@ def name_keys(name: str) -> frozenset[str]:
     written = unicodedata.normalize("NFKC", name)
     folded = _skeleton(written.casefold())
     bare = _bare(_skeleton(_bare(written).casefold()))  # marks off before folding: U+0345 folds to an iota
-    return frozenset({folded, _skeleton(written), bare})
+    keys = {folded, _skeleton(written), bare}
+    if any(ch in _STRETCH for ch in written):
+        keys.add(_skeleton(written.casefold(), stretched=True))
+    return frozenset(keys)
 
 
 def _compact(key: str) -> str:
