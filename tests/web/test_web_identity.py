@@ -117,6 +117,10 @@ LOOKALIKES = [
     ("Amina\u2800", 409, "name_taken", "already called 'Amina'"),  # a Braille blank, drawn as nothing
     ("Ami\u0307na", 409, "name_taken", "already called 'Amina'"),  # a combining dot above
     ("Guest 1\u2800", 400, "bad_request", "play now calls people without a name"),
+    ("Guest ab12", 400, "bad_request", "play now calls people without a name"),  # play now's other fallback name
+    ("Guest #1", 400, "bad_request", "play now calls people without a name"),
+    ("Guest-1", 400, "bad_request", "play now calls people without a name"),
+    ("Seat: 2", 400, "bad_request", "could be taken for a bot"),
 ]
 
 
@@ -130,6 +134,30 @@ def test_a_name_that_looks_like_a_bots_or_a_players_is_refused_and_nothing_is_ke
         assert words in error_of(choose(http, name), status, code)
         assert http.get("/api/me").json()["id"] is None and COOKIE not in http.cookies
         assert [p.name for p in rows(http, players_table)] == ["Amina"]
+
+
+@pytest.mark.parametrize("name", ["Guestan", "Guests", "Youssef", "Robotnik", "Jean-Luc"])
+def test_a_name_that_only_contains_a_reserved_word_can_be_kept(tmp_path: Path, name: str) -> None:
+    with server(tmp_path) as http:
+        chosen = choose(http, name)
+        assert chosen.status_code in (200, 201), chosen.text
+        assert http.get("/api/me").json()["name"] == name
+
+
+def test_a_name_with_a_tatweel_kept_before_tatweels_were_folded_is_still_nobody_elses(tmp_path: Path) -> None:
+    """A player kept "محـمد" when its only key kept the tatweel: typed again, the same name is still theirs."""
+    stretched = "\u0645\u062d\u0640\u0645\u062f"
+    with server(tmp_path) as http:
+        store = store_of(http)
+        store.write(
+            store.add_player,
+            StoredPlayer("p1", "2026-01-01T00:00:00+00:00", stretched),
+            frozenset({stretched}),  # the key that name had then: the tatweel kept
+            session("s1", "p1"),
+        )
+        refused = choose(http, stretched)
+        assert f"a player on this server is already called {stretched!r}" in error_of(refused, 409, "name_taken")
+        assert [p.name for p in rows(http, players_table)] == [stretched]
 
 
 def test_a_person_without_a_kept_name_cannot_sit_under_a_players_name(tmp_path: Path) -> None:

@@ -43,6 +43,13 @@ BOT_LOOKALIKES = [
     "hard bo\u1e6d",  # a t with a dot below: "hard bot"
     "You\u2800",  # a Braille blank after the page's name for the reader
     "Seat 2\u2800",
+    "Bo\u0640t 2",  # an Arabic tatweel inside, drawn as a stretch of the line
+    "Seat 2\u0640",  # a tatweel after
+    "You\U0001d159",  # a musical null notehead, drawn as nothing
+    "Seat\u303f2",  # an ideographic half fill space
+    "Bot\ufffc 2",  # an object replacement character
+    # Punctuation and separators do not hide a seat's, the reader's or a bot's label:
+    *("Seat-2", "Seat_2", "Seat: 2", "Player-1", "You!", "(You)", "You (2)", "B o t 2", "Bot_2", "Hard.", "Bot_Amina"),
 ]
 
 
@@ -72,7 +79,26 @@ AMINA_LOOKALIKES = [
     "Amina\u0345",  # a Greek iota below
     "Amina\u20d0",  # a harpoon above
     "Amina\u1cd0",  # a Vedic tone mark
+    "Am\u0640ina",  # an Arabic tatweel, a stretch of the line
+    "Amina\U0001d159",  # a musical null notehead, drawn as nothing
+    "Amina\u303f",  # an ideographic half fill space
+    "\ufffcAmina",  # an object replacement character
 ]
+
+
+MUHAMMAD, MUHAMMAD_STRETCHED = "\u0645\u062d\u0645\u062f", "\u0645\u062d\u0640\u0645\u062f"
+
+
+@pytest.mark.parametrize(("kept", "typed"), [(MUHAMMAD, MUHAMMAD_STRETCHED), (MUHAMMAD_STRETCHED, MUHAMMAD)])
+def test_an_arabic_name_with_a_tatweel_looks_like_the_name_without(tmp_path: Path, kept: str, typed: str) -> None:
+    """ "محـمد" is "محمد" drawn wider: refused beside it, naming it, and the other way round."""
+    with server(tmp_path) as http:
+        seats = [{"kind": "human", "name": kept}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+        table_id = new_table(http, 3, seats)["table_id"]
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][0]["name"] == kept  # shown as typed
+        refused = http.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": False})
+        assert f"already called {kept!r}" in error_of(refused, 409, "name_taken")
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
 
 
 @pytest.mark.parametrize("name", AMINA_LOOKALIKES)
@@ -86,7 +112,13 @@ def test_a_name_that_looks_like_another_player_at_the_table_is_refused(tmp_path:
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
 
 
-@pytest.mark.parametrize("name", ["\u200d", "\u3164\u3164", " \u2060 ", "\u034f", "\u2800", "\u0307\u0323", " \u20d0"])
+INVISIBLE_NAMES = [
+    *("\u200d", "\u3164\u3164", " \u2060 ", "\u034f", "\u2800", "\u0307\u0323", " \u20d0"),
+    *("\u0640\u0640\u0640", " \u0640 ", "\U0001d159", "\u303f\u303f", "\ufffc", "\u0640\ufffc\u0640"),
+]
+
+
+@pytest.mark.parametrize("name", INVISIBLE_NAMES)
 def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: str) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, THREE)["table_id"]
@@ -95,7 +127,9 @@ def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: st
         )
 
 
-@pytest.mark.parametrize("name", ["Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik"])
+@pytest.mark.parametrize(
+    "name", ["Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik", "Seattle", "Mé-Lou", "Guestan", "Jean-Luc"]
+)
 def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
     """Other scripts and other names stay open to everyone: only look-alikes are refused."""
     with server(tmp_path) as http:
@@ -103,3 +137,22 @@ def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": name, "keep": False})
         assert joined.status_code == 200, joined.text
         assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["name"] == name
+
+
+@pytest.mark.parametrize(("kept", "typed"), [("Jose", "Jos\u00e9"), ("Jos\u00e9", "Jose"), ("Amina", "AMINA")])
+def test_a_name_like_one_at_the_table_is_refused_with_how_to_be_told_apart(
+    tmp_path: Path, kept: str, typed: str
+) -> None:
+    """ "José" beside "Jose" is another name to whoever types it: the refusal says why, and what to do."""
+    with server(tmp_path) as http:
+        seats = [{"kind": "human", "name": kept}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+        table_id = new_table(http, 3, seats)["table_id"]
+        message = error_of(
+            http.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": False}), 409, "name_taken"
+        )
+        assert message == (
+            f"someone at this table is already called {kept!r}, and {typed!r} looks the same: a name this similar is "
+            "taken; add something to tell you apart (an initial, a surname) or choose another name"
+        )
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": f"{typed} B.", "keep": False})
+        assert joined.status_code == 200, joined.text

@@ -212,12 +212,65 @@ def test_another_sites_page_can_neither_create_nor_join_nor_connect(tmp_path: Pa
 
 def test_an_allowed_origin_and_the_public_url_are_the_servers_own(tmp_path: Path) -> None:
     with server(tmp_path, allow_origins=("https://proxy.example",), public_url="https://ronda.example") as http:
-        for origin in ("https://proxy.example", "https://ronda.example", "http://testserver"):
+        for origin in ("https://proxy.example", "https://ronda.example"):
             answer = http.post(
                 "/api/tables", json={"players": 2, "seats": ME, "keep": False}, headers={"Origin": origin}
             )
             assert answer.status_code == 201, origin
         error_of(http.post("/api/tables", json={}, headers={"Origin": "https://ronda.example.evil"}), 403, "bad_origin")
+        # With a public URL, the Host a page was opened with is no proof of anything: a rebinding page's own.
+        rebound = {"Origin": "http://evil.example:8000", "Host": "evil.example:8000"}
+        assert "another site" in error_of(http.post("/api/tables", json={}, headers=rebound), 403, "bad_origin")
+        error_of(http.post("/api/tables", json={}, headers={"Origin": "http://testserver"}), 403, "bad_origin")
+        assert live_tables(http) == 2
+
+
+def refused_socket(http: Any, table_id: str, headers: dict[str, str]) -> int:
+    """The close code of a websocket opened with ``headers`` (4403: another origin's), never a welcome."""
+    with (
+        pytest.raises(WebSocketDisconnect) as refused,
+        http.websocket_connect(f"/ws/{table_id}", headers=headers) as ws,
+    ):
+        ws.send_json({"type": "hello", "token": None, "since": None})
+        ws.receive_json()
+    return int(refused.value.code)
+
+
+def test_a_rebinding_page_cannot_play_on_a_server_listening_on_this_computer(tmp_path: Path) -> None:
+    """DNS rebinding: evil.example made to resolve to 127.0.0.1 sends Origin and Host alike, evil.example:8000.
+
+    A server listening on loopback only is reached by a loopback name alone: such a page is another site's."""
+    body = {"players": 2, "seats": FRIEND, "keep": False}
+    with server(tmp_path, listen_host="127.0.0.1") as http:
+        created = new_table(http, 2, FRIEND)
+        table_id = created["table_id"]
+        for name in ("evil.example:8000", "192.168.1.20:8000", "127.0.0.1.evil.example:8000"):
+            rebound = {"Origin": f"http://{name}", "Host": name}
+            assert "another site" in error_of(http.post("/api/tables", json=body, headers=rebound), 403, "bad_origin")
+            join = http.post(f"/api/tables/{table_id}/join", json={"name": "Mallory", "keep": False}, headers=rebound)
+            error_of(join, 403, "bad_origin")
+            assert refused_socket(http, table_id, rebound) == 4403
+        assert live_tables(http) == 1
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
+        for name in ("localhost:8000", "127.0.0.1:8000", "127.0.0.2:8000", "[::1]:8000"):
+            own = http.post("/api/tables", json=body, headers={"Origin": f"http://{name}", "Host": name})
+            assert own.status_code == 201, name
+        own_page = {"Origin": "http://localhost:8000", "Host": "localhost:8000"}
+        with http.websocket_connect(f"/ws/{table_id}", headers=own_page) as ws:
+            ws.send_json({"type": "hello", "token": created["token"], "since": None})
+            assert ws.receive_json()["type"] == "welcome"
+
+
+def test_a_server_on_the_network_or_behind_a_proxy_keeps_its_own_pages(tmp_path: Path) -> None:
+    body = {"players": 2, "seats": FRIEND, "keep": False}
+    with server(tmp_path, listen_host="0.0.0.0") as http:  # friends open it by the machine's name or address
+        for name in ("ronda.lan:8000", "192.168.1.20:8000"):
+            own = http.post("/api/tables", json=body, headers={"Origin": f"http://{name}", "Host": name})
+            assert own.status_code == 201, name
+    with server(tmp_path, listen_host="127.0.0.1", forwarded=True) as http:  # a proxy on the same machine
+        proxied = {"Origin": "https://ronda.example", "X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"}
+        assert http.post("/api/tables", json=body, headers={**proxied, "Host": "127.0.0.1:8000"}).status_code == 201
+        error_of(http.post("/api/tables", json=body, headers={"Origin": "https://evil.example"}), 403, "bad_origin")
 
 
 def test_an_origin_or_host_that_does_not_parse_is_refused_not_a_server_error(

@@ -154,6 +154,76 @@ def test_a_database_left_readable_by_others_is_closed_to_them(tmp_path: Path, mo
     assert fresh.stat().st_mode & 0o077 == 0
 
 
+def _serve_on_a_port_in_use(tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """``ronda serve`` on a port already taken: what it says before it listens, then exit 2, never a server."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        return _serve(tmp_path, "--port", str(held.getsockname()[1]))
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o775, 0o757, 0o720])
+def test_a_data_folder_others_can_write_to_is_refused_in_one_line(tmp_path: Path, mode: int) -> None:
+    """Another user could put a database of theirs (or a link) where the server opens its own: exit 2, not served."""
+    pytest.importorskip("uvicorn")
+    folder = tmp_path / "data"
+    folder.mkdir()
+    folder.chmod(mode)
+    done = _serve_on_a_port_in_use(tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"ronda serve: the data folder {folder} can be written by other users of this machine, who could put a "
+        f"database of theirs in it: chmod 700 {folder}\n"
+    )
+    assert not (folder / "ronda.sqlite3").exists()
+
+
+def test_a_shared_folder_with_the_sticky_bit_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like /tmp: others may write there, but not replace or remove the server's files."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    folder.chmod(0o1777)
+    assert database_url(str(folder)) == f"sqlite:///{(folder / 'ronda.sqlite3').resolve()}"
+
+
+@pytest.mark.parametrize("name", ["ronda.sqlite3", "ronda.sqlite3-wal", "ronda.sqlite3-shm"])
+def test_a_database_that_is_a_symbolic_link_is_refused_in_one_line(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o700)
+    elsewhere = tmp_path / "someone-elses.sqlite3"
+    elsewhere.write_bytes(b"")
+    elsewhere.chmod(0o644)
+    (folder / name).symlink_to(elsewhere)
+    done = _serve_on_a_port_in_use(tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (
+        f"ronda serve: the database file {folder / name} is a symbolic link, which could point at any file: "
+        "put the database itself there, readable by the server's user alone\n"
+    )
+    assert elsewhere.stat().st_mode & 0o777 == 0o644  # not touched through the link
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{folder / 'ronda.sqlite3'}")
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        database_url(str(tmp_path / "unused"))
+
+
+def test_an_sqlite_database_url_is_closed_to_other_users_as_the_data_folders_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = tmp_path / "ronda.sqlite3"
+    for path in (database, tmp_path / "ronda.sqlite3-wal", tmp_path / "ronda.sqlite3-shm"):
+        path.write_bytes(b"")
+        path.chmod(0o644)
+    url = f"sqlite:///{database}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    assert database_url(str(tmp_path / "unused")) == url
+    for path in (database, tmp_path / "ronda.sqlite3-wal", tmp_path / "ronda.sqlite3-shm"):
+        assert path.stat().st_mode & 0o777 == 0o600, path.name
+    assert not (tmp_path / "unused").exists()
+
+
 def test_another_user_of_the_machine_cannot_read_the_decks_of_games_in_play(tmp_path: Path) -> None:
     """The database holds every round's deck (every hand, the stock's order): a real server keeps it its own."""
     pytest.importorskip("websockets")

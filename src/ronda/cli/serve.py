@@ -10,8 +10,10 @@ import argparse
 import logging
 import logging.config
 import os
+import shlex
 import signal
 import socket
+import stat
 import sys
 import threading
 from pathlib import Path
@@ -227,17 +229,64 @@ def database_url(data: str) -> str:
 
     The folder and the database are the server's alone (0700 and 0600): the database holds the deck of every
     round in play — every hand and the stock's order — and other users of the machine must not read it (R11).
-    A database left readable by an earlier version is closed again here."""
+    A database left readable by an earlier version is closed again here, an SQLite file named by
+    ``DATABASE_URL`` too. A data folder others may write to (group or world writable, not sticky) is refused:
+    they could put a database of their own, or a link to one, where the server opens it; so is a database that
+    is a symbolic link, which points wherever its maker chose. Raises :class:`ValueError` in one sentence
+    naming the path and what to do, :class:`OSError` when the folder cannot be made.
+    """
     url = os.environ.get("DATABASE_URL", "").strip()
     if url:
+        database = sqlite_file(url)
+        if database is not None:
+            try:
+                close_database(database)
+            except OSError as error:
+                raise ValueError(f"cannot close the database {database} to other users: {error.strerror}") from None
         return url
     folder = Path(data).expanduser()
+    if folder.is_dir():
+        mode = folder.stat().st_mode
+        if mode & 0o022 and not mode & stat.S_ISVTX:
+            raise ValueError(
+                f"the data folder {folder} can be written by other users of this machine, who could put a database "
+                f"of theirs in it: chmod 700 {shlex.quote(str(folder))}"
+            )
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     database = folder / "ronda.sqlite3"
-    for path in (database, folder / "ronda.sqlite3-wal", folder / "ronda.sqlite3-shm"):
+    close_database(database)
+    return f"sqlite:///{database.resolve()}"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file an ``sqlite:///`` URL names, or ``None`` for another database or SQLite in memory.
+
+    >>> sqlite_file("sqlite:////srv/ronda/ronda.sqlite3"), sqlite_file("sqlite+pysqlite:///ronda.db?timeout=5")
+    (PosixPath('/srv/ronda/ronda.sqlite3'), PosixPath('ronda.db'))
+    >>> sqlite_file("sqlite://"), sqlite_file("sqlite:///:memory:"), sqlite_file("postgresql://db/ronda")
+    (None, None, None)
+    """
+    scheme, _, rest = url.partition(":///")
+    if scheme.split("+")[0].lower() != "sqlite" or not rest:
+        return None
+    path = rest.split("?")[0]
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return Path(path)
+
+
+def close_database(database: Path) -> None:
+    """Refuse a database (or its journal) that is a symbolic link, and make the files there the server's alone."""
+    paths = (database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm"))
+    for path in paths:
+        if path.is_symlink():
+            raise ValueError(
+                f"the database file {path} is a symbolic link, which could point at any file: "
+                "put the database itself there, readable by the server's user alone"
+            )
+    for path in paths:
         if path.exists():
             path.chmod(0o600)
-    return f"sqlite:///{database.resolve()}"
 
 
 def out_of_range(args: argparse.Namespace) -> str | None:
@@ -301,6 +350,9 @@ def run(args: argparse.Namespace) -> int:
         url = database_url(args.data)
     except OSError as error:
         print(f"ronda serve: cannot make the data folder {args.data}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ValueError as error:  # a folder others may write to, a database that is a link
+        print(f"ronda serve: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     from ..interfaces.web.logs import log_config
     from ..interfaces.web.metrics import LOOPBACK, networks

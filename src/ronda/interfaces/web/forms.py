@@ -52,12 +52,19 @@ _SPOOF = icu.SpoofChecker()
 """ICU's UTS #39 spoof checker: its skeletons map every look-alike character to one prototype."""
 
 
-_BLANKS = frozenset("\u2800")
-"""Characters drawn as nothing that Unicode does not call ignorable: the Braille pattern blank (a symbol)."""
+_BLANKS = frozenset("\u2800\U0001d159\u303f\ufffc")
+"""Characters drawn as nothing (or as an empty box) in most fonts that Unicode does not call ignorable: the
+Braille pattern blank U+2800, the musical null notehead U+1D159, the ideographic half fill space U+303F and the
+object replacement character U+FFFC (symbols all): "You" followed by one of them looked like "You"."""
+
+_STRETCH = frozenset("\u0640")
+"""The Arabic tatweel (kashida): a letter that only stretches the line joining two letters, so "محـمد" is drawn
+as "محمد" drawn wider, and "Boـt 2" as "Bot 2" with a dash. Kept in the name shown (it is how some write),
+folded out of the look-alike keys, and no visible character: a name of tatweel alone is a line, not a name."""
 
 
 def _invisible(ch: str) -> bool:
-    """A control, format or unassigned character, or one drawn as nothing (U+3164, U+034F, U+2800...)."""
+    """A control, format or unassigned character, or one drawn as nothing (U+3164, U+034F, U+2800, U+FFFC...)."""
     return (
         unicodedata.category(ch)[0] == "C"
         or ch in _BLANKS
@@ -65,10 +72,12 @@ def _invisible(ch: str) -> bool:
     )
 
 
-def _skeleton(text: str) -> str:
-    """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles."""
+def _skeleton(text: str, stretched: bool = False) -> str:
+    """The UTS #39 skeleton of ``text`` (from ICU), compatibility-normalised, case-folded, without invisibles
+    or tatweel (:data:`_STRETCH`; kept if ``stretched``, as keys were made before it was folded)."""
     skeleton = unicodedata.normalize("NFKC", _SPOOF.getSkeleton(0, text)).casefold()
-    return " ".join("".join(ch for ch in skeleton if not _invisible(ch)).split())
+    kept = (ch for ch in skeleton if not _invisible(ch) and (stretched or ch not in _STRETCH))
+    return " ".join("".join(kept).split())
 
 
 def _bare(key: str) -> str:
@@ -93,7 +102,10 @@ def name_keys(name: str) -> frozenset[str]:
     A third key drops the combining marks: a dot or a hook over a letter is
     easily missed, and combining marks stack on any letter ("Amina" with a
     dot below). Names kept before that key existed are stored without it, so
-    a new name is still compared by the first two as well.
+    a new name is still compared by the first two as well. Tatweels are
+    folded out of every key; a name with one has a fourth key keeping them,
+    as its first key was before they were folded, so that a name kept then
+    ("محـمد") is still nobody else's.
 
     >>> names = ("Bot 2", "B\u043et 2", "\u0392ot 2", "\uff22ot 2", "  B0T   2 ", "b\u200dot 2", "\u0392\u039f\u03a4 2")
     >>> all(name_keys(n) & name_keys("Bot 2") for n in names)
@@ -106,33 +118,65 @@ def name_keys(name: str) -> frozenset[str]:
     written = unicodedata.normalize("NFKC", name)
     folded = _skeleton(written.casefold())
     bare = _bare(_skeleton(_bare(written).casefold()))  # marks off before folding: U+0345 folds to an iota
-    return frozenset({folded, _skeleton(written), bare})
+    keys = {folded, _skeleton(written), bare}
+    if any(ch in _STRETCH for ch in written):
+        keys.add(_skeleton(written.casefold(), stretched=True))
+    return frozenset(keys)
 
 
-def _alternatives(words: Iterable[str]) -> str:
-    """A regex alternation of the keys of ``words``, longest first (so "bots" is tried before "bot")."""
-    keys = {key for word in words for key in name_keys(word)}
+def _compact(key: str) -> str:
+    """A look-alike key with every character that is neither a letter nor a digit dropped, spaces included.
+
+    Punctuation and separators do not hide a word on the page: "Seat-2", "Seat: 2", "(You)", "You!", "B o t 2",
+    "Hard." read as "Seat 2", "You", "Bot 2", "Hard". Compared whole, so a name with such a word inside
+    another ("Robotnik", "Youssef") is not touched.
+    """
+    return "".join(ch for ch in key if ch.isalnum())
+
+
+def _alternatives(words: Iterable[str], compact: bool = False) -> str:
+    """A regex alternation of the keys of ``words`` (:func:`_compact` ones if ``compact``), longest first (so "bots"
+    is tried before "bot")."""
+    keys = {_compact(key) if compact else key for word in words for key in name_keys(word)} - {""}
     return "|".join(re.escape(key) for key in sorted(keys, key=len, reverse=True))
 
 
 _RESERVED = re.compile(
     rf"^(?:{_alternatives(_RESERVED_WORDS)})(?:\s*(?:{_alternatives('#')})?\s*(?:{_alternatives(_DIGITS)}){{0,3}})$"
 )
-_BOT_WORD = re.compile(rf"(?:^|[^\w])(?:{_alternatives(_BOT_WORDS)})(?:$|[^\w])")
+_RESERVED_COMPACT = re.compile(
+    rf"^(?:{_alternatives(_RESERVED_WORDS, True)})(?:{_alternatives(_DIGITS, True)}){{0,3}}$"
+)
+""":data:`_RESERVED` on a :func:`_compact` key: "Seat-2", "Seat_2", "Player-1", "(You)", "You (2)", "B o t 2"."""
+_BOT_WORD = re.compile(rf"(?:^|[\W_])(?:{_alternatives(_BOT_WORDS)})(?:$|[\W_])")
 _GUEST = re.compile(rf"^(?:{_alternatives(['guest'])})\s*(?:{_alternatives(_DIGITS)})*$")
+_GUEST_COMPACT = re.compile(
+    rf"^(?:{_alternatives(['guest'], True)})"
+    rf"(?:(?:{_alternatives(_DIGITS, True)})*|(?:{_alternatives('0123456789abcdef', True)}){{1,4}})$"
+)
+""":data:`_GUEST` on a :func:`_compact` key, and play now's other name for a nameless person: "Guest" and four hex
+digits (``routes/pairing.py``), "Guest ab12"; "Guest #1", "Guest-1" too."""
+
+
+def _compacts(keys: Iterable[str]) -> set[str]:
+    return {_compact(key) for key in keys}
 
 
 def looks_like_guest(name: str) -> bool:
-    """Whether ``name`` could pass for what play now calls a person who gave no name ("Guest 2"): no player may
-    keep it, or a kept name would stand on the leaderboard for whoever sat down nameless.
+    """Whether ``name`` could pass for what play now calls a person who gave no name ("Guest 2", "Guest ab12"): no
+    player may keep it, or a kept name would stand on the leaderboard for whoever sat down nameless.
 
     Compared by :func:`name_keys`, digits included: a key folds the digit 1 into the letter l, so a pattern of
-    ASCII digits alone let "Guest 1", play now's name for its first nameless seat, be kept.
+    ASCII digits alone let "Guest 1", play now's name for its first nameless seat, be kept. Punctuation and
+    spaces are no difference (:func:`_compact`): "Guest-1", "Guest #1".
 
     >>> [looks_like_guest(n) for n in ("Guest 1", "guest 0", "Guest l", "GUEST", "Gu\u0435st 3", "Guestan", "Amina")]
     [True, True, True, True, True, False, False]
+    >>> [looks_like_guest(n) for n in ("Guest ab12", "Guest #1", "Guest-1", "(Guest 2)", "Guest Amina", "Guests")]
+    [True, True, True, True, False, False]
     """
-    return any(_GUEST.match(key) for key in name_keys(name))
+    keys = name_keys(name)
+    return any(_GUEST.match(key) for key in keys) or any(_GUEST_COMPACT.match(key) for key in _compacts(keys))
 
 
 def impersonates(name: str, levels: list[str]) -> bool:
@@ -147,11 +191,18 @@ def impersonates(name: str, levels: list[str]) -> bool:
     >>> lookalikes = ("B\u043et 2", "\u0392\u039f\u03a4 2", "\uff22\uff4f\uff54 \uff12", "Bot 1", "Bot l")
     >>> [impersonates(n, ["easy"]) for n in lookalikes]
     [True, True, True, True, True]
+    >>> punctuated = ("Seat-2", "Seat_2", "Seat: 2", "Player-1", "You!", "(You)", "You (2)", "B o t 2", "Easy.")
+    >>> [impersonates(n, ["easy"]) for n in punctuated]
+    [True, True, True, True, True, True, True, True, True]
+    >>> [impersonates(n, ["easy"]) for n in ("Youssef", "Botagoz", "Seattle", "Mé-Lou", "Easygoing")]
+    [False, False, False, False, False]
     """
     keys = name_keys(name)
     if any(_RESERVED.match(key) or _BOT_WORD.search(key) for key in keys):
         return True
-    return any(keys & name_keys(level) for level in levels)
+    if any(_RESERVED_COMPACT.match(key) for key in _compacts(keys)):
+        return True
+    return any(keys & name_keys(level) or _compacts(keys) & _compacts(name_keys(level)) for level in levels)
 
 
 def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
@@ -162,17 +213,36 @@ def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
     >>> check_name("\u0391mina", ["Amina"], [])  # a Greek capital Alpha
     Traceback (most recent call last):
     ...
-    ronda.interfaces.web.forms.HttpError: someone at this table is already called 'Amina', and ...: choose another name
+    ronda.interfaces.web.forms.HttpError: someone at this table is already called 'Amina', and ... choose another name
     """
     if impersonates(name, levels):
         raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
     keys = name_keys(name)
     for other in others:
         if keys & name_keys(other):
-            looks = "" if other == name else f", and {name!r} looks the same"
-            raise HttpError(
-                409, "name_taken", f"someone at this table is already called {other!r}{looks}: choose another name"
-            )
+            raise name_taken(other, name, "someone at this table")
+
+
+def name_taken(held: str, name: str, who: str) -> HttpError:
+    """The 409 ``name_taken`` for ``name`` when ``who`` ("someone at this table") is called ``held``, alike.
+
+    A name that only looks like the one held ("José" beside "Jose", "AMINA" beside "Amina") is a different
+    name to the person typing it: the words say the two look the same and how to be told apart, not just "taken".
+
+    >>> name_taken("Jose", "Jos\u00e9", "someone at this table").message  # doctest: +NORMALIZE_WHITESPACE
+    "someone at this table is already called 'Jose', and 'José' looks the same: a name this similar is taken;
+    add something to tell you apart (an initial, a surname) or choose another name"
+    >>> name_taken("Amina", "Amina", "a player on this server").message
+    "a player on this server is already called 'Amina': choose another name"
+    """
+    if held == name:
+        return HttpError(409, "name_taken", f"{who} is already called {held!r}: choose another name")
+    return HttpError(
+        409,
+        "name_taken",
+        f"{who} is already called {held!r}, and {name!r} looks the same: a name this similar is taken; "
+        "add something to tell you apart (an initial, a surname) or choose another name",
+    )
 
 
 class HttpError(Exception):
@@ -423,11 +493,21 @@ def _read_seats(raw: list[SeatBody] | None, players: int) -> tuple[SeatSpec, ...
 
 
 def read_name(raw: object) -> str:
-    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters."""
+    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters.
+
+    At least one of them must be seen on the page: not a space, a combining mark or a tatweel alone.
+
+    >>> read_name(" \u0645\u062d\u0640\u0645\u062f\ufffc ")  # the tatweel stays, the replacement box goes
+    'محـمد'
+    >>> read_name("\u0640\u0640\u0640")
+    Traceback (most recent call last):
+    ...
+    ronda.interfaces.web.forms.HttpError: a player's name is 1 to 24 letters, not 'ـــ'
+    """
     if not isinstance(raw, str):
         raise bad(f"a player's name is text, not {raw!r}")
     name = "".join(ch for ch in raw if not _invisible(ch)).strip()
-    seen = [ch for ch in name if not ch.isspace() and not _mark(ch)]  # what the page shows of it
+    seen = [ch for ch in name if not ch.isspace() and not _mark(ch) and ch not in _STRETCH]  # what the page shows
     if not 0 < len(name) <= MAX_NAME or not seen:
         shown = raw if len(raw) <= 40 else raw[:40] + "…"
         raise bad(f"a player's name is 1 to {MAX_NAME} letters, not {shown!r}")

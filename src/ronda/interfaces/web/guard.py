@@ -66,8 +66,35 @@ class Origins:
         return f"{scheme}://{host}"
 
     def own(self, scheme: str, headers: Any) -> set[str]:
-        """Every origin that is this server's."""
-        mine = {origin_of(self.base(scheme, headers)), origin_of(f"{scheme}://{headers.get('host') or 'localhost'}")}
+        """Every origin that is this server's.
+
+        The ``Host`` header is whatever name the browser resolved, and a page of another site can make its own
+        name resolve to this computer (DNS rebinding): its requests then carry ``Origin`` and ``Host`` alike,
+        ``evil.example:8000``. So the address a page was opened with counts only where it can be trusted:
+
+        - with ``--public-url``, the server's origins are that URL's and ``--allow-origin``'s, never the
+          ``Host``'s;
+        - on a server listening on this computer only (``--host 127.0.0.1``, the default), a ``Host`` that is
+          not loopback (``localhost``, ``127.0.0.0/8``, ``[::1]``) gives no origin: nobody else can reach the
+          server, so such a name is a rebinding one;
+        - otherwise (``--host 0.0.0.0`` reached by a LAN name or address, or no listen address known) the
+          ``Host``'s origin is the server's, and behind ``--forwarded`` the proxy's ``X-Forwarded-Host`` too.
+
+        >>> sorted(Origins(listen="127.0.0.1").own("http", {"host": "localhost:8000"}))
+        ['http://localhost:8000']
+        >>> Origins(listen="127.0.0.1").own("http", {"host": "evil.example:8000"})
+        set()
+        >>> sorted(Origins(public_url="https://ronda.example/").own("http", {"host": "evil.example"}))
+        ['https://ronda.example']
+        """
+        if self.public_url:
+            return {origin_of(self.public_url)} | self.allowed
+        host = headers.get("host") or "localhost"
+        mine: set[str] = set()
+        if not loopback(self.listen) or loopback(urlsplit(f"//{host}").hostname):
+            mine.add(origin_of(f"{scheme}://{host}"))
+        if self.forwarded:
+            mine.add(origin_of(self.base(scheme, headers)))
         return mine | self.allowed
 
     def note(self, base: str) -> str | None:
@@ -116,7 +143,8 @@ class Guard:
     """ASGI middleware: same-origin only for what changes state, and the security headers on every answer.
 
     A websocket upgrade, or a POST, that carries an ``Origin`` other than the
-    server's own (or one allowed with ``--allow-origin``) is refused: 403 for
+    server's own (:meth:`Origins.own`: never a ``Host`` a rebinding page could
+    send) is refused: 403 for
     HTTP with a JSON error, and a refused handshake for a websocket. Requests
     without ``Origin`` (scripts, the load benchmark) are not a browser page of
     another site and pass.
