@@ -40,7 +40,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from fastapi import Request, Response
 
 from ...bots import levels
-from .forms import Body, HttpError, check_name, looks_like_guest, name_keys, read_body, read_name
+from .forms import Body, HttpError, check_name, looks_like_guest, name_keys, name_taken, read_body, read_name
 from .rates import RateLimit, TokenBuckets
 from .store import Journal, StoreConflict, StoredPlayer, StoredSession, StoreUnavailable
 
@@ -258,10 +258,7 @@ async def check_free_name(journal: Journal, name: str, mine: str | None = None) 
     except StoreUnavailable:
         raise HttpError(503, "store_unavailable", "the server cannot read just now: try again") from None
     if holder is not None and holder.id != mine:
-        looks = "" if holder.name == name else f", and {name!r} looks the same"
-        raise HttpError(
-            409, "name_taken", f"a player on this server is already called {holder.name!r}{looks}: choose another name"
-        )
+        raise name_taken(holder.name, name, "a player on this server")
 
 
 @dataclass(frozen=True)
