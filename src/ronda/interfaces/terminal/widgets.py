@@ -20,7 +20,7 @@ from .cards import backs, coloured, spread, spread_height
 from .session import PlayMark, Session
 from .wrap import wrap_phrases
 
-COMPACT_BELOW = 34
+COMPACT_BELOW = 30
 """Terminal lines under which cards are drawn compact (three lines, the corner alone): at 80x24 whole faces of a
 hand and two rows of table cards push the prompt and the hint off the screen."""
 
