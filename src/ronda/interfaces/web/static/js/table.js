@@ -390,6 +390,12 @@ export class TableScreen {
     return limit - 1 - (Date.now() - this.turnAt.since) / 1000;
   }
 
+  /** The countdown, right after the prompt (a phone wraps the buttons under it, not the clock): none or one. */
+  turnClocks() {
+    if (!this.myTurn() || !this.table?.turn_time) return [];
+    return [el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText())];
+  }
+
   clockText() {
     const left = this.turnLeft();
     if (left === null || left > 30 || left <= 0) return "";
@@ -605,7 +611,7 @@ export class TableScreen {
     }
     if (declares.length) {
       const truth = view.combination; // the server's reading of the hand as dealt: the page detects nothing itself
-      box.append(el("span", { class: "prompt", id: "turn" }, t("declarePrompt")));
+      box.append(el("span", { class: "prompt", id: "turn" }, t("declarePrompt")), ...this.turnClocks());
       for (const kind of declares) {
         const honest = kind === truth;
         box.append(el("button", {
@@ -616,12 +622,11 @@ export class TableScreen {
         }, kindName(kind), honest ? el("span", { class: "honest-mark", "aria-label": t("honestHint") }, " ✓") : null));
       }
     } else if (this.myTurn()) {
-      box.append(el("span", { class: "prompt you", id: "turn" }, t("playPrompt")));
+      box.append(el("span", { class: "prompt you", id: "turn" }, t("playPrompt")), ...this.turnClocks());
     } else {
       box.append(el("span", { class: "prompt muted", id: "turn" },
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
-    if (this.myTurn() && this.table?.turn_time) box.append(el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText()));
     const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
     if (mine?.stand_in && this.connected) {
       // Three turns let pass: the stand-in plays this seat; a hello on this connection takes it back.
