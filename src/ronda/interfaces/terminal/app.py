@@ -101,7 +101,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Label("Keys", classes="title section")
                 yield Static(keys_table(), id="keys")
                 yield Static(rulebook(self.rules, width=None), classes="rules section")
-            yield Label("Esc or ? to close · the whole rules follow the keys: scroll down", classes="hint")
+            yield Static("Esc or ? to close · the whole rules follow the keys: scroll down", classes="hint")
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -125,7 +125,8 @@ class MessageScreen(ModalScreen[str]):
                 body.append("\n")
             with VerticalScroll():
                 yield Static(body, id="summary")
-            yield Label("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
+            # A Static wraps where a Label cut the keys off on a narrow terminal ("s: save   q: quit" unseen).
+            yield Static("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()  # the arrows scroll a summary taller than the screen
@@ -172,7 +173,7 @@ class AnalysisScreen(ModalScreen[None]):
             yield Label("Analysis of your decisions", classes="title")
             with VerticalScroll():
                 yield Static("Analysing your decisions from what you could see then…", id="analysis")
-            yield Label("Enter or Esc: back · ↑/↓ scroll", classes="hint")
+            yield Static("Enter or Esc: back · ↑/↓ scroll", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
