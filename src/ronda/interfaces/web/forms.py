@@ -141,21 +141,16 @@ def _alternatives(words: Iterable[str], compact: bool = False) -> str:
     return "|".join(re.escape(key) for key in sorted(keys, key=len, reverse=True))
 
 
-_RESERVED = re.compile(
-    rf"^(?:{_alternatives(_RESERVED_WORDS)})(?:\s*(?:{_alternatives('#')})?\s*(?:{_alternatives(_DIGITS)}){{0,3}})$"
-)
-_RESERVED_COMPACT = re.compile(
-    rf"^(?:{_alternatives(_RESERVED_WORDS, True)})(?:{_alternatives(_DIGITS, True)}){{0,3}}$"
-)
-""":data:`_RESERVED` on a :func:`_compact` key: "Seat-2", "Seat_2", "Player-1", "(You)", "You (2)", "B o t 2"."""
+_RESERVED = re.compile(rf"^(?:{_alternatives(_RESERVED_WORDS, True)})(?:{_alternatives(_DIGITS, True)}){{0,3}}$")
+"""A reserved word and up to three digits, on a :func:`_compact` key: "Seat 2", "Seat #2", "Seat-2", "Player-1",
+"(You)", "You (2)", "B o t 2"."""
 _BOT_WORD = re.compile(rf"(?:^|[\W_])(?:{_alternatives(_BOT_WORDS)})(?:$|[\W_])")
-_GUEST = re.compile(rf"^(?:{_alternatives(['guest'])})\s*(?:{_alternatives(_DIGITS)})*$")
-_GUEST_COMPACT = re.compile(
+_GUEST = re.compile(
     rf"^(?:{_alternatives(['guest'], True)})"
     rf"(?:(?:{_alternatives(_DIGITS, True)})*|(?:{_alternatives('0123456789abcdef', True)}){{1,4}})$"
 )
-""":data:`_GUEST` on a :func:`_compact` key, and play now's other name for a nameless person: "Guest" and four hex
-digits (``routes/pairing.py``), "Guest ab12"; "Guest #1", "Guest-1" too."""
+"""Play now's names for a nameless person, on a :func:`_compact` key: "Guest" and digits, or four hex digits
+(``routes/pairing.py``): "Guest 1", "Guest ab12", "Guest #1", "Guest-1"."""
 
 
 def _compacts(keys: Iterable[str]) -> set[str]:
@@ -175,8 +170,7 @@ def looks_like_guest(name: str) -> bool:
     >>> [looks_like_guest(n) for n in ("Guest ab12", "Guest #1", "Guest-1", "(Guest 2)", "Guest Amina", "Guests")]
     [True, True, True, True, False, False]
     """
-    keys = name_keys(name)
-    return any(_GUEST.match(key) for key in keys) or any(_GUEST_COMPACT.match(key) for key in _compacts(keys))
+    return any(_GUEST.match(key) for key in _compacts(name_keys(name)))
 
 
 def impersonates(name: str, levels: list[str]) -> bool:
@@ -198,11 +192,10 @@ def impersonates(name: str, levels: list[str]) -> bool:
     [False, False, False, False, False]
     """
     keys = name_keys(name)
-    if any(_RESERVED.match(key) or _BOT_WORD.search(key) for key in keys):
+    compact = _compacts(keys)
+    if any(_BOT_WORD.search(key) for key in keys) or any(_RESERVED.match(key) for key in compact):
         return True
-    if any(_RESERVED_COMPACT.match(key) for key in _compacts(keys)):
-        return True
-    return any(keys & name_keys(level) or _compacts(keys) & _compacts(name_keys(level)) for level in levels)
+    return any(compact & _compacts(name_keys(level)) for level in levels)
 
 
 def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
