@@ -258,8 +258,7 @@ class Table:
     timeouts: dict[int, int] = field(default_factory=dict)
     """Each seat's decisions in a row made by the stand-in when the person's turn time ran out."""
     _clock: asyncio.TimerHandle | None = None
-    _clock_at: tuple[int, int] | None = None
-    """The seat and version the turn clock runs for."""
+    """The turn clock's timer, running for the decision of :attr:`_deadline`."""
     _deadline: tuple[int, int, float] | None = None
     """The seat, version and event-loop time at which the person's decision owed now runs out: kept while the
     person is away, so that leaving and coming back never starts a fresh clock for the same decision."""
@@ -459,19 +458,22 @@ class Table:
         """Close the seat's oldest connections past :data:`SEAT_CONNECTIONS` (the newest, just welcomed, stays)."""
         mine = [c for c, s in self.clients.items() if s == seat]
         for old in mine[: max(0, len(mine) - SEAT_CONNECTIONS)]:
-            old.send(
-                dumps(
-                    {
-                        "type": "error",
-                        "code": "seat_elsewhere",
-                        "message": f"this seat is open in {SEAT_CONNECTIONS} other places: the oldest is closed",
-                    }
-                )
-            )
-            self.clients.pop(old, None)
-            close = getattr(old, "close_soon", None)
-            if close is not None:
-                close(TOO_MANY)
+            message = f"this seat is open in {SEAT_CONNECTIONS} other places: the oldest is closed"
+            self._drop_client(old, "seat_elsewhere", message, TOO_MANY)
+
+    def _drop_client(self, client: Client, code: str, message: str, close_code: int) -> None:
+        """Tell a connection why it is dropped, forget it, and close it once that is sent."""
+        client.send(dumps(error_json(code, message)))
+        self.clients.pop(client, None)
+        close = getattr(client, "close_soon", None)
+        if close is not None:
+            close(close_code)
+
+    def _send_seat(self, seat: int, text: str) -> None:
+        """Send ``text`` to every connection of ``seat`` (its tabs and devices) and to nobody else."""
+        for client, at in list(self.clients.items()):
+            if at == seat:
+                client.send(text)
 
     def leave(self, client: Client) -> None:
         """A connection closed; a person's seat stays theirs for the grace period."""
@@ -507,20 +509,19 @@ class Table:
         if at is None or self.settings.turn_time <= 0:
             self._stop_clock()
             return
-        if at == self._clock_at:
-            return
-        self._stop_clock()
-        loop = asyncio.get_running_loop()
-        if self._deadline is None or self._deadline[:2] != at:
-            self._deadline = (*at, loop.time() + self.settings.turn_time)
-        self._clock_at = at
-        self._clock = loop.call_at(self._deadline[2], self._turn_over, *at)
+        if self._deadline is not None and self._deadline[:2] == at:
+            if self._clock is not None:
+                return  # already running for this decision
+        else:
+            self._stop_clock()
+            self._deadline = (*at, asyncio.get_running_loop().time() + self.settings.turn_time)
+        self._clock = asyncio.get_running_loop().call_at(self._deadline[2], self._turn_over, *at)
 
     def _stop_clock(self) -> None:
         """Stop the clock's timer (the deadline of the decision is kept, :attr:`_deadline`)."""
         if self._clock is not None:
             self._clock.cancel()
-        self._clock, self._clock_at = None, None
+        self._clock = None
 
     def _owed_by_person(self) -> tuple[int, int] | None:
         """The seat and version of the decision owed now by a connected person, if one is (not the server's)."""
@@ -541,7 +542,7 @@ class Table:
         gave up and left, who then lost the rated game as a leaver. After :data:`TIMEOUTS_TO_LEAVE` in a row
         the person counts as having left (a rated game lost); their next decision of their own ends the count.
         """
-        self._clock, self._clock_at = None, None
+        self._clock = None
         if self.version != version or self._owed_by_person() != (seat, version):
             return
         if self._pending is not None or self._attempt == (seat, version):
@@ -564,10 +565,7 @@ class Table:
                     "table %s: seat %d let %d turns pass; it counts as having left", self.id, seat, TIMEOUTS_TO_LEAVE
                 )
             self._broadcast_seats()
-        text = dumps({"type": "turn_over"})  # to the seat's own connections: its page says who made the move
-        for client, at in list(self.clients.items()):
-            if at == seat:
-                client.send(text)
+        self._send_seat(seat, dumps({"type": "turn_over"}))  # its page says who made the move
         self._wake.set()
 
     def _unplayed(self) -> tuple[int, ...]:
@@ -897,10 +895,7 @@ class Table:
             except StoreUnavailable:
                 raise ProtocolError("store_unavailable", "the choice could not be saved just now: try again") from None
             self.seats[seat].auto_declare = on
-            text = dumps({"type": "auto_declare", "on": on})
-            for c, s in list(self.clients.items()):
-                if s == seat:
-                    c.send(text)
+            self._send_seat(seat, dumps({"type": "auto_declare", "on": on}))
             self._wake.set()
 
     async def set_access(
@@ -924,11 +919,7 @@ class Table:
             if not spectators:
                 for c, s in list(self.clients.items()):
                     if s is None:
-                        c.send(dumps({"type": "error", "code": "no_spectators", "message": "the table is now private"}))
-                        self.clients.pop(c, None)
-                        close = getattr(c, "close_soon", None)
-                        if close is not None:
-                            close(4403)
+                        self._drop_client(c, "no_spectators", "the table is now private", 4403)
             self._broadcast_seats()
 
     def hint(self, client: Client) -> None:
@@ -1004,9 +995,7 @@ class Table:
                     }
                 )
                 self._hint = (key, text)
-                for c, s in list(self.clients.items()):
-                    if s == seat:
-                        c.send(text)
+                self._send_seat(seat, text)
         except ProtocolError as error:
             client.send(dumps(error.to_json()))
 
