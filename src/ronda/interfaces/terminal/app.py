@@ -259,6 +259,8 @@ class SetupScreen(Screen[Settings]):
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.settings = settings
+        self._seats_for: int | None = None
+        """The player count the seat list was made for: it is made again when the count changes."""
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -311,7 +313,7 @@ class SetupScreen(Screen[Settings]):
     def _show_seats(self) -> None:
         players = self._value("players", 2)
         seat = self._value("seat", 0)
-        if players != getattr(self, "_seats_for", None):
+        if players != self._seats_for:
             # Only the seats the game has: "Your seat 3" in a game of two was offered, then refused at Start.
             self._seats_for = players
             choice = self.query_one("#seat", Select)
