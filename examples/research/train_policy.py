@@ -102,6 +102,7 @@ import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import Logger
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 from ronda.adapters.encoding import NUM_ACTIONS, OBSERVATION_SIZE, OFFSETS, action_id
@@ -636,6 +637,9 @@ def train(args: argparse.Namespace) -> tuple[MaskablePPO, Policy, float]:
         device="cpu",
         verbose=0,
     )
+    # SB3's default logger makes an empty SB3-<time> folder in the system's temporary folder at every run; this
+    # script prints its own progress, so the model logs nowhere.
+    model.set_logger(Logger(folder=None, output_formats=[]))
     meta: dict[str, Any] = {
         "activation": "relu",
         "players": 2,

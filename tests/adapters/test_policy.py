@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -118,9 +119,15 @@ def _training_script():  # type: ignore[no-untyped-def]
     return module
 
 
-def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_plays(tmp_path: Path) -> None:
-    """Both phases in seconds: the teacher's decisions are learned, the saved file plays what torch plays."""
+def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_plays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both phases in seconds: the teacher's decisions are learned, the saved file plays what torch plays, and
+    no SB3-<time> folder is left in the temporary folder (SB3's default logger leaves an empty one at every run)."""
     script = _training_script()
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     args = script.parse(
         [
             *("--steps", "256", "--envs", "2", "--n-steps", "64", "--hidden", "16", "--opponents", "random,easy"),
@@ -136,6 +143,7 @@ def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_
     assert policy.meta["reinforcement_steps"] in (0, 128, 256) and policy.meta["reinforcement_steps_run"] == 256
     same, total = script.agreement(model, Policy.load(tmp_path / "tiny.npz"), decisions=60, opponent="random")
     assert same == total
+    assert not list(temporary.glob("SB3-*"))
 
 
 def test_a_final_prior_is_the_weight_the_saved_policy_and_the_torch_model_both_play_with(tmp_path: Path) -> None:
