@@ -67,7 +67,7 @@ def test_a_bad_record_is_refused_with_one_line_naming_the_action(tmp_path, capsy
     assert main(["analyse", str(bad)]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.strip() == f"ronda analyse: {bad}: round 0, action 4: seat 0 does not hold 5c"
+    assert err.strip() == f"ronda analyse: {bad}: rounds[0].actions[4]: seat 0 does not hold 5c"
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_a_missing_file_and_bad_hints_are_refused(tmp_path, capsys) -> None:
     bad = tmp_path / "hints.json"
     bad.write_text(json.dumps(record))
     assert main(["analyse", str(bad)]) == 2
-    assert "hint 0: round 0 has no action 99" in capsys.readouterr().err
+    assert "hints[0]: rounds[0] has no actions[99]" in capsys.readouterr().err
 
 
 def test_a_decision_taken_after_a_hint_is_marked(tmp_path, capsys) -> None:

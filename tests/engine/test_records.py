@@ -184,7 +184,10 @@ def test_truncated_json_at_every_sampled_cut(tmp_path, capsys) -> None:
         ('{"rules": {"players": 3, "four_card_hands": true}, "rounds": [{"deck": []}]}', ["four_card_hands"]),
         ('{"rules": {"players": 2}, "dealer": 7, "rounds": [{"deck": []}]}', ["dealer"]),
         ('{"rules": {"players": 2}, "colour": 1, "rounds": [{"deck": []}]}', ["unknown record key"]),
-        ('{"rules": {"players": 2}, "rounds": [{"deck": [], "moves": []}]}', ["round 0", "unknown round key", "moves"]),
+        (
+            '{"rules": {"players": 2}, "rounds": [{"deck": [], "moves": []}]}',
+            ["rounds[0]", "unknown round key", "moves"],
+        ),
     ],
 )
 def test_malformed_records_are_refused_with_one_line(tmp_path, capsys, text, words) -> None:
@@ -200,11 +203,11 @@ def _deck_case(mutate) -> dict:
 @pytest.mark.parametrize(
     ("mutate", "words"),
     [
-        (lambda r: r.update(deck=r["deck"][:39]), ["round 0", "40 cards"]),
-        (lambda r: r.update(deck=[*r["deck"], "5o"]), ["round 0", "40 cards"]),
-        (lambda r: r["deck"].__setitem__(3, "8o"), ["round 0", "unknown card '8o'"]),
-        (lambda r: r["deck"].__setitem__(3, r["deck"][4]), ["round 0", "twice"]),
-        (lambda r: r["deck"].__setitem__(3, 17), ["round 0"]),
+        (lambda r: r.update(deck=r["deck"][:39]), ["rounds[0]", "40 cards"]),
+        (lambda r: r.update(deck=[*r["deck"], "5o"]), ["rounds[0]", "40 cards"]),
+        (lambda r: r["deck"].__setitem__(3, "8o"), ["rounds[0]", "unknown card '8o'"]),
+        (lambda r: r["deck"].__setitem__(3, r["deck"][4]), ["rounds[0]", "twice"]),
+        (lambda r: r["deck"].__setitem__(3, 17), ["rounds[0]"]),
     ],
 )
 def test_bad_decks_are_refused(tmp_path, capsys, mutate, words) -> None:
@@ -219,7 +222,7 @@ def test_an_opening_table_that_breaks_r3_4_is_refused(tmp_path, capsys) -> None:
     rank = deck[table_start][:-1]
     twin = next(i for i, c in enumerate(deck) if c[:-1] == rank and i != table_start and i > table_start + 3)
     deck[table_start + 1], deck[twin] = deck[twin], deck[table_start + 1]
-    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), "round 0", "R3.4")
+    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), "rounds[0]", "R3.4")
 
 
 def _action_case(index: int, replacement: object) -> dict:
@@ -232,7 +235,7 @@ def test_wrong_seat_is_refused_naming_the_action(tmp_path, capsys) -> None:
     record = _record()
     first = record["rounds"][0]["actions"][0]
     first["seat"] = 1 - first["seat"]
-    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), "round 0, action 0", "seat")
+    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), "rounds[0].actions[0]", "seat")
 
 
 def test_a_card_not_in_hand_is_refused(tmp_path, capsys) -> None:
@@ -244,20 +247,23 @@ def test_a_card_not_in_hand_is_refused(tmp_path, capsys) -> None:
     foreign = next(c for c in record["rounds"][0]["deck"] if c not in held)
     actions[index]["play"] = foreign
     assert_refused(
-        *run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"action {index}", "does not hold", foreign
+        *run_replay(tmp_path, capsys, json.dumps(record), "--json"),
+        f"rounds[0].actions[{index}]",
+        "does not hold",
+        foreign,
     )
 
 
 @pytest.mark.parametrize(
     ("replacement", "words"),
     [
-        ({"seat": 0, "play": "5o"}, ["action 0", "declare first"]),
-        ({"seat": 0, "declare": "quinta"}, ["action 0", "unknown declaration"]),
-        ({"seat": 0, "challenge": 1}, ["action 0"]),
-        ({"seat": 0}, ["action 0", "exactly one of"]),
-        ({"seat": 0, "declare": "none", "shout": 1}, ["action 0", "unknown action key"]),
-        ("play 5o", ["action 0"]),
-        ({"seat": "0", "declare": "none"}, ["action 0", "seat"]),
+        ({"seat": 0, "play": "5o"}, ["rounds[0].actions[0]", "declare first"]),
+        ({"seat": 0, "declare": "quinta"}, ["rounds[0].actions[0]", "unknown declaration"]),
+        ({"seat": 0, "challenge": 1}, ["rounds[0].actions[0]"]),
+        ({"seat": 0}, ["rounds[0].actions[0]", "exactly one of"]),
+        ({"seat": 0, "declare": "none", "shout": 1}, ["rounds[0].actions[0]", "unknown action key"]),
+        ("play 5o", ["rounds[0].actions[0]"]),
+        ({"seat": "0", "declare": "none"}, ["rounds[0].actions[0]", "seat"]),
     ],
 )
 def test_bad_actions_are_refused(tmp_path, capsys, replacement, words) -> None:
@@ -287,14 +293,16 @@ def test_actions_after_the_game_is_won_are_refused(tmp_path, capsys) -> None:
     record["rounds"][-1]["actions"].append({"seat": 0, "play": "5o"})
     last = len(record["rounds"]) - 1
     index = len(record["rounds"][-1]["actions"]) - 1
-    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"round {last}, action {index}", "won")
+    assert_refused(
+        *run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"rounds[{last}].actions[{index}]", "won"
+    )
 
 
 def test_actions_after_a_round_has_ended_are_refused(tmp_path, capsys) -> None:
     record = json.loads(SAMPLE.read_text())
     record["rounds"][0]["actions"].append({"seat": 0, "declare": "none"})
     index = len(record["rounds"][0]["actions"]) - 1
-    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"round 0, action {index}", "ended")
+    assert_refused(*run_replay(tmp_path, capsys, json.dumps(record), "--json"), f"rounds[0].actions[{index}]", "ended")
 
 
 _EDITS = st.sampled_from(["drop", "duplicate", "swap", "seat", "card", "verb", "deck"])

@@ -154,7 +154,7 @@ def test_a_table_whose_record_breaks_the_rules_is_refused_and_the_others_served(
         error = refused.recv()
         assert error["type"] == "error" and "cannot be rebuilt" in error["message"]
         assert refused.recv()["type"] == "closed"
-        assert "round 0, action 0" in caplog.text and "1o" not in caplog.text  # where, never a card
+        assert "rounds[0].actions[0]" in caplog.text and "1o" not in caplog.text  # where, never a card
         joined = http.post(f"/api/tables/{broken['table_id']}/join", json={"name": "Omar", "keep": False})
         assert joined.status_code == 500 and joined.json()["error"]["code"] == "damaged"
         assert Client(http, fine["table_id"], fine["token"]).hello()["type"] == "state"

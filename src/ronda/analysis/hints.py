@@ -27,7 +27,7 @@ True
 >>> read_hints({"rounds": [{"deck": [], "actions": []}], "hints": [hint.to_json()]})
 Traceback (most recent call last):
 ...
-ronda.engine.errors.RecordError: hint 0: round 0 has no action 7
+ronda.engine.errors.RecordError: hints[0]: rounds[0] has no actions[7]
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def read_hints(record: Mapping[str, Any]) -> list[Hint]:
 
 def _read_hint(entry: object, number: int, rounds: Sequence[Any]) -> Hint:
     def bad(problem: str) -> RecordError:
-        return RecordError(f"hint {number}: {problem}")
+        return RecordError(f"hints[{number}]: {problem}")
 
     if not isinstance(entry, dict):
         raise bad('a hint is an object like {"round": 0, "action": 7, "seat": 0, "guesses": 200, "options": [...]}')
@@ -131,14 +131,14 @@ def _read_hint(entry: object, number: int, rounds: Sequence[Any]) -> Hint:
         values[key] = value
     round_index, action_index, seat = values["round"], values["action"], values["seat"]
     if round_index >= len(rounds):
-        raise bad(f"round {round_index} is not in the record")
+        raise bad(f"rounds[{round_index}] is not in the record")
     actions = rounds[round_index].get("actions", []) if isinstance(rounds[round_index], dict) else []
     if not isinstance(actions, list) or action_index > len(actions):
-        raise bad(f"round {round_index} has no action {action_index}")
+        raise bad(f"rounds[{round_index}] has no actions[{action_index}]")
     if action_index < len(actions):
         taken = actions[action_index]
         if isinstance(taken, dict) and taken.get("seat") != seat:
-            raise bad(f"action {action_index} of round {round_index} is seat {taken.get('seat')}'s, not seat {seat}'s")
+            raise bad(f"rounds[{round_index}].actions[{action_index}] is seat {taken.get('seat')}'s, not seat {seat}'s")
     options = entry.get("options")
     if not isinstance(options, list) or not options:
         raise bad('"options" must be a non-empty list')

@@ -94,15 +94,28 @@ def install_hint(extra: str) -> str:
 
 
 class RecordError(RondaError):
-    """A game record that breaks RECORD.md; names the round and action at fault."""
+    """A game record that breaks RECORD.md; names the round and action at fault.
+
+    Where is said as the record's own indices (``rounds[1].actions[4]``, from 0 as in the JSON), never as
+    "round 1, action 4": a person reads "round 1" as the first round, as the coach and the game count them.
+
+    >>> str(RecordError("seat 1 does not hold 5c", 0, 7))
+    'rounds[0].actions[7]: seat 1 does not hold 5c'
+    >>> RecordError("the record has no rules").where
+    ''
+    """
 
     def __init__(self, message: str, round_index: int | None = None, action_index: int | None = None) -> None:
         self.problem = message
         self.round_index = round_index
         self.action_index = action_index
-        where = []
-        if round_index is not None:
-            where.append(f"round {round_index}")
-        if action_index is not None:
-            where.append(f"action {action_index}")
-        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+        super().__init__(f"{self.where}: {message}" if self.where else message)
+
+    @property
+    def where(self) -> str:
+        """The place in the record, ``rounds[R].actions[A]`` or ``rounds[R]``; empty for the whole record."""
+        if self.round_index is None:
+            return ""
+        if self.action_index is None:
+            return f"rounds[{self.round_index}]"
+        return f"rounds[{self.round_index}].actions[{self.action_index}]"

@@ -85,8 +85,7 @@ class Analyses:
         try:
             found = await asyncio.to_thread(lambda: [m for m in moments(record) if m.is_choice()])
         except RecordError as error:
-            log.error("table %s: game %d cannot be analysed (round %s, action %s)", table_id, game,
-                      error.round_index, error.action_index)  # fmt: skip
+            log.error("table %s: game %d cannot be analysed (%s)", table_id, game, error.where)
             raise HttpError(
                 500, "damaged", "this game's record cannot be replayed (the server's log says where)"
             ) from None

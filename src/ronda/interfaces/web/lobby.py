@@ -419,7 +419,7 @@ class Lobby:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         except RondaError as error:
             # Where, not what: the engine's message could name a card of a hand.
-            where = f"round {error.round_index}, action {error.action_index}" if isinstance(error, RecordError) else ""
+            where = error.where if isinstance(error, RecordError) else ""
             log.error("table %s cannot be rebuilt (%s %s)", table_id, type(error).__name__, where)
             raise HttpError(
                 500, "damaged", "this table's stored game cannot be rebuilt (the server's log says where)"
