@@ -19,7 +19,8 @@ from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, text
-from web_helpers import Client, new_table, play_out, random_chooser, server
+from test_web_ratings import rated, seat_two
+from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
 
 from ronda.interfaces.web import migrations
 from ronda.interfaces.web.store import Store, metadata, sqlalchemy_url
@@ -90,3 +91,39 @@ def test_a_database_from_before_migrations_upgrades_and_its_games_replay(
         assert schema_differences(store) == []
     finally:
         store.close()
+
+
+def test_a_game_stored_before_who_played_was_kept_trusts_every_seat_and_the_next_game_is_recorded(
+    tmp_path: Path, database_url: str
+) -> None:
+    """A game in play in a database of before revision 0005 (who played in a game was not stored): after the upgrade
+    its table is rebuilt with every seat trusted, as every rebuilt table was before, so it is rated as that server
+    would have rated it, though Brahim never played. The rematch, stored since, knows he never played: not rated."""
+    chooser = random_chooser(random.Random(17), challenge=0)
+    with server(tmp_path, database_url, grace=1, stand_in="random") as http:
+        table_id, _, tokens = seat_two(http, target=12)
+        (me,) = seat_clients(http, table_id, {0: tokens[0]}).values()
+        play_out([me], chooser, until=lambda: me.acted_at >= 0)
+        me.sync()
+        assert not me.over
+    engine = create_engine(sqlalchemy_url(database_url))
+    with engine.begin() as db:  # the schema of before, its game as such a server left it
+        command.downgrade(migrations.config(connection=db), "0004")
+    engine.dispose()
+    with server(tmp_path, database_url, grace=1, stand_in="random") as http:  # the server migrates as it starts
+        store = http.app.state.lobby.journal.store
+        assert migrations.current(store.engine) == migrations.head()
+        assert schema_differences(store) == []
+        back = Client(http, table_id, tokens[0])
+        back.hello()
+        play_out([back], chooser)
+        changes = rated(back)  # every seat trusted: Brahim's seat, played by the stand-in, counts as left
+        assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
+        (old,) = store.load_tables([table_id])[0].games
+        assert old.acted is None, "who played in a game of before stays unknown, not half known"
+        back.send({"type": "rematch"})  # Brahim is away: the rematch starts at once
+        back.expect("state")
+        play_out([back], chooser)
+        back.sync()
+        assert store.game_ratings(table_id, 1) is None
+        assert store.load_tables([table_id])[0].games[1].acted == [0]

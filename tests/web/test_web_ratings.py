@@ -11,6 +11,7 @@ it a kept name; ``be`` switches to another person's cookie).
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from pathlib import Path
@@ -316,3 +317,35 @@ def test_a_turn_let_pass_once_is_played_for_the_player_who_then_plays_on(tmp_pat
             assert not client.errors()
         changes = rated(clients[0])
         assert not any(c["abandoned"] for c in changes)  # one turn let pass is no leaving
+
+
+def test_a_table_that_left_memory_still_knows_who_never_played_in_its_game(
+    tmp_path: Path, database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The farm across an idle table: Amina plays, the second name never comes, and the table leaves memory
+    (nobody there past ``--close-after``). Opened again, it is rebuilt from the store, which kept who played: the
+    game is still no contest, not rated as the rebuilt table once rated every game (every seat trusted).
+
+    A grace period, not 0: the rebuilt table starts Amina's before her hello arrives, and her leaving too would
+    leave the game unrated for another reason (no side stayed)."""
+    caplog.set_level(logging.INFO, logger="ronda.web")
+    with server(tmp_path, database_url, grace=1, stand_in="random", close_after=0.2) as http:
+        table_id, _, tokens = seat_two(http, target=12)
+        (me,) = seat_clients(http, table_id, {0: tokens[0]}).values()
+        chooser = random_chooser(random.Random(13), challenge=0)
+        play_out([me], chooser, until=lambda: me.acted_at >= 0)
+        me.sync()
+        me.close()
+        deadline = time.monotonic() + 10
+        while table_id in http.app.state.lobby.tables:
+            assert time.monotonic() < deadline, "the table stayed in memory"
+            time.sleep(0.05)
+        back = Client(http, table_id, tokens[0])  # rebuilt from the store
+        assert back.hello()["view"]["phase"] != "game_over"
+        play_out([back], chooser)
+        back.sync()
+        assert back.table is not None and "ratings" not in back.table
+        store = http.app.state.lobby.journal.store
+        assert store.game_ratings(table_id, 0) is None
+        assert store.load_tables([table_id])[0].games[0].acted == [0]
+    assert f"table {table_id}: game 0 is not rated: seats [1] never played in it" in caplog.text

@@ -434,7 +434,6 @@ class Lobby:
             await table.load_ratings(table.number)
         table.ever_connected = True  # a stored table's people came once: idle, it leaves memory, it is not closed
         table.inherited = table.version  # a bot's turn owed now was owed before the rebuild: it goes first
-        table.acted = set(range(len(table.seats)))  # who played before the rebuild is not stored: all are trusted
         self.tables[table_id] = table
         self.listings.pop(table_id, None)
         table.start()
@@ -455,6 +454,9 @@ class Lobby:
         if stored.games:
             current = stored.games[-1]
             table.number, table.base_version = current.game, current.base_version
+            # Who played in the current game, as stored with their decisions; a game stored before that was
+            # recorded (migration 0005) trusts every seat, as every rebuilt table once did.
+            table.acted = set(range(len(seats))) if current.acted is None else set(current.acted)
         table.on_finished = self._finished
         return table
 

@@ -127,7 +127,12 @@ games_table = Table(
     Column("finished", Boolean, nullable=False, default=False),
     Column("winner", Integer, nullable=True),
     Column("scores", Text, nullable=True),
+    Column("acted", Text, nullable=True),
 )
+"""``acted``: the seats (a JSON list) whose person made a decision of their own in the game, or was there when their
+turn clock ran out (:attr:`.tables.Table.acted`), written in the transaction of the decision that adds a seat, so
+that a table rebuilt after a restart does not rate a game in which a person never played. ``NULL``: not recorded (a
+game stored before migration 0005): every seat is trusted, as before."""
 
 rounds_table = Table(
     "ronda_rounds",
@@ -339,6 +344,8 @@ class StoredGame:
     finished: bool = False
     winner: int | None = None
     scores: list[int] | None = None
+    acted: list[int] | None = None
+    """The seats whose person played in the game (``ronda_games.acted``); ``None``: not recorded (stored before)."""
 
 
 @dataclass
@@ -380,12 +387,25 @@ class Decision:
     unplayed: tuple[int, ...] = ()
     """When it ended the game: the people's seats where the person made no decision of their own in it (the game
     is not rated: :meth:`Store.rate_game`)."""
+    acted: tuple[int, ...] | None = None
+    """When this decision is the first of its seat's person in the game (their own, or the stand-in's when their turn
+    clock ran out): every seat whose person has played, this one included, stored with the decision so that a
+    rebuilt table knows who played; ``None``: it adds nobody."""
 
 
 _SET_SCORES = (
     update(games_table)
     .where(games_table.c.table_id == bindparam("t"), games_table.c.game == bindparam("g"))
     .values(scores=bindparam("s"))
+)
+_SET_ACTED = (
+    update(games_table)
+    .where(
+        games_table.c.table_id == bindparam("t"),
+        games_table.c.game == bindparam("g"),
+        games_table.c.acted.is_not(None),  # a game stored before 0005 stays unrecorded: who played then is unknown
+    )
+    .values(acted=bindparam("a"))
 )
 
 
@@ -627,10 +647,11 @@ class Store:
         deck: list[str],
         status: str = "playing",
     ) -> None:
-        """A new game at the table (the first, or a rematch) with the deck of its first round."""
+        """A new game at the table (the first, or a rematch) with the deck of its first round; nobody has played in it
+        yet (``acted``: an empty list, recorded from now on)."""
         db.execute(
             insert(games_table).values(
-                table_id=table_id, game=game, dealer=dealer, base_version=base_version, finished=False
+                table_id=table_id, game=game, dealer=dealer, base_version=base_version, finished=False, acted="[]"
             )
         )
         db.execute(insert(rounds_table).values(table_id=table_id, game=game, round=0, deck=json.dumps(deck)))
@@ -663,6 +684,13 @@ class Store:
         ]
         if decks:
             db.execute(insert(rounds_table), decks)
+        # Who has played, before the game's end is rated; a game's seats only grow, so its latest list is all of them.
+        acted = {(d.table_id, d.game): d.acted for d in decisions if d.acted is not None}
+        if acted:
+            db.execute(
+                _SET_ACTED,
+                [{"t": table_id, "g": game, "a": json.dumps(seats)} for (table_id, game), seats in acted.items()],
+            )
         # Only each game's latest scores matter; one statement for all of them (a statement per decision
         # cost three times the rest of a batch of thirty).
         latest: dict[tuple[str, int], list[int]] = {}
@@ -834,6 +862,7 @@ class Store:
                         bool(g.finished),
                         g.winner,
                         None if g.scores is None else json.loads(g.scores),
+                        None if g.acted is None else json.loads(g.acted),
                     )
                 )
         return [

@@ -253,8 +253,12 @@ class Table:
     if they come back (kept in memory: a restart forgets it)."""
     acted: set[int] = field(default_factory=set)
     """Seats whose person made a decision of their own in the current game (not their stand-in, not an automatic
-    declaration): a game with a person who never did is not rated. A rebuilt table counts every seat (a restart
-    forgets who played, as it forgets :attr:`abandoned`)."""
+    declaration), or was there when their turn clock ran out: a game with a person who never did is not rated.
+
+    A seat joins it when such a decision is stored, and is stored with it (:attr:`.store.Decision.acted`, in the
+    decision's transaction): a table rebuilt after a restart or after leaving memory reads it back and rates as this
+    one would have, instead of trusting every seat, which let a second name that never played be rated. A game
+    stored before that was recorded (before migration 0005) still counts every seat."""
     timeouts: dict[int, int] = field(default_factory=dict)
     """Each seat's decisions in a row made by the stand-in when the person's turn time ran out."""
     _clock: asyncio.TimerHandle | None = None
@@ -552,8 +556,10 @@ class Table:
             self._deadline = (seat, version, asyncio.get_running_loop().time() + STORE_GRACE)
             self._arm_clock()
             return
+        # There and let it pass: the person took part, as one who plays does. The stand-in's decision for this
+        # overdue turn adds the seat to acted (decide), stored with it: a crash before that decision is stored
+        # leaves the person's turn owed again, so nothing is counted that the store would not keep.
         self._overdue = (seat, version)
-        self.acted.add(seat)  # there and let it pass: the person took part, as one who plays does
         self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
         if self.timeouts[seat] >= TIMEOUTS_TO_LEAVE:
             # Left in all but connection: the stand-in plays on for them, at the table's pace, until the person
@@ -568,9 +574,10 @@ class Table:
         self._send_seat(seat, dumps({"type": "turn_over"}))  # its page says who made the move
         self._wake.set()
 
-    def _unplayed(self) -> tuple[int, ...]:
-        """The people's seats whose person has made no decision of their own in the current game."""
-        return tuple(s.index for s in self.seats if s.human and s.index not in self.acted)
+    def _unplayed(self, acted: set[int]) -> tuple[int, ...]:
+        """The people's seats whose person has made no decision of their own in the current game (``acted``: the
+        seats that have, :attr:`acted` with the decision being taken)."""
+        return tuple(s.index for s in self.seats if s.human and s.index not in acted)
 
     def _absent(self, seat: int) -> None:
         """Start the grace period of a person with no connection, if a game is being played."""
@@ -739,8 +746,12 @@ class Table:
         says whether it was stored.
         """
         if sender is not None:
-            self.acted.add(seat)
             self.timeouts.pop(seat, None)
+        # The person's own decision, or the stand-in's for a turn their clock ran out on while they were there:
+        # either way the person played. Made the table's (and stored) with the decision, not before: a decision the
+        # store refuses is no decision, and a rebuilt table must count exactly what this one counts.
+        own = sender is not None or self._overdue == (seat, self.version)
+        acted = self.acted | {seat} if own else self.acted
         game = self._game().copy()
         round_index = game.view(seat).round
         scores_before = game.view(seat).scores
@@ -764,7 +775,8 @@ class Table:
             result,
             scores,
             tuple(sorted(self.abandoned)) if result is not None else (),
-            self._unplayed() if result is not None else (),
+            self._unplayed(acted) if result is not None else (),
+            acted=tuple(sorted(acted)) if acted != self.acted else None,
         )
         taken = _Taken(decision, game, events, result, self.version, sender)
         try:
@@ -813,6 +825,8 @@ class Table:
         self.game = game
         self._actions += 1
         self._made[taken.made_at] = taken.decision.action
+        if taken.decision.acted is not None:
+            self.acted = set(taken.decision.acted)
         before = self.version
         events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(taken.events)]
         self.events.extend(events_json)
