@@ -16,9 +16,10 @@ from ronda.engine.rules import Rules
 
 
 def _blunder_record(path: Path) -> Path:
-    """Seat 1 drops 11b when 2c takes seat 0's 2o for a caida and a missa (tests/analysis/test_honesty.py)."""
+    """Seat 1 drops 11b when 2c takes seat 0's 2o for a caida and a missa (tests/analysis/test_honesty.py); the
+    deal is played out, so every seat's decisions are analysed."""
     game = start(Rules(players=2), [{0: "12c 2o 4b", 1: "5c 2c 11b"}], table="5o 6o 7o 12b")
-    run(game, "declare none; declare none; play 12c; play 5c; play 2o; play 11b; play 4b")
+    run(game, "declare none; declare none; play 12c; play 5c; play 2o; play 11b; play 4b; play 2c")
     path.write_text(dumps_record(game.to_record()), encoding="utf-8")
     return path
 
@@ -121,3 +122,31 @@ def test_the_header_lists_the_seats_as_a_sentence_does(tmp_path, capsys) -> None
     assert f"Analysis of {record}: 4 players, 1 round, seats 0, 1, 2 and 3, " in capsys.readouterr().out
     assert main(["analyse", str(record), "--budget", "1", "--seat", "2", "--seat", "3", "--no-progress"]) == 0
     assert ", seats 2 and 3, " in capsys.readouterr().out
+
+
+def _saved_mid_deal(path: Path) -> Path:
+    """A game saved in the middle of its first deal: seat 1 declared a true ronda (5c 5e, still in its hand) and
+    dropped 11b; seat 0, to play, may challenge the ronda (R8.8) — the deal's other hand is still hidden."""
+    game = start(Rules(players=2), [{0: "12c 2o 4b", 1: "5c 5e 11b"}], table="3o 6o 7o 12b")
+    run(game, "declare none; declare ronda; play 12c; play 11b")
+    path.write_text(dumps_record(game.to_record()), encoding="utf-8")
+    return path
+
+
+def test_a_game_saved_mid_deal_keeps_the_other_seats_hands_of_that_deal_hidden(tmp_path, capsys) -> None:
+    """R11: analysing a game still being played never reads out a hand nobody has seen, nor whether a live
+    declaration is true; the seat asked for alone (the player's own) is analysed there."""
+    record = _saved_mid_deal(tmp_path / "saved.json")
+    assert main(["analyse", str(record), "--budget", "8", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "declared" not in out and "dropped" not in out  # whose hand is whose to see, the record does not say
+    assert "5c" not in out and "5e" not in out  # seat 1's hidden ronda
+    assert "The deal still being played is not analysed (4 decisions)" in out and "--seat N alone" in out
+    assert main(["analyse", str(record), "--budget", "8", "--json", "--seat", "0", "--seat", "1"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["decisions"] == [] and data["withheld"] == 4 and "5e" not in json.dumps(data)
+    assert main(["analyse", str(record), "--budget", "8", "--json", "--seat", "1"]) == 0
+    own = json.loads(capsys.readouterr().out)
+    assert [d["taken"] for d in own["decisions"]] == [{"declare": "ronda"}, {"play": "11b"}] and own["withheld"] == 0
+    assert main(["analyse", str(record), "--budget", "8", "--json", "--seat", "0"]) == 0
+    assert "5e" not in capsys.readouterr().out  # seat 0 alone: its own options, never seat 1's hand

@@ -7,6 +7,15 @@ a declaration, a challenge — is searched from the view its seat had then
 (:func:`~ronda.analysis.search.evaluate`). A play with one card, or with
 cards of one rank only (suits never matter, R1.1), is not a choice and is left out.
 
+**A game still being played** (a record saved mid-game, RECORD.md) keeps its
+deal in progress hidden (R11): its decisions are not analysed, since a seat's
+options there are its hand, which the other seats have not seen yet, and a
+declaration's facts say whether it is true — what a challenge is decided on;
+the record does not say whose eyes read the analysis. Every earlier deal is
+played out, its cards seen by all. Asked for one seat alone (``seats=[S]``,
+the player's own), that seat's decisions of the deal are analysed: its hand
+is its own.
+
 Each decision is seeded by :func:`~ronda.analysis.search.decision_seed` from
 its index among the record's actions and its seat's view, so the analysis is
 the same run after run, with any number of worker processes, on any machine;
@@ -145,6 +154,9 @@ class Review:
     seed: int
     seats: tuple[int, ...]
     hints: tuple[Hint, ...] = field(default=())
+    withheld: int = 0
+    """Decisions of a deal still being played that were not analysed: they would show hands still hidden (the
+    module)."""
 
     def summary(self, seat: int) -> SeatSummary:
         """``seat``'s summary: average loss per decision, counts per class, its :data:`COSTLIEST` costliest."""
@@ -177,6 +189,7 @@ class Review:
             "thresholds": dict(THRESHOLDS),
             "decisions": [_decision_json(d) for d in self.decisions],
             "seats": [_summary_json(self.summary(seat)) for seat in self.seats],
+            "withheld": self.withheld,
         }
 
 
@@ -336,10 +349,23 @@ def analyse(
         if not 0 <= seat < rules.players:
             raise ValueError(f"there is no seat {seat} in a {rules.players}-player game")
     hinted = {(h.round, h.action) for h in hints}
-    todo = [m for m in found if m.seat in chosen]
+    hidden = deal_in_progress(record)
+    own = chosen[0] if len(chosen) == 1 else None
+    todo = [m for m in found if m.seat in chosen and (m.seat == own or (m.round, m.deal) != hidden)]
+    withheld = sum(1 for m in found if m.seat in chosen) - len(todo)
     evaluations = _run(todo, method, seed, jobs, progress, started)
     decisions = tuple(Decision(m, e, (m.round, m.action) in hinted) for m, e in zip(todo, evaluations, strict=True))
-    return Review(rules, decisions, method, seed, chosen, hints)
+    return Review(rules, decisions, method, seed, chosen, hints, withheld)
+
+
+def deal_in_progress(record: Mapping[str, Any]) -> tuple[int, int] | None:
+    """The deal a record stops in the middle of, as (round index, deal), or ``None`` (a finished game, or one saved
+    between rounds): its hands are not all played, so the other seats' decisions there are not analysed (R11).
+    The record must have been checked (:func:`moments`)."""
+    game = replay(record)
+    if game.finished or game.phase == WAITING:
+        return None
+    return len(record["rounds"]) - 1, game.view(0).deal
 
 
 def _run(

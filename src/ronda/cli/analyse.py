@@ -125,6 +125,12 @@ def run(args: argparse.Namespace) -> int:
         f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
         f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"
     )
+    if review.withheld:
+        print(
+            f"The deal still being played is not analysed ({review.withheld} decision"
+            f"{'s' if review.withheld != 1 else ''}): a seat's options there are a hand the other seats have not"
+            " seen (R11). --seat N alone analyses seat N's own decisions there."
+        )
     for line in review_lines(review, every=not args.summary):
         print(line)
     flags = f" --budget {args.budget}" if args.budget != DEFAULT_GUESSES else ""
