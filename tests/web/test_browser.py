@@ -621,3 +621,43 @@ def test_three_turns_let_pass_hand_the_seat_to_the_computer_and_i_m_back_takes_i
         # The seat is the person's again: their next decision is offered with its clock, and taken by hand.
         page.wait_for_selector("#turn-clock", state="attached", timeout=15_000)
         assert not page.locator("#stand-in-note").count()
+
+
+def test_the_play_by_play_tells_a_declaration_of_nothing_even_one_the_clock_made(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An audit: the play-by-play told ronda and tringa but never "nothing" (R8.2), so a person whose turn clock ran
+    out while declaring read only a notice that the computer moved, not what it declared for them. Every
+    declaration is told now, in each of the page's languages, as the terminal tells it ("You declare none")."""
+    import random as random_module
+
+    import ronda.interfaces.web.lobby as lobby_module
+    from ronda import Game, Rules
+    from ronda.engine.deck import shuffled_deck
+
+    rules = Rules(players=2)
+    for seed in range(100_000):  # a first deal with no combination in either hand: both declare nothing
+        deck = shuffled_deck(rules, random_module.Random(seed))
+        game = Game(rules, decks=[deck], dealer=1)
+        if game.view(0).possible_kinds(0) == game.view(1).possible_kinds(1) == {"none"}:
+            break
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=3
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Latifa")
+        page.wait_for_selector("[data-action^='declare-']")
+        # Nobody clicks: the clock runs out and the computer declares for the person (truly: nothing).
+        page.wait_for_selector("#turn-over:has-text('Your time ran out: the computer made that move for you')")
+        wait_until(page, "document.querySelector('#log').innerText.includes('You declared nothing')")
+        log = page.inner_text("#log")
+        assert "Bot 2 declared nothing" in log  # the other seat's "nothing" is told too
+        page.screenshot(path=str(tmp_path / "declared-nothing.png"))
+        # Told again in the page's other languages, in their own grammar.
+        page.select_option("#language", "fr")
+        expect(page.locator("#log")).to_contain_text("Vous n'annoncez rien")
+        expect(page.locator("#log")).to_contain_text("Robot 2 n'annonce rien")
+        page.select_option("#language", "ar")
+        expect(page.locator("#log")).to_contain_text("لم تعلن شيئًا")
+        expect(page.locator("#log")).to_contain_text("الحاسوب 2 لم يعلن شيئًا")

@@ -89,10 +89,13 @@ export class Narrator {
         if (event.table.length) text += ` · ${t("n_table", { cards: cardsToken(event.table) })}`;
         return { parts: parts(text), tone: "deal" };
       }
-      case "declare":
+      case "declare": {
+        // Every seat's declaration is told, "nothing" too (R8.2), as the terminal tells it: a person whose turn
+        // clock ran out reads here what the computer declared for them.
         this.declared.set(event.seat, event.declaration);
-        if (event.declaration === "none") return null;
-        return { parts: parts(this.said("n_declare", event.seat, { name, kind: kindWord(event.declaration) })), tone: "declare" };
+        const key = event.declaration === "none" ? "n_declare_none" : "n_declare";
+        return { parts: parts(this.said(key, event.seat, { name, kind: kindWord(event.declaration) })), tone: "declare" };
+      }
       case "drop": {
         const line = { parts: parts(this.said("n_drop", event.seat, { name, card: cardToken(event.card) })), tone: isMine(event.seat) ? "mine" : "" };
         this.lastPlay = line;
