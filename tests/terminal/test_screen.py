@@ -268,3 +268,35 @@ def test_on_a_small_terminal_the_hand_the_prompt_and_a_hint_stay_on_screen(size:
             assert re.search(r"Keys: 1(-\d)? or ←/→ and Enter", text)
 
     run(scenario)
+
+
+FOOTER_KEYS = ("? Rules", "s Save", "q Quit", "⏎ Play", "c Challenge", "h Hint", "^p")
+"""The keys along the bottom of the game's screen, each with (the first word of) what it does."""
+
+
+def assert_footer_whole(app: RondaApp) -> None:
+    """Every key of the footer, with its word whole, on the screen's last line."""
+    footer = screen_text(app).splitlines()[-1]
+    for key in FOOTER_KEYS:
+        assert re.search(rf"{re.escape(key)}(?=[\s▏]|$)", footer), f"{key!r} is not whole in the footer: {footer!r}"
+
+
+@pytest.mark.parametrize("size", [(50, 16), (60, 20), (80, 24)])
+def test_on_a_small_terminal_every_key_of_the_footer_is_whole(size: tuple[int, int]) -> None:
+    """An audit found the keys at the bottom cut under about 60 columns: at 60 they stopped at "c Ch", at 50 at
+    "⏎ Play / dec", so "c Challenge" and "h Hint" were never seen. Read at the size the game starts at, then after
+    the terminal was made wide (every label whole: "Play / declare") and small again."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            assert_footer_whole(app)
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause(0.1)
+            assert "⏎ Play / declare" in screen_text(app).splitlines()[-1]
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.1)
+            assert_footer_whole(app)
+
+    run(scenario)

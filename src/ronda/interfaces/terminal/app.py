@@ -29,7 +29,7 @@ from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...analysis.grades import thresholds_text
 from ...bots import levels as bot_levels
@@ -50,7 +50,7 @@ from .session import (
     rulebook,
     rules_help,
 )
-from .widgets import HandView, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
+from .widgets import HandView, KeyFooter, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
 
 KEYS = (
     ("1-9", "play that card of your hand"),
@@ -511,7 +511,7 @@ class RondaApp(App[None]):
             log = PlayLog(id="log")
             log.border_title = "Play by play"
             yield log
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.session is not None:
