@@ -300,3 +300,51 @@ def test_on_a_small_terminal_every_key_of_the_footer_is_whole(size: tuple[int, i
             assert_footer_whole(app)
 
     run(scenario)
+
+
+def dialog_box(screen: str, inside: str) -> tuple[int, int, list[str]]:
+    """The heavy box drawn around ``inside`` on the screen: the columns free on its left and on its right, and its
+    lines between its borders. Every line of it must have its two sides where its corners are."""
+    lines = screen.splitlines()
+    width = max(len(line) for line in lines)
+    middle = next(row for row, line in enumerate(lines) if inside in line)
+    top = max(row for row in range(middle) if re.search(r"┏━{20,}┓", lines[row]))
+    corner = re.search(r"┏━{20,}┓", lines[top])
+    assert corner is not None
+    left, right = corner.start(), corner.end() - 1
+    bottom = next(row for row in range(middle, len(lines)) if lines[row][left : right + 1].startswith("┗━"))
+    for row in range(top + 1, bottom):
+        line = lines[row]
+        assert (line[left : left + 1], line[right : right + 1]) == ("┃", "┃"), f"the box is broken on {line!r}"
+    assert lines[bottom][right : right + 1] == "┛"
+    return left, width - 1 - right, [line[left + 1 : right] for line in lines[top + 1 : bottom]]
+
+
+@pytest.mark.parametrize("size", [(50, 16), (60, 20), (80, 24), (151, 46)])
+def test_a_round_summary_stands_in_the_middle_and_tells_the_round_that_ended(size: tuple[int, int]) -> None:
+    """An audit saw the summary at the end of a round one column off the middle, over the next round's board: at 50
+    and 60 columns its box (95% of the width: 47, 57) left one column on its left and two on its right, Textual
+    giving the odd one to the right; at 151 a 90-column box did the same. Played by keys to the end of round 1."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
+        async with app.run_test(size=size) as pilot:
+            session = app.session
+            assert session is not None
+            for _ in range(60):
+                await settle(pilot, app)
+                if isinstance(app.screen, MessageScreen):
+                    break
+                await pilot.press("enter" if session.view.phase == DECLARE else "1")
+            assert isinstance(app.screen, MessageScreen), "round 1 never ended"
+            screen = screen_text(app)
+            left, right, box = dialog_box(screen, "Round 1 is over")
+            assert left == right, f"the summary has {left} free columns on its left, {right} on its right"
+            said = words(" ".join(box))
+            summary = session.rounds[0]
+            piles = summary.piles
+            assert piles is not None
+            assert "Round 1 is over" in said and "Enter: next round" in said
+            assert f"You: {piles[0]} cards, {summary.round_points(0):+d} this round" in said
+
+    run(scenario)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from rich.table import Table
 from rich.text import Text
@@ -78,7 +78,42 @@ def keys_table() -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+Answer = TypeVar("Answer")
+
+
+class Dialog(ModalScreen[Answer]):
+    """A screen over the game whose box (``#dialog``) stands in the middle, as many columns free on its left as on
+    its right.
+
+    The box was 90 columns, at most 95% of the terminal, and Textual's
+    centring gives the odd column left over to the right: at 50 and 60
+    columns the box (47, 57) stood one column off the middle, a column of the
+    board beneath on its left and two on its right. Its width is chosen here
+    so that what is left over splits evenly.
+    """
+
+    WIDTH = 90
+    """The box's columns on a terminal wide enough."""
+
+    MARGIN = 2
+    """Columns left free at least on either side of the box."""
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """Size the box to the terminal: at most :attr:`WIDTH`, and a width that leaves an even number of columns."""
+        width = self.size.width
+        if width <= 2 * self.MARGIN:
+            return
+        box = min(self.WIDTH, width - 2 * self.MARGIN)
+        self.query_one("#dialog").styles.width = box - (width - box) % 2
+
+
+class HelpScreen(Dialog[None]):
     """The rules in short, the keys, then the whole rules of the game being played.
 
     The rules come as whole paragraphs and the screen wraps them once, to its
@@ -107,7 +142,7 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MessageScreen(ModalScreen[str]):
+class MessageScreen(Dialog[str]):
     """A summary (end of round, end of game) with a few answers by key; ↑/↓ scroll a long one."""
 
     def __init__(self, title: str, lines: list[str], answers: dict[str, str]) -> None:
@@ -130,13 +165,10 @@ class MessageScreen(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()  # the arrows scroll a summary taller than the screen
-        self._fit()
 
-    def on_resize(self) -> None:
-        self._fit()
-
-    def _fit(self) -> None:
+    def fit(self) -> None:
         """Leave room for the title and the answers around the scrolling lines, whatever the terminal's height."""
+        super().fit()
         self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - self.FRAME_LINES)
 
     FRAME_LINES = 12
@@ -152,7 +184,7 @@ class MessageScreen(ModalScreen[str]):
 GAME_OVER_KEYS = "a: analysis of your decisions · p: play again · n: new game · q: quit · s: save"
 
 
-class AnalysisScreen(ModalScreen[None]):
+class AnalysisScreen(Dialog[None]):
     """The analysis of the human's decisions after the game: searched in a thread with its progress, then read.
 
     Every decision the human took with a choice is valued from what the human
@@ -420,7 +452,7 @@ class RondaApp(App[None]):
     #recent { height: auto; padding: 0 1; display: none; }
     #log { width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; }
     ModalScreen { align: center middle; background: #000000 60%; }
-    #dialog { width: 90; max-width: 95%; height: auto; max-height: 90%; border: heavy #ffd700;
+    #dialog { width: 90; height: auto; max-height: 90%; border: heavy #ffd700;
               background: #13301f; padding: 1 2; }
     #dialog VerticalScroll { height: auto; }
     #dialog.help { height: 90%; }
