@@ -320,6 +320,18 @@ def dialog_box(screen: str, inside: str) -> tuple[int, int, list[str]]:
     return left, width - 1 - right, [line[left + 1 : right] for line in lines[top + 1 : bottom]]
 
 
+async def to_the_first_summary(pilot: Any, app: RondaApp) -> Session:
+    """Play by keys (declare what the hand holds, play the first card) until round 1's summary is on screen."""
+    session = app.session
+    assert session is not None
+    for _ in range(60):
+        await settle(pilot, app)
+        if isinstance(app.screen, MessageScreen):
+            return session
+        await pilot.press("enter" if session.view.phase == DECLARE else "1")
+    raise AssertionError("round 1 never ended")
+
+
 @pytest.mark.parametrize("size", [(50, 16), (60, 20), (80, 24), (151, 46)])
 def test_a_round_summary_stands_in_the_middle_and_tells_the_round_that_ended(size: tuple[int, int]) -> None:
     """An audit saw the summary at the end of a round one column off the middle, over the next round's board: at 50
@@ -329,14 +341,7 @@ def test_a_round_summary_stands_in_the_middle_and_tells_the_round_that_ended(siz
     async def scenario() -> None:
         app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
         async with app.run_test(size=size) as pilot:
-            session = app.session
-            assert session is not None
-            for _ in range(60):
-                await settle(pilot, app)
-                if isinstance(app.screen, MessageScreen):
-                    break
-                await pilot.press("enter" if session.view.phase == DECLARE else "1")
-            assert isinstance(app.screen, MessageScreen), "round 1 never ended"
+            session = await to_the_first_summary(pilot, app)
             screen = screen_text(app)
             left, right, box = dialog_box(screen, "Round 1 is over")
             assert left == right, f"the summary has {left} free columns on its left, {right} on its right"
@@ -346,5 +351,27 @@ def test_a_round_summary_stands_in_the_middle_and_tells_the_round_that_ended(siz
             assert piles is not None
             assert "Round 1 is over" in said and "Enter: next round" in said
             assert f"You: {piles[0]} cards, {summary.round_points(0):+d} this round" in said
+
+    run(scenario)
+
+
+def test_on_a_16_line_terminal_the_round_summary_tells_both_sides_whole() -> None:
+    """At 50x16 the summary's box kept 4 lines for the summary, where the screen had room for 6 (it counted 12
+    lines of frame, and an empty line after the last): "Seat 1: 22 cards, +6 this round, 6 in" was cut before
+    "all". It now takes the lines the title and the answers, as wrapped, leave."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
+        async with app.run_test(size=(50, 16)) as pilot:
+            session = await to_the_first_summary(pilot, app)
+            _, _, box = dialog_box(screen_text(app), "Round 1 is over")
+            said = words(" ".join(box))
+            summary = session.rounds[0]
+            piles = summary.piles
+            assert piles is not None
+            for side, name in enumerate(("You", "Seat 1")):
+                told = f"{name}: {piles[side]} cards, {summary.round_points(side):+d} this round, "
+                assert f"{told}{summary.totals[side]} in all" in said, f"not whole: {told}… in {said!r}"
+            assert "Enter: next round" in said
 
     run(scenario)

@@ -104,13 +104,17 @@ class Dialog(ModalScreen[Answer]):
     def on_resize(self) -> None:
         self.fit()
 
+    box_width = WIDTH
+    """The box's columns now, borders included."""
+
     def fit(self) -> None:
         """Size the box to the terminal: at most :attr:`WIDTH`, and a width that leaves an even number of columns."""
         width = self.size.width
         if width <= 2 * self.MARGIN:
             return
         box = min(self.WIDTH, width - 2 * self.MARGIN)
-        self.query_one("#dialog").styles.width = box - (width - box) % 2
+        self.box_width = box - (width - box) % 2
+        self.query_one("#dialog").styles.width = self.box_width
 
 
 class HelpScreen(Dialog[None]):
@@ -154,25 +158,36 @@ class MessageScreen(Dialog[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(self.title_text, classes="title")
-            body = Text()
-            for line in self.lines:
-                body.append_text(coloured(line))
-                body.append("\n")
+            body = Text("\n").join(coloured(line) for line in self.lines)  # no empty line after the last
             with VerticalScroll():
                 yield Static(body, id="summary")
             # A Static wraps where a Label cut the keys off on a narrow terminal ("s: save   q: quit" unseen).
-            yield Static("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
+            yield Static(self.answers_text(), classes="hint")
+
+    def answers_text(self) -> str:
+        return "   ".join(f"{key}: {what}" for key, what in self.answers.items())
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()  # the arrows scroll a summary taller than the screen
 
     def fit(self) -> None:
-        """Leave room for the title and the answers around the scrolling lines, whatever the terminal's height."""
+        """Give the summary every line the terminal has left once the title and the answers, as wrapped at the box's
+        width, have theirs: the box leaves one line free above and below it, and scrolls only what is left over."""
         super().fit()
-        self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - self.FRAME_LINES)
+        answers = len(Text(self.answers_text()).wrap(self.app.console, self.box_width - self.FRAME_COLUMNS))
+        rows = self.size.height - 2 * self.ROWS_FREE
+        self.query_one("#dialog").styles.max_height = rows
+        self.query_one(VerticalScroll).styles.max_height = max(3, rows - self.FRAME_LINES - answers)
 
-    FRAME_LINES = 12
-    """Lines of the dialog that are not the summary: margins, frame, padding, title, answers."""
+    ROWS_FREE = 1
+    """Lines of the screen left free above and below the box at least."""
+
+    FRAME_LINES = 7
+    """Lines of the box that are neither the summary nor the answers: its border and padding (4), the title and the
+    line under it (2), the line above the answers (1)."""
+
+    FRAME_COLUMNS = 6
+    """Columns of the box that are not its text: its border (2) and padding (4)."""
 
     def on_key(self, event: Any) -> None:
         key = "Enter" if event.key == "enter" else "Esc" if event.key == "escape" else event.key
