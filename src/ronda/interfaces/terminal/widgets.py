@@ -7,7 +7,7 @@ face down.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -16,7 +16,6 @@ from textual.compose import compose
 from textual.events import Resize
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
-from textual.widgets._footer import FooterKey  # Textual's footer is made of these; not exported by name
 
 from ...engine.cards import card_name
 from ...engine.game import DECLARE, PLAY
@@ -300,6 +299,17 @@ class PlayLog(RichLog):
         self.write(coloured("\n".join(wrap_phrases(line, width)), style=style), width=width)
 
 
+class _FooterKey(Protocol):
+    """What :class:`KeyFooter` reads and sets of the keys Textual's footer is made of (its ``FooterKey``, a widget
+    Textual does not export: read by what it has, not imported from a private module a Textual release may move)."""
+
+    key_display: str
+    description: str
+    action: str
+
+    def has_class(self, *names: str) -> bool: ...
+
+
 class KeyFooter(Footer):
     """The keys along the bottom of the screen, every one of them whole at any width from 50 columns.
 
@@ -326,7 +336,7 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         self._width = self.app.size.width
         children = compose(self, super().compose())
-        keys = [child for child in children if isinstance(child, FooterKey)]
+        keys = [cast(_FooterKey, child) for child in children if hasattr(child, "key_display")]
         shown = [key.key_display for key in keys]
         full = [key.description for key in keys]
         short = [self.SHORT_LABELS.get(key.action, key.description) for key in keys]
