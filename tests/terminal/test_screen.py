@@ -268,3 +268,110 @@ def test_on_a_small_terminal_the_hand_the_prompt_and_a_hint_stay_on_screen(size:
             assert re.search(r"Keys: 1(-\d)? or ←/→ and Enter", text)
 
     run(scenario)
+
+
+FOOTER_KEYS = ("? Rules", "s Save", "q Quit", "⏎ Play", "c Challenge", "h Hint", "^p")
+"""The keys along the bottom of the game's screen, each with (the first word of) what it does."""
+
+
+def assert_footer_whole(app: RondaApp) -> None:
+    """Every key of the footer, with its word whole, on the screen's last line."""
+    footer = screen_text(app).splitlines()[-1]
+    for key in FOOTER_KEYS:
+        assert re.search(rf"{re.escape(key)}(?=[\s▏]|$)", footer), f"{key!r} is not whole in the footer: {footer!r}"
+
+
+@pytest.mark.parametrize("size", [(50, 16), (60, 20), (80, 24)])
+def test_on_a_small_terminal_every_key_of_the_footer_is_whole(size: tuple[int, int]) -> None:
+    """An audit found the keys at the bottom cut under about 60 columns: at 60 they stopped at "c Ch", at 50 at
+    "⏎ Play / dec", so "c Challenge" and "h Hint" were never seen. Read at the size the game starts at, then after
+    the terminal was made wide (every label whole: "Play / declare") and small again."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot, app)
+            assert_footer_whole(app)
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause(0.1)
+            assert "⏎ Play / declare" in screen_text(app).splitlines()[-1]
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.1)
+            assert_footer_whole(app)
+
+    run(scenario)
+
+
+def dialog_box(screen: str, inside: str) -> tuple[int, int, list[str]]:
+    """The heavy box drawn around ``inside`` on the screen: the columns free on its left and on its right, and its
+    lines between its borders. Every line of it must have its two sides where its corners are."""
+    lines = screen.splitlines()
+    width = max(len(line) for line in lines)
+    middle = next(row for row, line in enumerate(lines) if inside in line)
+    top = max(row for row in range(middle) if re.search(r"┏━{20,}┓", lines[row]))
+    corner = re.search(r"┏━{20,}┓", lines[top])
+    assert corner is not None
+    left, right = corner.start(), corner.end() - 1
+    bottom = next(row for row in range(middle, len(lines)) if lines[row][left : right + 1].startswith("┗━"))
+    for row in range(top + 1, bottom):
+        line = lines[row]
+        assert (line[left : left + 1], line[right : right + 1]) == ("┃", "┃"), f"the box is broken on {line!r}"
+    assert lines[bottom][right : right + 1] == "┛"
+    return left, width - 1 - right, [line[left + 1 : right] for line in lines[top + 1 : bottom]]
+
+
+async def to_the_first_summary(pilot: Any, app: RondaApp) -> Session:
+    """Play by keys (declare what the hand holds, play the first card) until round 1's summary is on screen."""
+    session = app.session
+    assert session is not None
+    for _ in range(60):
+        await settle(pilot, app)
+        if isinstance(app.screen, MessageScreen):
+            return session
+        await pilot.press("enter" if session.view.phase == DECLARE else "1")
+    raise AssertionError("round 1 never ended")
+
+
+@pytest.mark.parametrize("size", [(50, 16), (60, 20), (80, 24), (151, 46)])
+def test_a_round_summary_stands_in_the_middle_and_tells_the_round_that_ended(size: tuple[int, int]) -> None:
+    """An audit saw the summary at the end of a round one column off the middle, over the next round's board: at 50
+    and 60 columns its box (95% of the width: 47, 57) left one column on its left and two on its right, Textual
+    giving the odd one to the right; at 151 a 90-column box did the same. Played by keys to the end of round 1."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
+        async with app.run_test(size=size) as pilot:
+            session = await to_the_first_summary(pilot, app)
+            screen = screen_text(app)
+            left, right, box = dialog_box(screen, "Round 1 is over")
+            assert left == right, f"the summary has {left} free columns on its left, {right} on its right"
+            said = words(" ".join(box))
+            summary = session.rounds[0]
+            piles = summary.piles
+            assert piles is not None
+            assert "Round 1 is over" in said and "Enter: next round" in said
+            assert f"You: {piles[0]} cards, {summary.round_points(0):+d} this round" in said
+
+    run(scenario)
+
+
+def test_on_a_16_line_terminal_the_round_summary_tells_both_sides_whole() -> None:
+    """At 50x16 the summary's box kept 4 lines for the summary, where the screen had room for 6 (it counted 12
+    lines of frame, and an empty line after the last): "Seat 1: 22 cards, +6 this round, 6 in" was cut before
+    "all". It now takes the lines the title and the answers, as wrapped, leave."""
+
+    async def scenario() -> None:
+        app = RondaApp(quick_settings(seed=7, level="random"), setup=False)
+        async with app.run_test(size=(50, 16)) as pilot:
+            session = await to_the_first_summary(pilot, app)
+            _, _, box = dialog_box(screen_text(app), "Round 1 is over")
+            said = words(" ".join(box))
+            summary = session.rounds[0]
+            piles = summary.piles
+            assert piles is not None
+            for side, name in enumerate(("You", "Seat 1")):
+                told = f"{name}: {piles[side]} cards, {summary.round_points(side):+d} this round, "
+                assert f"{told}{summary.totals[side]} in all" in said, f"not whole: {told}… in {said!r}"
+            assert "Enter: next round" in said
+
+    run(scenario)

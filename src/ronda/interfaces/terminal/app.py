@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from rich.table import Table
 from rich.text import Text
@@ -29,7 +29,7 @@ from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from ...analysis.grades import thresholds_text
 from ...bots import levels as bot_levels
@@ -50,7 +50,7 @@ from .session import (
     rulebook,
     rules_help,
 )
-from .widgets import HandView, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
+from .widgets import HandView, KeyFooter, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
 
 KEYS = (
     ("1-9", "play that card of your hand"),
@@ -78,7 +78,46 @@ def keys_table() -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+Answer = TypeVar("Answer")
+
+
+class Dialog(ModalScreen[Answer]):
+    """A screen over the game whose box (``#dialog``) stands in the middle, as many columns free on its left as on
+    its right.
+
+    The box was 90 columns, at most 95% of the terminal, and Textual's
+    centring gives the odd column left over to the right: at 50 and 60
+    columns the box (47, 57) stood one column off the middle, a column of the
+    board beneath on its left and two on its right. Its width is chosen here
+    so that what is left over splits evenly.
+    """
+
+    WIDTH = 90
+    """The box's columns on a terminal wide enough."""
+
+    MARGIN = 2
+    """Columns left free at least on either side of the box."""
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    box_width = WIDTH
+    """The box's columns now, borders included."""
+
+    def fit(self) -> None:
+        """Size the box to the terminal: at most :attr:`WIDTH`, and a width that leaves an even number of columns."""
+        width = self.size.width
+        if width <= 2 * self.MARGIN:
+            return
+        box = min(self.WIDTH, width - 2 * self.MARGIN)
+        self.box_width = box - (width - box) % 2
+        self.query_one("#dialog").styles.width = self.box_width
+
+
+class HelpScreen(Dialog[None]):
     """The rules in short, the keys, then the whole rules of the game being played.
 
     The rules come as whole paragraphs and the screen wraps them once, to its
@@ -107,7 +146,7 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MessageScreen(ModalScreen[str]):
+class MessageScreen(Dialog[str]):
     """A summary (end of round, end of game) with a few answers by key; ↑/↓ scroll a long one."""
 
     def __init__(self, title: str, lines: list[str], answers: dict[str, str]) -> None:
@@ -119,28 +158,36 @@ class MessageScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(self.title_text, classes="title")
-            body = Text()
-            for line in self.lines:
-                body.append_text(coloured(line))
-                body.append("\n")
+            body = Text("\n").join(coloured(line) for line in self.lines)  # no empty line after the last
             with VerticalScroll():
                 yield Static(body, id="summary")
             # A Static wraps where a Label cut the keys off on a narrow terminal ("s: save   q: quit" unseen).
-            yield Static("   ".join(f"{key}: {what}" for key, what in self.answers.items()), classes="hint")
+            yield Static(self.answers_text(), classes="hint")
+
+    def answers_text(self) -> str:
+        return "   ".join(f"{key}: {what}" for key, what in self.answers.items())
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()  # the arrows scroll a summary taller than the screen
-        self._fit()
 
-    def on_resize(self) -> None:
-        self._fit()
+    def fit(self) -> None:
+        """Give the summary every line the terminal has left once the title and the answers, as wrapped at the box's
+        width, have theirs: the box leaves one line free above and below it, and scrolls only what is left over."""
+        super().fit()
+        answers = len(Text(self.answers_text()).wrap(self.app.console, self.box_width - self.FRAME_COLUMNS))
+        rows = self.size.height - 2 * self.ROWS_FREE
+        self.query_one("#dialog").styles.max_height = rows
+        self.query_one(VerticalScroll).styles.max_height = max(3, rows - self.FRAME_LINES - answers)
 
-    def _fit(self) -> None:
-        """Leave room for the title and the answers around the scrolling lines, whatever the terminal's height."""
-        self.query_one(VerticalScroll).styles.max_height = max(3, self.size.height - self.FRAME_LINES)
+    ROWS_FREE = 1
+    """Lines of the screen left free above and below the box at least."""
 
-    FRAME_LINES = 12
-    """Lines of the dialog that are not the summary: margins, frame, padding, title, answers."""
+    FRAME_LINES = 7
+    """Lines of the box that are neither the summary nor the answers: its border and padding (4), the title and the
+    line under it (2), the line above the answers (1)."""
+
+    FRAME_COLUMNS = 6
+    """Columns of the box that are not its text: its border (2) and padding (4)."""
 
     def on_key(self, event: Any) -> None:
         key = "Enter" if event.key == "enter" else "Esc" if event.key == "escape" else event.key
@@ -152,7 +199,7 @@ class MessageScreen(ModalScreen[str]):
 GAME_OVER_KEYS = "a: analysis of your decisions · p: play again · n: new game · q: quit · s: save"
 
 
-class AnalysisScreen(ModalScreen[None]):
+class AnalysisScreen(Dialog[None]):
     """The analysis of the human's decisions after the game: searched in a thread with its progress, then read.
 
     Every decision the human took with a choice is valued from what the human
@@ -420,7 +467,7 @@ class RondaApp(App[None]):
     #recent { height: auto; padding: 0 1; display: none; }
     #log { width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; }
     ModalScreen { align: center middle; background: #000000 60%; }
-    #dialog { width: 90; max-width: 95%; height: auto; max-height: 90%; border: heavy #ffd700;
+    #dialog { width: 90; height: auto; max-height: 90%; border: heavy #ffd700;
               background: #13301f; padding: 1 2; }
     #dialog VerticalScroll { height: auto; }
     #dialog.help { height: 90%; }
@@ -511,7 +558,7 @@ class RondaApp(App[None]):
             log = PlayLog(id="log")
             log.border_title = "Play by play"
             yield log
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.session is not None:

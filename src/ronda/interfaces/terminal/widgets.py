@@ -7,12 +7,15 @@ face down.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Protocol, cast
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual.app import ComposeResult
+from textual.compose import compose
 from textual.events import Resize
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import Footer, RichLog, Static
 
 from ...engine.cards import card_name
 from ...engine.game import DECLARE, PLAY
@@ -296,4 +299,70 @@ class PlayLog(RichLog):
         self.write(coloured("\n".join(wrap_phrases(line, width)), style=style), width=width)
 
 
-__all__ = ["HandView", "PlayLog", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
+class _FooterKey(Protocol):
+    """What :class:`KeyFooter` reads and sets of the keys Textual's footer is made of (its ``FooterKey``, a widget
+    Textual does not export: read by what it has, not imported from a private module a Textual release may move)."""
+
+    key_display: str
+    description: str
+    action: str
+
+    def has_class(self, *names: str) -> bool: ...
+
+
+class KeyFooter(Footer):
+    """The keys along the bottom of the screen, every one of them whole at any width from 50 columns.
+
+    Textual's footer is one line that cuts what does not fit: at 60 columns it
+    stopped at "c Ch", at 50 at "⏎ Play / dec", and "c Challenge" and "h Hint"
+    were never seen. A wrapped footer would take a line from a 16-line
+    terminal, so this one keeps its line and takes the first of its forms that
+    fits: Textual's own (a space either side of every key), then Textual's
+    compact form, the same with the short labels of :attr:`SHORT_LABELS`,
+    then that with the command palette's key alone, ``^p`` without its word.
+    """
+
+    SHORT_LABELS: ClassVar[dict[str, str]] = {"confirm": "Play"}
+    """A key's label in the compact forms, by its action, where the full one ("Play / declare") costs too much."""
+
+    DEFAULT_CSS = "KeyFooter.-compact FooterKey.-command-palette { margin-right: 0; }"
+    """The palette's key, docked on the right, ends at the screen's edge (the compact form put a column after it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._width = 0
+        """The width the keys were composed for: they are composed again when it changes."""
+
+    def compose(self) -> ComposeResult:
+        self._width = self.app.size.width
+        children = compose(self, super().compose())
+        keys = [cast(_FooterKey, child) for child in children if hasattr(child, "key_display")]
+        shown = [key.key_display for key in keys]
+        full = [key.description for key in keys]
+        short = [self.SHORT_LABELS.get(key.action, key.description) for key in keys]
+        bare = ["" if key.has_class("-command-palette") else label for key, label in zip(keys, short, strict=True)]
+        for compact, labels in ((False, full), (True, full), (True, short), (True, bare)):
+            if _footer_width(shown, labels, compact) <= self._width:
+                break  # the first form that fits; the last one if none does
+        self.compact = compact
+        for key, label in zip(keys, labels, strict=True):
+            key.description = label
+        yield from children
+
+    def on_resize(self, event: Resize) -> None:
+        if event.size.width != self._width:
+            self._width = event.size.width
+            self.call_after_refresh(self.recompose)
+
+
+def _footer_width(shown: list[str], labels: list[str], compact: bool) -> int:
+    """The columns Textual's footer takes for these keys (as shown) and labels, by its CSS: a key, a space and its
+    label if any, then two spaces in the full form (one either side of the key), one in the compact form (between
+    two keys, or the bar before the palette's key docked on the right)."""
+    gap = 1 if compact else 2
+    return sum(
+        cell_len(key) + (cell_len(label) + 1 if label else 0) + gap for key, label in zip(shown, labels, strict=True)
+    )
+
+
+__all__ = ["HandView", "KeyFooter", "PlayLog", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
