@@ -48,7 +48,7 @@ from ..engine.game import WAITING, Game
 from ..engine.record import replay
 from ..engine.rules import Rules
 from ..engine.view import SeatView
-from .grades import GRADES, THRESHOLDS, Grade, grade
+from .grades import GRADES, THRESHOLDS, Grade, grade, shown_loss
 from .hints import Hint, read_hints
 from .search import (
     SOURCES,
@@ -120,8 +120,9 @@ class Decision:
 
     @property
     def loss(self) -> float:
-        """The chance to win the game the action taken gave up against the best option."""
-        return self.evaluation.loss(self.moment.taken)
+        """The chance to win the game the action taken gave up against the best option, to a tenth of a percentage
+        point: as it is shown, so that its class is the class of the number shown (:func:`.grades.shown_loss`)."""
+        return shown_loss(self.evaluation.loss(self.moment.taken))
 
     @property
     def points_behind(self) -> float:
