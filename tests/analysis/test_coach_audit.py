@@ -13,6 +13,10 @@ from typing import Any
 
 from ronda.analysis.grades import THRESHOLDS, chance_points
 from ronda.analysis.review import Decision
+from ronda.analysis.search import Option, PlayFacts, Sources
+from ronda.engine.actions import Play
+from ronda.engine.cards import parse_card
+from ronda.presentation.coaching import gains_text
 
 
 def _decision(loss: float) -> Decision:
@@ -29,3 +33,19 @@ def test_audit_7_a_loss_shown_as_5_0_is_a_mistake_as_the_header_says() -> None:
     assert decision.grade == "mistake"
     assert _decision(0.0249).grade == "inaccuracy"  # 2.5 shown, 2.5 graded
     assert _decision(0.0094).grade == "best"  # 0.9 shown: under the 1 of "good"
+
+
+def _option(card: str, cards: float, sweep: float) -> Option:
+    facts = PlayFacts(parse_card(card), (), False, False, False, None, 0.0, 0.0)
+    return Option(Play.parse(card), 0.5, cards, 0.0, 0.0, facts, Sources(cards=cards, sweep=sweep))
+
+
+def test_audit_8_the_last_capture_is_named_only_when_it_explains_the_card_count() -> None:
+    # The better option gains the card count while it makes the round's last capture less often (70% against
+    # 80%): the last capture is not why it gains, and is not said.
+    against = gains_text(_option("1o", 2.6, 0.7), _option("6b", 0.0, 0.8), "6b", seat=1, players=2, me=None)
+    assert against == "+2.60 points from the card count"
+    along = gains_text(_option("1o", 2.6, 0.8), _option("6b", 0.0, 0.7), "6b", seat=1, players=2, me=None)
+    assert "makes the round's last capture" in along and "in 80% of the guesses, against 70% after 6b" in along
+    given_up = gains_text(_option("1o", -2.6, 0.7), _option("6b", 0.0, 0.8), "6b", seat=1, players=2, me=None)
+    assert "-2.60 points from the card count (seat 1 makes the round's last capture" in given_up

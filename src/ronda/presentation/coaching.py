@@ -269,6 +269,7 @@ def gains_text(
     Like "+4.10 points from the card count (seat 1 takes the cards left on the table in 90% of the
     guesses, against 10% after 1e), +0.80 from caidas; wins the game within this round in
     60% of the guesses, against 20% after 1e". A negative number is what ``better`` gives up for the rest.
+    The last capture is named with the card count only when it goes the same way as the count's difference.
     """
     parts = []
     chances = _chances(better, worse, worse_name, within)
@@ -277,7 +278,9 @@ def gains_text(
     for difference, source in sorted(named, key=lambda d: -d[0]):  # the gains first, then what is given up
         part = f"{difference:+.2f} from {_SOURCE_WORDS[source]}"
         sweep, against = better.sources.sweep, worse.sources.sweep
-        if source == "cards" and abs(sweep - against) >= SOURCE_WORTH:
+        # The last capture is said only where it explains the card count's difference, gained or given up: a
+        # better option that makes it less often gains the count elsewhere, and the note would point the wrong way.
+        if source == "cards" and abs(sweep - against) >= SOURCE_WORTH and (sweep > against) == (difference > 0):
             who = side_name(seat % 2 if players == 4 else seat, players, me)
             makes, takes = ("make", "take") if who == "you" or who.startswith("your") else ("makes", "takes")
             part += (
