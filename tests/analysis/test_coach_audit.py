@@ -11,12 +11,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from ronda.analysis.grades import THRESHOLDS, chance_points
-from ronda.analysis.review import Decision
+from ronda.analysis.grades import GRADES, THRESHOLDS, chance_points
+from ronda.analysis.review import Decision, SeatSummary
 from ronda.analysis.search import Option, PlayFacts, Sources
+from ronda.cli.main import build_parser
 from ronda.engine.actions import Play
 from ronda.engine.cards import parse_card
-from ronda.presentation.coaching import gains_text
+from ronda.presentation.coaching import chance, gains_text, option_reason, summary_lines
 
 
 def _decision(loss: float) -> Decision:
@@ -49,3 +50,22 @@ def test_audit_8_the_last_capture_is_named_only_when_it_explains_the_card_count(
     assert "makes the round's last capture" in along and "in 80% of the guesses, against 70% after 6b" in along
     given_up = gains_text(_option("1o", -2.6, 0.7), _option("6b", 0.0, 0.8), "6b", seat=1, players=2, me=None)
     assert "-2.60 points from the card count (seat 1 makes the round's last capture" in given_up
+
+
+def test_audit_9_an_11_one_decision_and_no_certainty_short_of_a_game_won() -> None:
+    drop = Option(
+        Play.parse("11o"), 0.4, -1.0, 0.0, 0.0, PlayFacts(parse_card("11o"), (), False, False, False, 1, 1.0, 0.0)
+    )
+    assert "seat 1 holds an 11 in 100% of the guesses: a likely caida" in option_reason(drop, me=0)
+    assert option_reason(_option("1o", 0.0, 0.0), me=0) == "drops it"
+    one = SeatSummary(seat=0, decisions=1, average_loss=0.0, classes=dict.fromkeys(GRADES, 0), costliest=())
+    assert summary_lines(one)[0].startswith("Seat 0: 1 decision, average loss 0.0 percentage points")
+    assert chance(0.9996) == "over 99.9%" and chance(1.0) == "100.0%"
+    assert chance(0.0003) == "under 0.1%" and chance(0.0) == "0.0%"
+
+
+def test_audit_9_play_help_names_the_hint_and_the_analysis() -> None:
+    commands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    text = " ".join(commands["play"].format_help().split())
+    assert "h a hint" in text and "a the analysis of your decisions" in text
+    assert "hint, analysis" in text

@@ -121,9 +121,11 @@ def run(args: argparse.Namespace) -> int:
     players = review.rules.players
     rounds = len(record["rounds"])
     seats = listed([str(s) for s in review.seats])
+    count = len(review.decisions)
     print(
         f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
-        f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"
+        f"seat{'s' if len(review.seats) != 1 else ''} {seats}, "
+        f"{count} decision{'' if count == 1 else 's'} with a choice"
     )
     if review.withheld:
         print(
@@ -144,9 +146,10 @@ def _interrupted(done: int, total: int | None) -> str:
     """What Ctrl-C left: how many of the decisions were analysed (none is printed)."""
     if total is None:
         return "interrupted while reading the record"
+    decisions = "decision" if total == 1 else "decisions"
     if done == 0:
-        return f"interrupted before any of the {total} decisions was analysed (a smaller --budget is quicker)"
-    return f"interrupted after analysing {done} of the {total} decisions (a smaller --budget is quicker)"
+        return f"interrupted before any of the {total} {decisions} was analysed (a smaller --budget is quicker)"
+    return f"interrupted after analysing {done} of the {total} {decisions} (a smaller --budget is quicker)"
 
 
 def _fail(message: str) -> int:
