@@ -125,3 +125,32 @@ def test_audit_10_a_record_saved_with_a_byte_order_mark_is_read(
     record = _small_record(tmp_path / "game.json", bom=True)
     assert main(["replay", str(record), "--json"]) == 0
     assert '"winner"' in capsys.readouterr().out
+
+
+def test_audit_5_forced_progress_off_a_terminal_is_plain_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _small_record(tmp_path / "game.json")
+    assert main(["analyse", str(record), "--budget", "1", "--progress", "--json"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("analyse: 0/") and lines[0].endswith(" decisions (0%)"), lines
+    assert lines[-1].endswith(" decisions (100%)") and "\r" not in "".join(lines), lines
+
+
+def test_audit_5_progress_lines_come_every_few_percent_or_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    from ronda.cli.progress import progress_lines
+
+    now = [0.0]
+    update = progress_lines("arena", 1000, "units", clock=lambda: now[0])
+    for done in (0, 10, 49, 50, 51):
+        update(done)
+    now[0] = 60.0  # a minute on the 52nd unit: a line, though under 5% more
+    update(52)
+    update(1000)
+    update(1000)
+    assert capsys.readouterr().err.splitlines() == [
+        "arena: 0/1000 units (0%)",
+        "arena: 50/1000 units (5%), about 0 s left",
+        "arena: 52/1000 units (5%), about 1094 s left",
+        "arena: 1000/1000 units (100%)",
+    ]

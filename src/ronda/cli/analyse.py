@@ -60,7 +60,11 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
     p.add_argument("--summary", action="store_true", help="print only each seat's summary, not every decision")
     p.add_argument("--json", action="store_true", help="print one JSON object: every decision, option and summary")
-    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="show progress even when not on a terminal (then plain lines on stderr, every 5%% or 10 s)",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(run=run)
 
