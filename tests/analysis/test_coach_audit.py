@@ -8,15 +8,22 @@ as if every decision were best without a word.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from ronda.analysis.grades import GRADES, THRESHOLDS, chance_points
-from ronda.analysis.review import Decision, SeatSummary
-from ronda.analysis.search import Option, PlayFacts, Sources
-from ronda.cli.main import build_parser
+from ronda.analysis.review import Decision, Review, SeatSummary
+from ronda.analysis.search import Method, Option, PlayFacts, Sources
+from ronda.cli.main import build_parser, main
 from ronda.engine.actions import Play
 from ronda.engine.cards import parse_card
+from ronda.engine.game import Game
+from ronda.engine.record import dumps_record
+from ronda.engine.rules import Rules
 from ronda.presentation.coaching import chance, gains_text, option_reason, summary_lines
 
 
@@ -69,3 +76,20 @@ def test_audit_9_play_help_names_the_hint_and_the_analysis() -> None:
     text = " ".join(commands["play"].format_help().split())
     assert "h a hint" in text and "a the analysis of your decisions" in text
     assert "hint, analysis" in text
+
+
+def test_audit_4_a_target_too_far_for_chances_is_flagged(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(Rules(players=2, target=10000), seed=3)
+    while game.round == 0:  # one round of an `arena --rounds` game, saved as the next is dealt
+        game.apply(game.legal_actions()[0])
+    record = tmp_path / "rounds.json"
+    record.write_text(dumps_record(game.to_record()), encoding="utf-8")
+    assert main(["analyse", str(record), "--budget", "1", "--seat", "0", "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "Warning: the target is 10000 points, so far that no decision moves the chance to win" in out
+    assert "Read the expected points in brackets instead" in out
+    assert main(["analyse", str(record), "--budget", "1", "--seat", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["far_target"] is True
+    classic = Review(Rules(players=2), (), Method(), 0, (0, 1))
+    assert not classic.far_target and classic.to_json()["far_target"] is False
+    assert Review(Rules(players=4, target=10000), (), Method(), 0, (0,)).far_target

@@ -137,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
             f"{'s' if review.withheld != 1 else ''}): a seat's options there are a hand the other seats have not"
             " seen (R11). --seat N alone analyses seat N's own decisions there."
         )
+    if review.far_target:
+        print(far_target_warning(review))
     for line in review_lines(review, every=not args.summary):
         print(line)
     flags = f" --budget {args.budget}" if args.budget != DEFAULT_GUESSES else ""
@@ -144,6 +146,23 @@ def run(args: argparse.Namespace) -> int:
     flags += f" --seed {args.seed}" if args.seed else ""
     print(f"(ronda analyse {args.file}{flags})")
     return 0
+
+
+def far_target_warning(review: Any) -> str:
+    """The warning of a record whose target is too far for chances to tell decisions apart (``--rounds`` records).
+
+    Without it every decision reads "best", a bluff's penalty too, and a reader takes it for praise.
+    """
+    from ..analysis.grades import chance_points
+    from ..analysis.review import SWING, chance_of_points
+
+    rules = review.rules
+    return (
+        f"Warning: the target is {rules.target} points, so far that no decision moves the chance to win the game "
+        f"measurably ({SWING} points ahead at the start: {chance_points(chance_of_points(rules))} percentage "
+        "points more), and nearly every decision is graded best whatever it cost. Read the expected points in "
+        "brackets instead (points_behind in --json). Records of ronda arena --rounds have such a target."
+    )
 
 
 def _interrupted(done: int, total: int | None) -> str:
