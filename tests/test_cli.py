@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from ronda.cli.main import EXIT_BAD_INPUT, main
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
 
 
 @pytest.mark.parametrize("rounds", ["0", "-5"])
@@ -65,3 +70,87 @@ def test_play_with_a_wrong_number_of_levels_says_how_many_in_words_that_fit(
     assert main(["play", "--plain", *argv]) == EXIT_BAD_INPUT
     out, err = capsys.readouterr()
     assert out == "" and err == f"ronda play: {said}\n"
+
+
+def _small_record(path: Path, bom: bool = False) -> Path:
+    """A short finished game (target 3) saved at ``path``, with a UTF-8 byte-order mark first if ``bom``."""
+    from ronda import Game, Rules
+    from ronda.engine.record import dumps_record
+
+    game = Game(Rules(players=2, target=3), seed=8)
+    while not game.finished:
+        game.apply(game.legal_actions()[0])
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + dumps_record(game.to_record()).encode("utf-8"))
+    return path
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize("command", [["replay", "--json"], ["replay"], ["analyse", "--budget", "1"]])
+def test_audit_10_output_that_cannot_be_written_is_one_line_not_a_traceback(command: list[str], tmp_path: Path) -> None:
+    record = _small_record(tmp_path / "game.json")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "ronda", command[0], str(record), *command[1:]],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": SRC},
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr == f"ronda {command[0]}: cannot write the output: no space left on device\n"
+
+
+def test_audit_10_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
+    record = _small_record(tmp_path / "game.json")
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before a line is written, as `| head -1` once it has its line
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "ronda", "replay", str(record)],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": SRC},
+            timeout=60,
+        )
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_audit_10_a_record_saved_with_a_byte_order_mark_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _small_record(tmp_path / "game.json", bom=True)
+    assert main(["replay", str(record), "--json"]) == 0
+    assert '"winner"' in capsys.readouterr().out
+
+
+def test_audit_5_forced_progress_off_a_terminal_is_plain_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _small_record(tmp_path / "game.json")
+    assert main(["analyse", str(record), "--budget", "1", "--progress", "--json"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("analyse: 0/") and lines[0].endswith(" decisions (0%)"), lines
+    assert lines[-1].endswith(" decisions (100%)") and "\r" not in "".join(lines), lines
+
+
+def test_audit_5_progress_lines_come_every_few_percent_or_seconds(capsys: pytest.CaptureFixture[str]) -> None:
+    from ronda.cli.progress import progress_lines
+
+    now = [0.0]
+    update = progress_lines("arena", 1000, "units", clock=lambda: now[0])
+    for done in (0, 10, 49, 50, 51):
+        update(done)
+    now[0] = 60.0  # a minute on the 52nd unit: a line, though under 5% more
+    update(52)
+    update(1000)
+    update(1000)
+    assert capsys.readouterr().err.splitlines() == [
+        "arena: 0/1000 units (0%)",
+        "arena: 50/1000 units (5%), about 0 s left",
+        "arena: 52/1000 units (5%), about 1094 s left",
+        "arena: 1000/1000 units (100%)",
+    ]

@@ -48,6 +48,23 @@ THRESHOLDS: Final[dict[Grade, float]] = {"good": 0.01, "inaccuracy": 0.025, "mis
 """The chance to win the game lost (0 to 1) from which a decision is in each class but ``best``."""
 
 
+LOSS_DIGITS: Final = 3
+"""A loss is kept to a tenth of a percentage point (3 decimals of the chance), the precision every text and
+``--json`` shows it with: a loss shown as 5.0 is graded as 5.0, a mistake, not as the 4.996 behind it."""
+
+
+def shown_loss(loss: float) -> float:
+    """``loss`` as it is shown and graded: to a tenth of a percentage point.
+
+    Graded unrounded, a loss of 0.04996 would read "inaccuracy (-5.0 percentage points)" under a header
+    that says 5 is a mistake; rounded once, here, the class, the words and the JSON say the same number.
+
+    >>> shown_loss(0.04996), grade(shown_loss(0.04996))
+    (0.05, 'mistake')
+    """
+    return round(loss, LOSS_DIGITS)
+
+
 def grade(loss: float) -> Grade:
     """The class of a decision that gave up ``loss`` of its chance to win the game (0.05: 5 percentage points)."""
     found: Grade = "best"
@@ -78,4 +95,4 @@ def thresholds_text() -> str:
     return text + " (percentage points of the chance to win the game lost against the best option)"
 
 
-__all__ = ["GRADES", "THRESHOLDS", "Grade", "chance_points", "grade", "thresholds_text"]
+__all__ = ["GRADES", "LOSS_DIGITS", "THRESHOLDS", "Grade", "chance_points", "grade", "shown_loss", "thresholds_text"]

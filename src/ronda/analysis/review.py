@@ -48,7 +48,7 @@ from ..engine.game import WAITING, Game
 from ..engine.record import replay
 from ..engine.rules import Rules
 from ..engine.view import SeatView
-from .grades import GRADES, THRESHOLDS, Grade, grade
+from .grades import GRADES, THRESHOLDS, Grade, grade, shown_loss
 from .hints import Hint, read_hints
 from .search import (
     SOURCES,
@@ -65,6 +65,32 @@ from .search import (
 
 COSTLIEST = 5
 """How many of a seat's costliest decisions its summary tells."""
+
+SWING = 5
+"""Points a decision can cost at most short of a round's swing: a bluffed tringa's penalty, two caidas and a missa."""
+FLAT = THRESHOLDS["inaccuracy"]
+"""A game whose chance to win moves less than this for :data:`SWING` points at the start is too long to grade by
+chances: a bluffed tringa would be at most "good" there (:func:`chance_of_points`)."""
+
+
+def chance_of_points(rules: Rules, points: int = SWING) -> float:
+    """How much ``points`` ahead at the start (0-0) raise a side's chance to win, by the win-probability model.
+
+    About 11 percentage points for 5 points at the classic target 41, 2.6 at 1000, 0.8 at 10000 (the target of
+    ``ronda arena --rounds`` records, which plays a number of rounds, not a game): there no decision moves the
+    chance to win measurably against the search's precision, and every decision looks "best"
+    (:attr:`Review.far_target`).
+
+    >>> round(chance_of_points(Rules(players=2, target=10000)) * 100, 1)
+    0.8
+    """
+    from ..bots.winprob import win_probability
+
+    level = [0] * rules.sides
+    ahead = [points, *level[1:]]
+    dealer = rules.players - 1
+    return win_probability(rules, ahead, dealer)[0] - win_probability(rules, level, dealer)[0]
+
 
 FORMAT = "ronda-analysis/2"
 """The format of :meth:`Review.to_json`: 2 since options are valued by their chance to win the game (issue 28)."""
@@ -120,8 +146,9 @@ class Decision:
 
     @property
     def loss(self) -> float:
-        """The chance to win the game the action taken gave up against the best option."""
-        return self.evaluation.loss(self.moment.taken)
+        """The chance to win the game the action taken gave up against the best option, to a tenth of a percentage
+        point: as it is shown, so that its class is the class of the number shown (:func:`.grades.shown_loss`)."""
+        return shown_loss(self.evaluation.loss(self.moment.taken))
 
     @property
     def points_behind(self) -> float:
@@ -158,6 +185,13 @@ class Review:
     """Decisions of a deal still being played that were not analysed: they would show hands still hidden (the
     module)."""
 
+    @property
+    def far_target(self) -> bool:
+        """Whether the game's target is so far that its chances cannot tell decisions apart: :data:`SWING` points
+        move the chance to win less than :data:`FLAT` (about target 1100 and more with two players). Its
+        decisions are graded "best" whatever points they cost; their expected points still tell them apart."""
+        return chance_of_points(self.rules) < FLAT
+
     def summary(self, seat: int) -> SeatSummary:
         """``seat``'s summary: average loss per decision, counts per class, its :data:`COSTLIEST` costliest."""
         mine = [d for d in self.decisions if d.seat == seat]
@@ -190,6 +224,7 @@ class Review:
             "decisions": [_decision_json(d) for d in self.decisions],
             "seats": [_summary_json(self.summary(seat)) for seat in self.seats],
             "withheld": self.withheld,
+            "far_target": self.far_target,
         }
 
 
@@ -449,6 +484,8 @@ def _sigint_ignored() -> Iterator[None]:
 
 __all__ = [
     "COSTLIEST",
+    "FLAT",
+    "SWING",
     "FORMAT",
     "Decision",
     "Moment",
@@ -456,6 +493,7 @@ __all__ = [
     "SeatSummary",
     "action_json",
     "analyse",
+    "chance_of_points",
     "facts_json",
     "moments",
     "option_json",

@@ -60,7 +60,11 @@ def register(commands: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the searches (default 0)")
     p.add_argument("--summary", action="store_true", help="print only each seat's summary, not every decision")
     p.add_argument("--json", action="store_true", help="print one JSON object: every decision, option and summary")
-    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="show progress even when not on a terminal (then plain lines on stderr, every 5%% or 10 s)",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(run=run)
 
@@ -121,9 +125,11 @@ def run(args: argparse.Namespace) -> int:
     players = review.rules.players
     rounds = len(record["rounds"])
     seats = listed([str(s) for s in review.seats])
+    count = len(review.decisions)
     print(
         f"Analysis of {args.file}: {players} players, {rounds} round{'s' if rounds != 1 else ''}, "
-        f"seat{'s' if len(review.seats) != 1 else ''} {seats}, {len(review.decisions)} decisions with a choice"
+        f"seat{'s' if len(review.seats) != 1 else ''} {seats}, "
+        f"{count} decision{'' if count == 1 else 's'} with a choice"
     )
     if review.withheld:
         print(
@@ -131,6 +137,8 @@ def run(args: argparse.Namespace) -> int:
             f"{'s' if review.withheld != 1 else ''}): a seat's options there are a hand the other seats have not"
             " seen (R11). --seat N alone analyses seat N's own decisions there."
         )
+    if review.far_target:
+        print(far_target_warning(review))
     for line in review_lines(review, every=not args.summary):
         print(line)
     flags = f" --budget {args.budget}" if args.budget != DEFAULT_GUESSES else ""
@@ -140,13 +148,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def far_target_warning(review: Any) -> str:
+    """The warning of a record whose target is too far for chances to tell decisions apart (``--rounds`` records).
+
+    Without it every decision reads "best", a bluff's penalty too, and a reader takes it for praise.
+    """
+    from ..analysis.grades import chance_points
+    from ..analysis.review import SWING, chance_of_points
+
+    rules = review.rules
+    return (
+        f"Warning: the target is {rules.target} points, so far that no decision moves the chance to win the game "
+        f"measurably ({SWING} points ahead at the start: {chance_points(chance_of_points(rules))} percentage "
+        "points more), and nearly every decision is graded best whatever it cost. Read the expected points in "
+        "brackets instead (points_behind in --json). Records of ronda arena --rounds have such a target."
+    )
+
+
 def _interrupted(done: int, total: int | None) -> str:
     """What Ctrl-C left: how many of the decisions were analysed (none is printed)."""
     if total is None:
         return "interrupted while reading the record"
+    decisions = "decision" if total == 1 else "decisions"
     if done == 0:
-        return f"interrupted before any of the {total} decisions was analysed (a smaller --budget is quicker)"
-    return f"interrupted after analysing {done} of the {total} decisions (a smaller --budget is quicker)"
+        return f"interrupted before any of the {total} {decisions} was analysed (a smaller --budget is quicker)"
+    return f"interrupted after analysing {done} of the {total} {decisions} (a smaller --budget is quicker)"
 
 
 def _fail(message: str) -> int:

@@ -228,6 +228,10 @@ def register(commands: Any) -> None:
     )
     p.add_argument("--records", metavar="DIR", help="save every game as a record in DIR")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    p.add_argument("--progress", action="store_true", help="show the progress bar even when not on a terminal")
+    p.add_argument(
+        "--progress",
+        action="store_true",
+        help="show progress even when not on a terminal (then plain lines on stderr, every 5%% or 10 s)",
+    )
     p.add_argument("--no-progress", action="store_true", help="never show the progress bar")
     p.set_defaults(run=_run)

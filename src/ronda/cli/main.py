@@ -8,12 +8,17 @@ is missing.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 
 from ..engine.build import engine_build
 from ..engine.errors import RecordError
+from ..engine.jsontext import os_error_words
 from ..engine.record import load_record, replay, replay_result
 from ..presentation.narration import narrate
 
@@ -130,14 +135,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     try:
         code: int = args.run(args)
-    except BrokenPipeError:  # `ronda replay x.json | head` is fine
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stdout.flush()  # here, where a failure is told in words; at exit Python would say "Exception ignored"
+    except BrokenPipeError:  # `ronda replay x.json | head` is fine: the reader has what it wanted
+        _stdout_to_devnull()
         return 0
+    except OSError as error:
+        if not _output_error(error):
+            raise
+        _stdout_to_devnull()
+        with contextlib.suppress(OSError):  # stderr may be as full as stdout: then the exit status says it
+            print(f"ronda {args.command}: cannot write the output: {os_error_words(error)}", file=sys.stderr)
+        return EXIT_OUTPUT
     except KeyboardInterrupt:
         return 130
     return code
+
+
+EXIT_OUTPUT = 1
+"""The output could not be written (a full disk, an I/O error): the work was done, its result is lost."""
+
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+
+
+def _output_error(error: OSError) -> bool:
+    """Whether ``error`` is a write that failed for lack of room or a device's fault, as on ``> /dev/full``.
+
+    A write to an open stream names no file (``filename`` is None), unlike a file that cannot be opened, which
+    each command reports itself; a command's output, or the records it writes, is the only thing written to.
+    """
+    return error.filename is None and error.errno in _OUTPUT_ERRNOS
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout's descriptor at /dev/null: what is still buffered is flushed there at exit, not reported again."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):  # a stream without a descriptor (tests)
+        return
+    os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,10 @@ def register(commands: Any) -> None:
         "play",
         help="play Ronda in the terminal against bots",
         description="Play Ronda in the terminal against computer opponents. Full screen when the terminal "
-        "allows it (keys: 1-9 or arrows+Enter play a card, n/r/t declare, c challenges, s saves, ? shows the "
-        "rules); --plain for readable lines and typed commands (play 5c, declare ronda, challenge 1).",
+        "allows it (keys: 1-9 or arrows+Enter play a card, n/r/t declare, c challenges, h a hint: your best "
+        "options with your chance to win after each, a the analysis of your decisions once the game is over, "
+        "s saves, ? shows the rules); --plain for readable lines and typed commands (play 5c, declare ronda, "
+        "challenge 1, hint, analysis, help).",
         epilog="Examples: ronda play · ronda play --players 4 --level easy,hard,medium · "
         "ronda play --variant dealer_duty --target 25 · ronda play --plain --seed 7 · ronda play --resume game.json",
     )

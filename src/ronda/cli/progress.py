@@ -2,7 +2,11 @@
 
 Rich draws it when installed (the ``arena`` extra); without it one line on
 stderr is rewritten in place. Either way it goes to stderr, so ``--json`` on
-stdout stays clean.
+stdout stays clean. Off a terminal (``--progress`` with stderr to a file or a
+pipe, as in a log) a bar draws nothing — rich leaves a transient bar out, and a
+rewritten line is one endless line of carriage returns — so progress is plain
+lines there: one every :data:`LINE_PERCENT` percent or :data:`LINE_SECONDS`
+seconds, whichever comes first, and one at the end.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Upda
     """
     if not enabled:
         return (lambda done: None), (lambda: None)
+    if not sys.stderr.isatty():
+        return progress_lines(label, total, unit), (lambda: None)
     try:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -59,4 +65,37 @@ def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Upda
         return update, (lambda: print(file=sys.stderr))
 
 
-__all__ = ["progress_bar"]
+LINE_PERCENT = 5
+"""Off a terminal, a progress line each time this many more percent of the task is done."""
+LINE_SECONDS = 10.0
+"""Off a terminal, a progress line at least this often (seconds) while the task moves: a decision may take long."""
+
+
+def progress_lines(label: str, total: int, unit: str, clock: Callable[[], float] = time.perf_counter) -> Update:
+    """``update`` that writes plain progress lines on stderr, for a log or a pipe (see the module).
+
+    Like ``analyse: 17/334 decisions (5%), about 120 s left``; the first at ``update(0)``, the last when
+    ``total`` is done.
+    """
+    start = clock()
+    said: tuple[int, float] | None = None  # the percent and the time of the last line
+
+    def update(done: int) -> None:
+        nonlocal said
+        now = clock()
+        percent = done * 100 // max(total, 1)
+        if said is not None:
+            if said[0] >= 100:
+                return  # the end is said once
+            if done < total and percent < said[0] + LINE_PERCENT and now - said[1] < LINE_SECONDS:
+                return
+        said = (100 if done >= total else percent, now)
+        line = f"{label}: {done}/{total} {unit} ({percent}%)"
+        if 0 < done < total:
+            line += f", about {(now - start) / done * (total - done):.0f} s left"
+        print(line, file=sys.stderr, flush=True)
+
+    return update
+
+
+__all__ = ["LINE_PERCENT", "LINE_SECONDS", "progress_bar", "progress_lines"]

@@ -89,7 +89,8 @@ def read_json(path: str | Path, *, what: str, max_bytes: int, max_depth: int) ->
 
     The size is checked before reading, and at most ``max_bytes + 1`` bytes are
     ever read (a pipe or a device has no size to check first). The messages do
-    not name the file: the caller does, once.
+    not name the file: the caller does, once. A UTF-8 byte-order mark at the start is
+    skipped: editors on Windows save one, and the text is the same record.
     """
     limit = f"{what} is at most {_size(max_bytes)}"
     try:
@@ -103,7 +104,7 @@ def read_json(path: str | Path, *, what: str, max_bytes: int, max_depth: int) ->
     if len(data) > max_bytes:
         raise InputError(f"{limit}, and this file holds more")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark first is allowed: Windows editors write one
     except UnicodeDecodeError:
         raise InputError("not UTF-8 text") from None
     return parse_json(text, what=what, max_depth=max_depth)

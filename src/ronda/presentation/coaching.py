@@ -53,8 +53,29 @@ def _share(share: float) -> str:
 
 
 def chance(share: float) -> str:
-    """A chance to win the game, to a tenth of a percent: ``62.0%``."""
-    return f"{share:.1%}"
+    """A chance to win the game, to a tenth of a percent: ``62.0%``.
+
+    A game neither won nor lost is never said certain: a chance that rounds to 100.0% or 0.0% without being
+    it reads "over 99.9%" or "under 0.1%", so that "100.0% to win" means a game the option wins.
+
+    >>> chance(0.62), chance(1.0), chance(0.9996), chance(0.0003), chance(0.0)
+    ('62.0%', '100.0%', 'over 99.9%', 'under 0.1%', '0.0%')
+    """
+    text = f"{share:.1%}"
+    if text == "100.0%" and share < 1:
+        return "over 99.9%"
+    if text == "0.0%" and share > 0:
+        return "under 0.1%"
+    return text
+
+
+def a_rank(rank: int) -> str:
+    """A card of ``rank`` with its article, as the rank is read aloud: ``a 3``, ``a 1`` (one), ``an 11`` (eleven).
+
+    >>> a_rank(1), a_rank(11), a_rank(12)
+    ('a 1', 'an 11', 'a 12')
+    """
+    return f"an {rank}" if rank == 11 else f"a {rank}"
 
 
 def horizon(evaluation: Evaluation) -> str:
@@ -127,7 +148,7 @@ def _risk(facts: PlayFacts, me: int | None) -> str:
     parts = []
     if facts.reply_caida >= WORTH_SAYING:
         likely = "a likely caida" if facts.reply_caida >= LIKELY else "a caida"
-        parts.append(f"{who} {holds} a {rank} in {_share(facts.reply_caida)} of the guesses: {likely}")
+        parts.append(f"{who} {holds} {a_rank(rank)} in {_share(facts.reply_caida)} of the guesses: {likely}")
     if facts.reply_missa >= WORTH_SAYING:
         how = ("likely clear" if facts.reply_missa >= LIKELY else "may clear") + ("" if who == "you" else "s")
         how = how.replace("may clears", "may clear")
@@ -216,7 +237,7 @@ def _consequence(option: Option, me: int | None) -> str:
         rank = RANKS[facts.card >> 2]
         if facts.reply_caida >= WORTH_SAYING:
             likely = "a likely caida" if facts.reply_caida >= LIKELY else "a chance of a caida"
-            return f", giving {who} {likely} (a {rank} in {_share(facts.reply_caida)} of the guesses)"
+            return f", giving {who} {likely} ({a_rank(rank)} in {_share(facts.reply_caida)} of the guesses)"
         if facts.reply_missa >= WORTH_SAYING:
             likely = "a likely missa" if facts.reply_missa >= LIKELY else "a chance of a missa"
             return f", leaving {who} {likely} ({_share(facts.reply_missa)} of the guesses)"
@@ -269,6 +290,7 @@ def gains_text(
     Like "+4.10 points from the card count (seat 1 takes the cards left on the table in 90% of the
     guesses, against 10% after 1e), +0.80 from caidas; wins the game within this round in
     60% of the guesses, against 20% after 1e". A negative number is what ``better`` gives up for the rest.
+    The last capture is named with the card count only when it goes the same way as the count's difference.
     """
     parts = []
     chances = _chances(better, worse, worse_name, within)
@@ -277,7 +299,9 @@ def gains_text(
     for difference, source in sorted(named, key=lambda d: -d[0]):  # the gains first, then what is given up
         part = f"{difference:+.2f} from {_SOURCE_WORDS[source]}"
         sweep, against = better.sources.sweep, worse.sources.sweep
-        if source == "cards" and abs(sweep - against) >= SOURCE_WORTH:
+        # The last capture is said only where it explains the card count's difference, gained or given up: a
+        # better option that makes it less often gains the count elsewhere, and the note would point the wrong way.
+        if source == "cards" and abs(sweep - against) >= SOURCE_WORTH and (sweep > against) == (difference > 0):
             who = side_name(seat % 2 if players == 4 else seat, players, me)
             makes, takes = ("make", "take") if who == "you" or who.startswith("your") else ("makes", "takes")
             part += (
@@ -374,7 +398,8 @@ def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
     who = seat_name(summary.seat, me)
     title = "You" if who == "you" else who[:1].upper() + who[1:]
     lines = [
-        f"{title}: {summary.decisions} decisions, average loss {chance_points(summary.average_loss)}"
+        f"{title}: {summary.decisions} decision{'' if summary.decisions == 1 else 's'},"
+        f" average loss {chance_points(summary.average_loss)}"
         " percentage points of the chance to win a decision",
         "  " + " · ".join(f"{grade} {summary.classes[grade]}" for grade in GRADES),
     ]
@@ -437,6 +462,7 @@ def review_json(review: Review) -> dict[str, Any]:
 
 
 __all__ = [
+    "a_rank",
     "chance",
     "costly_text",
     "gains_text",
