@@ -13,6 +13,8 @@ scores the round ends with.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from decks import run, start
 from ronda.analysis.grades import THRESHOLDS, grade
 from ronda.analysis.review import Decision, Moment, analyse
@@ -167,3 +169,18 @@ def test_R8_2_R9_3_not_bluffing_a_ronda_at_39_with_nothing_in_hand_is_no_mistake
     decision = Decision(Moment(0, 0, 1, view, tuple(game.legal_actions()), DECLARES["none"]), evaluation)
     assert decision.grade not in ("mistake", "blunder")
     assert "blunder" not in decision_line(decision) and "mistake" not in decision_line(decision)
+
+
+def test_a_decision_graded_best_still_names_an_option_that_scored_clearly_more_points() -> None:
+    """Where the game is decided either way, the chance to win cannot tell the two cards apart and 11o is "best",
+    yet 2e keeps the round's last capture and the table (R7.1), 6 points more: the line names it with its points,
+    where it used to say "best" and nothing more (the coach audit: "dropped 7c ... best", 12b never named)."""
+    close = last_capture_decision(target=41)  # a costly decision names the best option already, once
+    assert close.grade != "best" and "would have scored" not in decision_line(close)
+    # The same decision in a game lost whatever seat 1 plays: every option's chance under a tenth of a percent.
+    lost = tuple(replace(option, chance=0.0004) for option in close.evaluation.options)
+    decided = replace(close, evaluation=replace(close.evaluation, options=lost))
+    assert decided.grade == "best" and decided.points_behind == 6.0
+    line = decision_line(decided)
+    assert line.startswith("seat 1 played 11o, taking 11c: under 0.1% to win (-3.00 points), best; play 2e would ")
+    assert line.endswith("play 2e would have scored 6.00 points more (under 0.1% to win)")

@@ -388,9 +388,29 @@ def decision_line(decision: Decision, me: int | None = None) -> str:
         gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, within)
         if gains:
             line += f"; against {_short(taken)}: {gains}"
+    else:
+        line += _points_left(evaluation, taken, me)
     if decision.hinted:
         line += " [after a hint]"
     return line
+
+
+POINTS_WORTH_TELLING = 1.0
+"""Expected points behind another option from which a decision graded "best" still names that option."""
+
+
+def _points_left(evaluation: Evaluation, taken: Option, me: int | None) -> str:
+    """For a decision graded "best": the option that would have scored clearly more points, if there is one.
+
+    "best" says the chance to win was within the search's precision of the best; where the game is decided
+    either way (a won or lost game, a far target) that hides points a player still cares to know of: dropping
+    7c for -11 when 12b gave -7 read "best" and 12b was never named (the coach audit).
+    """
+    most = max(evaluation.options, key=lambda option: option.expected)
+    more = most.expected - taken.expected
+    if most is taken or more < POINTS_WORTH_TELLING:
+        return ""
+    return f"; {option_name(most.action, me)} would have scored {more:.2f} points more ({chance(most.chance)} to win)"
 
 
 def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
