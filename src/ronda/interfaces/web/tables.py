@@ -377,13 +377,16 @@ class Table:
         legal = self._legal(seat, game)
         return {"view": self._view(seat, game, legal), "legal": legal}
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(self, seat: int | None, events: bool = False) -> dict[str, Any]:
+        """The whole picture for ``seat``; ``events``: with the current game's events so far, to be told as they
+        happen (a rematch's opening lines: the round's header and the first deal, as a reload tells them)."""
         return {
             "type": "state",
             "version": self.version,
             **self._picture(seat),
             "table": self.summary(),
             "clock": self._clock_left(),
+            **({"events": self.events_json(self.base_version)} if events else {}),
         }
 
     def _clock_left(self) -> float | None:
@@ -604,10 +607,11 @@ class Table:
         for client in list(self.clients):
             client.send(text)
 
-    def _send_states(self) -> None:
-        """The whole picture to every connection: after a game starts or a rematch begins."""
+    def _send_states(self, events: bool = False) -> None:
+        """The whole picture to every connection: after a game starts or a rematch begins (``events``: with the new
+        game's events, :meth:`state_message`)."""
         for client, seat in list(self.clients.items()):
-            client.send(dumps(self.state_message(seat)))
+            client.send(dumps(self.state_message(seat, events)))
 
     # ------------------------------------------------------------- seats
 
@@ -1074,7 +1078,7 @@ class Table:
             s.rematch = False
             self._absent(s.index)
         self._broadcast_seats()
-        self._send_states()
+        self._send_states(events=True)
         if over:
             self._show_ratings()
         self._wake.set()

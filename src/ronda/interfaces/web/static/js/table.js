@@ -133,7 +133,12 @@ export class TableScreen {
         const wasOver = this.view?.phase === "game_over";
         if (msg.table) this.table = msg.table;
         this.rename();
-        if (wasOver && msg.view.phase !== "game_over") this.newGame();
+        if (wasOver && msg.view.phase !== "game_over") {
+          this.newGame();
+          // A rematch's state carries the new game's opening events: told now, as a reload tells them.
+          const running = msg.view.scores.map(() => 0);
+          for (const event of msg.events || []) this.consume(event, true, running);
+        }
         this.view = msg.view;
         this.legal = msg.legal || [];
         if (msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, null);

@@ -1,0 +1,55 @@
+"""What a player reads around the round summary, a rematch and a lost connection, in Debian's chromium.
+
+An audit of the browser game found: the next deal's turn clock ran, unseen, behind the round summary; a rematch's
+play-by-play lacked its opening lines until a reload; and a lost connection said "your turn will wait" on the
+opponent's turn, while the other seats kept their green "connected" dot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import DESKTOP, create_table, open_page, play_until_summary, serving, wait_until
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+
+def log_lines(page: Any) -> list[str]:
+    return [line.inner_text() for line in page.locator("#log li").all()]
+
+
+def test_a_rematch_tells_its_opening_lines_at_once_as_a_reload_does(browser: Any, tmp_path: Path) -> None:
+    """After Play again the play-by-play says "A new game begins", then the round's header and the first deal with
+    the cards on the table, without a reload; the lines are those a reload shows."""
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Nadia", target=1)
+        while True:
+            play_until_summary(page)
+            if page.locator("#summary").get_attribute("data-kind") == "game":
+                break
+            page.click("[data-action='continue']")
+        page.click("[data-action='rematch']")
+        page.wait_for_selector("#summary", state="detached")
+        wait_until(page, "[...document.querySelectorAll('#log li')].some(li => li.textContent === 'A new game begins')")
+        page.wait_for_timeout(300)
+        lines = log_lines(page)
+        after = lines[len(lines) - 1 - lines[::-1].index("A new game begins") + 1 :]
+        assert len(after) >= 2, lines
+        assert after[0].startswith("Round 1 — "), after
+        assert after[1].startswith("Deal 1: "), after
+        page.reload()
+        page.wait_for_selector("#log li")
+        wait_until(page, "document.querySelectorAll('#log li').length >= 2")
+        reloaded = log_lines(page)
+        assert reloaded[:2] == after[:2]
