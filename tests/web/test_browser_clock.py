@@ -53,3 +53,41 @@ def test_a_rematch_tells_its_opening_lines_at_once_as_a_reload_does(browser: Any
         wait_until(page, "document.querySelectorAll('#log li').length >= 2")
         reloaded = log_lines(page)
         assert reloaded[:2] == after[:2]
+
+
+def test_a_lost_connection_says_whose_turn_waits_and_leaves_the_others_presence_unknown(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A real `ronda serve` killed mid-game between two people: the page whose turn it is says its turn will wait;
+    the other says whose turn it is, without promising anything; neither shows the other seat as connected and
+    playing while its own connection is down."""
+    from real_server import RealServer
+    from test_browser import create_table_for_a_friend
+
+    server = RealServer(tmp_path / "data")
+    try:
+        with open_page(browser, **DESKTOP) as host, open_page(browser, **DESKTOP) as guest:
+            guest.goto(create_table_for_a_friend(host, server.base, name="Amina"))
+            guest.fill("#join-name", "Brahim")
+            guest.click("#join-button")
+            for page in (host, guest):
+                page.wait_for_selector("#hand .hand-card")
+                page.wait_for_selector(".seat .presence:not(.off)")
+            wait_until(host, "!!document.querySelector('[data-action^=\"declare-\"]')", 15)
+            # The host declares first; the guest watches Amina declaring, her seat green.
+            assert guest.locator(".seat .thinking").count() == 1
+            server.kill()
+            for page in (host, guest):
+                page.wait_for_selector(".connection.off")
+            assert "your turn will wait" in host.inner_text("#turn")
+            waiting = guest.inner_text("#turn")
+            assert "Connection lost" in waiting and "It is Amina's turn" in waiting, waiting
+            assert "your turn will wait" not in waiting
+            for page in (host, guest):
+                presence = page.locator(".seat .presence")
+                assert presence.get_attribute("class") == "presence unknown"
+                assert presence.get_attribute("aria-label") == "not known while reconnecting"
+                assert page.locator(".seat .thinking").count() == 0
+            guest.screenshot(path=str(tmp_path / "offline-other.png"))
+    finally:
+        server.stop()

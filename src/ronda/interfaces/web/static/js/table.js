@@ -499,14 +499,16 @@ export class TableScreen {
     const partner = view.players === 4 && this.seat !== null && seat % 2 === this.seat % 2;
     const turn = view.turn === seat && (view.phase === "play" || view.phase === "declare");
     const free = info.kind === "human" && info.taken === false;
-    const away = info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
+    // While our own connection is down, nothing is known of the others': neither here nor away, nor playing.
+    const unknown = !this.connected && !this.hands;
+    const away = !unknown && info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
     const size = view.hand_sizes[seat];
     const hand = this.hands
       ? this.hands[seat].map((name) => el("span", { class: "card face small", "data-key": `card:${name}`, html: cardSvg(name) }))
       : Array.from({ length: size }, () => el("span", { class: "card back small", html: backSvg() }));
     const shown = view.shown[seat];
     let status = null;
-    if (turn) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
+    if (turn && !unknown) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
     return el("section", {
       class: `seat place-${place}${turn ? " turn" : ""}${partner ? " partner" : ""}${away ? " away" : ""}`,
       "data-seat": seat, "aria-label": names.seatName(seat),
@@ -521,7 +523,10 @@ export class TableScreen {
           info.stand_in ? ` · ${t("botFor")}` : "",
           this.table?.stalled === seat ? ` · ${t("stalled")}` : "",
           free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
-      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), role: "img", "aria-label": away ? t("away") : t("here") })),
+      el("span", {
+        class: `presence${away ? " off" : unknown ? " unknown" : ""}`, role: "img",
+        title: t(away ? "away" : unknown ? "presenceUnknown" : "here"), "aria-label": t(away ? "away" : unknown ? "presenceUnknown" : "here"),
+      })),
     el("div", { class: "seat-hand", role: "group", "aria-label": t("cardsInHand", { n: size }) }, hand),
     el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
     shown ? el("div", { class: "shown", "aria-label": t("shownHand") }, shown.map(chip)) : null);
@@ -611,7 +616,9 @@ export class TableScreen {
     }
     if (!this.connected && !this.hands) {
       // Nothing sent now would arrive: no turn is offered until the connection is back.
-      box.append(el("span", { class: "prompt muted", id: "turn" }, t("offlinePrompt")));
+      // Whose turn it was when the connection went: ours waits for us; another seat's may be played meanwhile.
+      const ours = this.seat !== null && view.turn === this.seat;
+      box.append(el("span", { class: "prompt muted", id: "turn" }, ours ? t("offlinePrompt") : t("offlinePromptOther", { name: turnName })));
       return box;
     }
     if (declares.length) {
