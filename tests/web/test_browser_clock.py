@@ -91,3 +91,35 @@ def test_a_lost_connection_says_whose_turn_waits_and_leaves_the_others_presence_
             guest.screenshot(path=str(tmp_path / "offline-other.png"))
     finally:
         server.stop()
+
+
+def test_the_round_summary_shows_the_next_deals_clock_which_leaves_time_to_read_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    """An audit: with the round's summary up, the next deal's declaration clock ran unseen behind it and the
+    computer declared for a person reading the scores. Now the summary says that the clock runs and how long is
+    left, and the first decision of the round has READING_TIME more than the turn time (here 6 s): reading past
+    the turn time costs nothing."""
+    from ronda.interfaces.web.tables import READING_TIME
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=6
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Karim")
+        play_until_summary(page, seconds=60)
+        assert page.locator("#summary").get_attribute("data-kind") == "round"
+        clock = page.locator("#summary-clock")
+        clock.wait_for(timeout=10_000)  # the bot may declare first: then the decision is this seat's
+        text = clock.inner_text()
+        assert text.startswith("The next deal has begun and your turn's clock is running: "), text
+        first = int(text.split(": ")[1].split()[0])
+        assert 6 + READING_TIME - 3 <= first <= 6 + READING_TIME
+        page.wait_for_timeout(8_000)  # longer than the turn time: still the person's decision
+        later = int(clock.inner_text().split(": ")[1].split()[0])
+        assert first - 10 <= later <= first - 6  # counted down on the summary
+        assert not page.locator("#turn-over").count()
+        page.screenshot(path=str(tmp_path / "summary-clock.png"))
+        page.click("[data-action='continue']")
+        page.wait_for_selector("[data-action^='declare-']")
+        assert not page.locator("#turn-over").count()

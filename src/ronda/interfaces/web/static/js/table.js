@@ -415,13 +415,25 @@ export class TableScreen {
     this.turnAt = { version: msg.version, since: Date.now() - (limit - msg.clock) * 1000 };
   }
 
+  /** On a round's summary: the next deal's clock already runs for this seat's decision, and how long is left
+   * (the server gives the first decision of a round more time for reading the summary, and says how much). */
+  summaryClockText() {
+    const left = this.turnLeft();
+    if (left === null) return "";
+    this.tickClock();
+    return t("summaryClock", { n: Math.max(0, Math.ceil(left)) });
+  }
+
   tickClock() {
     if (this.clockTimer) return;
     // Wakes each second while the clock is shown; stops by itself once it is gone (a move, the page left).
     this.clockTimer = setTimeout(() => {
       this.clockTimer = null;
+      if (!this.root.isConnected) return;
       const clock = this.root.querySelector("#turn-clock");
-      if (clock && this.root.isConnected) clock.textContent = this.clockText();
+      if (clock) clock.textContent = this.clockText();
+      const onSummary = this.root.querySelector("#summary-clock");
+      if (onSummary) onSummary.textContent = this.summaryClockText();
     }, 1000);
   }
 
@@ -820,6 +832,8 @@ export class TableScreen {
       verdict,
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
       s.kind === "game" ? this.ratingChanges(names) : null,
+      s.kind === "round" && this.myTurn() && this.table?.turn_time
+        ? el("p", { class: "summary-clock", id: "summary-clock", role: "timer" }, this.summaryClockText()) : null,
       el("p", { class: "hint" }, t("targetN", { n: view.target })),
       el("div", { class: "dialog-buttons" }, buttons));
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;
