@@ -630,7 +630,8 @@ export class TableScreen {
       // Nothing sent now would arrive: no turn is offered until the connection is back.
       // Whose turn it was when the connection went: ours waits for us; another seat's may be played meanwhile.
       const ours = this.seat !== null && view.turn === this.seat;
-      box.append(el("span", { class: "prompt muted", id: "turn" }, ours ? t("offlinePrompt") : t("offlinePromptOther", { name: turnName })));
+      const said = ours ? t("offlinePrompt") : turnName ? t("offlinePromptOther", { name: turnName }) : t("reconnecting");
+      box.append(el("span", { class: "prompt muted", id: "turn" }, said));
       return box;
     }
     if (declares.length) {
