@@ -272,9 +272,9 @@ class Table:
     _attempt: tuple[int, int] | None = None
     """The seat and version of a person's decision sent and being stored: the clock waits for its outcome."""
     _overdue: tuple[int, int] | None = None
+    """The seat and version of a decision whose turn time ran out: the stand-in makes it."""
     _read: dict[int, tuple[int, int]] = field(default_factory=dict)
     """Each seat's last (game, round) whose first decision got :data:`READING_TIME` more: once a round, no more."""
-    """The seat and version of a decision whose turn time ran out: the stand-in makes it."""
     ratings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Each rated game's rating changes, by game number (:meth:`~.store.Store.game_ratings`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
