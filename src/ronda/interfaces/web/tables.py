@@ -112,6 +112,9 @@ TIMEOUTS_TO_LEAVE = 3
 """Decisions in a row a connected person lets the clock make for them before they count as having left the game
 (a rated game lost, as past the grace period): someone who stays connected and never moves has left in all but
 name, and must not win a rated game by making the other give up and go."""
+READING_TIME = 60.0
+"""Seconds added to a person's turn clock for their first decision of each round after the first (:meth:`Table.
+_reading_time`): the round's summary is on their page while the next deal's clock runs."""
 SEAT_CONNECTIONS = 8
 """Connections one seat may hold at once (tabs, a phone and a laptop): past it, its oldest is closed. A seat holder
 is never refused (the address caps do not count seats), so without this one token could open sockets without end,
@@ -270,6 +273,8 @@ class Table:
     """The seat and version of a person's decision sent and being stored: the clock waits for its outcome."""
     _overdue: tuple[int, int] | None = None
     """The seat and version of a decision whose turn time ran out: the stand-in makes it."""
+    _read: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Each seat's last (game, round) whose first decision got :data:`READING_TIME` more: once a round, no more."""
     ratings: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     """Each rated game's rating changes, by game number (:meth:`~.store.Store.game_ratings`)."""
     _tasks: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -377,13 +382,16 @@ class Table:
         legal = self._legal(seat, game)
         return {"view": self._view(seat, game, legal), "legal": legal}
 
-    def state_message(self, seat: int | None) -> dict[str, Any]:
+    def state_message(self, seat: int | None, events: bool = False) -> dict[str, Any]:
+        """The whole picture for ``seat``; ``events``: with the current game's events so far, to be told as they
+        happen (a rematch's opening lines: the round's header and the first deal, as a reload tells them)."""
         return {
             "type": "state",
             "version": self.version,
             **self._picture(seat),
             "table": self.summary(),
             "clock": self._clock_left(),
+            **({"events": self.events_json(self.base_version)} if events else {}),
         }
 
     def _clock_left(self) -> float | None:
@@ -518,8 +526,28 @@ class Table:
                 return  # already running for this decision
         else:
             self._stop_clock()
-            self._deadline = (*at, asyncio.get_running_loop().time() + self.settings.turn_time)
+            turn_time = self.settings.turn_time + self._reading_time(at[0])
+            self._deadline = (*at, asyncio.get_running_loop().time() + turn_time)
         self._clock = asyncio.get_running_loop().call_at(self._deadline[2], self._turn_over, *at)
+
+    def _reading_time(self, seat: int) -> float:
+        """The extra seconds of ``seat``'s new deadline: :data:`READING_TIME` for its first decision in the first
+        deal of a round after the first, else 0.
+
+        Why: when a round ends the page shows its summary, and the next deal is dealt behind it at once, with the
+        first decision's clock running: a person reading the scores lost their declaration to the stand-in, and the
+        time-out counted toward :data:`TIMEOUTS_TO_LEAVE`. The clock is not paused until the summary is closed,
+        because the server would then wait on the page's word (a page that never closed it would stall the game for
+        ever); a fixed allowance once a round per seat, granted where the deadline is set, cannot be stretched: at
+        most :data:`READING_TIME` more a round, and the page shows the clock on the summary (the deadline is sent
+        with the update, ``clock``).
+        """
+        view = self._public()
+        key = (self.number, view.round)
+        if view.round == 0 or view.deal != 0 or self._read.get(seat) == key:
+            return 0.0
+        self._read[seat] = key
+        return READING_TIME
 
     def _stop_clock(self) -> None:
         """Stop the clock's timer (the deadline of the decision is kept, :attr:`_deadline`)."""
@@ -604,10 +632,11 @@ class Table:
         for client in list(self.clients):
             client.send(text)
 
-    def _send_states(self) -> None:
-        """The whole picture to every connection: after a game starts or a rematch begins."""
+    def _send_states(self, events: bool = False) -> None:
+        """The whole picture to every connection: after a game starts or a rematch begins (``events``: with the new
+        game's events, :meth:`state_message`)."""
         for client, seat in list(self.clients.items()):
-            client.send(dumps(self.state_message(seat)))
+            client.send(dumps(self.state_message(seat, events)))
 
     # ------------------------------------------------------------- seats
 
@@ -834,12 +863,20 @@ class Table:
             self.status = FINISHED
             self.results[self.number] = result
         version = self.version
+        self._arm_clock()  # the next decision's deadline, set now: the update says how long it has
+        clock = self._clock_left()
         texts: dict[int | None, str] = {}
         for client, s in list(self.clients.items()):
             text = texts.get(s)
             if text is None:
                 text = texts[s] = dumps(
-                    {"type": "update", "version": version, "events": events_json, **self._picture(s, game)}
+                    {
+                        "type": "update",
+                        "version": version,
+                        "events": events_json,
+                        **self._picture(s, game),
+                        "clock": clock,
+                    }
                 )
             client.send(text)
         if result is not None:
@@ -1074,7 +1111,7 @@ class Table:
             s.rematch = False
             self._absent(s.index)
         self._broadcast_seats()
-        self._send_states()
+        self._send_states(events=True)
         if over:
             self._show_ratings()
         self._wake.set()

@@ -133,7 +133,12 @@ export class TableScreen {
         const wasOver = this.view?.phase === "game_over";
         if (msg.table) this.table = msg.table;
         this.rename();
-        if (wasOver && msg.view.phase !== "game_over") this.newGame();
+        if (wasOver && msg.view.phase !== "game_over") {
+          this.newGame();
+          // A rematch's state carries the new game's opening events: told now, as a reload tells them.
+          const running = msg.view.scores.map(() => 0);
+          for (const event of msg.events || []) this.consume(event, true, running);
+        }
         this.view = msg.view;
         this.legal = msg.legal || [];
         if (msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, null);
@@ -410,13 +415,25 @@ export class TableScreen {
     this.turnAt = { version: msg.version, since: Date.now() - (limit - msg.clock) * 1000 };
   }
 
+  /** On a round's summary: the next deal's clock already runs for this seat's decision, and how long is left
+   * (the server gives the first decision of a round more time for reading the summary, and says how much). */
+  summaryClockText() {
+    const left = this.turnLeft();
+    if (left === null) return "";
+    this.tickClock();
+    return t("summaryClock", { n: Math.max(0, Math.ceil(left)) });
+  }
+
   tickClock() {
     if (this.clockTimer) return;
     // Wakes each second while the clock is shown; stops by itself once it is gone (a move, the page left).
     this.clockTimer = setTimeout(() => {
       this.clockTimer = null;
+      if (!this.root.isConnected) return;
       const clock = this.root.querySelector("#turn-clock");
-      if (clock && this.root.isConnected) clock.textContent = this.clockText();
+      if (clock) clock.textContent = this.clockText();
+      const onSummary = this.root.querySelector("#summary-clock");
+      if (onSummary) onSummary.textContent = this.summaryClockText();
     }, 1000);
   }
 
@@ -494,14 +511,16 @@ export class TableScreen {
     const partner = view.players === 4 && this.seat !== null && seat % 2 === this.seat % 2;
     const turn = view.turn === seat && (view.phase === "play" || view.phase === "declare");
     const free = info.kind === "human" && info.taken === false;
-    const away = info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
+    // While our own connection is down, nothing is known of the others': neither here nor away, nor playing.
+    const unknown = !this.connected && !this.hands;
+    const away = !unknown && info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
     const size = view.hand_sizes[seat];
     const hand = this.hands
       ? this.hands[seat].map((name) => el("span", { class: "card face small", "data-key": `card:${name}`, html: cardSvg(name) }))
       : Array.from({ length: size }, () => el("span", { class: "card back small", html: backSvg() }));
     const shown = view.shown[seat];
     let status = null;
-    if (turn) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
+    if (turn && !unknown) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
     return el("section", {
       class: `seat place-${place}${turn ? " turn" : ""}${partner ? " partner" : ""}${away ? " away" : ""}`,
       "data-seat": seat, "aria-label": names.seatName(seat),
@@ -516,7 +535,10 @@ export class TableScreen {
           info.stand_in ? ` · ${t("botFor")}` : "",
           this.table?.stalled === seat ? ` · ${t("stalled")}` : "",
           free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
-      el("span", { class: `presence${away ? " off" : ""}`, title: away ? t("away") : t("here"), role: "img", "aria-label": away ? t("away") : t("here") })),
+      el("span", {
+        class: `presence${away ? " off" : unknown ? " unknown" : ""}`, role: "img",
+        title: t(away ? "away" : unknown ? "presenceUnknown" : "here"), "aria-label": t(away ? "away" : unknown ? "presenceUnknown" : "here"),
+      })),
     el("div", { class: "seat-hand", role: "group", "aria-label": t("cardsInHand", { n: size }) }, hand),
     el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
     shown ? el("div", { class: "shown", "aria-label": t("shownHand") }, shown.map(chip)) : null);
@@ -606,7 +628,10 @@ export class TableScreen {
     }
     if (!this.connected && !this.hands) {
       // Nothing sent now would arrive: no turn is offered until the connection is back.
-      box.append(el("span", { class: "prompt muted", id: "turn" }, t("offlinePrompt")));
+      // Whose turn it was when the connection went: ours waits for us; another seat's may be played meanwhile.
+      const ours = this.seat !== null && view.turn === this.seat;
+      const said = ours ? t("offlinePrompt") : turnName ? t("offlinePromptOther", { name: turnName }) : t("reconnecting");
+      box.append(el("span", { class: "prompt muted", id: "turn" }, said));
       return box;
     }
     if (declares.length) {
@@ -808,6 +833,8 @@ export class TableScreen {
       verdict,
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
       s.kind === "game" ? this.ratingChanges(names) : null,
+      s.kind === "round" && this.myTurn() && this.table?.turn_time
+        ? el("p", { class: "summary-clock", id: "summary-clock", role: "timer" }, this.summaryClockText()) : null,
       el("p", { class: "hint" }, t("targetN", { n: view.target })),
       el("div", { class: "dialog-buttons" }, buttons));
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;

@@ -1,0 +1,125 @@
+"""What a player reads around the round summary, a rematch and a lost connection, in Debian's chromium.
+
+An audit of the browser game found: the next deal's turn clock ran, unseen, behind the round summary; a rematch's
+play-by-play lacked its opening lines until a reload; and a lost connection said "your turn will wait" on the
+opponent's turn, while the other seats kept their green "connected" dot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import DESKTOP, create_table, open_page, play_until_summary, serving, wait_until
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+
+def log_lines(page: Any) -> list[str]:
+    return [line.inner_text() for line in page.locator("#log li").all()]
+
+
+def test_a_rematch_tells_its_opening_lines_at_once_as_a_reload_does(browser: Any, tmp_path: Path) -> None:
+    """After Play again the play-by-play says "A new game begins", then the round's header and the first deal with
+    the cards on the table, without a reload; the lines are those a reload shows."""
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Nadia", target=1)
+        while True:
+            play_until_summary(page)
+            if page.locator("#summary").get_attribute("data-kind") == "game":
+                break
+            page.click("[data-action='continue']")
+        page.click("[data-action='rematch']")
+        page.wait_for_selector("#summary", state="detached")
+        wait_until(page, "[...document.querySelectorAll('#log li')].some(li => li.textContent === 'A new game begins')")
+        page.wait_for_timeout(300)
+        lines = log_lines(page)
+        after = lines[len(lines) - 1 - lines[::-1].index("A new game begins") + 1 :]
+        assert len(after) >= 2, lines
+        assert after[0].startswith("Round 1 — "), after
+        assert after[1].startswith("Deal 1: "), after
+        page.reload()
+        page.wait_for_selector("#log li")
+        wait_until(page, "document.querySelectorAll('#log li').length >= 2")
+        reloaded = log_lines(page)
+        assert reloaded[:2] == after[:2]
+
+
+def test_a_lost_connection_says_whose_turn_waits_and_leaves_the_others_presence_unknown(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A real `ronda serve` killed mid-game between two people: the page whose turn it is says its turn will wait;
+    the other says whose turn it is, without promising anything; neither shows the other seat as connected and
+    playing while its own connection is down."""
+    from real_server import RealServer
+    from test_browser import create_table_for_a_friend
+
+    server = RealServer(tmp_path / "data")
+    try:
+        with open_page(browser, **DESKTOP) as host, open_page(browser, **DESKTOP) as guest:
+            guest.goto(create_table_for_a_friend(host, server.base, name="Amina"))
+            guest.fill("#join-name", "Brahim")
+            guest.click("#join-button")
+            for page in (host, guest):
+                page.wait_for_selector("#hand .hand-card")
+                page.wait_for_selector(".seat .presence:not(.off)")
+            wait_until(host, "!!document.querySelector('[data-action^=\"declare-\"]')", 15)
+            # The host declares first; the guest watches Amina declaring, her seat green.
+            assert guest.locator(".seat .thinking").count() == 1
+            server.kill()
+            for page in (host, guest):
+                page.wait_for_selector(".connection.off")
+            assert "your turn will wait" in host.inner_text("#turn")
+            waiting = guest.inner_text("#turn")
+            assert "Connection lost" in waiting and "It is Amina's turn" in waiting, waiting
+            assert "your turn will wait" not in waiting
+            for page in (host, guest):
+                presence = page.locator(".seat .presence")
+                assert presence.get_attribute("class") == "presence unknown"
+                assert presence.get_attribute("aria-label") == "not known while reconnecting"
+                assert page.locator(".seat .thinking").count() == 0
+            guest.screenshot(path=str(tmp_path / "offline-other.png"))
+    finally:
+        server.stop()
+
+
+def test_the_round_summary_shows_the_next_deals_clock_which_leaves_time_to_read_it(
+    browser: Any, tmp_path: Path
+) -> None:
+    """An audit: with the round's summary up, the next deal's declaration clock ran unseen behind it and the
+    computer declared for a person reading the scores. Now the summary says that the clock runs and how long is
+    left, and the first decision of the round has READING_TIME more than the turn time (here 6 s): reading past
+    the turn time costs nothing."""
+    from ronda.interfaces.web.tables import READING_TIME
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=6
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Karim")
+        play_until_summary(page, seconds=60)
+        assert page.locator("#summary").get_attribute("data-kind") == "round"
+        clock = page.locator("#summary-clock")
+        clock.wait_for(timeout=10_000)  # the bot may declare first: then the decision is this seat's
+        text = clock.inner_text()
+        assert text.startswith("The next deal has begun and your turn's clock is running: "), text
+        first = int(text.split(": ")[1].split()[0])
+        assert 6 + READING_TIME - 3 <= first <= 6 + READING_TIME
+        page.wait_for_timeout(8_000)  # longer than the turn time: still the person's decision
+        later = int(clock.inner_text().split(": ")[1].split()[0])
+        assert first - 10 <= later <= first - 6  # counted down on the summary
+        assert not page.locator("#turn-over").count()
+        page.screenshot(path=str(tmp_path / "summary-clock.png"))
+        page.click("[data-action='continue']")
+        page.wait_for_selector("[data-action^='declare-']")
+        assert not page.locator("#turn-over").count()
