@@ -1,0 +1,104 @@
+"""What a player reads on the page, checked in Debian's chromium after a player audit (/tmp/audit-web.md).
+
+The newest line of the play-by-play is in sight without scrolling the page, at 1280x860 beside the table and
+on a phone under the hand; the replay's captions say what the play-by-play beside them says; "My games"
+is in the top bar as soon as a name is kept; the play-by-play's first deal lists the table's cards in the
+felt's order, and says in Arabic who took the last cards as Arabic joins "to" to a name; the round's
+summary keeps each side's name on one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    hand_of,
+    open_page,
+    playwright_api,
+    serving,
+    truthful,
+)
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("reading")
+    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as base:
+        yield base
+
+
+def play_until(page: Any, done: str, seconds: float = 60) -> None:
+    """Declare truthfully and play the first playable card, by clicking, until the expression ``done`` is true."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(done):
+        assert time.monotonic() < deadline, f"still false: {done}"
+        with contextlib.suppress(playwright_api.Error):
+            if page.locator("#summary [data-action='continue']").count():
+                page.click("#summary [data-action='continue']", timeout=1_000)
+            elif page.locator("[data-action^='declare-']").count():
+                page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=1_000)
+            elif page.locator("#hand .hand-card.playable").count():
+                page.locator("#hand .hand-card.playable").first.click(timeout=1_000)
+        page.wait_for_timeout(50)
+
+
+def test_the_newest_play_by_play_line_is_in_sight_without_scrolling_the_page(
+    browser: Any, url: str, tmp_path: Path
+) -> None:
+    """The audit: at 1280x860 the panel ran 100 px past the window's bottom edge (its greatest height was the
+    window's, from where it starts 135 px down), so the newest two lines were under the fold."""
+    with open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Zineb")
+        play_until(page, "document.querySelectorAll('#log li').length >= 45")
+        play_until(page, "Boolean(document.querySelector('#hand .hand-card.playable'))")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        lines = page.locator("#log")
+        assert lines.evaluate("node => node.scrollHeight > node.clientHeight")  # full: it scrolls within itself
+        panel = page.locator("aside.log").bounding_box()
+        newest = page.locator("#log li").last.bounding_box()
+        assert panel is not None and newest is not None
+        assert panel["y"] + panel["height"] <= 860, panel
+        assert newest["y"] + newest["height"] <= 860, newest
+        assert not page.locator("#recent").is_visible()  # beside the table, the play-by-play is enough
+        page.screenshot(path=str(tmp_path / "log-in-sight.png"))
+
+
+def test_on_a_phone_the_last_moves_are_under_the_hand(browser: Any, url: str, tmp_path: Path) -> None:
+    """The audit: on a phone the play-by-play starts under the hand, below the window's bottom edge: a bot's
+    declaration or the clock's move could only be read by scrolling down past the hand. The newest two lines are
+    under the hand's decisions, inside the hand's own panel: seen with the hand, with four cards on the table
+    without scrolling the page at all."""
+    with open_page(browser, **PHONE) as page:
+        create_table(page, url, name="Samia")
+        play_until(page, "document.querySelectorAll('#hand .hand-card').length === 2")
+        page.wait_for_selector("#hand .hand-card.playable")
+        recent = page.locator("#recent li")
+        assert recent.count() == 2
+        logged = [line.inner_text() for line in page.locator("#log li").all()[-2:]]
+        assert [line.inner_text() for line in recent.all()] == logged
+        # In the hand's panel, right under its decisions: the hand and the last moves fit the window together.
+        assert page.locator("section.mine > #decisions + #recent").count() == 1
+        page.locator("section.mine").evaluate("node => window.scrollTo(0, node.getBoundingClientRect().top + scrollY)")
+        box = recent.last.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+        page.screenshot(path=str(tmp_path / "phone-recent.png"))
