@@ -102,3 +102,18 @@ def test_on_a_phone_the_last_moves_are_under_the_hand(browser: Any, url: str, tm
         box = recent.last.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
         page.screenshot(path=str(tmp_path / "phone-recent.png"))
+
+
+def test_my_games_is_in_the_top_bar_as_soon_as_a_name_is_kept(browser: Any, url: str) -> None:
+    """The audit: after "Keep this name" the panel said "You play as Youssef", but "My games" came only on reload."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.wait_for_selector("#me-name")
+        assert not page.locator("#my-page").count()
+        page.fill("#me-name", "Youssef")
+        page.click("#me-keep")
+        page.wait_for_selector("#me-who:has-text('You play as Youssef')")
+        page.wait_for_selector("#my-page", timeout=3_000)
+        page.click("#my-page")
+        page.wait_for_selector("#player h1")
+        assert page.inner_text("#player h1") == "Youssef"
