@@ -25,8 +25,10 @@ from test_browser import (
     DESKTOP,
     PHONE,
     create_table,
+    get_json,
     hand_of,
     open_page,
+    play_until_summary,
     playwright_api,
     serving,
     truthful,
@@ -117,3 +119,46 @@ def test_my_games_is_in_the_top_bar_as_soon_as_a_name_is_kept(browser: Any, url:
         page.click("#my-page")
         page.wait_for_selector("#player h1")
         assert page.inner_text("#player h1") == "Youssef"
+
+
+def test_the_replays_captions_say_what_the_play_by_play_says(browser: Any, url: str) -> None:
+    """The audit: the replay's caption read "Amina annonce rien" (ungrammatical; the play-by-play beside it says
+    "Amina n'annonce rien"), and "Amina plays 1 of oros" for the card the play-by-play said she dropped."""
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, url, name="Hafsa", target=1)  # the first point scored wins: a short game
+        for game in range(6):
+            while True:
+                play_until_summary(page, honest=False)  # Hafsa declares nothing, whatever her hand holds
+                if page.locator("#summary").get_attribute("data-kind") == "game":
+                    break
+                page.click("[data-action='continue']")
+            steps = get_json(f"{url}/api/tables/{table_id}/replay?game={game}")["steps"]
+            nothing = [i for i, s in enumerate(steps) if s["action"] and s["action"].get("declare") == "none"]
+            drops = [i for i, s in enumerate(steps) if any(e["type"] == "drop" for e in s["events"])]
+            if nothing and drops:
+                break
+            page.click("[data-action='rematch']")  # a game over before any card was dropped: another
+            page.wait_for_selector("#summary", state="detached")
+        else:
+            pytest.fail("no game had a declaration of nothing and a drop")
+        page.goto(f"{url}/t/{table_id}?replay&game={game}")
+        page.wait_for_selector("#replay-next")
+
+        def caption(step: int) -> str:
+            page.fill("#replay-slider", str(step))
+            text: str = page.inner_text(".replay-step")
+            return text.split(" · ", 1)[1]
+
+        who = {0: "Hafsa", 1: "Bot 2"}[steps[nothing[0]]["action"]["seat"]]
+        assert caption(nothing[0]) == f"{who} declared nothing"
+        dropper = {0: "Hafsa", 1: "Bot 2"}[steps[drops[0]]["action"]["seat"]]
+        assert caption(drops[0]).startswith(f"{dropper} drops ")
+        assert page.locator("#log li").last.inner_text().startswith(f"{dropper} drops")  # as the line beside it
+        page.select_option("#language", "fr")
+        page.wait_for_selector("html[lang='fr'] .replay-step")
+        who_fr = {"Bot 2": "Robot 2"}.get(who, who)
+        assert caption(nothing[0]) == f"{who_fr} n'annonce rien"
+        assert caption(drops[0]).startswith(f"{ {'Bot 2': 'Robot 2'}.get(dropper, dropper) } pose ")
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[lang='ar'] .replay-step")
+        assert caption(nothing[0]).endswith("لم يعلن شيئًا")

@@ -132,7 +132,7 @@ const en = {
   // replays
   replayOf: "Replay", step: "Step", stepOf: "Step {n} of {total}", first: "First step", prev: "Back", play: "Play",
   pause: "Pause", forward: "Forward", last: "Last step", replayStart: "The deal",
-  replayPlay: "{name} plays {card}", replayDeclare: "{name} declares {kind}", replayChallenge: "{name} challenges {target}",
+  replayPlay: "{name} plays {card}", replayDrop: "{name} drops {card}", replayChallenge: "{name} challenges {target}",
   // declarations
   declare_none: "Nothing", declare_ronda: "Ronda", declare_tringa: "Tringa", declare_double_ronda: "Double ronda",
   word_none: "nothing", word_ronda: "ronda", word_tringa: "tringa", word_double_ronda: "double ronda",
@@ -336,7 +336,7 @@ const fr = {
   newGame: "Une nouvelle partie commence",
   replayOf: "Revoir", step: "Coup", stepOf: "Coup {n} sur {total}", first: "Premier coup", prev: "Reculer", play: "Lecture",
   pause: "Pause", forward: "Avancer", last: "Dernier coup", replayStart: "La donne",
-  replayPlay: "{name} joue {card}", replayDeclare: "{name} annonce {kind}", replayChallenge: "{name} conteste {target}",
+  replayPlay: "{name} joue {card}", replayDrop: "{name} pose {card}", replayChallenge: "{name} conteste {target}",
   declare_none: "Rien", declare_ronda: "Ronda", declare_tringa: "Tringa", declare_double_ronda: "Double ronda",
   word_none: "rien", word_ronda: "ronda", word_tringa: "tringa", word_double_ronda: "double ronda",
   n_round: "Manche {round} — {name} distribue", n_round_you: "Manche {round} — vous distribuez",
@@ -536,7 +536,7 @@ const ar = {
   newGame: "تبدأ لعبة جديدة",
   replayOf: "إعادة", step: "خطوة", stepOf: "الخطوة {n} من {total}", first: "الخطوة الأولى", prev: "رجوع", play: "تشغيل",
   pause: "إيقاف", forward: "تقدّم", last: "الخطوة الأخيرة", replayStart: "التوزيع",
-  replayPlay: "{name} يلعب {card}", replayDeclare: "{name} يعلن {kind}", replayChallenge: "{name} يتحدى {target}",
+  replayPlay: "{name} يلعب {card}", replayDrop: "{name} يرمي {card}", replayChallenge: "{name} يتحدى {target}",
   declare_none: "لا شيء", declare_ronda: "روندا", declare_tringa: "ترينكا", declare_double_ronda: "روندا مزدوجة",
   n_round: "الجولة {round} — يوزّع {name}", n_round_you: "الجولة {round} — أنت الموزّع",
   n_deal: "التوزيعة {deal}: {size} أوراق لكل لاعب، {stock} في الرزمة",
