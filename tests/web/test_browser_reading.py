@@ -10,6 +10,7 @@ summary keeps each side's name on one line.
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,3 +163,41 @@ def test_the_replays_captions_say_what_the_play_by_play_says(browser: Any, url: 
         page.select_option("#language", "ar")
         page.wait_for_selector("html[lang='ar'] .replay-step")
         assert caption(nothing[0]).endswith("لم يعلن شيئًا")
+
+
+def test_the_first_deal_the_summary_and_the_last_cards_read_as_the_table_shows_them(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit's smaller points: the first deal's line listed the table's cards as dealt ("1 2 12 11") beside a
+    felt that sorts them ("1 2 11 12"); on a phone the round's summary wrapped "Bot 2" onto two lines; Arabic
+    told the last cards going "لـالحاسوب 2", where the lam joins the article: "للحاسوب 2"."""
+    import ronda.interfaces.web.lobby as lobby_module
+    from ronda import Rules
+    from ronda.engine.deck import shuffled_deck
+
+    deck = shuffled_deck(Rules(players=2), random.Random(0))  # turns up 5c 2e 10e 1b: not in the felt's order
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as base, open_page(browser, **PHONE) as page:
+        create_table(page, base, name="Khadija")
+        felt = [card.get_attribute("aria-label") for card in page.locator("#table-cards .table-card").all()]
+        told = [
+            chip.get_attribute("aria-label") for chip in page.locator("#log li.ev-deal").first.locator(".chip").all()
+        ]
+        assert len(felt) == 4 and told == felt
+        play_until_summary(page)
+        names = page.locator("#summary tbody th")
+        assert names.count() == 2
+        boxes = "n => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length; }"
+        for name in names.all():  # each name on one line: its text makes one box
+            assert name.evaluate(boxes) == 1, name.inner_text()
+        page.screenshot(path=str(tmp_path / "summary.png"))
+        taken = page.locator("#log li.ev-table_taken")
+        assert taken.count(), "nobody took the last cards: no line to read"
+        english = taken.last.inner_text()
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[lang='ar']")
+        arabic = page.locator("#log li.ev-table_taken").last.inner_text()
+        expected = "آخر الأوراق لك" if english.startswith("Last cards to You") else "آخر الأوراق للحاسوب 2"
+        assert arabic.startswith(expected), arabic
+        assert "لـال" not in page.inner_text("#log")

@@ -556,7 +556,7 @@ const ar = {
   n_challenge: "{name} يتحدى {target}: {hand} — {verdict}",
   n_challenge_you: "تتحدى {target}: {hand} — {verdict}",
   n_true: "الإعلان صادق", n_false: "الإعلان كاذب",
-  n_table_taken: "آخر الأوراق لـ{side}: {cards}",
+  n_table_taken: "آخر الأوراق {side}: {cards}",
   n_round_end: "انتهت الجولة — المأخوذ: {piles}",
   n_game_over: "انتهت اللعبة — الفائز: {side}",
   n_game_over_challenge: "انتهت اللعبة بتحدٍّ خاسر — الفائز: {side}",
