@@ -34,6 +34,7 @@ from test_browser import (
     serving,
     truthful,
 )
+from test_browser_ratings import keep_name, play_both_to_game_over
 
 from ronda.interfaces.web.app import create_app
 
@@ -201,3 +202,40 @@ def test_the_first_deal_the_summary_and_the_last_cards_read_as_the_table_shows_t
         expected = "آخر الأوراق لك" if english.startswith("Last cards to You") else "آخر الأوراق للحاسوب 2"
         assert arabic.startswith(expected), arabic
         assert "لـال" not in page.inner_text("#log")
+
+
+def test_a_players_page_and_the_leaderboard_count_the_same_rated_games(browser: Any, url: str) -> None:
+    """The audit: Amina lost a game to a bot and a rated one to Brahim; the leaderboard said 0 wins, 1 loss, and
+    her page, in the row of her rating, 0 and 2 (it counted the bot's game, unrated). Beside the rating her page
+    counts the rated games now, as the leaderboard does, and every game in a column that says so."""
+    with open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        keep_name(amina, url, "Amira")
+        keep_name(brahim, url, "Bilal")
+        amina.goto(url)  # a table against a bot, under her kept name: not rated
+        amina.fill("#target", "1")  # the first point wins: a short game
+        amina.click("#create")
+        play_until(amina, "Boolean(document.querySelector('#summary[data-kind=game]'))")
+        amina.goto(url)
+        amina.select_option("[data-seat-kind='1']", "human")
+        amina.fill("#target", "1")
+        amina.click("#create")
+        link = amina.locator("#invite-link")
+        link.wait_for()
+        brahim.goto(link.input_value())
+        brahim.click("#join-button")
+        play_both_to_game_over([amina, brahim])
+        amina.locator("#rating-changes .rating-change.own").wait_for()
+        amina.goto(f"{url}/leaderboard?players=2")
+        row = amina.locator("#leaderboard tr", has_text="Amira")
+        board = [int(cell.inner_text()) for cell in row.locator("td.num").all()[-2:]]
+        assert sum(board) == 1  # the rated game only
+        amina.goto(f"{url}/p/Amira")
+        mine = amina.locator("#player tr[data-players='2']")
+        mine.wait_for()
+        assert [int(mine.locator(cell).inner_text()) for cell in (".rated-wins", ".rated-losses")] == board
+        heads = amina.locator("#player thead th").all_text_contents()
+        assert "Rated wins" in heads and "Rated losses" in heads and "All games, bots too" in heads
+        # Her own page (her cookie): her games at private tables, the bot's one too, are counted for her.
+        record = amina.evaluate("fetch('/api/players/Amira').then((answer) => answer.json())")["record"][0]
+        assert record["wins"] + record["losses"] == 2
+        assert mine.locator(".all-games").inner_text() == f"{record['wins']} won · {record['losses']} lost"

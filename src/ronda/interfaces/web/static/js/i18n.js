@@ -120,7 +120,8 @@ const en = {
   wonByTarget: "First to {target}: {name}.", wonByChallenge: "{name} won on a failed challenge.",
   // ratings and players' pages
   leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard: games of {n}", player: "Player", rating: "Rating",
-  wins: "Wins", losses: "Losses", provisional: "(provisional)", provisionalPlayers: "Provisional: fewer than {n} rated games",
+  wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
+  allGamesRecord: "{wins} won · {losses} lost", provisional: "(provisional)", provisionalPlayers: "Provisional: fewer than {n} rated games",
   resultWon: "Won", resultLost: "Lost", unrated: "unrated", privateTable: "private table (only you see it)",
   ratingTitle: "Rating", unratedBots: "Not rated: games with a bot are not rated.",
   abandonedLost: "(left the game: counted as lost)", yourPage: "Your page: your games at private tables are shown to you alone.",
@@ -325,7 +326,8 @@ const fr = {
   wonByTarget: "Premier à {target} : {name}.", wonByChallenge: "{name} gagne sur une contestation perdue.",
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement : parties à {n}", player: "Joueur", rating: "Cote",
-  wins: "Victoires", losses: "Défaites", provisional: "(provisoire)", provisionalPlayers: "Provisoire : moins de {n} parties classées",
+  wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
+  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} gagnées · {losses} perdues", provisional: "(provisoire)", provisionalPlayers: "Provisoire : moins de {n} parties classées",
   resultWon: "Gagnée", resultLost: "Perdue", unrated: "non classée", privateTable: "table privée (vous seul la voyez)",
   ratingTitle: "Cote", unratedBots: "Partie non classée : les parties avec un robot ne comptent pas.",
   abandonedLost: "(a quitté la partie : comptée perdue)", yourPage: "Votre page : vos parties aux tables privées ne sont montrées qu'à vous.",
@@ -525,7 +527,8 @@ const ar = {
   wonByTarget: "أول من بلغ {target}: {name}.", wonByChallenge: "فاز {name} بتحدٍّ خاسر.",
   // التصنيف وصفحات اللاعبين
   leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب: مباريات {n} لاعبين", player: "اللاعب", rating: "التصنيف",
-  wins: "انتصارات", losses: "هزائم", provisional: "(مؤقت)", provisionalPlayers: "مؤقت: أقل من {n} مباريات مصنفة",
+  wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",
+  allGames: "كل المباريات، مع الحاسوب أيضًا", allGamesRecord: "{wins} فوز · {losses} خسارة", provisional: "(مؤقت)", provisionalPlayers: "مؤقت: أقل من {n} مباريات مصنفة",
   resultWon: "فوز", resultLost: "خسارة", unrated: "غير مصنفة", privateTable: "طاولة خاصة (تظهر لك وحدك)",
   ratingTitle: "التصنيف", unratedBots: "غير مصنفة: المباريات مع الحاسوب لا تُحتسب.",
   abandonedLost: "(غادر المباراة: تُحتسب خسارة)", yourPage: "صفحتك: مبارياتك على الطاولات الخاصة تظهر لك وحدك.",
