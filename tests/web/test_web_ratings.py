@@ -93,7 +93,9 @@ def test_a_game_between_two_people_rates_both_once_and_each_sees_the_change(tmp_
         (game,) = amina["games"]
         assert game["rated"] and game["rating"] == changes[0] and game["table_id"] == table_id
         assert game["replay"] == f"/t/{table_id}?replay&game=0"
-        assert amina["ratings"] == [{"players": 2, "rating": changes[0]["after"], "provisional": True, "games": 1}]
+        wins = int(changes[0]["result"] == "won")  # the rated games' wins and losses, as the leaderboard counts them
+        standing = {"players": 2, "rating": changes[0]["after"], "provisional": True, "games": 1}
+        assert amina["ratings"] == [{**standing, "wins": wins, "losses": 1 - wins}]
         # The write of the game's end sent again (a retry after a lost answer) rates nothing twice.
         store = http.app.state.lobby.journal.store
         scores = clients[0].view["scores"]  # type: ignore[index]

@@ -163,6 +163,7 @@ def player_page(store: Store, player_id: str, viewer: str | None) -> dict[str, A
             }
         )
     standing = {r.players: ratings.Skill(r.mu, r.sigma, r.games) for r in held}
+    rated_wins = {r.players: int(r.wins) for r in held}
     return {
         "player_id": player.id,
         "name": player.name,
@@ -174,6 +175,8 @@ def player_page(store: Store, player_id: str, viewer: str | None) -> dict[str, A
                 "rating": ratings.shown(standing[n]),
                 "provisional": standing[n].provisional,
                 "games": standing[n].games,
+                "wins": rated_wins[n],
+                "losses": standing[n].games - rated_wins[n],
             }
             for n in ratings.PLAYER_COUNTS
             if n in standing

@@ -103,13 +103,18 @@ export function hintPanel(hint, names, chip, close) {
 
 const sideOfSeat = (seat, players) => (players === 4 ? seat % 2 : seat);
 
+/** A declaration as the play-by-play tells it: "Amina declared ronda", "Amina declared nothing" ("n'annonce rien"). */
+export function declaredWords(name, kind) {
+  return t(kind === "none" ? "n_declare_none" : "n_declare", { name, kind: kindWord(kind) });
+}
+
 /** What a decision did, as the replay names it: "Bot 2 plays 5o", with the class and the loss. */
 function decisionLabel(decision, names) {
   const who = names.seatName(decision.seat);
   const taken = decision.taken;
   let did;
   if ("play" in taken) did = t("replayPlay", { name: who, card: cardLabel(taken.play) });
-  else if ("declare" in taken) did = t("replayDeclare", { name: who, kind: kindWord(taken.declare) });
+  else if ("declare" in taken) did = declaredWords(who, taken.declare);
   else did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
   return t("decisionLabel", {
     round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: lossPoints(decision.loss),

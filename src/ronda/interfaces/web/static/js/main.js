@@ -205,6 +205,14 @@ document.addEventListener("keydown", (event) => {
   if (current?.key(event)) event.preventDefault();
 });
 window.addEventListener("popstate", route);
+// The lobby's "You" panel kept a name (or logged in or out): "My games" shows, or goes, without a reload.
+document.addEventListener("ronda:me", (event) => {
+  const id = event.detail?.id ?? null;
+  if (id !== myPage) {
+    myPage = id;
+    header();
+  }
+});
 window.addEventListener("unhandledrejection", (event) => {
   // Never a crash: a failed call becomes a polite notice.
   event.preventDefault();

@@ -61,6 +61,8 @@ export function mePanel(first, changed) {
     me = await whoAmI();
     draw();
     changed(me);
+    // The top bar's "My games" follows at once (a name kept, an account logged into or out of).
+    document.dispatchEvent(new CustomEvent("ronda:me", { detail: { id: me.id ?? null } }));
     tell(message);
   };
 

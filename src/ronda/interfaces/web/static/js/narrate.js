@@ -4,7 +4,8 @@
 // play's own line: "You play 5c, take 5o 6c — caida! +1". Cards inside a line
 // are kept as card names so the page can draw them as small chips.
 
-import { has, kindName, kindWord, t } from "./i18n.js";
+import { cardOrder } from "./cards.js";
+import { has, kindName, kindWord, language, t } from "./i18n.js";
 
 /** Names of seats and sides as this reader sees them: "You", "Amina", "Seat 2", "Us"/"Them". */
 export function namer(table, me) {
@@ -38,6 +39,15 @@ const cardsToken = (names) => names.map(cardToken).join(" ");
 function parts(text) {
   return text.split(MARK).filter((piece) => piece !== "").map((piece) =>
     piece.startsWith("card:") ? { card: piece.slice(5) } : piece);
+}
+
+/** A side's name after "to": in Arabic the preposition lam joins the name, and "ال" after it becomes "لل"
+ * ("للحاسوب 2", not "لـالحاسوب 2"); the other languages say "to" in the sentence itself. */
+function toSide(name) {
+  if (language() !== "ar") return name;
+  const joined = { [t("you")]: "لك", [t("us")]: "لنا", [t("them")]: "لهم" }[name];
+  if (joined) return joined;
+  return name.startsWith("ال") ? `لل${name.slice(2)}` : `لـ${name}`;
 }
 
 const PLAY_REASONS = new Set(["caida", "chain", "missa", "dealer_duty"]);
@@ -86,7 +96,9 @@ export class Narrator {
         this.declared.clear();
         this.lastPlay = null;
         let text = t(event.last ? "n_deal_last" : "n_deal", { deal: event.deal + 1, size: event.hand_size, stock: event.stock });
-        if (event.table.length) text += ` · ${t("n_table", { cards: cardsToken(event.table) })}`;
+        // In the felt's order (by rank, then suit), so that the line and the table beside it agree.
+        const table = [...event.table].sort((a, b) => cardOrder(a) - cardOrder(b));
+        if (table.length) text += ` · ${t("n_table", { cards: cardsToken(table) })}`;
         return { parts: parts(text), tone: "deal" };
       }
       case "declare": {
@@ -154,7 +166,7 @@ export class Narrator {
           tone: "alert",
         };
       case "table_taken":
-        return { parts: parts(t("n_table_taken", { side: sideName(event.side), cards: cardsToken(event.cards) })), tone: "" };
+        return { parts: parts(t("n_table_taken", { side: toSide(sideName(event.side)), cards: cardsToken(event.cards) })), tone: "" };
       case "round_end":
         return {
           parts: parts(t("n_round_end", { piles: event.piles.map((n, side) => `${sideName(side)} ${n}`).join(" · ") })),

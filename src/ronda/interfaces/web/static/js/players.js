@@ -41,17 +41,22 @@ export async function showPlayer(app, key, { fail, current }) {
     return;
   }
   if (!current()) return;
+  // Wins and losses beside the rating are its rated games', as the leaderboard counts them; every finished game,
+  // games with a bot too, has a column of its own, named so.
   const ratings = el("table", { class: "summary-table ratings-table" },
     el("thead", {}, el("tr", {},
       el("th", { scope: "col" }, t("players")), el("th", { scope: "col" }, t("rating")),
-      el("th", { scope: "col" }, t("wins")), el("th", { scope: "col" }, t("losses")))),
+      el("th", { scope: "col" }, t("ratedWins")), el("th", { scope: "col" }, t("ratedLosses")),
+      el("th", { scope: "col" }, t("allGames")))),
     el("tbody", {}, page.record.map((r) => {
       const rated = page.ratings.find((x) => x.players === r.players);
       return el("tr", { "data-players": r.players },
         el("th", { scope: "row" }, t("playersN", { n: r.players })),
         el("td", {}, rated ? el("bdi", { dir: "ltr", class: "num" }, ratingNumber(rated.rating)) : "—",
           rated?.provisional ? el("small", { class: "provisional" }, ` ${t("provisional")}`) : null),
-        el("td", { class: "num" }, r.wins), el("td", { class: "num" }, r.losses));
+        el("td", { class: "num rated-wins" }, rated ? rated.wins : "—"),
+        el("td", { class: "num rated-losses" }, rated ? rated.losses : "—"),
+        el("td", { class: "all-games" }, t("allGamesRecord", { wins: r.wins, losses: r.losses })));
     })));
   const games = page.games.map((g) => {
     const others = g.seats.filter((s) => s.seat !== g.seat).map((s, i) => [i ? ", " : "",
@@ -94,7 +99,7 @@ export async function showLeaderboard(app, players, { fail, current }) {
     el("td", { class: "num" }, p.wins), el("td", { class: "num" }, p.losses)));
   const head = el("thead", {}, el("tr", {},
     el("th", { scope: "col" }, "#"), el("th", { scope: "col" }, t("player")), el("th", { scope: "col" }, t("rating")),
-    el("th", { scope: "col" }, t("wins")), el("th", { scope: "col" }, t("losses"))));
+    el("th", { scope: "col" }, t("ratedWins")), el("th", { scope: "col" }, t("ratedLosses"))));
   const tabs = el("nav", { class: "tabs", "aria-label": t("players") }, COUNTS.map((n) => el("a", {
     href: `/leaderboard?players=${n}`, "data-link": "", class: `btn${n === board.players ? " primary" : ""}`,
     "aria-current": n === board.players ? "page" : null,

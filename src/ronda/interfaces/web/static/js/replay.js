@@ -6,9 +6,9 @@
 // step then says its decision's class, and a graph of the game goes beside it.
 
 import { cardLabel } from "./cards.js";
-import { analysisPanel, verdict } from "./coach.js";
+import { analysisPanel, declaredWords, verdict } from "./coach.js";
 import { el } from "./dom.js";
-import { kindWord, t } from "./i18n.js";
+import { t } from "./i18n.js";
 import { Narrator, namer } from "./narrate.js";
 import { api, tokens } from "./net.js";
 import { TableScreen, chip } from "./table.js";
@@ -60,11 +60,17 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
   let left = false;
 
   const names = namer(summary, null);
-  const describe = (action) => {
+  // Each step's caption in the play-by-play's words: a card laid on the table "drops", a declaration of
+  // nothing is "declared nothing" (in French "n'annonce rien"), as the lines beside it say.
+  const describe = (step) => {
+    const action = step.action;
     if (!action) return t("replayStart");
     const who = names.seatName(action.seat);
-    if ("play" in action) return t("replayPlay", { name: who, card: cardLabel(action.play) });
-    if ("declare" in action) return t("replayDeclare", { name: who, kind: kindWord(action.declare) });
+    if ("play" in action) {
+      const dropped = step.events.some((e) => e.type === "drop" && e.seat === action.seat);
+      return t(dropped ? "replayDrop" : "replayPlay", { name: who, card: cardLabel(action.play) });
+    }
+    if ("declare" in action) return declaredWords(who, action.declare);
     if ("challenge" in action) return t("replayChallenge", { name: who, target: names.seatName(action.challenge) });
     return "";
   };
@@ -151,7 +157,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
         button("replay-last", t("last"), () => { stop(); go(last); }, index === last, "last")),
       slider,
       el("p", { class: "replay-step" },
-        el("b", {}, t("stepOf", { n: index, total: last })), " · ", describe(steps[index].action)),
+        el("b", {}, t("stepOf", { n: index, total: last })), " · ", describe(steps[index])),
       byStep.has(index) ? el("p", { class: "replay-verdict", id: "replay-verdict" }, verdict(byStep.get(index), names, chip)) : null);
   };
 

@@ -362,6 +362,7 @@ export class TableScreen {
         this.ring(view, names),
         this.narration()),
     );
+    this.fitLog();
     this.root.dataset.phase = view.phase;
     this.root.dataset.players = String(view.players);
     if (this.table.status === "waiting") this.root.append(this.waitingPanel());
@@ -383,6 +384,26 @@ export class TableScreen {
     this.shouts.slice(-3).forEach((call, i) => setTimeout(() => callout(this.root.querySelector("#felt"), call.text, call.tone), i * 300));
     this.shouts = [];
     this.plays = [];
+  }
+
+  /** The play-by-play beside the table ends above the window's bottom edge, its newest line in sight without
+   * scrolling the page: its greatest height is the window's less where the board starts (CSS reads --log-top). */
+  fitLog() {
+    const board = this.root.querySelector(".board");
+    if (!board) return;
+    const top = Math.max(0, Math.round(board.getBoundingClientRect().top + window.scrollY));
+    if (this.root.style.getPropertyValue("--log-top") !== `${top}px`) this.root.style.setProperty("--log-top", `${top}px`);
+    if (!this.fitting) {
+      this.fitting = () => { if (this.root.isConnected) this.fitLog(); else window.removeEventListener("resize", this.fitting); };
+      window.addEventListener("resize", this.fitting);
+    }
+  }
+
+  /** The last moves, under the hand where the play-by-play is further down the page (a phone, a narrow window):
+   * the newest two lines, read without scrolling. The play-by-play itself says them to screen readers. */
+  recent() {
+    if (this.hands) return null;
+    return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, this.narrator.lines.slice(-2).map(lineNode));
   }
 
   // The server's turn clock (summary.turn_time): when it runs out, the stand-in makes this decision. The page
@@ -609,6 +630,7 @@ export class TableScreen {
           el("span", {}, t("autoDeclare")))),
       el("div", { class: "hand", id: "hand", role: "group", "aria-label": t("yourHand") }, hand),
       this.controls ? this.controls() : this.decisions(view, names),
+      this.recent(),
       this.hint && !this.hands ? hintPanel(this.hint, names, chip, () => { this.hint = null; this.render(); }) : null);
   }
 

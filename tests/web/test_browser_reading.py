@@ -1,0 +1,241 @@
+"""What a player reads on the page, checked in Debian's chromium after a player audit (/tmp/audit-web.md).
+
+The newest line of the play-by-play is in sight without scrolling the page, at 1280x860 beside the table and
+on a phone under the hand; the replay's captions say what the play-by-play beside them says; "My games"
+is in the top bar as soon as a name is kept; the play-by-play's first deal lists the table's cards in the
+felt's order, and says in Arabic who took the last cards as Arabic joins "to" to a name; the round's
+summary keeps each side's name on one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import (
+    DESKTOP,
+    PHONE,
+    create_table,
+    get_json,
+    hand_of,
+    open_page,
+    play_until_summary,
+    playwright_api,
+    serving,
+    truthful,
+)
+from test_browser_ratings import keep_name, play_both_to_game_over
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    folder = tmp_path_factory.mktemp("reading")
+    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as base:
+        yield base
+
+
+def play_until(page: Any, done: str, seconds: float = 60) -> None:
+    """Declare truthfully and play the first playable card, by clicking, until the expression ``done`` is true."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(done):
+        assert time.monotonic() < deadline, f"still false: {done}"
+        with contextlib.suppress(playwright_api.Error):
+            if page.locator("#summary [data-action='continue']").count():
+                page.click("#summary [data-action='continue']", timeout=1_000)
+            elif page.locator("[data-action^='declare-']").count():
+                page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=1_000)
+            elif page.locator("#hand .hand-card.playable").count():
+                page.locator("#hand .hand-card.playable").first.click(timeout=1_000)
+        page.wait_for_timeout(50)
+
+
+def test_the_newest_play_by_play_line_is_in_sight_without_scrolling_the_page(
+    browser: Any, url: str, tmp_path: Path
+) -> None:
+    """The audit: at 1280x860 the panel ran 100 px past the window's bottom edge (its greatest height was the
+    window's, from where it starts 135 px down), so the newest two lines were under the fold."""
+    with open_page(browser, **DESKTOP) as page:
+        create_table(page, url, name="Zineb")
+        play_until(page, "document.querySelectorAll('#log li').length >= 45")
+        play_until(page, "Boolean(document.querySelector('#hand .hand-card.playable'))")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(300)
+        lines = page.locator("#log")
+        assert lines.evaluate("node => node.scrollHeight > node.clientHeight")  # full: it scrolls within itself
+        panel = page.locator("aside.log").bounding_box()
+        newest = page.locator("#log li").last.bounding_box()
+        assert panel is not None and newest is not None
+        assert panel["y"] + panel["height"] <= 860, panel
+        assert newest["y"] + newest["height"] <= 860, newest
+        assert not page.locator("#recent").is_visible()  # beside the table, the play-by-play is enough
+        page.screenshot(path=str(tmp_path / "log-in-sight.png"))
+
+
+def test_on_a_phone_the_last_moves_are_under_the_hand(browser: Any, url: str, tmp_path: Path) -> None:
+    """The audit: on a phone the play-by-play starts under the hand, below the window's bottom edge: a bot's
+    declaration or the clock's move could only be read by scrolling down past the hand. The newest two lines are
+    under the hand's decisions, inside the hand's own panel: seen with the hand, with four cards on the table
+    without scrolling the page at all."""
+    with open_page(browser, **PHONE) as page:
+        create_table(page, url, name="Samia")
+        play_until(page, "document.querySelectorAll('#hand .hand-card').length === 2")
+        page.wait_for_selector("#hand .hand-card.playable")
+        recent = page.locator("#recent li")
+        assert recent.count() == 2
+        logged = [line.inner_text() for line in page.locator("#log li").all()[-2:]]
+        assert [line.inner_text() for line in recent.all()] == logged
+        # In the hand's panel, right under its decisions: the hand and the last moves fit the window together.
+        assert page.locator("section.mine > #decisions + #recent").count() == 1
+        page.locator("section.mine").evaluate("node => window.scrollTo(0, node.getBoundingClientRect().top + scrollY)")
+        box = recent.last.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+        page.screenshot(path=str(tmp_path / "phone-recent.png"))
+
+
+def test_my_games_is_in_the_top_bar_as_soon_as_a_name_is_kept(browser: Any, url: str) -> None:
+    """The audit: after "Keep this name" the panel said "You play as Youssef", but "My games" came only on reload."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.wait_for_selector("#me-name")
+        assert not page.locator("#my-page").count()
+        page.fill("#me-name", "Youssef")
+        page.click("#me-keep")
+        page.wait_for_selector("#me-who:has-text('You play as Youssef')")
+        page.wait_for_selector("#my-page", timeout=3_000)
+        page.click("#my-page")
+        page.wait_for_selector("#player h1")
+        assert page.inner_text("#player h1") == "Youssef"
+
+
+def test_the_replays_captions_say_what_the_play_by_play_says(browser: Any, url: str) -> None:
+    """The audit: the replay's caption read "Amina annonce rien" (ungrammatical; the play-by-play beside it says
+    "Amina n'annonce rien"), and "Amina plays 1 of oros" for the card the play-by-play said she dropped."""
+    with open_page(browser, **DESKTOP) as page:
+        table_id = create_table(page, url, name="Hafsa", target=1)  # the first point scored wins: a short game
+        for game in range(6):
+            while True:
+                play_until_summary(page, honest=False)  # Hafsa declares nothing, whatever her hand holds
+                if page.locator("#summary").get_attribute("data-kind") == "game":
+                    break
+                page.click("[data-action='continue']")
+            steps = get_json(f"{url}/api/tables/{table_id}/replay?game={game}")["steps"]
+            nothing = [i for i, s in enumerate(steps) if s["action"] and s["action"].get("declare") == "none"]
+            drops = [i for i, s in enumerate(steps) if any(e["type"] == "drop" for e in s["events"])]
+            if nothing and drops:
+                break
+            page.click("[data-action='rematch']")  # a game over before any card was dropped: another
+            page.wait_for_selector("#summary", state="detached")
+        else:
+            pytest.fail("no game had a declaration of nothing and a drop")
+        page.goto(f"{url}/t/{table_id}?replay&game={game}")
+        page.wait_for_selector("#replay-next")
+
+        def caption(step: int) -> str:
+            page.fill("#replay-slider", str(step))
+            text: str = page.inner_text(".replay-step")
+            return text.split(" · ", 1)[1]
+
+        who = {0: "Hafsa", 1: "Bot 2"}[steps[nothing[0]]["action"]["seat"]]
+        assert caption(nothing[0]) == f"{who} declared nothing"
+        dropper = {0: "Hafsa", 1: "Bot 2"}[steps[drops[0]]["action"]["seat"]]
+        assert caption(drops[0]).startswith(f"{dropper} drops ")
+        assert page.locator("#log li").last.inner_text().startswith(f"{dropper} drops")  # as the line beside it
+        page.select_option("#language", "fr")
+        page.wait_for_selector("html[lang='fr'] .replay-step")
+        who_fr = {"Bot 2": "Robot 2"}.get(who, who)
+        assert caption(nothing[0]) == f"{who_fr} n'annonce rien"
+        assert caption(drops[0]).startswith(f"{ {'Bot 2': 'Robot 2'}.get(dropper, dropper) } pose ")
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[lang='ar'] .replay-step")
+        assert caption(nothing[0]).endswith("لم يعلن شيئًا")
+
+
+def test_the_first_deal_the_summary_and_the_last_cards_read_as_the_table_shows_them(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The audit's smaller points: the first deal's line listed the table's cards as dealt ("1 2 12 11") beside a
+    felt that sorts them ("1 2 11 12"); on a phone the round's summary wrapped "Bot 2" onto two lines; Arabic
+    told the last cards going "لـالحاسوب 2", where the lam joins the article: "للحاسوب 2"."""
+    import ronda.interfaces.web.lobby as lobby_module
+    from ronda import Rules
+    from ronda.engine.deck import shuffled_deck
+
+    deck = shuffled_deck(Rules(players=2), random.Random(0))  # turns up 5c 2e 10e 1b: not in the felt's order
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as base, open_page(browser, **PHONE) as page:
+        create_table(page, base, name="Khadija")
+        felt = [card.get_attribute("aria-label") for card in page.locator("#table-cards .table-card").all()]
+        told = [
+            chip.get_attribute("aria-label") for chip in page.locator("#log li.ev-deal").first.locator(".chip").all()
+        ]
+        assert len(felt) == 4 and told == felt
+        play_until_summary(page)
+        names = page.locator("#summary tbody th")
+        assert names.count() == 2
+        boxes = "n => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length; }"
+        for name in names.all():  # each name on one line: its text makes one box
+            assert name.evaluate(boxes) == 1, name.inner_text()
+        page.screenshot(path=str(tmp_path / "summary.png"))
+        taken = page.locator("#log li.ev-table_taken")
+        assert taken.count(), "nobody took the last cards: no line to read"
+        english = taken.last.inner_text()
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[lang='ar']")
+        arabic = page.locator("#log li.ev-table_taken").last.inner_text()
+        expected = "آخر الأوراق لك" if english.startswith("Last cards to You") else "آخر الأوراق للحاسوب 2"
+        assert arabic.startswith(expected), arabic
+        assert "لـال" not in page.inner_text("#log")
+
+
+def test_a_players_page_and_the_leaderboard_count_the_same_rated_games(browser: Any, url: str) -> None:
+    """The audit: Amina lost a game to a bot and a rated one to Brahim; the leaderboard said 0 wins, 1 loss, and
+    her page, in the row of her rating, 0 and 2 (it counted the bot's game, unrated). Beside the rating her page
+    counts the rated games now, as the leaderboard does, and every game in a column that says so."""
+    with open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        keep_name(amina, url, "Amira")
+        keep_name(brahim, url, "Bilal")
+        amina.goto(url)  # a table against a bot, under her kept name: not rated
+        amina.fill("#target", "1")  # the first point wins: a short game
+        amina.click("#create")
+        play_until(amina, "Boolean(document.querySelector('#summary[data-kind=game]'))")
+        amina.goto(url)
+        amina.select_option("[data-seat-kind='1']", "human")
+        amina.fill("#target", "1")
+        amina.click("#create")
+        link = amina.locator("#invite-link")
+        link.wait_for()
+        brahim.goto(link.input_value())
+        brahim.click("#join-button")
+        play_both_to_game_over([amina, brahim])
+        amina.locator("#rating-changes .rating-change.own").wait_for()
+        amina.goto(f"{url}/leaderboard?players=2")
+        row = amina.locator("#leaderboard tr", has_text="Amira")
+        board = [int(cell.inner_text()) for cell in row.locator("td.num").all()[-2:]]
+        assert sum(board) == 1  # the rated game only
+        amina.goto(f"{url}/p/Amira")
+        mine = amina.locator("#player tr[data-players='2']")
+        mine.wait_for()
+        assert [int(mine.locator(cell).inner_text()) for cell in (".rated-wins", ".rated-losses")] == board
+        heads = amina.locator("#player thead th").all_text_contents()
+        assert "Rated wins" in heads and "Rated losses" in heads and "All games, bots too" in heads
+        # Her own page (her cookie): her games at private tables, the bot's one too, are counted for her.
+        record = amina.evaluate("fetch('/api/players/Amira').then((answer) => answer.json())")["record"][0]
+        assert record["wins"] + record["losses"] == 2
+        assert mine.locator(".all-games").inner_text() == f"{record['wins']} won · {record['losses']} lost"
