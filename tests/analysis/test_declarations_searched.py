@@ -21,12 +21,12 @@ import random
 
 from decks import random_position, run
 from ronda.analysis.grades import THRESHOLDS
-from ronda.analysis.search import _POLICY, DeclareFacts, Method, _bluff_live, _play_on, evaluate
+from ronda.analysis.search import _POLICY, DeclareFacts, Method, _play_on, evaluate
 from ronda.bots.rollout import rollout
 from ronda.engine.actions import CHALLENGES, DECLARES, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.events import Capture, ChallengeMade, Drop, Raise
-from ronda.engine.game import PLAY, Game
+from ronda.engine.game import Game
 from ronda.engine.rules import Rules
 
 RULES = Rules(players=2, target=25, dealer_duty=True)
@@ -95,15 +95,21 @@ def test_the_last_deal_s_declaration_is_worth_what_the_best_card_after_it_is_wor
     assert abs(first.best.expected - card.best.expected) < 1e-9
 
 
-def test_a_play_out_with_no_false_declaration_to_challenge_plays_the_cards_a_rollout_plays() -> None:
-    checked = 0
-    for seed in range(80):
-        game = random_position(Rules(players=2 + seed % 3), seed, 10 + seed % 30, challenge_rate=0.0)
-        if game.phase != PLAY or _bluff_live(game):
-            continue
+def test_a_play_out_in_which_nobody_challenges_plays_the_cards_a_rollout_plays() -> None:
+    # Random positions (random declarations: bluffs among them), every player count, four-card hands, a horizon
+    # of some deals: where no seat could prove a declaration false, nothing changed from the rollouts.
+    rules = [Rules(players=2), Rules(players=3), Rules(players=4), Rules(players=2, four_card_hands=True)]
+    unchanged = challenged = 0
+    for seed in range(120):
+        game = random_position(rules[seed % 4], seed, seed % 40, challenge_rate=0.0)
+        deals = seed % 3
         old, new = game.copy(history=False), game.copy(history=False)
-        rollout(old, random.Random(seed), _POLICY, 0)
-        _play_on(new, random.Random(seed), 0)
-        assert new.events == old.events and new.scores == old.scores
-        checked += 1
-    assert checked >= 15
+        rollout(old, random.Random(seed), _POLICY, deals)
+        _play_on(new, random.Random(seed), deals)
+        if any(isinstance(e, ChallengeMade) for e in new.events):
+            challenged += 1
+            assert all(not e.truthful for e in new.events if isinstance(e, ChallengeMade))  # none can fail
+            continue
+        assert new.events == old.events and new.scores == old.scores and new.phase == old.phase
+        unchanged += 1
+    assert unchanged >= 60 and challenged >= 1
