@@ -584,34 +584,39 @@ class _Search:
 # ------------------------------------------------------------------ challenges in the play-outs
 
 
-def _bluff_live(game: Game) -> bool:
-    """Whether a declaration of this deal that may still be challenged is false in ``game`` (a guess).
+def _false_declarers(game: Game) -> list[int]:
+    """The seats whose declaration of this deal is false in ``game`` (a guess) and may still be challenged.
 
-    Only such a declaration can be proven false, so only while one is live does a play-out look at
+    Only such a declaration can be proven false, so only while there is one does a play-out look at
     each turn's view for a challenge: elsewhere it plays on as fast as ever.
     """
     if game.phase != PLAY or game.rules.auto_declare:
-        return False
+        return []
     public = game.view_masks(game.turn)
     ace_high = game.rules.ace_high
+    false = []
     for seat, declared in enumerate(public.declarations):
         if declared in (None, NONE) or public.exposed[seat] or public.shown[seat] is not None:
             continue
         combo = hand_combination(game.dealt_hand(seat).mask, ace_high)
         if (NONE if combo is None else combo.kind) != declared:
-            return True
-    return False
+            false.append(seat)
+    return false
 
 
-def _forced_challenge(game: Game) -> Challenge | None:
+def _forced_challenge(game: Game, false: Sequence[int] | None = None) -> Challenge | None:
     """The challenge the seat to play makes before its card: of an opponent's live declaration that its own
     view proves false (:func:`~ronda.bots.declarations.challenge`, what the bots from ``medium`` up do).
 
-    A challenge that cannot fail; a gamble on one that may fail is never made here.
+    A challenge that cannot fail; a gamble on one that may fail is never made here. ``false``: the
+    seats :func:`_false_declarers` gives, if already known.
     """
-    if not _bluff_live(game):
+    if false is None:
+        false = _false_declarers(game)
+    side_of, turn = game.rules.side_of, game.turn
+    if not any(side_of(seat) != side_of(turn) for seat in false):
         return None
-    return proven_challenge(game.view(game.turn), game.legal_actions())
+    return proven_challenge(game.view(turn), game.legal_actions())
 
 
 def _challenged(game: Game) -> Game:
@@ -636,8 +641,11 @@ def _play_on(game: Game, rng: random.Random, deals: int) -> None:
     if game.phase == DECLARE:
         declare_truthfully(game)
     round_, deal = game.round, game.deal
-    while game.round == round_ and game.deal == deal and _bluff_live(game):
-        proven = proven_challenge(game.view(game.turn), game.legal_actions())
+    while game.round == round_ and game.deal == deal:
+        false = _false_declarers(game)
+        if not false:
+            break
+        proven = _forced_challenge(game, false)
         if proven is not None:
             game.apply(proven)
             if game.phase != PLAY:
