@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import random
 
+from pytest import MonkeyPatch
+
 from decks import random_position, run
+from ronda.analysis import search
 from ronda.analysis.grades import THRESHOLDS
 from ronda.analysis.search import _POLICY, DeclareFacts, Method, _play_on, evaluate
 from ronda.bots.rollout import rollout
@@ -113,3 +116,15 @@ def test_a_play_out_in_which_nobody_challenges_plays_the_cards_a_rollout_plays()
         assert new.events == old.events and new.scores == old.scores and new.phase == old.phase
         unchanged += 1
     assert unchanged >= 60 and challenged >= 1
+
+
+def test_cards_keep_their_values_where_no_false_declaration_may_be_challenged(monkeypatch: MonkeyPatch) -> None:
+    # Cards of the frozen round: with the rondas of both seats live and true (deal 3 and deal 5), no declaration
+    # (deal 4), and in the last deal (searched exactly). Valued again as before the challenges came in: plain
+    # rollouts, nobody ever proving a declaration false. The same numbers.
+    decisions = [frozen(steps) for steps in (18, 19, 26, 34, 35, 42, 43)]
+    now = [evaluate(g.view(g.turn), g.legal_actions(), Method(guesses=20), seed=3) for g in decisions]
+    monkeypatch.setattr(search, "_play_on", lambda game, rng, deals: rollout(game, rng, _POLICY, deals))
+    monkeypatch.setattr(search, "_false_declarers", lambda game: [])
+    before = [evaluate(g.view(g.turn), g.legal_actions(), Method(guesses=20), seed=3) for g in decisions]
+    assert all(e.phase == "play" for e in now) and now == before
