@@ -8,7 +8,8 @@ cards seen, the hand sizes, the declarations believed but bluffs allowed, the
 other seats' plays this deal read by :class:`~ronda.bots.inference.PlayModel`),
 every option is applied in every guess, and the game is played on
 (:func:`~ronda.bots.rollout.rollout`, the three-ply lookahead policy of the
-``expert`` bot) or, at the end of a round, searched exactly
+``expert`` bot) or, at the end of a round (its last cards, and in the last deal
+of a two-player round its declarations), searched exactly
 (:func:`~ronda.bots.endgame.solve`, each side playing for the game). Every option meets the same guesses and the
 same rollout random numbers, so their differences are measured far more
 precisely than their values.
@@ -36,9 +37,26 @@ one point per card above half the pack), and its points by source
 say *why* an option wins more often; they no longer say how much it matters.
 
 **Declarations and challenges.** A declaration (R8.2) is an option like a card:
-after it the other seats declare what they hold and nobody challenges in the
-rollouts, so a bluff is valued by what happens when its cards show it false
-(R8.5: the penalty, R8.6) or when it delays a settlement. A challenge (R8.8) is
+after it the other seats declare what they hold (truthfully, as in the
+rollouts), and the game is played on against opponents who count cards: while
+a declaration of the deal that may still be challenged is false, every seat,
+at its turn and before its card, challenges it when its own view proves it
+false (:meth:`~ronda.engine.view.SeatView.possible_kinds`: no hand of its
+declarer's played cards and the cards that seat has not seen holds the kind),
+as the bots from ``medium`` up do (:func:`~ronda.bots.declarations.challenge`).
+Such a challenge cannot fail; one that might (a gamble) is never made. So a
+bluff is valued by what happens when an opponent can prove it false, when its
+cards show it false (R8.5: the penalty, R8.6), or when it delays a settlement:
+a false tringa takes the settlement's points at once, and the game is won by
+it only if a caida or a missa comes before the bluff is proven or shown. The
+assumption is the opponents': people who do not count cards may let a bluff
+pass that the coach's play-outs would have challenged. Elsewhere (no false
+declaration left to challenge) a play-out plays exactly as a rollout. In the
+last deal, where the end of the round is searched exactly (``exact_plays``:
+with two players, from the declarations on), a declaration is searched exactly
+too in each guess: it, the others' true declarations, then every card, with
+the same forced challenges, so a declaration and the card after it are valued
+alike. A challenge (R8.8) is
 valued by playing it in every guess: where the guess holds the declared
 combination the challenge fails and the game is lost at once (R8.8), elsewhere
 the declaration is exposed and the seat plays on; its value is that of the
@@ -69,15 +87,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..bots.declarations import challenge as proven_challenge
 from ..bots.declarations import true_declaration
 from ..bots.determinize import Determinizer
-from ..bots.endgame import solve
+from ..bots.endgame import declare_truthfully, solve
 from ..bots.inference import PlayModel
 from ..bots.rollout import lookahead_policy, rollout, utility
 from ..bots.winprob import game_win_probability
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import Card
-from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind
+from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind, hand_combination
 from ..engine.events import Event, Score, TableTaken
 from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
 from ..engine.table import capture_run, play_step
@@ -99,7 +118,8 @@ class Method:
     round is expected to end with, too sure of a win near the target); ``exact_plays``: at
     most this many cards left in all hands with the stock empty, the rest of
     the round is searched exactly in each guess — and with two players, where
-    counting leaves one placement, in that one guess only; ``read_plays``:
+    counting leaves one placement, in that one guess only — the declarations of
+    a deal whose first card is searched so included; ``read_plays``:
     weigh the guesses by the other seats' plays this deal, as ``expert`` does.
     """
 
@@ -337,9 +357,11 @@ class _Search:
                 self.plays.append(action)
         self.declares = [a for a in legal if type(a) is Declare]
         self.challenges = [a for a in legal if type(a) is Challenge]
-        self.exact = (
-            view.phase == PLAY and view.stock == 0 and sum(view.hand_sizes) <= method.exact_plays and bool(self.plays)
-        )
+        # The end of the round is searched exactly: the cards, and the declarations of the deal whose first card
+        # would be searched so (where counting leaves one placement, the last deal with two players), so that a
+        # declaration and the card after it are valued alike.
+        last = view.stock == 0 and sum(view.hand_sizes) <= method.exact_plays
+        self.exact = last and bool(self.plays if view.phase == PLAY else self.declares)
         self.forced = self.exact and len(self.sampler.unknown_seats()) <= 1
 
     # Sums per searched option (:data:`_WIDTH` numbers: chance, points, won, lost, the sources); the replies to plays.
@@ -410,13 +432,13 @@ class _Search:
         and their sum, whether or not the game ended on the way.
         """
         side = self.view.side
-        if self.exact and game.phase == PLAY:
+        if self.exact and game.phase in (PLAY, DECLARE):
             events = [*before, *game.events]
             game, line = self._solve(game)
             events += line
         else:
             if game.phase != OVER:
-                rollout(game, random.Random(crn), _POLICY, self.deals)
+                _play_on(game, random.Random(crn), self.deals)
             events = [*before, *game.events]
         chance = game_win_probability(game, side)
         value = utility(game, self.start, side, 0.0, self.piles)
@@ -456,14 +478,23 @@ class _Search:
             return game_win_probability(end, side) + 1e-6 * utility(end, self.start, side, 0.0)
 
         line: list[Event] = []
+        if game.phase == DECLARE:  # after a declaration: the other seats declare what they hold (R8.2)
+            seen = len(game.events)
+            declare_truthfully(game)
+            line += game.events[seen:]
         while game.phase == PLAY:
+            proven = _forced_challenge(game)
+            if proven is not None:
+                line += game.apply(proven)
+                continue
             mine = game.rules.side_of(game.turn) == side
             children = []
             for action in game.legal_actions():
                 if type(action) is Play:
                     child = game.copy(history=False)
                     child.apply(action)
-                    children.append((solve(child, side, self.start, 0.0, leaf=leaf), child))
+                    value = solve(child, side, self.start, 0.0, leaf=leaf, before_card=_challenged)
+                    children.append((value, child))
             game = (max if mine else min)(children, key=lambda pair: pair[0])[1]
             line += game.events
         return game, line
@@ -548,6 +579,85 @@ class _Search:
         elif kinds == {declared}:
             proven = "true"
         return ChallengeFacts(target, declared, loses, proven)
+
+
+# ------------------------------------------------------------------ challenges in the play-outs
+
+
+def _false_declarers(game: Game) -> list[int]:
+    """The seats whose declaration of this deal is false in ``game`` (a guess) and may still be challenged.
+
+    Only such a declaration can be proven false, so only while there is one does a play-out look at
+    each turn's view for a challenge: elsewhere it plays on as fast as ever.
+    """
+    if game.phase != PLAY or game.rules.auto_declare:
+        return []
+    public = game.view_masks(game.turn)
+    ace_high = game.rules.ace_high
+    false = []
+    for seat, declared in enumerate(public.declarations):
+        if declared in (None, NONE) or public.exposed[seat] or public.shown[seat] is not None:
+            continue
+        combo = hand_combination(game.dealt_hand(seat).mask, ace_high)
+        if (NONE if combo is None else combo.kind) != declared:
+            false.append(seat)
+    return false
+
+
+def _forced_challenge(game: Game, false: Sequence[int] | None = None) -> Challenge | None:
+    """The challenge the seat to play makes before its card: of an opponent's live declaration that its own
+    view proves false (:func:`~ronda.bots.declarations.challenge`, what the bots from ``medium`` up do).
+
+    A challenge that cannot fail; a gamble on one that may fail is never made here. ``false``: the
+    seats :func:`_false_declarers` gives, if already known.
+    """
+    if false is None:
+        false = _false_declarers(game)
+    side_of, turn = game.rules.side_of, game.turn
+    if not any(side_of(seat) != side_of(turn) for seat in false):
+        return None
+    return proven_challenge(game.view(turn), game.legal_actions())
+
+
+def _challenged(game: Game) -> Game:
+    """``game`` after the seat to play's challenge of a declaration it can prove false: a copy, or ``game``."""
+    proven = _forced_challenge(game)
+    if proven is None:
+        return game
+    game = game.copy(history=False)
+    game.apply(proven)
+    return game
+
+
+def _play_on(game: Game, rng: random.Random, deals: int) -> None:
+    """:func:`~ronda.bots.rollout.rollout`, in which every seat challenges a declaration it can prove false.
+
+    Declarations are made truthfully (the rollouts' way); while a false one of this deal may still be
+    challenged — a bluff among the options searched, or one the guess placed in a hand — the seat to
+    play challenges it before its card whenever its view proves it false (:func:`_forced_challenge`),
+    then the play-out goes on card by card. The random numbers are drawn as by one
+    :func:`~ronda.bots.rollout.rollout`, so a play-out in which nobody challenges plays the same cards.
+    """
+    if game.phase == DECLARE:
+        declare_truthfully(game)
+    round_, deal = game.round, game.deal
+    while game.round == round_ and game.deal == deal:
+        false = _false_declarers(game)
+        if not false:
+            break
+        proven = _forced_challenge(game, false)
+        if proven is not None:
+            game.apply(proven)
+            if game.phase != PLAY:
+                return
+        game.playout(rng, deals=deals, plays=1, policy=_POLICY, truthful=True)
+    if game.phase not in (PLAY, DECLARE) or game.round != round_:
+        return
+    if deals:
+        deals -= game.deal - deal
+        if deals <= 0:
+            return
+    rollout(game, rng, _POLICY, deals)
 
 
 __all__ = [

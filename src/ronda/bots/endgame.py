@@ -40,16 +40,22 @@ def solve(
     beta: float = 1e9,
     *,
     leaf: Callable[[Game], float] | None = None,
+    before_card: Callable[[Game], Game] | None = None,
 ) -> float:
     """The value to ``side`` of the rest of the round from ``game`` with best play by every side.
 
     ``leaf`` values a game whose round (or the game itself) is over; without it, the points from ``start``
     plus ``win_value`` for a won game (:func:`~ronda.bots.rollout.utility`). A new deal's declarations
     are made by :func:`declare_truthfully` (one line of play: no choice is searched there).
+    ``before_card``, if given, is what the seat to play does at each turn before its card that the search
+    does not choose (the coach's challenge of a declaration the seat can prove false, R8.8): it returns
+    the game to play from, ``game`` itself or a changed copy, never ``game`` changed.
     """
     if game.phase == DECLARE:
         game = game.copy(history=False)
         declare_truthfully(game)
+    if before_card is not None and game.phase == PLAY:
+        game = before_card(game)
     if game.phase != PLAY:
         return leaf(game) if leaf is not None else utility(game, start, side, win_value)
     state = game.search_state()
@@ -63,7 +69,7 @@ def solve(
             continue
         child = game.copy(history=False)
         child.apply(PLAYS[((cards & -cards) << (4 * r)).bit_length() - 1])
-        value = solve(child, side, start, win_value, alpha, beta, leaf=leaf)
+        value = solve(child, side, start, win_value, alpha, beta, leaf=leaf, before_card=before_card)
         if mine:
             if value > best:
                 best = value

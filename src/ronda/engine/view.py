@@ -249,8 +249,9 @@ class SeatView(PublicView):
             return frozenset((NONE if combo is None else combo[0],))
         played = tuple(sorted(card >> 2 for s, card in self.plays[self.deal_start :] if s == seat))
         unseen = self.unseen().mask
-        available = tuple((unseen >> (4 * r) & 0xF).bit_count() for r in range(10))
-        return _possible_kinds(played, self.hand_sizes[seat], available)
+        held = self.hand_sizes[seat]  # never more of a rank than that: the same answer, memoised far more often
+        available = tuple(min(held, (unseen >> (4 * r) & 0xF).bit_count()) for r in range(10))
+        return _possible_kinds(played, held, available)
 
 
 class ViewMasks(NamedTuple):
