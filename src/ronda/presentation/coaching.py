@@ -147,13 +147,22 @@ def _risk(facts: PlayFacts, me: int | None) -> str:
     holds = "hold" if who == "you" else "holds"
     parts = []
     if facts.reply_caida >= WORTH_SAYING:
-        likely = "a likely caida" if facts.reply_caida >= LIKELY else "a caida"
+        likely = _caida_words(facts.reply_caida)
         parts.append(f"{who} {holds} {a_rank(rank)} in {_share(facts.reply_caida)} of the guesses: {likely}")
     if facts.reply_missa >= WORTH_SAYING:
         how = ("likely clear" if facts.reply_missa >= LIKELY else "may clear") + ("" if who == "you" else "s")
         how = how.replace("may clears", "may clear")
         parts.append(f"{who} {how} the table for a missa ({_share(facts.reply_missa)})")
     return "".join(f"; {part}" for part in parts)
+
+
+def _caida_words(share: float) -> str:
+    """A caida the next seat may answer with, in the same words in a hint and an analysis (coach audit, item 9).
+
+    The hint once said "a caida" where the analysis of the same share said "a chance of a caida"; a learner
+    comparing the two read two different facts.
+    """
+    return "a likely caida" if share >= LIKELY else "a chance of a caida"
 
 
 def _declare_reason(facts: DeclareFacts, yours: bool = True) -> str:
@@ -236,7 +245,7 @@ def _consequence(option: Option, me: int | None) -> str:
         who = seat_name(facts.next_seat, me)
         rank = RANKS[facts.card >> 2]
         if facts.reply_caida >= WORTH_SAYING:
-            likely = "a likely caida" if facts.reply_caida >= LIKELY else "a chance of a caida"
+            likely = _caida_words(facts.reply_caida)
             return f", giving {who} {likely} ({a_rank(rank)} in {_share(facts.reply_caida)} of the guesses)"
         if facts.reply_missa >= WORTH_SAYING:
             likely = "a likely missa" if facts.reply_missa >= LIKELY else "a chance of a missa"

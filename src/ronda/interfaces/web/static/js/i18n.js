@@ -195,7 +195,7 @@ const en = {
   expectedPoints: "expected points", optionDeclare: "Declare {kind}", optionChallenge: "Challenge {name}",
   why_takes: "takes {cards}", why_raise: "raises the chain, takes {cards}", why_drops: "drops it",
   why_likelyCaida: "{name} holds a {rank} in {share} of the guesses: a likely caida",
-  why_maybeCaida: "{name} holds a {rank} in {share} of the guesses: a caida",
+  why_maybeCaida: "{name} holds a {rank} in {share} of the guesses: a chance of a caida",
   why_likelyMissa: "{name} likely clears the table for a missa ({share})",
   why_maybeMissa: "{name} may clear the table for a missa ({share})",
   why_truth: "what your hand holds", why_nothing: "your hand holds no combination",
