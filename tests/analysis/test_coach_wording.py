@@ -8,7 +8,11 @@ JSON of ``ronda analyse --json`` (:func:`review_json`).
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
+
+import pytest
 
 import ronda
 from ronda.analysis.review import Decision, Moment
@@ -45,3 +49,47 @@ def test_item_9_a_caida_the_hint_calls_a_chance_the_analysis_calls_a_chance_too(
     # The browser builds the same sentence from the same facts, in the same words.
     english = (Path(ronda.__file__).parent / "interfaces/web/static/js/i18n.js").read_text(encoding="utf-8")
     assert 'why_maybeCaida: "{name} holds a {rank} in {share} of the guesses: a chance of a caida"' in english
+
+
+def test_item_9_where_the_cards_left_are_known_a_caida_is_said_as_a_certainty() -> None:
+    """Searched exactly from known cards, each share is 0 or 1: "in 100% of the guesses: a likely caida" was a
+    certainty said as a guess."""
+    eleven, seven = drop("11o", 0.30, reply_caida=1.0, won=1.0), drop("7c", 0.60)
+    decision = played((seven, eleven), taken=eleven, exact=True, guesses=1)
+    hint = hint_lines(decision.evaluation, me=decision.seat)
+    assert "the cards left are known: searched exactly" in hint[0]
+    reason = "drops it; seat 1 holds an 11: a caida; wins the game within this round"
+    assert hint[2] == f"  2. play 11o: 30.0% to win (-0.40 points): {reason}"
+    assert not any("guesses" in line for line in hint[1:]), hint
+    line = decision_line(decision)
+    assert line.startswith("seat 0 dropped 11o, giving seat 1 a caida (seat 1 holds an 11): 30.0% to win")
+    assert "guesses" not in line
+    # Guessed cards keep their shares.
+    guessed = played((seven, eleven), taken=eleven, exact=True, guesses=40)
+    assert "seat 1 holds an 11 in 100% of the guesses: a likely caida" in hint_lines(guessed.evaluation, me=0)[2]
+
+
+BROWSER_REASONS = """
+const { reason } = await import(process.argv[2]);
+const names = { seatName: (s) => `seat ${s}` };
+const drop = (card, caida, won) => ({ won, lost: 0, facts: { kind: "play", card, taken: [], raised: false,
+  caida: false, missa: false, next_seat: 1, reply_caida: caida, reply_missa: 0 } });
+console.log(reason(drop("11o", 1, 1), names, (c) => c, { known: true }).join(""));
+console.log(reason(drop("3o", 0.26, 0), names, (c) => c).join(""));
+"""
+
+
+def test_item_9_the_browser_says_a_caida_in_the_hints_words(tmp_path: Path) -> None:
+    """The browser builds its reasons from the same facts (coach.js): a certainty and a chance, as the terminal."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the browser's coach.js")
+    script = tmp_path / "reasons.mjs"
+    script.write_text(BROWSER_REASONS, encoding="utf-8")
+    coach = (Path(ronda.__file__).parent / "interfaces/web/static/js/coach.js").as_uri()
+    run = subprocess.run([node, str(script), coach], capture_output=True, text=True, timeout=60, check=True)
+    # The browser names ranks by their Spanish names (Caballo: the 11).
+    assert run.stdout.splitlines() == [
+        "drops it · seat 1 holds a Caballo: a caida · wins the game within this round",
+        "drops it · seat 1 holds a 3 in 26% of the guesses: a chance of a caida",
+    ]
