@@ -15,13 +15,14 @@ from pathlib import Path
 import pytest
 
 import ronda
-from ronda.analysis.review import Decision, Moment
-from ronda.analysis.search import Evaluation, Option, PlayFacts
+from decks import run, start
+from ronda.analysis.review import Decision, Moment, analyse
+from ronda.analysis.search import Evaluation, Method, Option, PlayFacts
 from ronda.engine.actions import Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
-from ronda.presentation.coaching import decision_line, hint_lines
+from ronda.presentation.coaching import decision_line, hint_lines, review_json
 
 
 def drop(card: str, chance: float, reply_caida: float = 0.0, won: float = 0.0) -> Option:
@@ -93,3 +94,17 @@ def test_item_9_the_browser_says_a_caida_in_the_hints_words(tmp_path: Path) -> N
         "drops it · seat 1 holds a Caballo: a caida · wins the game within this round",
         "drops it · seat 1 holds a 3 in 26% of the guesses: a chance of a caida",
     ]
+
+
+def test_item_9_the_json_reasons_name_the_seat_as_its_lines_do() -> None:
+    """``ronda analyse --json`` has no reader: "seat 1 declared none" beside "your hand holds no combination" spoke
+    of one seat in two persons."""
+    game = start(Rules(players=2), [{1: "2o 6b 11e"}], dealer=0)
+    run(game, "declare none")  # seat 1 first, holding no combination
+    data = review_json(analyse(game.to_record(), method=Method(guesses=10), seats=[1]))
+    decision = data["decisions"][0]
+    assert decision["text"].startswith("seat 1 declared none: ")
+    reasons = {option["declare"]: option["reason"] for option in decision["options"]}
+    assert reasons["none"] == "seat 1's hand holds no combination"
+    assert reasons["ronda"].startswith("a bluff: ") and "seat 1's cards" in reasons["ronda"]
+    assert not any("you" in reason.split() or "your" in reason.split() for reason in reasons.values()), reasons

@@ -106,16 +106,18 @@ def option_reason(
 
     ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game
     ``within`` the search's horizon (:func:`horizon`); ``seat``: the deciding seat, when it may not be
-    the reader's (its hand is then "its hand", not "your hand"); ``known``: the cards left are known
+    the reader's (its hand is then "seat 1's hand", not "your hand": ``ronda analyse --json`` has no reader,
+    and its reasons name the seat as its lines do — the coach audit, item 9, read "seat 1 declared none"
+    beside "your hand holds no combination"); ``known``: the cards left are known
     (:func:`known`), so a share of the guesses is a certainty and said as one.
     """
     facts = option.facts
     if isinstance(facts, PlayFacts):
         text = _play_reason(facts, me, risks, known)
     elif isinstance(facts, DeclareFacts):
-        text = _declare_reason(facts, seat is None or seat == me)
+        text = _declare_reason(facts, "you" if seat is None else seat_name(seat, me))
     else:
-        text = _challenge_reason(facts, me, known)
+        text = _challenge_reason(facts, "you" if seat is None else seat_name(seat, me), known)
     if not outcome:
         return text
     if option.won >= WORTH_SAYING:
@@ -189,27 +191,28 @@ def _caida_words(share: float) -> str:
     return "a likely caida" if share >= LIKELY else "a chance of a caida"
 
 
-def _declare_reason(facts: DeclareFacts, yours: bool = True) -> str:
+def _declare_reason(facts: DeclareFacts, who: str = "you") -> str:
     declared, held, penalty = facts.declared, facts.held, facts.penalty
-    your = "your" if yours else "its"
+    your = possessive(who)
     if facts.truthful:
         return f"what {your} hand holds" if held != NONE else f"{your} hand holds no combination"
     if held == NONE:
         return f"a bluff: exposed as false once {your} cards show it, {penalty} to each opponent (R8.5, R8.6)"
     if declared == NONE:
         return f"hides {your} {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
-    held_by = "you hold" if yours else "it holds"
+    held_by = "you hold" if who == "you" else f"{who} holds"
     return (
         f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {penalty} to each opponent in penalties (R8.6, R8.7)"
     )
 
 
-def _challenge_reason(facts: ChallengeFacts, me: int | None, known: bool = False) -> str:
+def _challenge_reason(facts: ChallengeFacts, who: str = "you", known: bool = False) -> str:
     kind = _kind(facts.declared)
+    seen = "the cards you have seen" if who == "you" else f"the cards {who} has seen"
     if facts.proven == "false":
-        return f"the cards you have seen prove the {kind} false: the penalty comes at once (R8.6)"
+        return f"{seen} prove the {kind} false: the penalty comes at once (R8.6)"
     if facts.proven == "true":
-        return f"the cards you have seen prove the {kind} true: the challenge fails and loses the game (R8.8)"
+        return f"{seen} prove the {kind} true: the challenge fails and loses the game (R8.8)"
     if _certain(facts.loses_game, known):
         return f"the {kind} is true: the challenge fails and loses the game (R8.8)"
     return f"the {kind} is true in {_share(facts.loses_game)} of the guesses: a failed challenge loses the game (R8.8)"
@@ -527,12 +530,16 @@ def review_lines(review: Review, me: int | None = None, every: bool = True) -> l
 
 
 def review_json(review: Review) -> dict[str, Any]:
-    """:meth:`Review.to_json` with the words: a reason for every option, a line for every decision, the costliest."""
+    """:meth:`Review.to_json` with the words: a reason for every option, a line for every decision, the costliest.
+
+    The JSON has no reader: every line names the seats ("seat 1 declared none"), and so does each option's
+    reason ("seat 1's hand holds no combination"), never "you" for one seat and "seat 1" for the same seat.
+    """
     data = review.to_json()
     for entry, decision in zip(data["decisions"], review.decisions, strict=True):
         for option_entry, option in zip(entry["options"], decision.evaluation.options, strict=True):
             option_entry["reason"] = option_reason(
-                option, within=horizon(decision.evaluation), known=known(decision.evaluation)
+                option, seat=decision.seat, within=horizon(decision.evaluation), known=known(decision.evaluation)
             )
         entry["text"] = decision_line(decision)
     by_index = {d.moment.index: d for d in review.decisions}
