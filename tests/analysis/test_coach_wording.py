@@ -17,8 +17,8 @@ import pytest
 import ronda
 from decks import run, start
 from ronda.analysis.review import Decision, Moment, analyse
-from ronda.analysis.search import Evaluation, Method, Option, PlayFacts
-from ronda.engine.actions import Play
+from ronda.analysis.search import DeclareFacts, Evaluation, Method, Option, PlayFacts
+from ronda.engine.actions import DECLARES, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
@@ -77,10 +77,12 @@ const drop = (card, caida, won) => ({ won, lost: 0, facts: { kind: "play", card,
   caida: false, missa: false, next_seat: 1, reply_caida: caida, reply_missa: 0 } });
 console.log(reason(drop("11o", 1, 1), names, (c) => c, { known: true }).join(""));
 console.log(reason(drop("3o", 0.26, 0), names, (c) => c).join(""));
+const tringa = { won: 0, lost: 0, facts: { kind: "declare", declared: "tringa", held: "ronda", penalty: 6 } };
+console.log(reason(tringa, names, (c) => c).join(""));
 """
 
 
-def test_item_9_the_browser_says_a_caida_in_the_hints_words(tmp_path: Path) -> None:
+def test_item_9_item_3_the_browser_says_a_caida_and_a_bluff_in_the_hints_words(tmp_path: Path) -> None:
     """The browser builds its reasons from the same facts (coach.js): a certainty and a chance, as the terminal."""
     node = shutil.which("node")
     if node is None:
@@ -93,6 +95,9 @@ def test_item_9_the_browser_says_a_caida_in_the_hints_words(tmp_path: Path) -> N
     assert run.stdout.splitlines() == [
         "drops it · seat 1 holds a Caballo: a caida · wins the game within this round",
         "drops it · seat 1 holds a 3 in 26% of the guesses: a chance of a caida",
+        "a false tringa (you hold a ronda): its settlement points are scored first, and it pays if the game is won"
+        " before your cards expose it; an opponent who counts the cards may challenge it; exposed, 6 to each"
+        " opponent in penalties",
     ]
 
 
@@ -108,3 +113,27 @@ def test_item_9_the_json_reasons_name_the_seat_as_its_lines_do() -> None:
     assert reasons["none"] == "seat 1's hand holds no combination"
     assert reasons["ronda"].startswith("a bluff: ") and "seat 1's cards" in reasons["ronda"]
     assert not any("you" in reason.split() or "your" in reason.split() for reason in reasons.values()), reasons
+
+
+def test_item_3_a_bluff_says_how_it_pays_and_what_may_expose_it_not_only_its_cost() -> None:
+    """R8.5 to R8.9: the settlement's points come first, the game must be won before the cards (or a challenge)
+    expose it. A reason that gave only "6 to each opponent in penalties" recommended a bluff with no why."""
+    game = Game(Rules(players=2), seed=1)
+    view = game.view(game.turn)
+    tringa = Option(DECLARES["tringa"], 0.706, 2.01, 0.3, 0.0, DeclareFacts("tringa", "ronda", 6))
+    ronda = Option(DECLARES["ronda"], 0.621, 0.63, 0.1, 0.0, DeclareFacts("ronda", "ronda", 0))
+    hint = hint_lines(Evaluation(view.seat, "declare", (tringa, ronda), 200, False, 0), me=view.seat)
+    assert hint[1] == (
+        "  1. declare tringa: 70.6% to win (+2.01 points): a false tringa (you hold a ronda): its settlement points"
+        " are scored first (R8.5), and it pays if the game is won before your cards expose it (R8.9); an opponent"
+        " who counts the cards may challenge it (R8.8); exposed, 6 to each opponent in penalties (R8.6, R8.7);"
+        " wins the game within this round in 30% of the guesses"
+    )
+    nothing = Option(DECLARES["ronda"], 0.5, 0.0, 0.0, 0.0, DeclareFacts("ronda", "none", 1))
+    none = Option(DECLARES["none"], 0.6, 0.0, 0.0, 0.0, DeclareFacts("none", "none", 0))
+    hint = hint_lines(Evaluation(view.seat, "declare", (none, nothing), 200, False, 0), me=view.seat)
+    assert hint[2].endswith(
+        ": a bluff: its settlement points are scored first (R8.5), and it pays if the game is won before your"
+        " cards expose it (R8.9); an opponent who counts the cards may challenge it (R8.8);"
+        " exposed, 1 to each opponent (R8.6)"
+    )

@@ -196,13 +196,28 @@ def _declare_reason(facts: DeclareFacts, who: str = "you") -> str:
     your = possessive(who)
     if facts.truthful:
         return f"what {your} hand holds" if held != NONE else f"{your} hand holds no combination"
-    if held == NONE:
-        return f"a bluff: exposed as false once {your} cards show it, {penalty} to each opponent (R8.5, R8.6)"
     if declared == NONE:
         return f"hides {your} {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
+    if held == NONE:
+        return f"a bluff: {_bluff_mechanism(your)}; exposed, {penalty} to each opponent (R8.6)"
     held_by = "you hold" if who == "you" else f"{who} holds"
     return (
-        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {penalty} to each opponent in penalties (R8.6, R8.7)"
+        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {_bluff_mechanism(your)};"
+        f" exposed, {penalty} to each opponent in penalties (R8.6, R8.7)"
+    )
+
+
+def _bluff_mechanism(your: str) -> str:
+    """How a bluff pays, in the words a learner needs beside its cost (coach audit, item 3).
+
+    A reason that gave only the penalty ("6 to each opponent in penalties") left the bluff recommended with no
+    why: its settlement points are scored first (R8.5), the game must be won before the cards expose it (R8.9),
+    and an opponent who counts the cards may prove it false and challenge (R8.8) — the coach's play-outs assume
+    such an opponent (docs/coach.md).
+    """
+    return (
+        f"its settlement points are scored first (R8.5), and it pays if the game is won before {your} cards"
+        " expose it (R8.9); an opponent who counts the cards may challenge it (R8.8)"
     )
 
 
