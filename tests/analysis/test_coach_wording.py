@@ -71,7 +71,7 @@ def test_item_9_where_the_cards_left_are_known_a_caida_is_said_as_a_certainty() 
 
 
 BROWSER_REASONS = """
-const { reason } = await import(process.argv[2]);
+const { gains, reason } = await import(process.argv[2]);
 const names = { seatName: (s) => `seat ${s}` };
 const drop = (card, caida, won) => ({ won, lost: 0, facts: { kind: "play", card, taken: [], raised: false,
   caida: false, missa: false, next_seat: 1, reply_caida: caida, reply_missa: 0 } });
@@ -79,6 +79,11 @@ console.log(reason(drop("11o", 1, 1), names, (c) => c, { known: true }).join("")
 console.log(reason(drop("3o", 0.26, 0), names, (c) => c).join(""));
 const tringa = { won: 0, lost: 0, facts: { kind: "declare", declared: "tringa", held: "ronda", penalty: 6 } };
 console.log(reason(tringa, names, (c) => c).join(""));
+const sources = (cards, sweep) => ({ cards, caidas: 0, missas: 0, combinations: 0, penalties: 0, dealer_duty: 0,
+  sweep });
+const kept = { play: "2e", won: 1, lost: 0, sources: sources(3, 1) };
+const given = { play: "11o", won: 0, lost: 1, sources: sources(-3, 0) };
+console.log(gains(kept, given, "seat 1", true).replace(/[\\u0002\\u2066\\u2069]/g, ""));
 """
 
 
@@ -98,6 +103,8 @@ def test_item_9_item_3_the_browser_says_a_caida_and_a_bluff_in_the_hints_words(t
         "a false tringa (you hold a ronda): its settlement points are scored first, and it pays if the game is won"
         " before your cards expose it; an opponent who counts the cards may challenge it; exposed, 6 to each"
         " opponent in penalties",
+        "+6.00 from the card count (seat 1: the round's last capture, and the cards left on the table, not after 11o)"
+        " · wins the game within this round, 11o does not · 11o loses the game within this round",
     ]
 
 

@@ -153,10 +153,12 @@ function shortName(option) {
  * What the better option gains over the worse one, each number the difference between the two: the
  * sources of points (the card count with the last capture's sweep, caidas, missas, ...), then the chances
  * of winning and of losing the game after each, named. Analyses stored before the sources have none to say.
+ * `known`: the cards left were known, every share 0 or 1: what happens after each is said, not shares of guesses.
  */
-export function gains(better, worse, who) {
+export function gains(better, worse, who, known = false) {
   const said = [];
   const other = shortName(worse);
+  const sure = (mine, theirs) => known && Math.min(mine, theirs) === 0 && Math.max(mine, theirs) === 1;
   if (better.sources && worse.sources) {
     const named = SOURCES.map((source) => [better.sources[source] - worse.sources[source], source])
       .filter(([d]) => Math.abs(d) >= SOURCE_WORTH).sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]))
@@ -166,13 +168,17 @@ export function gains(better, worse, who) {
       const sweep = better.sources.sweep;
       const against = worse.sources.sweep;
       if (source === "cards" && Math.abs(sweep - against) >= SOURCE_WORTH) {
-        part += ` (${t("src_sweep", { name: who, share: pct(sweep), other: pct(against), option: other })})`;
+        const words = sure(sweep, against)
+          ? t(sweep > against ? "src_sweepNot" : "src_sweepOnly", { name: who, option: other })
+          : t("src_sweep", { name: who, share: pct(sweep), other: pct(against), option: other });
+        part += ` (${words})`;
       }
       said.push(part);
     }
   }
   for (const [key, mine, theirs] of [["chance_wins", better.won, worse.won], ["chance_loses", better.lost, worse.lost]]) {
-    if (Math.max(mine, theirs) >= CHANCE_WORTH && Math.abs(mine - theirs) >= CHANCE_WORTH) {
+    if (sure(mine, theirs)) said.push(t(`${key}${mine > theirs ? "Not" : "Only"}`, { option: other }));
+    else if (Math.max(mine, theirs) >= CHANCE_WORTH && Math.abs(mine - theirs) >= CHANCE_WORTH) {
       said.push(t(key, { share: pct(mine), other: pct(theirs), option: other }));
     }
   }
@@ -195,7 +201,7 @@ export function verdict(decision, names, chip) {
       " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
       ...reason(best, names, chip, { outcome: false, risks: false }));
     const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
-    const more = gains(best, taken, who);
+    const more = gains(best, taken, who, known);
     if (more) out.push(" · ", ...rich(t("againstTaken", { option: shortName(taken), gains: more }), chip));
   }
   if (decision.hinted) out.push(" · ", t("afterHint"));
