@@ -71,10 +71,8 @@ def test_R7_1_the_better_option_gains_the_card_count_by_keeping_the_last_capture
     more = f"{100 * (kept - lost):.1f} percentage points more"
     assert f"2e (drops it) gave {kept:.1%}, {more}: +6.00 points from the card count" in text
     # What the better option gains, in words: the round's last capture and the table, for each option.
-    assert (
-        "(seat 1 makes the round's last capture, and so takes the cards left on the table, "
-        "in 100% of the guesses, against 0% after 11o)"
-    ) in text
+    # The cards left are known (searched exactly): what happens is said as certain, with no share of guesses.
+    assert "(seat 1 makes the round's last capture, and so takes the cards left on the table, not after 11o)" in text
     assert "would have kept" not in text
     line = decision_line(decision)
     assert line.startswith(f"seat 1 played 11o, taking 11c: {lost:.1%} to win (-3.00 points), blunder (-{more[:-5]})")
@@ -87,8 +85,8 @@ def test_R9_3_a_won_game_is_said_of_the_option_it_belongs_to() -> None:
     text = costly_text(decision)
     assert text.startswith("round 1, deal 6: seat 1 played 11o, taking 11c: a 0.0% chance to win the game")
     assert "2e (drops it) gave 100.0%, 100.0 percentage points more" in text
-    assert "wins the game within this round in 100% of the guesses, against 0% after 11o" in text
-    assert "loses the game within this round in 0% of the guesses, against 100% after 11o" in text
+    assert "; wins the game within this round, 11o does not; 11o loses the game within this round" in text
+    assert "guesses" not in text  # the cards left are known: nothing is guessed
     assert "the game is lost in" not in decision_line(decision)  # every share names its option
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import signal
 from dataclasses import replace
 
 import pytest
@@ -142,3 +143,46 @@ def test_plain_mode_hint_and_analysis_commands() -> None:
     assert "Hint — your chance to win the game after each option, from what you can see" in text
     assert "The analysis comes when the game is over; for this decision, type 'hint'." in text
     assert len(playing.hints) == 1
+
+
+def test_audit_5_plain_mode_analysis_shows_its_progress_in_plain_lines() -> None:
+    """The analysis after a game may search for a minute: plain mode said nothing meanwhile (coach audit, item 5)."""
+    session = finished_session()
+    out = io.StringIO()
+    assert PlainGame(session, io.StringIO("analysis\nquit\n"), out).run() == 0
+    text = out.getvalue()
+    review = session.review
+    assert review is not None
+    total = len(review.decisions)
+    start = text.index("Analysing your decisions from what you could see then (this takes a while; Ctrl-C stops it)…")
+    first = text.index(f"\nAnalysis: 0/{total} decisions (0%)\n", start)
+    last = text.index(f"\nAnalysis: {total}/{total} decisions (100%)\n", first)
+    assert last < text.index("\nYou: ", last)
+
+
+class SigintOnProgress(io.StringIO):
+    """The game's output, where Ctrl-C is pressed once while the analysis's first progress line is shown."""
+
+    pressed = False
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if text.startswith("Analysis: 0/") and not self.pressed:
+            self.pressed = True
+            signal.raise_signal(signal.SIGINT)  # as a terminal does: KeyboardInterrupt in the search
+        return written
+
+
+def test_audit_5_ctrl_c_stops_the_plain_mode_analysis_and_the_game_stays_at_its_end() -> None:
+    """Ctrl-C in the analysis left the game (exit 130); it stops the analysis only, which may be asked again."""
+    session = finished_session()
+    out = SigintOnProgress()
+    assert PlainGame(session, io.StringIO("analysis\nanalysis\nquit\n"), out).run() == 0
+    text = out.getvalue()
+    assert out.pressed and "Left the game" not in text
+    stopped = text.index(
+        "\nAnalysis stopped. Type 'analysis' to start it again, 'again' for a new game, 'save' or 'quit'.\n"
+    )
+    assert "\nYou: " not in text[:stopped]
+    again = text.index("> analysis", stopped)
+    assert "\nYou: " in text[again:] and session.review is not None

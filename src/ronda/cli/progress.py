@@ -6,7 +6,8 @@ stdout stays clean. Off a terminal (``--progress`` with stderr to a file or a
 pipe, as in a log) a bar draws nothing — rich leaves a transient bar out, and a
 rewritten line is one endless line of carriage returns — so progress is plain
 lines there: one every :data:`LINE_PERCENT` percent or :data:`LINE_SECONDS`
-seconds, whichever comes first, and one at the end.
+seconds, whichever comes first, and one at the end
+(:mod:`ronda.presentation.progress`, where ``ronda play --plain`` finds them too).
 """
 
 from __future__ import annotations
@@ -15,8 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 
-Update = Callable[[int], None]
-"""Called with how many of the total are done."""
+from ..presentation.progress import LINE_PERCENT, LINE_SECONDS, Update, progress_lines
 
 
 def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Update, Callable[[], None]]:
@@ -63,39 +63,6 @@ def progress_bar(label: str, total: int, unit: str, enabled: bool) -> tuple[Upda
             print(f"\r{label}: {done}/{total} {unit}, about {left:.0f} s left ", end="", file=sys.stderr, flush=True)
 
         return update, (lambda: print(file=sys.stderr))
-
-
-LINE_PERCENT = 5
-"""Off a terminal, a progress line each time this many more percent of the task is done."""
-LINE_SECONDS = 10.0
-"""Off a terminal, a progress line at least this often (seconds) while the task moves: a decision may take long."""
-
-
-def progress_lines(label: str, total: int, unit: str, clock: Callable[[], float] = time.perf_counter) -> Update:
-    """``update`` that writes plain progress lines on stderr, for a log or a pipe (see the module).
-
-    Like ``analyse: 17/334 decisions (5%), about 120 s left``; the first at ``update(0)``, the last when
-    ``total`` is done.
-    """
-    start = clock()
-    said: tuple[int, float] | None = None  # the percent and the time of the last line
-
-    def update(done: int) -> None:
-        nonlocal said
-        now = clock()
-        percent = done * 100 // max(total, 1)
-        if said is not None:
-            if said[0] >= 100:
-                return  # the end is said once
-            if done < total and percent < said[0] + LINE_PERCENT and now - said[1] < LINE_SECONDS:
-                return
-        said = (100 if done >= total else percent, now)
-        line = f"{label}: {done}/{total} {unit} ({percent}%)"
-        if 0 < done < total:
-            line += f", about {(now - start) / done * (total - done):.0f} s left"
-        print(line, file=sys.stderr, flush=True)
-
-    return update
 
 
 __all__ = ["LINE_PERCENT", "LINE_SECONDS", "progress_bar", "progress_lines"]

@@ -100,30 +100,52 @@ def option_reason(
     risks: bool = True,
     seat: int | None = None,
     within: str = "this round",
+    known: bool = False,
 ) -> str:
     """Why an option is worth what it is, in a few words of the game.
 
     ``risks``: with what the next seat may answer; ``outcome``: with its chances of ending the game
     ``within`` the search's horizon (:func:`horizon`); ``seat``: the deciding seat, when it may not be
-    the reader's (its hand is then "its hand", not "your hand").
+    the reader's (its hand is then "seat 1's hand", not "your hand": ``ronda analyse --json`` has no reader,
+    and its reasons name the seat as its lines do — the coach audit, item 9, read "seat 1 declared none"
+    beside "your hand holds no combination"); ``known``: the cards left are known
+    (:func:`known`), so a share of the guesses is a certainty and said as one.
     """
     facts = option.facts
     if isinstance(facts, PlayFacts):
-        text = _play_reason(facts, me, risks)
+        text = _play_reason(facts, me, risks, known)
     elif isinstance(facts, DeclareFacts):
-        text = _declare_reason(facts, seat is None or seat == me)
+        text = _declare_reason(facts, "you" if seat is None else seat_name(seat, me))
     else:
-        text = _challenge_reason(facts, me)
+        text = _challenge_reason(facts, "you" if seat is None else seat_name(seat, me), known)
     if not outcome:
         return text
     if option.won >= WORTH_SAYING:
-        text += f"; wins the game within {within} in {_share(option.won)} of the guesses"
+        text += f"; wins the game within {within}{_of_guesses(option.won, known)}"
     if option.lost >= WORTH_SAYING and not isinstance(facts, ChallengeFacts):
-        text += f"; loses the game within {within} in {_share(option.lost)} of the guesses"
+        text += f"; loses the game within {within}{_of_guesses(option.lost, known)}"
     return text
 
 
-def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True) -> str:
+def known(evaluation: Evaluation) -> bool:
+    """Whether the cards left were known to the deciding seat: one guess, searched exactly (counting shows them all).
+
+    Every share of such a search is 0 or 1: "seat 1 holds an 11 in 100% of the guesses: a likely caida"
+    spoke of guesses where nothing was guessed (coach audit, item 9), so the words say a certainty.
+    """
+    return evaluation.exact and evaluation.guesses == 1
+
+
+def _certain(share: float, known: bool) -> bool:
+    return known and share >= 1.0
+
+
+def _of_guesses(share: float, known: bool) -> str:
+    """`` in 62% of the guesses`` — nothing when the cards are known and it always happens."""
+    return "" if _certain(share, known) else f" in {_share(share)} of the guesses"
+
+
+def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True, known: bool = False) -> str:
     if facts.raised:
         text = f"raises the chain, takes {_cards(facts.taken)}"
     elif facts.taken:
@@ -135,10 +157,10 @@ def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True) -> str:
         text = "drops it"
     if facts.raised and facts.missa:
         text += " — missa"
-    return text + _risk(facts, me) if risks else text
+    return text + _risk(facts, me, known) if risks else text
 
 
-def _risk(facts: PlayFacts, me: int | None) -> str:
+def _risk(facts: PlayFacts, me: int | None, known: bool = False) -> str:
     """What the next seat may answer: a caida on the card dropped, a missa on what is left."""
     if facts.next_seat is None:
         return ""
@@ -146,37 +168,68 @@ def _risk(facts: PlayFacts, me: int | None) -> str:
     rank = RANKS[facts.card >> 2]
     holds = "hold" if who == "you" else "holds"
     parts = []
-    if facts.reply_caida >= WORTH_SAYING:
-        likely = "a likely caida" if facts.reply_caida >= LIKELY else "a caida"
+    if _certain(facts.reply_caida, known):
+        parts.append(f"{who} {holds} {a_rank(rank)}: a caida")
+    elif facts.reply_caida >= WORTH_SAYING:
+        likely = _caida_words(facts.reply_caida)
         parts.append(f"{who} {holds} {a_rank(rank)} in {_share(facts.reply_caida)} of the guesses: {likely}")
-    if facts.reply_missa >= WORTH_SAYING:
+    if _certain(facts.reply_missa, known):
+        parts.append(f"{who} can clear the table for a missa")
+    elif facts.reply_missa >= WORTH_SAYING:
         how = ("likely clear" if facts.reply_missa >= LIKELY else "may clear") + ("" if who == "you" else "s")
         how = how.replace("may clears", "may clear")
         parts.append(f"{who} {how} the table for a missa ({_share(facts.reply_missa)})")
     return "".join(f"; {part}" for part in parts)
 
 
-def _declare_reason(facts: DeclareFacts, yours: bool = True) -> str:
+def _caida_words(share: float) -> str:
+    """A caida the next seat may answer with, in the same words in a hint and an analysis (coach audit, item 9).
+
+    The hint once said "a caida" where the analysis of the same share said "a chance of a caida"; a learner
+    comparing the two read two different facts.
+    """
+    return "a likely caida" if share >= LIKELY else "a chance of a caida"
+
+
+def _declare_reason(facts: DeclareFacts, who: str = "you") -> str:
     declared, held, penalty = facts.declared, facts.held, facts.penalty
-    your = "your" if yours else "its"
+    your = possessive(who)
     if facts.truthful:
         return f"what {your} hand holds" if held != NONE else f"{your} hand holds no combination"
-    if held == NONE:
-        return f"a bluff: exposed as false once {your} cards show it, {penalty} to each opponent (R8.5, R8.6)"
     if declared == NONE:
         return f"hides {your} {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
-    held_by = "you hold" if yours else "it holds"
+    if held == NONE:
+        return f"a bluff: {_bluff_mechanism(your)}; exposed, {penalty} to each opponent (R8.6)"
+    held_by = "you hold" if who == "you" else f"{who} holds"
     return (
-        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {penalty} to each opponent in penalties (R8.6, R8.7)"
+        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {_bluff_mechanism(your)};"
+        f" exposed, {penalty} to each opponent in penalties (R8.6, R8.7)"
     )
 
 
-def _challenge_reason(facts: ChallengeFacts, me: int | None) -> str:
+def _bluff_mechanism(your: str) -> str:
+    """How a bluff pays, in the words a learner needs beside its cost (coach audit, item 3).
+
+    A reason that gave only the penalty ("6 to each opponent in penalties") left the bluff recommended with no
+    why: its settlement points are scored first (R8.5), the game must be won before the cards expose it (R8.9),
+    and an opponent who counts the cards may prove it false and challenge (R8.8) — the coach's play-outs assume
+    such an opponent (docs/coach.md).
+    """
+    return (
+        f"its settlement points are scored first (R8.5), and it pays if the game is won before {your} cards"
+        " expose it (R8.9); an opponent who counts the cards may challenge it (R8.8)"
+    )
+
+
+def _challenge_reason(facts: ChallengeFacts, who: str = "you", known: bool = False) -> str:
     kind = _kind(facts.declared)
+    seen = "the cards you have seen" if who == "you" else f"the cards {who} has seen"
     if facts.proven == "false":
-        return f"the cards you have seen prove the {kind} false: the penalty comes at once (R8.6)"
+        return f"{seen} prove the {kind} false: the penalty comes at once (R8.6)"
     if facts.proven == "true":
-        return f"the cards you have seen prove the {kind} true: the challenge fails and loses the game (R8.8)"
+        return f"{seen} prove the {kind} true: the challenge fails and loses the game (R8.8)"
+    if _certain(facts.loses_game, known):
+        return f"the {kind} is true: the challenge fails and loses the game (R8.8)"
     return f"the {kind} is true in {_share(facts.loses_game)} of the guesses: a failed challenge loses the game (R8.8)"
 
 
@@ -192,13 +245,13 @@ def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None
     ]
     for number, option in enumerate(shown_options(evaluation, shown), 1):
         name = option_name(option.action, me)
-        reason = option_reason(option, me, within=within)
+        reason = option_reason(option, me, within=within, known=known(evaluation))
         lines.append(f"  {number}. {name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}")
     return lines
 
 
 def _guesses(evaluation: Evaluation) -> str:
-    if evaluation.exact and evaluation.guesses == 1:
+    if known(evaluation):
         return "the cards left are known: searched exactly"
     exact = ", the end of the round searched exactly" if evaluation.exact else ""
     return f"{evaluation.guesses} guesses of the hidden cards{exact}"
@@ -229,18 +282,25 @@ def _did(action: Action, option: Option, me: int | None) -> str:
     return f"challenged {possessive(seat_name(action.target, me))} {_kind(facts.declared)}"
 
 
-def _consequence(option: Option, me: int | None) -> str:
+def _consequence(option: Option, me: int | None, known: bool = False) -> str:
     """What an option risks or pays by itself, when a few words can say it: the cost of the option taken."""
     facts = option.facts
     if isinstance(facts, PlayFacts) and facts.next_seat is not None:
         who = seat_name(facts.next_seat, me)
         rank = RANKS[facts.card >> 2]
+        if _certain(facts.reply_caida, known):
+            holds = "hold" if who == "you" else "holds"
+            return f", giving {who} a caida ({who} {holds} {a_rank(rank)})"
+        if _certain(facts.reply_missa, known):
+            return f", leaving {who} the table to clear for a missa"
         if facts.reply_caida >= WORTH_SAYING:
-            likely = "a likely caida" if facts.reply_caida >= LIKELY else "a chance of a caida"
+            likely = _caida_words(facts.reply_caida)
             return f", giving {who} {likely} ({a_rank(rank)} in {_share(facts.reply_caida)} of the guesses)"
         if facts.reply_missa >= WORTH_SAYING:
             likely = "a likely missa" if facts.reply_missa >= LIKELY else "a chance of a missa"
             return f", leaving {who} {likely} ({_share(facts.reply_missa)} of the guesses)"
+    if isinstance(facts, ChallengeFacts) and _certain(facts.loses_game, known):
+        return ", which fails and loses the game (R8.8)"
     if isinstance(facts, ChallengeFacts) and facts.loses_game >= WORTH_SAYING:
         return f", which fails and loses the game in {_share(facts.loses_game)} of the guesses (R8.8)"
     if isinstance(facts, DeclareFacts) and not facts.truthful:
@@ -284,6 +344,7 @@ def gains_text(
     players: int,
     me: int | None,
     within: str = "this round",
+    known: bool = False,
 ) -> str:
     """What ``better`` gains over ``worse``, by source, each number the difference between the two.
 
@@ -291,9 +352,10 @@ def gains_text(
     guesses, against 10% after 1e), +0.80 from caidas; wins the game within this round in
     60% of the guesses, against 20% after 1e". A negative number is what ``better`` gives up for the rest.
     The last capture is named with the card count only when it goes the same way as the count's difference.
+    ``known``: the cards left are known (:func:`known`), and the shares, all 0 or 1, are said as what happens.
     """
     parts = []
-    chances = _chances(better, worse, worse_name, within)
+    chances = _chances(better, worse, worse_name, within, known)
     differences = [(better.sources.margin(s) - worse.sources.margin(s), s) for s in SOURCES]
     named = sorted((d for d in differences if abs(d[0]) >= SOURCE_WORTH), key=lambda d: -abs(d[0]))[:SOURCES_SAID]
     for difference, source in sorted(named, key=lambda d: -d[0]):  # the gains first, then what is given up
@@ -304,10 +366,14 @@ def gains_text(
         if source == "cards" and abs(sweep - against) >= SOURCE_WORTH and (sweep > against) == (difference > 0):
             who = side_name(seat % 2 if players == 4 else seat, players, me)
             makes, takes = ("make", "take") if who == "you" or who.startswith("your") else ("makes", "takes")
-            part += (
-                f" ({who} {makes} the round's last capture, and so {takes} the cards left on the table,"
-                f" in {_share(sweep)} of the guesses, against {_share(against)} after {worse_name})"
-            )
+            if _sure(sweep, against, known):
+                when = f"not after {worse_name}" if sweep > against else f"only after {worse_name}"
+                part += f" ({who} {makes} the round's last capture, and so {takes} the cards left on the table, {when})"
+            else:
+                part += (
+                    f" ({who} {makes} the round's last capture, and so {takes} the cards left on the table,"
+                    f" in {_share(sweep)} of the guesses, against {_share(against)} after {worse_name})"
+                )
         parts.append(part)
     if parts:
         parts[0] = parts[0].replace(" from ", " points from ", 1)
@@ -317,11 +383,22 @@ def gains_text(
     return text
 
 
-def _chances(better: Option, worse: Option, worse_name: str, within: str) -> str:
+def _sure(mine: float, theirs: float, known: bool) -> bool:
+    """Whether two shares are a certainty each, one happening and the other not: said without guesses."""
+    return known and {mine, theirs} == {0.0, 1.0}
+
+
+def _chances(better: Option, worse: Option, worse_name: str, within: str, known: bool = False) -> str:
     """The shares of guesses in which the game is won or lost within the horizon after each option, if they differ."""
     said = []
     for verb, mine, theirs in (("wins", better.won, worse.won), ("loses", better.lost, worse.lost)):
-        if max(mine, theirs) >= CHANCE_WORTH and abs(mine - theirs) >= CHANCE_WORTH:
+        if _sure(mine, theirs, known):
+            said.append(
+                f"{verb} the game within {within}, {worse_name} does not"
+                if mine
+                else f"{worse_name} {verb} the game within {within}"
+            )
+        elif max(mine, theirs) >= CHANCE_WORTH and abs(mine - theirs) >= CHANCE_WORTH:
             said.append(
                 f"{verb} the game within {within} in {_share(mine)} of the guesses,"
                 f" against {_share(theirs)} after {worse_name}"
@@ -343,10 +420,11 @@ def costly_text(decision: Decision, me: int | None = None) -> str:
     who = seat_name(moment.seat, me)
     best = evaluation.best
     what = option_reason(best, me, outcome=False, risks=False, seat=moment.seat)
-    gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, horizon(evaluation))
+    sure = known(evaluation)
+    gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, horizon(evaluation), sure)
     return (
         f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me)}"
-        f"{_consequence(taken, me)}: a {chance(taken.chance)} chance to win the game"
+        f"{_consequence(taken, me, sure)}: a {chance(taken.chance)} chance to win the game"
         f" ({points(taken.expected)} points). "
         f"{_capital(_instead(best, me))} ({what}) gave {chance(best.chance)}, "
         f"{chance_points(decision.loss)} percentage points more" + (f": {gains}" if gains else "")
@@ -380,12 +458,12 @@ def decision_line(decision: Decision, me: int | None = None) -> str:
     line = f"{who} {did}: {value}, {decision.grade}"
     if decision.grade != "best":
         best = evaluation.best
-        line = f"{who} {did}{_consequence(taken, me)}: {value}, {decision.grade}"
+        line = f"{who} {did}{_consequence(taken, me, known(evaluation))}: {value}, {decision.grade}"
         line += f" (-{chance_points(decision.loss)} percentage points)"
         line += f"; best {option_name(best.action, me)} {chance(best.chance)} ({points(best.expected)} points)"
         line += f": {option_reason(best, me, outcome=False, risks=False, seat=moment.seat)}"
         within = horizon(evaluation)
-        gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, within)
+        gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, within, known(evaluation))
         if gains:
             line += f"; against {_short(taken)}: {gains}"
     else:
@@ -467,11 +545,17 @@ def review_lines(review: Review, me: int | None = None, every: bool = True) -> l
 
 
 def review_json(review: Review) -> dict[str, Any]:
-    """:meth:`Review.to_json` with the words: a reason for every option, a line for every decision, the costliest."""
+    """:meth:`Review.to_json` with the words: a reason for every option, a line for every decision, the costliest.
+
+    The JSON has no reader: every line names the seats ("seat 1 declared none"), and so does each option's
+    reason ("seat 1's hand holds no combination"), never "you" for one seat and "seat 1" for the same seat.
+    """
     data = review.to_json()
     for entry, decision in zip(data["decisions"], review.decisions, strict=True):
         for option_entry, option in zip(entry["options"], decision.evaluation.options, strict=True):
-            option_entry["reason"] = option_reason(option, within=horizon(decision.evaluation))
+            option_entry["reason"] = option_reason(
+                option, seat=decision.seat, within=horizon(decision.evaluation), known=known(decision.evaluation)
+            )
         entry["text"] = decision_line(decision)
     by_index = {d.moment.index: d for d in review.decisions}
     for seat_entry in data["seats"]:
@@ -489,6 +573,7 @@ __all__ = [
     "decision_line",
     "hint_lines",
     "horizon",
+    "known",
     "option_name",
     "option_reason",
     "points",

@@ -24,6 +24,7 @@ from typing import TextIO
 from ...analysis.grades import thresholds_text
 from ...engine.actions import Action, Challenge
 from ...engine.game import DECLARE
+from ...presentation.progress import Update, progress_lines
 from .session import IllegalMove, Session, parse_command, rulebook, rules_help
 
 COMMANDS = """\
@@ -234,9 +235,31 @@ class PlainGame:
         if not session.over:
             self.say("The analysis comes when the game is over; for this decision, type 'hint'.")
             return
-        if session.review is None:
-            self.say("Analysing your decisions from what you could see then (this takes a while)…")
+        if session.review is None and not self._analyse(session):
+            return
         self.say(thresholds_text(), *session.analysis_lines())
+
+    def _analyse(self, session: Session) -> bool:
+        """Search the analysis with progress lines; ``False`` when Ctrl-C stopped it (the game-over prompt stays).
+
+        It may take a minute: a silent wait read as a hang, and Ctrl-C, the only way out, left the game
+        (coach audit, item 5). The progress lines go to the game's own output, among its lines, as plain lines
+        (:func:`progress_lines`); Ctrl-C stops the search only, and 'analysis' starts it again.
+        """
+        self.say("Analysing your decisions from what you could see then (this takes a while; Ctrl-C stops it)…")
+        updates: list[Update] = []
+
+        def started(total: int) -> None:
+            updates.append(progress_lines("Analysis", total, "decisions", stream=self.stdout))
+            updates[0](0)
+
+        try:
+            session.analyse(lambda done, total: updates[0](done), started=started)
+        except KeyboardInterrupt:
+            self.stdout.write("\n")
+            self.say("Analysis stopped. Type 'analysis' to start it again, 'again' for a new game, 'save' or 'quit'.")
+            return False
+        return True
 
 
 def _isatty(stream: TextIO) -> bool:

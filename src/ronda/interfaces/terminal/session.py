@@ -526,11 +526,22 @@ class Session:
         """A hint for the human's decision now, kept with the game: the best options with their chances to win."""
         return self.give_hint(self.hint_evaluation())
 
-    def analyse(self, progress: Callable[[int, int], None] | None = None, jobs: int = 1) -> Review:
-        """The analysis of the human's decisions in this game (computed once); ``progress(done, total)`` as it goes."""
+    def analyse(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        jobs: int = 1,
+        started: Callable[[int], None] | None = None,
+    ) -> Review:
+        """The analysis of the human's decisions in this game (computed once); ``progress(done, total)`` as it goes.
+
+        ``started(total)`` before the first decision is searched, so that a progress line shows at once.
+        Ctrl-C (``KeyboardInterrupt``) leaves no analysis behind: asked again, it starts over.
+        """
         if self.review is None:
             record = self.record()
-            self.review = analyse(record, method=self.method, seats=[self.human], jobs=jobs, progress=progress)
+            self.review = analyse(
+                record, method=self.method, seats=[self.human], jobs=jobs, progress=progress, started=started
+            )
         return self.review
 
     def analysis_lines(self) -> list[str]:

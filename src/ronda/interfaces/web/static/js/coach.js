@@ -45,8 +45,12 @@ export function optionName(option, names, chip) {
   return [t("optionChallenge", { name: names.seatName(option.challenge) })];
 }
 
-/** Why an option is worth what it is, in the reader's language (pieces of text and card chips). */
-export function reason(option, names, chip, { outcome = true, risks = true } = {}) {
+/**
+ * Why an option is worth what it is, in the reader's language (pieces of text and card chips). `known`: the
+ * cards left were known (one guess, searched exactly), so a share of 100% is a certainty, said without guesses.
+ */
+export function reason(option, names, chip, { outcome = true, risks = true, known = false } = {}) {
+  const sure = (share) => known && share >= 1;
   const facts = option.facts || {};
   const said = [];
   if (facts.kind === "play") {
@@ -60,10 +64,12 @@ export function reason(option, names, chip, { outcome = true, risks = true } = {
     if (risks && facts.next_seat !== null && facts.next_seat !== undefined) {
       const name = names.seatName(facts.next_seat);
       const rank = rankName(Number(parseCard(facts.card)[0]));
-      if (facts.reply_caida >= WORTH_SAYING) {
+      if (sure(facts.reply_caida)) said.push(t("why_sureCaida", { name, rank }));
+      else if (facts.reply_caida >= WORTH_SAYING) {
         said.push(t(facts.reply_caida >= LIKELY ? "why_likelyCaida" : "why_maybeCaida", { name, rank, share: pct(facts.reply_caida) }));
       }
-      if (facts.reply_missa >= WORTH_SAYING) {
+      if (sure(facts.reply_missa)) said.push(t("why_sureMissa", { name }));
+      else if (facts.reply_missa >= WORTH_SAYING) {
         said.push(t(facts.reply_missa >= LIKELY ? "why_likelyMissa" : "why_maybeMissa", { name, share: pct(facts.reply_missa) }));
       }
     }
@@ -77,16 +83,20 @@ export function reason(option, names, chip, { outcome = true, risks = true } = {
     const kind = kindWord(facts.declared);
     if (facts.proven === "false") said.push(t("why_provenFalse", { kind }));
     else if (facts.proven === "true") said.push(t("why_provenTrue", { kind }));
+    else if (sure(facts.loses_game)) said.push(t("why_challengeSure", { kind }));
     else said.push(t("why_challengeRisk", { kind, share: pct(facts.loses_game) }));
   }
-  if (outcome && option.won >= WORTH_SAYING) said.push(t("why_wins", { share: pct(option.won) }));
-  if (outcome && option.lost >= WORTH_SAYING && facts.kind !== "challenge") said.push(t("why_loses", { share: pct(option.lost) }));
+  if (outcome && option.won >= WORTH_SAYING) said.push(sure(option.won) ? t("why_winsSure") : t("why_wins", { share: pct(option.won) }));
+  if (outcome && option.lost >= WORTH_SAYING && facts.kind !== "challenge") {
+    said.push(sure(option.lost) ? t("why_losesSure") : t("why_loses", { share: pct(option.lost) }));
+  }
   return rich(said.join(" · "), chip);
 }
 
 /** The hint panel: the best options of the seat's decision, their expected points and why. */
 export function hintPanel(hint, names, chip, close) {
-  const how = hint.exact && hint.guesses === 1 ? t("hintExact") : t("hintGuesses", { n: hint.guesses });
+  const known = Boolean(hint.exact && hint.guesses === 1);
+  const how = known ? t("hintExact") : t("hintGuesses", { n: hint.guesses });
   return el("section", { class: "hint-panel", id: "hint", "aria-labelledby": "hint-title", role: "region" },
     el("div", { class: "hint-head" },
       el("h3", { id: "hint-title" }, t("hintTitle")),
@@ -95,7 +105,7 @@ export function hintPanel(hint, names, chip, close) {
       el("span", { class: "hint-option" }, optionName(option, names, chip)),
       el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
       option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${t("pointsN", { n: points(option.expected) })})`),
-      el("span", { class: "hint-reason" }, reason(option, names, chip))))),
+      el("span", { class: "hint-reason" }, reason(option, names, chip, { known }))))),
     el("p", { class: "hint muted" }, t("hintNote", { how })));
 }
 
@@ -143,10 +153,12 @@ function shortName(option) {
  * What the better option gains over the worse one, each number the difference between the two: the
  * sources of points (the card count with the last capture's sweep, caidas, missas, ...), then the chances
  * of winning and of losing the game after each, named. Analyses stored before the sources have none to say.
+ * `known`: the cards left were known, every share 0 or 1: what happens after each is said, not shares of guesses.
  */
-export function gains(better, worse, who) {
+export function gains(better, worse, who, known = false) {
   const said = [];
   const other = shortName(worse);
+  const sure = (mine, theirs) => known && Math.min(mine, theirs) === 0 && Math.max(mine, theirs) === 1;
   if (better.sources && worse.sources) {
     const named = SOURCES.map((source) => [better.sources[source] - worse.sources[source], source])
       .filter(([d]) => Math.abs(d) >= SOURCE_WORTH).sort((a, b) => Math.abs(b[0]) - Math.abs(a[0]))
@@ -156,13 +168,17 @@ export function gains(better, worse, who) {
       const sweep = better.sources.sweep;
       const against = worse.sources.sweep;
       if (source === "cards" && Math.abs(sweep - against) >= SOURCE_WORTH) {
-        part += ` (${t("src_sweep", { name: who, share: pct(sweep), other: pct(against), option: other })})`;
+        const words = sure(sweep, against)
+          ? t(sweep > against ? "src_sweepNot" : "src_sweepOnly", { name: who, option: other })
+          : t("src_sweep", { name: who, share: pct(sweep), other: pct(against), option: other });
+        part += ` (${words})`;
       }
       said.push(part);
     }
   }
   for (const [key, mine, theirs] of [["chance_wins", better.won, worse.won], ["chance_loses", better.lost, worse.lost]]) {
-    if (Math.max(mine, theirs) >= CHANCE_WORTH && Math.abs(mine - theirs) >= CHANCE_WORTH) {
+    if (sure(mine, theirs)) said.push(t(`${key}${mine > theirs ? "Not" : "Only"}`, { option: other }));
+    else if (Math.max(mine, theirs) >= CHANCE_WORTH && Math.abs(mine - theirs) >= CHANCE_WORTH) {
       said.push(t(key, { share: pct(mine), other: pct(theirs), option: other }));
     }
   }
@@ -177,14 +193,15 @@ export function verdict(decision, names, chip) {
   const best = decision.options[0];
   const out = [el("span", { class: `grade grade-${decision.class}` }, gradeName(decision.class))];
   if (decision.class !== "best") {
+    const known = Boolean(decision.exact && decision.guesses === 1);
     const taken = takenOption(decision) || best;
     const value = (option) => `${chance(option.chance)} (${t("pointsN", { n: points(option.expected) })})`;
     out.push(" ", t("lossOf", { loss: lossPoints(decision.loss) }), " · ", t("takenWas"), " ",
-      ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false }),
+      ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false, known }),
       " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
       ...reason(best, names, chip, { outcome: false, risks: false }));
     const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
-    const more = gains(best, taken, who);
+    const more = gains(best, taken, who, known);
     if (more) out.push(" · ", ...rich(t("againstTaken", { option: shortName(taken), gains: more }), chip));
   }
   if (decision.hinted) out.push(" · ", t("afterHint"));
