@@ -249,3 +249,20 @@ def test_play_now_remembers_the_wait_and_the_level_chosen(browser: Any, url: str
         fresh.goto(url)
         fresh.wait_for_selector("#play-wait")
         assert fresh.input_value("#play-wait") == "30" and fresh.input_value("#play-level") == "medium"
+
+
+def test_play_now_says_its_tables_are_public(browser: Any, url: str) -> None:
+    """New table is private unless listed; a play now table is listed and watchable by anyone: the panel says so."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        said = page.locator("#play-now #play-public")
+        said.wait_for()
+        assert said.inner_text() == "Play now tables are public: listed in the lobby, and anyone may watch."
+        assert said.is_visible()
+        button = page.locator("#play-button").bounding_box()
+        line = said.bounding_box()
+        assert line is not None and button is not None and line["y"] < button["y"]  # read before pressing Play now
+        page.select_option("#language", "fr")
+        page.wait_for_selector("#play-public:has-text('publiques')")
+        page.select_option("#language", "ar")
+        page.wait_for_selector("#play-public:has-text('عامة')")

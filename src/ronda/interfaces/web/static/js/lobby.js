@@ -293,6 +293,8 @@ export async function showLobby(app, { go, fail, meta }) {
   playNow.append(
     el("h2", {}, t("playNow")),
     el("p", { class: "hint" }, t("playNowHint")),
+    // Unlike a new table, which is private unless listed, a play now table is public: say so before it is made.
+    el("p", { class: "hint", id: "play-public" }, t("playPublic")),
     el("div", { class: "row" },
       el("label", { class: "field" }, el("span", {}, t("yourName")), playName),
       el("div", { class: "field" }, el("span", { id: "play-players-label" }, t("players")), playPlayers),
