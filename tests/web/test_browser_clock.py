@@ -197,6 +197,10 @@ def test_play_again_between_people_is_told_to_the_other_and_can_be_taken_back(br
         brahim.select_option("#language", "ar")
         wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina يريد اللعب مجددًا.'")
         brahim.select_option("#language", "en")
+        amina.reload()  # the server keeps her request: her page opened again still shows it, with Cancel
+        wait_until(amina, "document.querySelector('[data-action=\"rematch\"]')?.textContent === 'Waiting for Brahim…'")
+        assert amina.locator("[data-action='rematch']").is_disabled()
+        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina wants to play again.'")
         cancel.click()
         brahim.locator("#rematch-wanted").wait_for(state="detached")
         assert amina.locator("[data-action='rematch']").inner_text() == "Play again"
