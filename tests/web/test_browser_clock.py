@@ -7,6 +7,8 @@ opponent's turn, while the other seats kept their green "connected" dot.
 
 from __future__ import annotations
 
+import contextlib
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,17 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 import test_browser
-from test_browser import DESKTOP, create_table, open_page, play_until_summary, serving, wait_until
+from test_browser import (
+    DESKTOP,
+    create_table,
+    hand_of,
+    open_page,
+    play_until_summary,
+    playwright_api,
+    serving,
+    truthful,
+    wait_until,
+)
 
 from ronda.interfaces.web.app import create_app
 
@@ -123,3 +135,81 @@ def test_the_round_summary_shows_the_next_deals_clock_which_leaves_time_to_read_
         page.click("[data-action='continue']")
         page.wait_for_selector("[data-action^='declare-']")
         assert not page.locator("#turn-over").count()
+
+
+def play_both_until_game_over(pages: list[Any], seconds: float = 90) -> None:
+    """Two people's pages: each declares truthfully and plays its first playable card, and continues after each
+    round's summary, until both show the game's summary."""
+    deadline = time.monotonic() + seconds
+    while not all(page.locator("#summary[data-kind='game']").count() for page in pages):
+        assert time.monotonic() < deadline, "the game did not end"
+        for page in pages:
+            if page.locator("#summary[data-kind='game']").count():
+                continue
+            with contextlib.suppress(playwright_api.Error):
+                if page.locator("#summary[data-kind='round']").count():
+                    page.click("[data-action='continue']", timeout=2_000)
+                elif page.locator("[data-action^='declare-']:not([disabled])").count():
+                    page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=2_000)
+                elif page.locator("#hand .hand-card.playable").count():
+                    page.locator("#hand .hand-card.playable").first.click(timeout=2_000)
+        pages[0].wait_for_timeout(60)
+
+
+def test_play_again_between_people_is_told_to_the_other_and_can_be_taken_back(browser: Any, tmp_path: Path) -> None:
+    """Amina presses Play again after a game with Brahim: his end screen says "Amina wants to play again." beside his
+    own Play again button (in his language too); her page offers Cancel, which takes the request back, and his
+    screen says nothing more of it."""
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        amina.goto(url)
+        amina.fill("#name", "Amina")
+        amina.select_option("[data-seat-kind='1']", "human")
+        amina.fill("#target", "1")
+        amina.click("#create")
+        invite = amina.locator("#invite-link")
+        invite.wait_for()
+        brahim.goto(str(invite.input_value()))
+        brahim.fill("#join-name", "Brahim")
+        brahim.click("#join-button")
+        for page in (amina, brahim):
+            page.wait_for_selector("#hand .hand-card")
+        play_both_until_game_over([amina, brahim])
+        assert brahim.locator("#rematch-wanted").count() == 0
+        amina.click("[data-action='rematch']")
+        wants = brahim.locator("#rematch-wanted")
+        wants.wait_for()
+        assert wants.inner_text() == "Amina wants to play again."
+        # Beside his Play again: just above it, over the same middle of the dialog.
+        said, button = wants.bounding_box(), brahim.locator("[data-action='rematch']").bounding_box()
+        assert said is not None and button is not None
+        assert 0 <= button["y"] - (said["y"] + said["height"]) <= 24, (said, button)
+        assert said["x"] <= button["x"] + button["width"] / 2 <= said["x"] + said["width"], (said, button)
+        assert brahim.locator("[data-action='rematch']").is_enabled()
+        # Amina waits for Brahim, and may take her request back.
+        assert amina.locator("[data-action='rematch']").inner_text() == "Waiting for Brahim…"
+        assert amina.locator("[data-action='rematch']").is_disabled()
+        cancel = amina.locator("[data-action='rematch-cancel']")
+        assert cancel.inner_text() == "Cancel" and cancel.is_enabled()
+        assert amina.evaluate("document.activeElement?.dataset.action") == "rematch-cancel"
+        brahim.select_option("#language", "fr")
+        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina veut rejouer.'")
+        brahim.select_option("#language", "ar")
+        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina يريد اللعب مجددًا.'")
+        brahim.select_option("#language", "en")
+        amina.reload()  # the server keeps her request: her page opened again still shows it, with Cancel
+        wait_until(amina, "document.querySelector('[data-action=\"rematch\"]')?.textContent === 'Waiting for Brahim…'")
+        assert amina.locator("[data-action='rematch']").is_disabled()
+        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina wants to play again.'")
+        cancel.click()
+        brahim.locator("#rematch-wanted").wait_for(state="detached")
+        assert amina.locator("[data-action='rematch']").inner_text() == "Play again"
+        assert amina.locator("[data-action='rematch']").is_enabled()
+        assert amina.locator("[data-action='rematch-cancel']").count() == 0
+        # Brahim asks now: Amina is told, and his own request waits for her (hers was taken back).
+        brahim.click("[data-action='rematch']")
+        wait_until(amina, "document.querySelector('#rematch-wanted')?.textContent === 'Brahim wants to play again.'")
+        assert brahim.locator("[data-action='rematch']").inner_text() == "Waiting for Amina…"
+        amina.click("[data-action='rematch']")
+        for page in (amina, brahim):
+            page.wait_for_selector("#summary", state="detached")

@@ -188,3 +188,81 @@ def test_asking_again_from_another_device_stops_the_first_page_instead_of_a_loop
         laptop.wait_for_timeout(2_500)  # a few of the laptop's looks: its request stays the one waiting
         assert laptop.evaluate("localStorage.getItem('ronda.playTicket')") == ticket
         laptop.click("#play-cancel")
+
+
+LAID_OUT = """(() => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, w: r.width, h: r.height}; };
+  const labelled = (id) => {
+    const control = document.getElementById(id);
+    const label = control.labels[0];
+    const words = label ? [...label.children].find((c) => c !== control) : null;
+    return {words: words ? words.innerText : null, label: words ? box(words) : null, control: box(control)};
+  };
+  const check = document.getElementById("play-bots");
+  return {
+    check: box(check), checkWords: box(check.labels[0].querySelector("span")),
+    name: labelled("play-name"), wait: labelled("play-wait"), level: labelled("play-level"),
+    newTableName: labelled("name"),
+  };
+})()"""
+
+
+def test_play_now_s_controls_each_have_a_visible_label_and_the_bots_box_sits_on_its_line(
+    browser: Any, url: str
+) -> None:
+    """At 1280 wide: the bots' box is a box (not 40 px tall) on the line of its words, level with the selects beside
+    it; the name field has a visible "Your name" as New table's has; the wait and the level have visible labels."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.wait_for_selector("#play-bots")
+        shown = page.evaluate(LAID_OUT)
+        check, words = shown["check"], shown["checkWords"]
+        assert 12 <= check["h"] <= 24 and 12 <= check["w"] <= 24, check
+        assert check["x"] + check["w"] <= words["x"], (check, words)  # the box before its words
+        middle = check["y"] + check["h"] / 2
+        assert words["y"] <= middle <= words["y"] + words["h"], (check, words)  # on their line, not above it
+        wait = shown["wait"]["control"]
+        assert abs(middle - (wait["y"] + wait["h"] / 2)) <= 8, (check, wait)  # level with the wait's select
+        assert shown["name"]["words"] == shown["newTableName"]["words"] == "Your name"
+        assert shown["wait"]["words"] == "After waiting for people"
+        assert shown["level"]["words"] == "The bots' level"
+        for field in ("name", "wait", "level"):
+            label, control = shown[field]["label"], shown[field]["control"]
+            assert label["h"] > 0 and label["w"] > 0, (field, label)
+            assert label["y"] + label["h"] <= control["y"] + 1, (field, label, control)  # above its control
+        assert page.locator("#play-name").get_attribute("placeholder") == "e.g. Amina"
+
+
+def test_play_now_remembers_the_wait_and_the_level_chosen(browser: Any, url: str) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        assert page.input_value("#play-wait") == "30" and page.input_value("#play-level") == "medium"
+        page.select_option("#play-wait", "10")
+        page.select_option("#play-level", "easy")
+        page.goto(url)  # the next visit
+        page.wait_for_selector("#play-wait")
+        assert page.input_value("#play-wait") == "10" and page.input_value("#play-level") == "easy"
+        page.select_option("#language", "fr")  # the lobby drawn again keeps them too
+        page.wait_for_selector("#play-now h2:has-text('Jouer maintenant')")
+        assert page.input_value("#play-wait") == "10" and page.input_value("#play-level") == "easy"
+    with open_page(browser, **DESKTOP) as fresh:  # another browser: the defaults
+        fresh.goto(url)
+        fresh.wait_for_selector("#play-wait")
+        assert fresh.input_value("#play-wait") == "30" and fresh.input_value("#play-level") == "medium"
+
+
+def test_play_now_says_its_tables_are_public(browser: Any, url: str) -> None:
+    """New table is private unless listed; a play now table is listed and watchable by anyone: the panel says so."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        said = page.locator("#play-now #play-public")
+        said.wait_for()
+        assert said.inner_text() == "Play now tables are public: listed in the lobby, and anyone may watch."
+        assert said.is_visible()
+        button = page.locator("#play-button").bounding_box()
+        line = said.bounding_box()
+        assert line is not None and button is not None and line["y"] < button["y"]  # read before pressing Play now
+        page.select_option("#language", "fr")
+        page.wait_for_selector("#play-public:has-text('publiques')")
+        page.select_option("#language", "ar")
+        page.wait_for_selector("#play-public:has-text('عامة')")

@@ -96,6 +96,8 @@ BAD_FRAMES = [
     ('{"type": "auto_declare"}', "bad_message"),
     ('{"type": "auto_declare", "on": "yes"}', "bad_message"),
     ('{"type": "rematch", "now": true}', "bad_message"),
+    ('{"type": "rematch", "on": "no"}', "bad_message"),
+    ('{"type": "rematch", "on": null}', "bad_message"),
     ('{"type": "ping", "x": 1}', "bad_message"),
 ]
 

@@ -168,6 +168,40 @@ def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: P
         assert versions == list(range(ended_at + 1, clients[0].version + 1))
 
 
+def test_a_rematch_request_taken_back_is_no_longer_counted_and_the_other_is_told(tmp_path: Path) -> None:
+    """Amina asks for another game, then takes it back (``"on": false``): Youssef's page is told each time, and his
+    own Play again then waits for her instead of starting the game. Taking it back once the game is on: ``illegal``."""
+    with server(tmp_path) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
+        table_id = created["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
+        clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
+        play_out(clients.values(), random_chooser(random.Random(5)))
+        for client in clients.values():
+            client.sync()
+        amina, youssef = clients[0], clients[1]
+        amina.send({"type": "rematch"})
+        assert seat_entry(youssef.expect("seats"), 0)["rematch"] is True
+        assert seat_entry(amina.expect("seats"), 0)["rematch"] is True
+        amina.send({"type": "rematch", "on": False})
+        withdrawn = youssef.expect("seats")
+        assert seat_entry(withdrawn, 0)["rematch"] is False and withdrawn["table"]["status"] == "finished"
+        assert seat_entry(amina.expect("seats"), 0)["rematch"] is False
+        amina.send({"type": "rematch", "on": False})  # nothing to take back: nothing happens
+        assert amina.sync() == [] and youssef.sync() == []
+        youssef.send({"type": "rematch"})  # Amina no longer asks: Youssef waits for her
+        asked = amina.expect("seats")
+        assert seat_entry(asked, 1)["rematch"] is True and seat_entry(asked, 0)["rematch"] is False
+        assert asked["table"]["status"] == "finished"
+        assert all(m["type"] == "seats" for m in youssef.sync())
+        amina.send({"type": "rematch", "on": True})
+        for client in clients.values():
+            assert client.expect("state")["table"]["game"] == 1
+        youssef.send({"type": "rematch", "on": False})
+        error = youssef.expect("error")
+        assert error["code"] == "illegal"
+
+
 def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_path: Path, database_url: str) -> None:
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "bot", "level": "medium"}]
     with server(tmp_path, database_url) as http:

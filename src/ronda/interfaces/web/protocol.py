@@ -160,9 +160,11 @@ class AutoDeclare(Message):
 
 
 class Rematch(Message):
-    """Ask for a new game at the same table after game over."""
+    """Ask for a new game at the same table after game over (``on``), or take the request back (``on`` false)."""
 
     type: Literal["rematch"] = "rematch"
+    on: bool = True
+    problems = {"on": 'rematch\'s "on" is true (ask for another game) or false (take the request back)'}
 
 
 class Ping(Message):
@@ -200,7 +202,7 @@ ClientMessage = Hello | Act | AutoDeclare | Rematch | Ping | Settings | AskHint
 """Every message a client may send, told apart by its ``type``."""
 
 _KINDS = "hello, act, auto_declare, rematch, ping, settings, hint"
-_WITH_FIELDS: tuple[type[Message], ...] = (Hello, Act, AutoDeclare, Settings)
+_WITH_FIELDS: tuple[type[Message], ...] = (Hello, Act, AutoDeclare, Rematch, Settings)
 _PROBLEMS: dict[str, dict[str, str]] = {model.model_fields["type"].default: model.problems for model in _WITH_FIELDS}
 """Each message type's words for its fields' problems."""
 

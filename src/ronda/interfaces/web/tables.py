@@ -1050,14 +1050,23 @@ class Table:
         except ProtocolError as error:
             client.send(dumps(error.to_json()))
 
-    async def rematch(self, client: Client) -> None:
-        """A player asks for another game; it starts when every person present has asked."""
+    async def rematch(self, client: Client, on: bool = True) -> None:
+        """A player asks for another game (``on``); it starts when every person present has asked.
+
+        ``on`` false takes the seat's request back (nothing changes for a seat that had not asked)."""
         seat = self.clients.get(client)
         if seat is None:
             raise ProtocolError("spectator", "spectators cannot ask for a rematch")
         async with self._lock:
             if self.status != FINISHED:
-                raise ProtocolError("illegal", "a rematch comes after game over")
+                raise ProtocolError(
+                    "illegal", "a rematch comes after game over" if on else "no rematch to take back: the game is on"
+                )
+            if not on:
+                if self.seats[seat].rematch:
+                    self.seats[seat].rematch = False
+                    self._broadcast_seats()
+                return
             self.seats[seat].rematch = True
             waiting_for = [s for s in self.seats if s.human and not s.rematch and self.connected(s.index)]
             if waiting_for:
@@ -1312,8 +1321,8 @@ async def answer(table: Table, client: Client, message: ClientMessage, invite: d
             await table.act(client, action, version)
         case AutoDeclare(on=on):
             await table.set_auto_declare(client, on)
-        case Rematch():
-            await table.rematch(client)
+        case Rematch(on=on):
+            await table.rematch(client, on)
         case Settings(public=public, spectators=spectators, hints=hints):
             await table.set_access(client, public, spectators, hints)
         case AskHint():

@@ -10,6 +10,8 @@ import { api, tokens } from "./net.js";
 const NAME = "ronda.name";
 const LAST = "ronda.lastTable";
 const TICKET = "ronda.playTicket";
+const PLAY_WAIT = "ronda.playWait"; // play now's wait for people and bots' level: this browser's last choices
+const PLAY_LEVEL = "ronda.playLevel";
 const WAITS = [10, 30, 60, 120];
 let drafts = null; // the names typed and not sent yet, carried over a redraw of the lobby (a language switch)
 
@@ -267,27 +269,40 @@ export async function showLobby(app, { go, fail, meta }) {
 
   // ---- play now: strangers asking for the same game are seated together (docs/web-protocol.md, "Play now")
   let waitTimer = null;
-  const playName = el("input", { id: "play-name", name: "play-name", maxlength: 24, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder"), "aria-label": t("yourName") });
+  const playName = el("input", { id: "play-name", name: "play-name", maxlength: 24, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
     [2, 3, 4].map((n) => [
       el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === 2 }),
       el("label", { for: `play-players-${n}` }, t("playersN", { n })),
     ]));
-  const playPreset = el("select", { id: "play-preset", name: "play-preset", "aria-label": t("preset") });
+  const playPreset = el("select", { id: "play-preset", name: "play-preset" });
   const playBots = el("input", { type: "checkbox", id: "play-bots", name: "play-bots", checked: true });
-  const playWait = el("select", { id: "play-wait", name: "play-wait", "aria-label": t("playWait") },
-    WAITS.map((s) => el("option", { value: s, selected: s === 30 }, t("secondsN", { n: s }))));
-  const playLevel = el("select", { id: "play-level", name: "play-level", "aria-label": t("playLevel") },
-    levels.map((l) => el("option", { value: l, selected: l === "medium" }, levelName(l))));
+  const savedWait = Number(localStorage.getItem(PLAY_WAIT));
+  const wait = WAITS.includes(savedWait) ? savedWait : 30;
+  const playWait = el("select", { id: "play-wait", name: "play-wait" },
+    WAITS.map((s) => el("option", { value: s, selected: s === wait }, t("secondsN", { n: s }))));
+  const savedLevel = localStorage.getItem(PLAY_LEVEL);
+  const level = levels.includes(savedLevel) ? savedLevel : "medium";
+  const playLevel = el("select", { id: "play-level", name: "play-level" },
+    levels.map((l) => el("option", { value: l, selected: l === level }, levelName(l))));
+  playWait.addEventListener("change", () => localStorage.setItem(PLAY_WAIT, playWait.value));
+  playLevel.addEventListener("change", () => localStorage.setItem(PLAY_LEVEL, playLevel.value));
   const playStatus = el("p", { id: "play-status", class: "hint", "aria-live": "polite" });
   const playButton = el("button", { class: "btn primary big", id: "play-button", type: "submit" }, t("playNow"));
   const cancelButton = el("button", { class: "btn", id: "play-cancel", type: "button", hidden: true }, t("playCancel"));
   playNow.append(
     el("h2", {}, t("playNow")),
     el("p", { class: "hint" }, t("playNowHint")),
-    el("div", { class: "row" }, playName, playPlayers, playPreset),
+    // Unlike a new table, which is private unless listed, a play now table is public: say so before it is made.
+    el("p", { class: "hint", id: "play-public" }, t("playPublic")),
     el("div", { class: "row" },
-      el("label", { class: "check" }, playBots, el("span", {}, t("playBots"))), playWait, playLevel),
+      el("label", { class: "field" }, el("span", {}, t("yourName")), playName),
+      el("div", { class: "field" }, el("span", { id: "play-players-label" }, t("players")), playPlayers),
+      el("label", { class: "field" }, el("span", {}, t("preset")), playPreset)),
+    el("div", { class: "row" },
+      el("label", { class: "check" }, playBots, el("span", {}, t("playBots"))),
+      el("label", { class: "field" }, el("span", {}, t("playWait")), playWait),
+      el("label", { class: "field" }, el("span", {}, t("playLevel")), playLevel)),
     el("div", { class: "row" }, playButton, cancelButton),
     playStatus);
   const playCount = () => Number(playNow.querySelector("input[name=play-players]:checked").value);

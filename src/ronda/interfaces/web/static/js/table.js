@@ -826,17 +826,40 @@ export class TableScreen {
       el("td", { class: `total${totals[side] === best ? " best" : ""}` }, totals[side])));
     let title;
     let verdict = null;
+    let wants = null; // who else asked for another game, said beside Play again
     const buttons = [];
     if (s.kind === "game") {
       const mine = names.isMySide(s.winner);
       title = this.seat === null ? t("winnerIs", { name: names.sideName(s.winner) }) : mine ? t("weWin") : t("weLose");
       verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t("wonByChallenge", { name: names.sideName(s.winner) }) : t("wonByTarget", { name: names.sideName(s.winner), target: view.target }));
       if (this.seat !== null) {
-        const waitingFor = (this.table.seats || []).filter((x) => x.kind === "human" && x.seat !== this.seat && x.connected && !x.rematch);
+        const seats = this.table.seats || [];
+        const own = seats.find((x) => x.seat === this.seat);
+        // The server keeps each seat's request: a page opened again after asking still shows it asked.
+        const asked = this.rematchAsked || Boolean(own?.rematch);
+        const waitingFor = seats.filter((x) => x.kind === "human" && x.seat !== this.seat && x.connected && !x.rematch);
+        const askers = seats.filter((x) => x.kind === "human" && x.seat !== this.seat && x.rematch);
+        const ask = (on) => {
+          this.rematchAsked = on;
+          if (own) own.rematch = on;
+          this.hooks.send(on ? { type: "rematch" } : { type: "rematch", on: false });
+          this.render();
+          this.root.querySelector(`[data-action="${on ? "rematch-cancel" : "rematch"}"]`)?.focus({ preventScroll: true });
+        };
+        if (askers.length) {
+          wants = el("p", { class: "rematch-wanted", id: "rematch-wanted", role: "status" },
+            askers.map((x) => t("rematchWanted", { name: names.seatName(x.seat) })).join(" "));
+        }
         buttons.push(el("button", {
-          type: "button", class: "btn primary", "data-action": "rematch", "data-focus": "rematch", disabled: this.rematchAsked,
-          onclick: () => { this.rematchAsked = true; this.hooks.send({ type: "rematch" }); this.render(); },
-        }, this.rematchAsked && waitingFor.length ? t("waitingRematch", { names: waitingFor.map((x) => names.seatName(x.seat)).join(", ") }) : t("again")));
+          type: "button", class: "btn primary", "data-action": "rematch", "data-focus": "rematch", disabled: asked,
+          onclick: () => ask(true),
+        }, asked && waitingFor.length ? t("waitingRematch", { names: waitingFor.map((x) => names.seatName(x.seat)).join(", ") }) : t("again")));
+        if (asked) {
+          buttons.push(el("button", {
+            type: "button", class: "btn", "data-action": "rematch-cancel", "data-focus": "rematch-cancel", title: t("rematchCancelTitle"),
+            onclick: () => ask(false),
+          }, t("cancel")));
+        }
       }
       if (this.hooks.replayLink) buttons.push(el("a", { class: "btn", href: this.hooks.replayLink(), "data-link": "" }, t("watchReplay")));
       buttons.push(el("button", { type: "button", class: "btn", "data-action": "lobby", onclick: () => this.hooks.leave() }, t("lobby")));
@@ -858,6 +881,7 @@ export class TableScreen {
       s.kind === "round" && this.myTurn() && this.table?.turn_time
         ? el("p", { class: "summary-clock", id: "summary-clock", role: "timer" }, this.summaryClockText()) : null,
       el("p", { class: "hint" }, t("targetN", { n: view.target })),
+      wants,
       el("div", { class: "dialog-buttons" }, buttons));
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;
     // the overlay is there at once, so no card is played by mistake meanwhile.
