@@ -351,3 +351,54 @@ def test_a_table_that_left_memory_still_knows_who_never_played_in_its_game(
         assert store.game_ratings(table_id, 0) is None
         assert store.load_tables([table_id])[0].games[0].acted == [0]
     assert f"table {table_id}: game 0 is not rated: seats [1] never played in it" in caplog.text
+
+
+def _deck_won_by_its_deal(players: int = 2) -> list[int]:
+    """A deck whose first deal decides a game to 1 point with automatic declarations, whoever deals: one hand
+    holds a ronda, the other nothing (R8.2, R8.5, R9.3)."""
+    from ronda import Game, Rules
+    from ronda.engine.deck import shuffled_deck
+
+    rules = Rules(players=players, target=1, auto_declare=True)
+    for seed in range(100_000):
+        deck = shuffled_deck(rules, random.Random(seed))
+        if all(Game(rules, decks=[deck], dealer=d).view(0).winner is not None for d in range(players)):
+            return deck
+    raise AssertionError("no such deck")
+
+
+def test_games_their_deal_wins_are_not_rated_and_their_table_stays_finished_for_play_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attacker's audit: with automatic declarations and a target of 1, a deal can win the game before anyone
+    decides anything. Such games were rated — a second name asking for Play again farmed 6-0 in 15 rematches —
+    and a table whose first game its deal won before the friend joined was set playing again, with no move to
+    make and Play again refused, for good. Now neither game is rated, and the table plays again."""
+    import ronda.interfaces.web.lobby as lobby_module
+    import ronda.interfaces.web.tables as tables_module
+
+    deck = _deck_won_by_its_deal()
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    monkeypatch.setattr(tables_module, "shuffled_deck", lambda rules, rng: list(deck))
+    with server(tmp_path) as http:
+        amina, _ = person(http, "Amina")
+        seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}]
+        created = new_table(http, 2, seats, target=1, variants={"auto_declare": True})
+        table_id = created["table_id"]
+        assert http.get(f"/api/tables/{table_id}").json()["status"] == "finished"  # won by its deal
+        brahim, _ = person(http, "Brahim")
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim"})
+        assert joined.status_code == 200, joined.text
+        summary = http.get(f"/api/tables/{table_id}").json()
+        assert summary["status"] == "finished" and summary["winner"] is not None  # not set playing with no move
+        clients = seat_clients(http, table_id, {0: created["token"], 1: joined.json()["token"]})
+        for client in clients.values():
+            client.send({"type": "rematch"})
+        for client in clients.values():
+            while client.table is None or client.table.get("game") != 1:
+                message = client.recv()
+                assert message["type"] != "error", message
+        assert http.get(f"/api/tables/{table_id}").json()["winner"] is not None  # the rematch's deal won it too
+        for name, cookie in (("Amina", amina), ("Brahim", brahim)):
+            page = page_of(http, name, cookie)
+            assert all(entry["games"] == 0 for entry in page["ratings"]), page["ratings"]  # neither game rated

@@ -521,8 +521,11 @@ class Lobby:
                     self.journal, self.journal.store.holds_deck, table_id, 0, 0, deck_names(deck)
                 ):
                     raise
-            if over:
-                await self.journal.write(self.journal.store.finish_game, table_id, 0, view.winner, list(view.scores))
+            if over:  # nobody made a decision in it: not rated (every person's seat unplayed)
+                unplayed = tuple(s.index for s in seats if s.human)
+                await self.journal.write(
+                    self.journal.store.finish_game, table_id, 0, view.winner, list(view.scores), (), unplayed
+                )
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
         journal = self.journal

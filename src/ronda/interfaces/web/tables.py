@@ -672,7 +672,9 @@ class Table:
             seat = self.vacancy(name, seat, levels)
             target = self.seats[seat]
             token, digest = new_token()
-            starts = all(s.taken for s in self.seats if s.index != seat)
+            # A game its deal already won (automatic declarations, a tiny target) stays finished: the person
+            # joins to see it and to ask for another, not to set it playing again with no move left to make.
+            starts = self.status != FINISHED and all(s.taken for s in self.seats if s.index != seat)
             try:
                 await self.journal.write(
                     self.journal.store.take_seat, self.id, seat, name, digest, PLAYING if starts else None, player
@@ -1101,8 +1103,16 @@ class Table:
         )
         away = {s.index for s in self.seats if s.stand_in}  # still away: the stand-in plays this game too
         if over:  # a game won by its very first events (automatic declarations and a tiny target)
+            # Nobody made a decision in it: not rated (every person's seat unplayed), or a second name asking for
+            # game after game would farm the games its deal decides (an attacker's audit: 6-0 in 15 rematches).
             await self.journal.write(
-                self.journal.store.finish_game, self.id, number, view.winner, list(view.scores), tuple(sorted(away))
+                self.journal.store.finish_game,
+                self.id,
+                number,
+                view.winner,
+                list(view.scores),
+                tuple(sorted(away)),
+                self._unplayed(set()),
             )
         self.number, self.base_version = number, base
         self.bases[number] = base
