@@ -402,3 +402,17 @@ def test_games_their_deal_wins_are_not_rated_and_their_table_stays_finished_for_
         for name, cookie in (("Amina", amina), ("Brahim", brahim)):
             page = page_of(http, name, cookie)
             assert all(entry["games"] == 0 for entry in page["ratings"]), page["ratings"]  # neither game rated
+
+
+def test_a_person_who_connects_when_their_decision_is_due_is_told_their_clock_at_once(tmp_path: Path) -> None:
+    """An attacker's audit: the clock of a decision starts when its person is there, so the hello of a person whose
+    decision was waiting for them was answered before the deadline was set (``clock`` null), no later message said
+    it, and the page counted down from the turn time while the server allowed its own (60 s more at a round's
+    first decision). The state that answers the hello carries the clock now."""
+    with server(tmp_path, grace=30, turn_time=40, stand_in="random") as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, BOT])
+        client = Client(http, created["table_id"], created["token"])
+        answer = client.hello()
+        assert answer["type"] == "state" and client.legal, answer  # her declaration is due (seat 0 speaks first)
+        assert answer["clock"] is not None and 35 <= answer["clock"] <= 40, answer["clock"]
+        client.close()

@@ -461,6 +461,9 @@ class Table:
                 # A client that holds nothing (a page just opened) gets the current game's play-by-play,
                 # also after a rematch, when version 0 lies before this game.
                 since = self.base_version
+            # A decision's clock starts once its person is there: set it before the answer, which says how long
+            # is left (the clock sent as null here, and in nothing later, let the page count from a full turn).
+            self._arm_clock()
             client.send(dumps(self._catch_up(seat, since)))
             if changed:
                 self._broadcast_seats()
