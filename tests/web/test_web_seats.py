@@ -194,6 +194,9 @@ def test_a_rematch_request_taken_back_is_no_longer_counted_and_the_other_is_told
         assert seat_entry(asked, 1)["rematch"] is True and seat_entry(asked, 0)["rematch"] is False
         assert asked["table"]["status"] == "finished"
         assert all(m["type"] == "seats" for m in youssef.sync())
+        for _ in range(5):  # asking again and again changes nothing: nobody is sent anything (an attacker's audit)
+            youssef.send({"type": "rematch"})
+        assert amina.sync() == [] and youssef.sync() == []
         amina.send({"type": "rematch", "on": True})
         for client in clients.values():
             assert client.expect("state")["table"]["game"] == 1

@@ -1072,10 +1072,12 @@ class Table:
                     self.seats[seat].rematch = False
                     self._broadcast_seats()
                 return
+            asked = self.seats[seat].rematch
             self.seats[seat].rematch = True
             waiting_for = [s for s in self.seats if s.human and not s.rematch and self.connected(s.index)]
             if waiting_for:
-                self._broadcast_seats()
+                if not asked:  # a request made again changes nothing the others see: they are not sent it again
+                    self._broadcast_seats()
                 return
             try:
                 await self._new_game()
