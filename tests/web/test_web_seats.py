@@ -247,3 +247,31 @@ def test_bots_keep_the_pace_people_can_follow(tmp_path: Path) -> None:
             amina.expect("update")
             times.append(time.monotonic())
         assert times[1] - times[0] >= delay * 0.9
+
+
+def test_play_again_asked_starts_once_the_other_person_has_gone_not_at_a_reload(tmp_path: Path) -> None:
+    """Youssef asks for another game and Amina closes her page: once her grace period has passed he is the only
+    person there, and everyone there has asked, so the game starts (it waited for ever; an attacker's audit). A
+    page that closes and comes back within the grace period (a reload) starts nothing."""
+    with server(tmp_path, grace=0.5) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
+        table_id = created["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
+        clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
+        play_out(clients.values(), random_chooser(random.Random(5)))
+        for client in clients.values():
+            client.sync()
+        amina, youssef = clients[0], clients[1]
+        youssef.send({"type": "rematch"})
+        amina.expect("seats")
+        amina.close()  # a reload: back within the grace period, and she has not asked
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        time.sleep(1.0)
+        assert http.get(f"/api/tables/{table_id}").json()["game"] == 0
+        amina.close()  # gone for good
+        deadline = time.monotonic() + 10
+        while http.get(f"/api/tables/{table_id}").json()["game"] != 1:
+            assert time.monotonic() < deadline, "the game Youssef asked for never started"
+            time.sleep(0.1)
+        assert youssef.expect("state")["table"]["game"] == 1

@@ -500,6 +500,31 @@ class Table:
         if seat is not None and not self.connected(seat):
             self._absent(seat)
             self._broadcast_seats()
+            if self.status == FINISHED and any(s.rematch for s in self.seats):
+                asyncio.get_running_loop().call_later(self.settings.grace, self._rematch_if_agreed)
+
+    def _rematch_if_agreed(self) -> None:
+        """Start the asked-for game if every person still there has asked, now that one who had not has gone.
+
+        Play again starts when every person present has asked; a person who closed the page after the other
+        asked left that one waiting for ever (an attacker's audit). Checked once the grace period has passed,
+        not at the close: a reload is not leaving, and must not start a game its person did not ask for.
+        """
+        if self.status != FINISHED or self.evicted:
+            return
+        task = asyncio.get_running_loop().create_task(self._start_if_agreed())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _start_if_agreed(self) -> None:
+        async with self._lock:
+            present = [s for s in self.seats if s.human and self.connected(s.index)]
+            if self.status != FINISHED or not present or not all(s.rematch for s in present):
+                return
+            try:
+                await self._new_game()
+            except StoreUnavailable:  # the request stands: the next ask, or the next check, tries again
+                log.warning("table %s: the game asked for could not be saved just now", self.id)
 
     def _present(self, seat: int) -> bool:
         """The person of ``seat`` is back: the stand-in stops. Whether anything others see changed."""
