@@ -93,7 +93,7 @@ def test_caps_on_tables_per_client_and_in_total(tmp_path: Path) -> None:
 
 
 def test_a_table_whose_people_never_came_is_closed(tmp_path: Path) -> None:
-    with server(tmp_path, close_after=0.2) as http:
+    with server(tmp_path, close_after=0.5) as http:
         lonely = new_table(http, 2, FRIEND)  # the creator never connects, the friend never comes
         visited = new_table(http, 2, ME)
         me = Client(http, visited["table_id"], visited["token"])
