@@ -168,18 +168,24 @@ def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: P
         assert versions == list(range(ended_at + 1, clients[0].version + 1))
 
 
+def _game_over_between_two(http: Any) -> tuple[str, Client, Client, dict[str, Any]]:
+    """Amina and Youssef play a game of two to 5 points to its end: the table, their connections (read up to
+    now), and Amina's creation answer (her token)."""
+    created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
+    table_id = created["table_id"]
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
+    clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
+    play_out(clients.values(), random_chooser(random.Random(5)))
+    for client in clients.values():
+        client.sync()
+    return table_id, clients[0], clients[1], created
+
+
 def test_a_rematch_request_taken_back_is_no_longer_counted_and_the_other_is_told(tmp_path: Path) -> None:
     """Amina asks for another game, then takes it back (``"on": false``): Youssef's page is told each time, and his
     own Play again then waits for her instead of starting the game. Taking it back once the game is on: ``illegal``."""
     with server(tmp_path) as http:
-        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
-        table_id = created["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
-        clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
-        play_out(clients.values(), random_chooser(random.Random(5)))
-        for client in clients.values():
-            client.sync()
-        amina, youssef = clients[0], clients[1]
+        _, amina, youssef, _ = _game_over_between_two(http)
         amina.send({"type": "rematch"})
         assert seat_entry(youssef.expect("seats"), 0)["rematch"] is True
         assert seat_entry(amina.expect("seats"), 0)["rematch"] is True
@@ -198,7 +204,7 @@ def test_a_rematch_request_taken_back_is_no_longer_counted_and_the_other_is_told
             youssef.send({"type": "rematch"})
         assert amina.sync() == [] and youssef.sync() == []
         amina.send({"type": "rematch", "on": True})
-        for client in clients.values():
+        for client in (amina, youssef):
             assert client.expect("state")["table"]["game"] == 1
         youssef.send({"type": "rematch", "on": False})
         error = youssef.expect("error")
@@ -254,14 +260,7 @@ def test_play_again_asked_starts_once_the_other_person_has_gone_not_at_a_reload(
     person there, and everyone there has asked, so the game starts (it waited for ever; an attacker's audit). A
     page that closes and comes back within the grace period (a reload) starts nothing."""
     with server(tmp_path, grace=0.5) as http:
-        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=5)
-        table_id = created["table_id"]
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False}).json()
-        clients = seat_clients(http, table_id, {0: created["token"], 1: joined["token"]})
-        play_out(clients.values(), random_chooser(random.Random(5)))
-        for client in clients.values():
-            client.sync()
-        amina, youssef = clients[0], clients[1]
+        table_id, amina, youssef, created = _game_over_between_two(http)
         youssef.send({"type": "rematch"})
         amina.expect("seats")
         amina.close()  # a reload: back within the grace period, and she has not asked
