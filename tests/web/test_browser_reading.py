@@ -227,6 +227,7 @@ def test_a_players_page_and_the_leaderboard_count_the_same_rated_games(browser: 
         amina.locator("#rating-changes .rating-change.own").wait_for()
         amina.goto(f"{url}/leaderboard?players=2")
         row = amina.locator("#leaderboard tr", has_text="Amira")
+        row.wait_for()  # the page draws the leaderboard once its request is answered: read it then
         board = [int(cell.inner_text()) for cell in row.locator("td.num").all()[-2:]]
         assert sum(board) == 1  # the rated game only
         amina.goto(f"{url}/p/Amira")
