@@ -47,7 +47,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, assert_never
@@ -484,6 +484,14 @@ class Table:
         if close is not None:
             close(close_code)
 
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Run ``work`` beside the table's messages, kept in :attr:`_tasks` until done (the loop keeps only a weak
+        reference to a task: one nobody holds may be collected mid-way)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
     def _send_seat(self, seat: int, text: str) -> None:
         """Send ``text`` to every connection of ``seat`` (its tabs and devices) and to nobody else."""
         for client, at in list(self.clients.items()):
@@ -512,14 +520,16 @@ class Table:
         """
         if self.status != FINISHED or self.evicted:
             return
-        task = asyncio.get_running_loop().create_task(self._start_if_agreed())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._start_if_agreed())
+
+    def _all_present_asked(self) -> bool:
+        """Whether every person connected has asked for another game, and someone has (the rule of Play again)."""
+        present = [s for s in self.seats if s.human and self.connected(s.index)]
+        return bool(present) and all(s.rematch for s in present)
 
     async def _start_if_agreed(self) -> None:
         async with self._lock:
-            present = [s for s in self.seats if s.human and self.connected(s.index)]
-            if self.status != FINISHED or not present or not all(s.rematch for s in present):
+            if self.status != FINISHED or not self._all_present_asked():
                 return
             try:
                 await self._new_game()
@@ -844,9 +854,7 @@ class Table:
             # Stored or not, only the store knows: ask it before telling anyone anything.
             log.warning("table %s: decision %d may be stored (%s); the store is asked", self.id, self._actions, error)
             self._pending = decision
-            task = asyncio.get_running_loop().create_task(self._settle(taken))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            task = self._spawn(self._settle(taken))
             return task
         except StoreUnavailable as error:
             log.warning("table %s: decision %d not stored (%s); refused", self.id, self._actions, error)
@@ -918,9 +926,7 @@ class Table:
 
     def _show_ratings(self) -> None:
         """Read the rating changes of the game just finished (stored with its end) and show them to everyone."""
-        task = asyncio.get_running_loop().create_task(self.load_ratings(self.number, show=True))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self.load_ratings(self.number, show=True))
 
     async def load_ratings(self, number: int, show: bool = False) -> None:
         """Read game ``number``'s rating changes, if it was rated; ``show``: send them (in the table's summary).
@@ -1031,9 +1037,7 @@ class Table:
         if key in self._hinting:
             return  # being searched: the answer goes to every connection of the seat
         self._hinting.add(key)
-        task = asyncio.get_running_loop().create_task(self._search_hint(client, seat, key))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._search_hint(client, seat, key))
 
     async def _search_hint(self, client: Client, seat: int, key: tuple[int, int]) -> None:
         game = self._game()
@@ -1099,8 +1103,7 @@ class Table:
                 return
             asked = self.seats[seat].rematch
             self.seats[seat].rematch = True
-            waiting_for = [s for s in self.seats if s.human and not s.rematch and self.connected(s.index)]
-            if waiting_for:
+            if not self._all_present_asked():
                 if not asked:  # a request made again changes nothing the others see: they are not sent it again
                     self._broadcast_seats()
                 return
