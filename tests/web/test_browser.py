@@ -60,13 +60,19 @@ def free_port() -> int:
         return port
 
 
+def served(tmp_path_factory: pytest.TempPathFactory, name: str, **options: Any) -> Iterator[str]:
+    """A real server on loopback for a module's tests, bots playing without pause, on a fresh SQLite file in a folder
+    named ``name``; ``options`` of :func:`create_app` beside those. Its module's fixture yields from it."""
+    folder = tmp_path_factory.mktemp(name)
+    options = {"bot_delay": 0, "bot_workers": 1, "listen_host": "127.0.0.1", **options}
+    with serving(create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", **options)) as url:
+        yield url
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on loopback, bots playing without pause, on a fresh SQLite file."""
-    folder = tmp_path_factory.mktemp("web")
-    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
-    with serving(app) as url:
-        yield url
+    yield from served(tmp_path_factory, "web")
 
 
 @contextlib.contextmanager

@@ -12,10 +12,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 import test_browser
-from test_browser import DESKTOP, get_json, open_page, serving, table_id_of
+from test_browser import DESKTOP, get_json, open_page, served, table_id_of
 from test_browser_pages import AXE, serious_violations
-
-from ronda.interfaces.web.app import create_app
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
@@ -25,10 +23,7 @@ PASSWORD = "sesame open 42"
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("accounts")
-    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
-    with serving(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "accounts")
 
 
 def log_in(page: Any, password: str) -> None:

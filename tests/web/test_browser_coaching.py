@@ -28,11 +28,9 @@ from test_browser import (
     hand_of,
     open_page,
     play_until_summary,
-    serving,
+    served,
     truthful,
 )
-
-from ronda.interfaces.web.app import create_app
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
@@ -49,16 +47,7 @@ def as_page(number: float, places: int) -> str:
 
 @pytest.fixture(scope="module")
 def coach_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("coach")
-    app = create_app(
-        f"sqlite:///{folder / 'ronda.sqlite3'}",
-        bot_delay=0,
-        bot_workers=1,
-        listen_host="127.0.0.1",
-        analysis_budget=BUDGET,
-    )
-    with serving(app) as url:
-        yield url
+    yield from served(tmp_path_factory, "coach", analysis_budget=BUDGET)
 
 
 def test_the_new_table_form_turns_hints_on_against_the_computer_and_off_among_people(

@@ -33,14 +33,12 @@ from test_browser import (
     hand_of,
     open_page,
     play_until_summary,
-    serving,
+    served,
     table_id_of,
     truthful,
 )
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
-
-from ronda.interfaces.web.app import create_app
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
@@ -53,12 +51,7 @@ AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "a
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real server on loopback: bots play at once, analyses searched with few guesses, the default caps."""
-    folder = tmp_path_factory.mktemp("pages")
-    app = create_app(
-        f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", analysis_budget=4
-    )
-    with serving(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "pages", analysis_budget=4)
 
 
 def finish(page: Any) -> None:

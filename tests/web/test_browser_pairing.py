@@ -14,9 +14,7 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 import test_browser
-from test_browser import DESKTOP, get_json, hand_of, open_page, serving, table_id_of
-
-from ronda.interfaces.web.app import create_app
+from test_browser import DESKTOP, get_json, hand_of, open_page, served, table_id_of
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
@@ -24,10 +22,7 @@ pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("pairing")
-    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
-    with serving(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "pairing")
 
 
 def ask_to_play(page: Any, url: str, name: str, players: int, bots: bool = False, level: str = "medium") -> None:

@@ -17,10 +17,18 @@ pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
 import test_browser
-from test_browser import DESKTOP, PHONE, get_json, hand_of, open_page, playwright_api, serving, table_id_of, truthful
+from test_browser import (
+    DESKTOP,
+    PHONE,
+    get_json,
+    hand_of,
+    open_page,
+    playwright_api,
+    served,
+    table_id_of,
+    truthful,
+)
 from test_browser_pages import AXE, serious_violations
-
-from ronda.interfaces.web.app import create_app
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
@@ -31,10 +39,7 @@ CHANGE = re.compile(r"^[+\u2212]\d+ \u2192 \d{1,3}(,\d{3})*$")
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("ratings")
-    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
-    with serving(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "ratings")
 
 
 def keep_name(page: Any, url: str, name: str) -> None:

@@ -31,6 +31,7 @@ from test_browser import (
     open_page,
     play_until_summary,
     playwright_api,
+    served,
     serving,
     truthful,
 )
@@ -44,10 +45,7 @@ pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("reading")
-    app = create_app(f"sqlite:///{folder / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
-    with serving(app) as base:
-        yield base
+    yield from served(tmp_path_factory, "reading")
 
 
 def play_until(page: Any, done: str, seconds: float = 60) -> None:
