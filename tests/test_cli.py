@@ -101,6 +101,23 @@ def test_audit_10_output_that_cannot_be_written_is_one_line_not_a_traceback(comm
     assert done.stderr == f"ronda {command[0]}: cannot write the output: no space left on device\n"
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a device that is always full")
+@pytest.mark.parametrize(
+    ("words", "name"), [(["--help"], "ronda"), (["--version"], "ronda"), (["play", "--help"], "ronda play")]
+)
+def test_help_that_cannot_be_written_says_so_and_fails(words: list[str], name: str) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "ronda", *words],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": SRC},
+            timeout=60,
+        )
+    assert (done.returncode, done.stderr) == (1, f"{name}: cannot write the output: no space left on device\n")
+
+
 def test_audit_10_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:
     record = _small_record(tmp_path / "game.json")
     read, write = os.pipe()

@@ -15,12 +15,16 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..engine.build import engine_build
 from ..engine.errors import RecordError
 from ..engine.jsontext import os_error_words
 from ..engine.record import load_record, replay, replay_result
 from ..presentation.narration import narrate
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 EXIT_BAD_INPUT = 2
 
@@ -80,13 +84,35 @@ that adds its parser and sets ``run``. Registering must stay cheap: import an op
 extra inside ``run``, and say which extra to install when it is missing."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose help and usage text, when it cannot be written (``ronda --help > /dev/full``),
+    fail as every command's output does (:func:`main`) instead of being dropped with exit status 0, as Python
+    3.11's argparse does. Sub-commands' parsers are of the same class (``add_subparsers`` takes the parser's)."""
+
+    def print_help(self, file: SupportsWrite[str] | None = None) -> None:
+        (file or sys.stdout).write(self.format_help())
+
+    def print_usage(self, file: SupportsWrite[str] | None = None) -> None:
+        (file or sys.stdout).write(self.format_usage())
+
+
+class _Version(argparse.Action):
+    """``--version``, written as the help is (argparse's own version action drops a failed write too)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        sys.stdout.write(f"ronda 0.1.0 (engine: {engine_build()})\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ronda",
         description="Ronda, the Moroccan fishing card game.",
         epilog="Run 'ronda COMMAND --help' for the options of a command.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s 0.1.0 (engine: {engine_build()})")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="show the version of ronda and of its engine, and exit"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = commands.add_parser(
@@ -127,14 +153,21 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
-        args = parser.parse_args(argv)
     except KeyboardInterrupt:  # Ctrl-C while the commands load: gone quietly, as after
         return 130
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return 0
+    words = list(sys.argv[1:] if argv is None else argv)
+    name = f"ronda {words[0]}" if words and not words[0].startswith("-") else "ronda"
     try:
-        code: int = args.run(args)
+        try:
+            args = parser.parse_args(words)
+        except SystemExit as done:  # --help, --version or a usage error, its text written
+            sys.stdout.flush()
+            return 0 if done.code is None else done.code if isinstance(done.code, int) else 2
+        if not getattr(args, "run", None):
+            parser.print_help()
+            code = 0
+        else:
+            code = args.run(args)
         sys.stdout.flush()  # here, where a failure is told in words; at exit Python would say "Exception ignored"
     except BrokenPipeError:  # `ronda replay x.json | head` is fine: the reader has what it wanted
         _stdout_to_devnull()
@@ -144,7 +177,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         _stdout_to_devnull()
         with contextlib.suppress(OSError):  # stderr may be as full as stdout: then the exit status says it
-            print(f"ronda {args.command}: cannot write the output: {os_error_words(error)}", file=sys.stderr)
+            print(f"{name}: cannot write the output: {os_error_words(error)}", file=sys.stderr)
         return EXIT_OUTPUT
     except KeyboardInterrupt:
         return 130
