@@ -561,7 +561,7 @@ const ar = {
   ratingsExplained: "لا تُحتسب إلا المباريات بين الناس، ولكل عدد من اللاعبين تصنيفه؛ المباريات مع الحاسوب غير مصنفة. التصنيف مؤقت في أول 10 مباريات. من يغادر مباراة بعد مهلة السماح يخسرها.",
   gamesPlayed: "المباريات", noGamesYet: "لا مباريات منتهية بعد.", noRatingsYet: "لم يلعب أحد بعد 10 مباريات مصنفة بهذا العدد من اللاعبين.",
   noPlayer: "لا يوجد لاعب بهذا الاسم.",
-  again: "العب مجددًا", waitingRematch: "في انتظار {names}…", rematchWanted: "{name} يريد اللعب مجددًا.", rematchCancelTitle: "اسحب طلبك للعب مجددًا", watchReplay: "أعد مشاهدة اللعبة", lobby: "الرئيسية",
+  again: "العب مجددًا", waitingRematch: "في انتظار {names}…", rematchWanted: "طلبٌ من {name} للعب مجددًا.", rematchCancelTitle: "اسحب طلبك للعب مجددًا", watchReplay: "أعد مشاهدة اللعبة", lobby: "الرئيسية",
   newGame: "تبدأ لعبة جديدة",
   replayOf: "إعادة", step: "خطوة", stepOf: "الخطوة {n} من {total}", first: "الخطوة الأولى", prev: "رجوع", play: "تشغيل",
   pause: "إيقاف", forward: "تقدّم", last: "الخطوة الأخيرة", replayStart: "التوزيع",
