@@ -106,6 +106,64 @@ def test_on_a_phone_the_last_moves_are_under_the_hand(browser: Any, url: str, tm
         page.screenshot(path=str(tmp_path / "phone-recent.png"))
 
 
+def test_on_a_phone_the_last_moves_are_in_sight_with_the_table_in_two_rows(
+    browser: Any, url: str, tmp_path: Path
+) -> None:
+    """The last audit's gap: with six cards or more on the table (two rows) the newest move sat 60 px below the
+    window's bottom edge of a 390x844 phone at the top of the page; the top bar took three rows (the name, the
+    links, the language). It takes two, and the hand's panel is tighter: the hand, its decisions and the last two
+    moves are all in the window without scrolling."""
+    with open_page(browser, **PHONE) as page:
+        create_table(page, url, name="Nadia")
+        bar = page.locator("#topbar").bounding_box()
+        assert bar is not None and bar["height"] <= 100, bar
+        deadline = time.monotonic() + 120
+        while True:  # drop the last card while the bot captures what it can: the table grows
+            assert time.monotonic() < deadline, "the table never held six cards"
+            with contextlib.suppress(playwright_api.Error):
+                if page.locator("#summary [data-action='continue']").count():
+                    page.click("#summary [data-action='continue']", timeout=1_000)
+                elif page.locator("[data-action^='declare-']").count():
+                    page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=1_000)
+                elif page.locator("#hand .hand-card.playable").count():
+                    if page.locator(".table-card").count() >= 6 and page.locator("#recent li").count() == 2:
+                        break
+                    page.locator("#hand .hand-card.playable").last.click(timeout=1_000)
+            page.wait_for_timeout(50)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(200)
+        for line in page.locator("#recent li").all():
+            box = line.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 844, box
+        decisions = page.locator("#decisions").bounding_box()
+        assert decisions is not None and decisions["y"] + decisions["height"] <= 844, decisions
+        page.screenshot(path=str(tmp_path / "phone-two-rows.png"))
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_on_a_phone_the_top_bar_takes_two_rows(browser: Any, url: str, width: int) -> None:
+    """The name and the language share the first row (the tagline shortened with an ellipsis at 320 px), the
+    links the second; nothing wider than the window."""
+    with open_page(browser, viewport={"width": width, "height": 700}, is_mobile=True, has_touch=True) as page:
+        page.goto(url + "/leaderboard")
+        page.wait_for_selector("#language")
+        for language in ("en", "fr", "ar"):
+            page.select_option("#language", language)
+            page.wait_for_timeout(100)
+            brand = page.locator("#topbar .brand").bounding_box()
+            select = page.locator("#language").bounding_box()
+            lobby = page.locator("#topbar a.btn.ghost").first.bounding_box()
+            assert brand is not None and select is not None and lobby is not None
+            assert abs((brand["y"] + brand["height"] / 2) - (select["y"] + select["height"] / 2)) < 12, (
+                language,
+                brand,
+                select,
+            )
+            assert lobby["y"] >= select["y"] + select["height"] - 2, (language, lobby, select)
+            assert page.locator("#topbar").bounding_box()["height"] <= 100  # type: ignore[index]
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def test_my_games_is_in_the_top_bar_as_soon_as_a_name_is_kept(browser: Any, url: str) -> None:
     """The audit: after "Keep this name" the panel said "You play as Youssef", but "My games" came only on reload."""
     with open_page(browser, **DESKTOP) as page:
