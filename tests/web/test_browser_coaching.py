@@ -130,6 +130,14 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
         # Every decision that lost points is a button to its step, where the step says its class.
         listed = [d for d in analysis["decisions"] if d["class"] != "best"]
         assert page.locator("#analysis .analysis-costly li").count() == len(listed)
+        # Each names its card as the replay's caption does: "drops" where the card was laid on the table.
+        replay_steps = get_json(f"{coach_url}/api/tables/{table_id}/replay")["steps"]
+        labels = page.locator("#analysis .analysis-costly button").all_inner_texts()
+        for decision, label in zip(sorted(listed, key=lambda d: (-d["loss"], d["index"])), labels, strict=True):
+            if "play" in decision["taken"]:
+                events = replay_steps[decision["index"] + 1]["events"]
+                dropped = any(e["type"] == "drop" and e["seat"] == decision["seat"] for e in events)
+                assert (" drops " in label, " plays " in label) == (dropped, not dropped), label
         if listed:
             worst = max(listed, key=lambda d: (d["loss"], -d["index"]))
             page.locator("#analysis .analysis-costly button").first.click()

@@ -118,14 +118,18 @@ export function declaredWords(name, kind) {
   return t(kind === "none" ? "n_declare_none" : "n_declare", { name, kind: kindWord(kind) });
 }
 
-/** What a decision did, as the replay names it: "Bot 2 plays 5o", with the class and the loss. */
-function decisionLabel(decision, names) {
+/**
+ * What a decision did, with the class and the loss: in the words of the replay's caption for its step
+ * (`caption(step)`: "Bot 2 drops 5o" where the card was laid on the table, which the analysis alone cannot tell),
+ * or else from the analysis ("Bot 2 plays 5o").
+ */
+function decisionLabel(decision, names, caption) {
   const who = names.seatName(decision.seat);
   const taken = decision.taken;
-  let did;
-  if ("play" in taken) did = t("replayPlay", { name: who, card: cardLabel(taken.play) });
-  else if ("declare" in taken) did = declaredWords(who, taken.declare);
-  else did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
+  let did = caption?.(decision.index + 1);
+  if (!did && "play" in taken) did = t("replayPlay", { name: who, card: cardLabel(taken.play) });
+  else if (!did && "declare" in taken) did = declaredWords(who, taken.declare);
+  else if (!did) did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
   return t("decisionLabel", {
     round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: lossPoints(decision.loss),
   });
@@ -211,7 +215,7 @@ export function verdict(decision, names, chip) {
 }
 
 /** The evaluation graph: each side's chance to win at its decisions, the costly decisions marked. */
-function graph(analysis, { names, players, last, current, go }) {
+function graph(analysis, { names, players, last, current, go, caption }) {
   const W = 640;
   const H = 170;
   const pad = 18;
@@ -243,7 +247,7 @@ function graph(analysis, { names, players, last, current, go }) {
     return svg("polyline", { points: path, class: `graph-line seat-line-${side}`, fill: "none" });
   });
   const marks = analysis.decisions.filter((d) => !["best", "good"].includes(d.class)).map((d) => {
-    const label = decisionLabel(d, names);
+    const label = decisionLabel(d, names, caption);
     const mark = svg("circle", {
       cx: x(d.index + 1).toFixed(1), cy: y(value(d)).toFixed(1), r: d.class === "blunder" ? 6 : 5,
       class: `graph-mark grade-${d.class}`, tabindex: 0, role: "button", "aria-label": label, "data-step": d.index + 1,
@@ -299,7 +303,7 @@ function graphFrame(analysis, { names, players, last }, svg) {
 }
 
 /** The analysis of a finished game beside its replay: the graph, each seat's summary, the costly decisions. */
-export function analysisPanel(analysis, { names, players, last, current, go, chip }) {
+export function analysisPanel(analysis, { names, players, last, current, go, chip, caption }) {
   const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
     el("b", {}, names.seatName(s.seat)), " ",
     t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: lossPoints(s.average_loss) }), " · ",
@@ -309,7 +313,7 @@ export function analysisPanel(analysis, { names, players, last, current, go, chi
   return el("section", { class: "analysis panel", id: "analysis", "aria-labelledby": "analysis-title" },
     el("h2", { id: "analysis-title" }, t("analysisTitle")),
     el("figure", { class: "analysis-graph" },
-      ...graphFrame(analysis, { names, players, last }, graph(analysis, { names, players, last, current, go })),
+      ...graphFrame(analysis, { names, players, last }, graph(analysis, { names, players, last, current, go, caption })),
       el("figcaption", { class: "hint" },
         (players === 4 ? 2 : players) === 2 ? t("graphAhead", { name: names.sideName(0), other: names.sideName(1) }) : "",
         t("graphCaption", { guesses: analysis.method.guesses }))),
@@ -319,6 +323,6 @@ export function analysisPanel(analysis, { names, players, last, current, go, chi
       el("ol", {}, costly.map((d) => el("li", {},
         el("button", { type: "button", class: "link", "data-step": d.index + 1, "data-focus": `costly-${d.index + 1}`, onclick: () => go(d.index + 1) },
           el("span", { class: `grade grade-${d.class}` }, gradeName(d.class)), " ",
-          decisionLabel(d, names)))))) : el("p", { class: "hint" }, t("noCostly")),
+          decisionLabel(d, names, caption)))))) : el("p", { class: "hint" }, t("noCostly")),
     el("p", { class: "hint muted" }, t("analysisNote")));
 }

@@ -109,7 +109,10 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
   };
   const analysisArea = () => {
     if (analysis) {
-      return analysisPanel(analysis, { names, players: summary.players, last, current: index, go: (to) => { stop(); go(to); }, chip });
+      return analysisPanel(analysis, {
+        names, players: summary.players, last, current: index, go: (to) => { stop(); go(to); }, chip,
+        caption: (step) => (steps[step] ? describe(steps[step]) : ""),
+      });
     }
     const busy = analysing !== null;
     const text = analysing === "busy" ? t("analysisBusy")
