@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 from extras import require
 
 require("tui")
 
 import asyncio
 import re
-import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -792,6 +794,55 @@ def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
             await pilot.press("escape")
             await until(pilot, lambda: "Game over" in screen_text(app))
             assert session.over and app.session is session
+
+    run(scenario)
+
+
+def test_closing_the_analysis_while_it_is_searched_stops_it_and_a_starts_it_again():
+    """Esc during the search is the full-screen game's Ctrl-C: the key line says so, the search stops at the next
+    decision rather than go on unseen beside the next game (a minute of both cores), keeps nothing, and ``a``
+    searches the whole analysis again."""
+    from dataclasses import replace
+
+    from ronda.analysis.search import Method
+
+    async def scenario() -> None:
+        settings = quick_settings(seed=8)
+        session = Session(replace(settings, rules=settings.rules.replace(target=3)))
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            while not isinstance(app.screen, MessageScreen) or "Game over" not in screen_text(app):
+                await settle(pilot, app)
+                if isinstance(app.screen, MessageScreen):
+                    if "Game over" not in screen_text(app):
+                        await pilot.press("enter")
+                    continue
+                await pilot.press("enter" if session.view.phase == DECLARE else "1" if session.view.hand else "enter")
+            session.method = Method(guesses=400)  # slow: about a second a decision
+            searched: list[float] = []  # when each decision's search ended
+            analyse = session.analyse
+
+            def spied(progress: Any = None, **options: Any) -> Any:
+                def counted(done: int, total: int) -> None:
+                    searched.append(time.monotonic())
+                    progress(done, total)
+
+                return analyse(counted if progress else None, **options)
+
+            session.analyse = spied  # type: ignore[method-assign]
+            await pilot.press("a")
+            await until(pilot, lambda: len(searched) >= 2)
+            await pilot.press("escape")
+            await until(pilot, lambda: "Game over" in screen_text(app))
+            seen = len(searched)
+            await pilot.pause(6 * (searched[-1] - searched[0]) / (len(searched) - 1))  # six decisions' time
+            assert len(searched) <= seen + 1, (seen, len(searched))  # it stopped at the next decision
+            assert session.review is None  # nothing half-done is kept
+            session.method = Method(guesses=6)
+            await pilot.press("a")
+            await until(pilot, lambda: "average loss" in screen_text(app))
+            assert "Enter or Esc: back" in screen_text(app) and "stop" not in screen_text(app)
+            assert session.review is not None
 
     run(scenario)
 

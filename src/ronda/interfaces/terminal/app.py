@@ -15,6 +15,7 @@ only draws and reads keys.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, TypeVar
@@ -205,7 +206,9 @@ class AnalysisScreen(Dialog[None]):
     Every decision the human took with a choice is valued from what the human
     could see then (:mod:`ronda.analysis`); the screen shows the summary — the
     average loss, the classes, the costliest decisions in words — and every
-    decision that lost points. It is worked out once per game.
+    decision that lost points. It is worked out once per game. Closed while it
+    is searched, the search stops (at the next decision) rather than go on
+    unseen beside the next game; ``a`` starts it again.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,enter,q,a", "close", "Back")]
@@ -214,25 +217,37 @@ class AnalysisScreen(Dialog[None]):
         super().__init__()
         self.session = session
         self.started = 0.0
+        self.closed = threading.Event()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="help"):
             yield Label("Analysis of your decisions", classes="title")
             with VerticalScroll():
                 yield Static("Analysing your decisions from what you could see then…", id="analysis")
-            yield Static("Enter or Esc: back · ↑/↓ scroll", classes="hint")
+            yield Static("Enter or Esc: back · ↑/↓ scroll", id="analysis-keys", classes="hint")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
         self.started = time.monotonic()
+        if self.session.review is None:
+            self.query_one("#analysis-keys", Static).update("Enter or Esc: stop and go back (a starts it again)")
         self.analyse()
 
     @work(thread=True, exclusive=True, group="analysis")
     def analyse(self) -> None:
         # In this thread, not in worker processes: a full-screen app's terminal is no place to start them.
-        self.session.analyse(lambda done, total: self.app.call_from_thread(self._progress, done, total))
+        def progress(done: int, total: int) -> None:
+            if self.closed.is_set():
+                raise _AnalysisStopped
+            self.app.call_from_thread(self._progress, done, total)
+
+        try:
+            self.session.analyse(progress)
+        except _AnalysisStopped:
+            return  # no analysis is kept (Session.analyse): asked again, it starts over
         lines = [thresholds_text(), "", *self.session.analysis_lines()]
-        self.app.call_from_thread(self._show, lines)
+        if not self.closed.is_set():
+            self.app.call_from_thread(self._show, lines)
 
     def _progress(self, done: int, total: int) -> None:
         left = (time.monotonic() - self.started) / done * (total - done)
@@ -246,9 +261,15 @@ class AnalysisScreen(Dialog[None]):
             body.append_text(coloured(line))
             body.append("\n")
         self.query_one("#analysis", Static).update(body)
+        self.query_one("#analysis-keys", Static).update("Enter or Esc: back · ↑/↓ scroll")
 
     def action_close(self) -> None:
+        self.closed.set()
         self.dismiss(None)
+
+
+class _AnalysisStopped(Exception):
+    """Raised in the analysis's thread, from its progress, once its screen is closed: the search stops there."""
 
 
 class VariantBox(Checkbox):
