@@ -765,6 +765,17 @@ def test_h_while_a_bot_plays_says_to_wait_and_queues_nothing():
     run(scenario)
 
 
+async def play_to_game_over(pilot: Any, app: RondaApp, session: Session) -> None:
+    """Declare none and play the first card, closing each round's summary, until the game-over screen shows."""
+    while not isinstance(app.screen, MessageScreen) or "Game over" not in screen_text(app):
+        await settle(pilot, app)
+        if isinstance(app.screen, MessageScreen):
+            if "Game over" not in screen_text(app):
+                await pilot.press("enter")  # a round's summary
+            continue
+        await pilot.press("enter" if session.view.phase == DECLARE else "1" if session.view.hand else "enter")
+
+
 def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
     from dataclasses import replace
 
@@ -776,14 +787,7 @@ def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
         session.method = Method(guesses=6)
         app = RondaApp(session=session)
         async with app.run_test(size=SIZE) as pilot:
-            while not isinstance(app.screen, MessageScreen) or "Game over" not in screen_text(app):
-                await settle(pilot, app)
-                if isinstance(app.screen, MessageScreen):
-                    if "Game over" not in screen_text(app):
-                        await pilot.press("enter")  # a round's summary
-                    continue
-                hand = session.view.hand
-                await pilot.press("enter" if session.view.phase == DECLARE else "1" if hand else "enter")
+            await play_to_game_over(pilot, app, session)
             assert "a: analysis" in screen_text(app) and "p: play again" in screen_text(app)
             await pilot.press("a")
             await until(pilot, lambda: "average loss" in screen_text(app))
@@ -811,13 +815,7 @@ def test_closing_the_analysis_while_it_is_searched_stops_it_and_a_starts_it_agai
         session = Session(replace(settings, rules=settings.rules.replace(target=3)))
         app = RondaApp(session=session)
         async with app.run_test(size=SIZE) as pilot:
-            while not isinstance(app.screen, MessageScreen) or "Game over" not in screen_text(app):
-                await settle(pilot, app)
-                if isinstance(app.screen, MessageScreen):
-                    if "Game over" not in screen_text(app):
-                        await pilot.press("enter")
-                    continue
-                await pilot.press("enter" if session.view.phase == DECLARE else "1" if session.view.hand else "enter")
+            await play_to_game_over(pilot, app, session)
             session.method = Method(guesses=400)  # slow: about a second a decision
             searched: list[float] = []  # when each decision's search ended
             analyse = session.analyse

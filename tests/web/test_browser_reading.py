@@ -48,8 +48,9 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from served(tmp_path_factory, "reading")
 
 
-def play_until(page: Any, done: str, seconds: float = 60) -> None:
-    """Declare truthfully and play the first playable card, by clicking, until the expression ``done`` is true."""
+def play_until(page: Any, done: str, seconds: float = 60, card: str = "first") -> None:
+    """Declare truthfully and play the ``first`` (or ``last``) playable card, by clicking, until the expression
+    ``done`` is true."""
     deadline = time.monotonic() + seconds
     while not page.evaluate(done):
         assert time.monotonic() < deadline, f"still false: {done}"
@@ -59,7 +60,7 @@ def play_until(page: Any, done: str, seconds: float = 60) -> None:
             elif page.locator("[data-action^='declare-']").count():
                 page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=1_000)
             elif page.locator("#hand .hand-card.playable").count():
-                page.locator("#hand .hand-card.playable").first.click(timeout=1_000)
+                getattr(page.locator("#hand .hand-card.playable"), card).click(timeout=1_000)
         page.wait_for_timeout(50)
 
 
@@ -117,19 +118,14 @@ def test_on_a_phone_the_last_moves_are_in_sight_with_the_table_in_two_rows(
         create_table(page, url, name="Nadia")
         bar = page.locator("#topbar").bounding_box()
         assert bar is not None and bar["height"] <= 100, bar
-        deadline = time.monotonic() + 120
-        while True:  # drop the last card while the bot captures what it can: the table grows
-            assert time.monotonic() < deadline, "the table never held six cards"
-            with contextlib.suppress(playwright_api.Error):
-                if page.locator("#summary [data-action='continue']").count():
-                    page.click("#summary [data-action='continue']", timeout=1_000)
-                elif page.locator("[data-action^='declare-']").count():
-                    page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=1_000)
-                elif page.locator("#hand .hand-card.playable").count():
-                    if page.locator(".table-card").count() >= 6 and page.locator("#recent li").count() == 2:
-                        break
-                    page.locator("#hand .hand-card.playable").last.click(timeout=1_000)
-            page.wait_for_timeout(50)
+        # Play the last card while the bot captures what it can: the table grows.
+        play_until(
+            page,
+            "document.querySelectorAll('.table-card').length >= 6 && document.querySelectorAll('#recent li').length"
+            " === 2 && Boolean(document.querySelector('#hand .hand-card.playable'))",
+            seconds=120,
+            card="last",
+        )
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(200)
         for line in page.locator("#recent li").all():
