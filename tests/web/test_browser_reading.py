@@ -113,7 +113,8 @@ def test_on_a_phone_the_last_moves_are_in_sight_with_the_table_in_two_rows(
     """The last audit's gap: with six cards or more on the table (two rows) the newest move sat 60 px below the
     window's bottom edge of a 390x844 phone at the top of the page; the top bar took three rows (the name, the
     links, the language). It takes two, and the hand's panel is tighter: the hand, its decisions and the last two
-    moves are all in the window without scrolling."""
+    moves are all in the window without scrolling. (Where a challenge is offered, its button stands apart under
+    the hand, as a move that can lose the game should, and the last moves come after it.)"""
     with open_page(browser, **PHONE) as page:
         create_table(page, url, name="Nadia")
         bar = page.locator("#topbar").bounding_box()
@@ -122,7 +123,8 @@ def test_on_a_phone_the_last_moves_are_in_sight_with_the_table_in_two_rows(
         play_until(
             page,
             "document.querySelectorAll('.table-card').length >= 6 && document.querySelectorAll('#recent li').length"
-            " === 2 && Boolean(document.querySelector('#hand .hand-card.playable'))",
+            " === 2 && Boolean(document.querySelector('#hand .hand-card.playable'))"
+            " && !document.querySelector('#decisions .challenges')",  # a challenge offered stands apart, above them
             seconds=120,
             card="last",
         )
