@@ -425,14 +425,14 @@ class Budget(BaseCallback):  # type: ignore[misc]
         policy = export(self.model, self.meta)
         margin = evaluate(policy, "medium", self.eval_rounds, seed=50_000)
         episodes = self.model.ep_info_buffer
-        recent = np.mean([e["r"] for e in episodes]) if episodes else float("nan")
+        recent = f"{np.mean([e['r'] for e in episodes]):+.3f}" if episodes else "none yet"
         kept = self.best is None or margin > self.best[0]
         if kept:
             self.best = (margin, policy, steps)
             self.best_weights = copy.deepcopy(self.model.policy.state_dict())
             self.on_best(policy, steps)
         print(
-            f"{steps} steps: recent training reward {recent:+.3f}, against medium {margin:+.2f} a round"
+            f"{steps} steps: recent training reward {recent}, against medium {margin:+.2f} a round"
             + (" (best so far, kept)" if kept else ""),
             flush=True,
         )

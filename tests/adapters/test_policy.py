@@ -11,6 +11,7 @@ import itertools
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -43,8 +44,9 @@ def test_the_shipped_policy_is_small_says_how_it_was_made_and_plays_legal_action
     assert policy.meta["imitation"]["decisions"] > 0 and policy.meta["reinforcement_steps_run"] >= 0
     assert policy.meta["arguments"]["out"] == SHIPPED_POLICY.name  # how it was made, never where
     bot = make_bot("policy:ronda-2p")
-    assert isinstance(bot, PolicyBot)
-    for players in (2, 3, 4):
+    assert isinstance(bot, PolicyBot) and bot.players == 2  # its own count only (below, another is refused)
+    unsaid = PolicyBot(_random_policy())  # a policy whose meta names no player count plays any
+    for players, bot in ((2, bot), (3, unsaid), (4, unsaid)):
         rng = random.Random(players)
         game = Game(Rules(players=players), seed=players)
         for _ in range(120):
@@ -366,3 +368,58 @@ def test_a_folder_or_an_empty_file_given_as_a_policy_is_named_once(tmp_path: Pat
     with pytest.raises(PolicyError) as raised:
         Policy.load(empty)
     assert str(raised.value) == f"{empty} is not a policy file (an .npz of a network's layers and its meta)"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_two_player_policy_is_refused_at_another_player_count_naming_why(
+    players: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An audit: it played 3- and 4-player games without a word and lost every one by challenging true
+    declarations (20 challenges, 20 games lost). The arena, evaluate() and the environment refuse it before any
+    game, and the bot itself at its first decision."""
+    from ronda.adapters.evaluation import evaluate
+
+    words = f"policy:ronda-2p was trained for 2-player games, not {players}"
+    bots = ["policy:ronda-2p", "medium"] + (["medium"] if players == 3 else [])
+    assert ronda_main(["arena", *bots, "--players", str(players), "--units", "1", "--no-progress"]) == 2
+    assert capsys.readouterr().err == f"ronda arena: {words}\n"
+    with pytest.raises(PolicyError, match=words):
+        evaluate("policy:ronda-2p", "medium", units=1, players=players)
+    with pytest.raises(PolicyError, match="Policy was trained for 2-player games"):
+        evaluate(Policy.load(SHIPPED / "ronda-2p.npz"), "medium", units=1, players=players)
+    with pytest.raises(PolicyError, match=words):
+        RondaEnv(players=players, opponents="policy:ronda-2p")
+    game = Game(Rules(players=players), seed=1)
+    with pytest.raises(PolicyError, match=words):
+        load_bot("ronda-2p").choose(game.view(game.turn), game.legal_actions())
+    assert evaluate("policy:ronda-2p", "easy", units=1, players=2).rows[0].games == 2  # its own count plays
+
+
+def test_a_tuple_of_opponents_is_one_opponent_a_seat_as_a_list_is() -> None:
+    environment = RondaEnv(players=3, opponents=("easy", "medium"))
+    assert environment.opponents == {1: "easy", 2: "medium"}
+    environment = RondaEnv(players=2, opponents=("hard", {"samples": 8}))  # a level with its settings stays one
+    assert environment.opponents == {1: ("hard", {"samples": 8})}
+
+
+def test_a_policy_that_chooses_an_illegal_action_is_named_with_its_seat() -> None:
+    """An audit: the evaluated policy was called "the opponent policy"."""
+    from ronda.adapters.evaluation import evaluate
+    from ronda.engine.errors import IllegalActionError
+
+    def always_the_first(observation: np.ndarray, mask: np.ndarray) -> int:
+        return 0
+
+    with pytest.raises(IllegalActionError, match=r"the policy at seat \d \(always_the_first\) chose action 0"):
+        evaluate(always_the_first, "random", units=1)
+
+
+def test_the_evaluation_table_says_rounds_when_it_counts_rounds_and_no_interval_from_one_unit() -> None:
+    from ronda.adapters.evaluation import evaluate
+
+    table = evaluate("easy", "random", units=1, rounds_only=True).table().splitlines()
+    assert table[0].split()[:3] == ["opponent", "rounds", "won/decided"]
+    assert table[1].endswith("[no interval]")
+    table = evaluate("easy", "random", units=3, seed=2).table().splitlines()
+    assert table[0].split()[:3] == ["opponent", "games", "won/decided"]
+    assert re.search(r"\[[+-]\d+\.\d\d, [+-]\d+\.\d\d\]$", table[1]), table[1]

@@ -158,6 +158,16 @@ def test_bad_arena_commands_say_what_is_wrong(capsys: pytest.CaptureFixture[str]
     assert words in err and err.count("\n") == 1
 
 
+def test_one_unit_gives_no_interval_rather_than_one_of_no_width(capsys: pytest.CaptureFixture[str]) -> None:
+    """An audit: "+2.67 [+2.67, +2.67]" read as certainty, from one unit whose spread cannot be measured."""
+    assert main(["arena", "easy", "random", "--units", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("[no interval]") == 2 and "no interval from 1 unit (give --units 2 or more)" in out
+    assert main(["arena", "easy", "random", "--units", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "no interval" not in out and re.search(r"margin per round \(easy - random\): [^,]+, 95% interval \[", out)
+
+
 def test_a_bot_only_ever_gets_a_seat_view() -> None:
     seen: list[object] = []
 

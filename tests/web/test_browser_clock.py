@@ -195,7 +195,8 @@ def test_play_again_between_people_is_told_to_the_other_and_can_be_taken_back(br
         brahim.select_option("#language", "fr")
         wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina veut rejouer.'")
         brahim.select_option("#language", "ar")
-        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'طلبٌ من Amina للعب مجددًا.'")  # the same words for a woman's name and a man's
+        # In Arabic the same words for a woman's name and a man's: "a request from Amina to play again".
+        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'طلبٌ من Amina للعب مجددًا.'")
         brahim.select_option("#language", "en")
         amina.reload()  # the server keeps her request: her page opened again still shows it, with Cancel
         wait_until(amina, "document.querySelector('[data-action=\"rematch\"]')?.textContent === 'Waiting for Brahim…'")

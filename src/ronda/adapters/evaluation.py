@@ -38,7 +38,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +52,7 @@ from ..engine.rules import Rules
 from ..engine.view import SeatView
 from . import policy as _policy  # noqa: F401 - registers the policy:PATH bots
 from .encoding import action_id, action_mask, observe, relative_mask
-from .opponents import Chooser, make_opponent
+from .opponents import Chooser, check_players, is_level_with_settings, make_opponent, opponent_name
 from .returns import Reward, check_reward, forfeiting_side, seat_returns
 
 
@@ -94,6 +94,8 @@ class Evaluation:
 
     rows: list[Row]
     trajectories: list[Trajectory] = field(default_factory=list)
+    counted: str = "games"
+    """What the rows count: ``games``, or ``rounds`` (``rounds_only``: each game is one round)."""
 
     @property
     def win_rate(self) -> float:
@@ -103,12 +105,15 @@ class Evaluation:
 
     def table(self) -> str:
         """The rows as a small text table."""
-        lines = [f"{'opponent':<20} {'games':>5} {'won':>11} {'95% interval':>15} {'margin/round':>14}"]
+        # "won" is out of the decided ones: a round both sides end level is neither won nor lost.
+        lines = [f"{'opponent':<20} {self.counted:>6} {'won/decided':>11} {'95% interval':>15} {'margin/round':>14}"]
         for r in self.rows:
             low, high = r.win_interval
+            first, last = r.margin_interval
+            spread = f"[{first:+.2f}, {last:+.2f}]" if first < last else "[no interval]"  # one unit has no spread
             lines.append(
-                f"{r.opponent:<20} {r.games:>5} {r.wins:>4}/{r.wins + r.losses:<4} {r.win_rate:>5.0%} "
-                f"[{low:.0%}, {high:.0%}] {r.margin:>+7.2f} [{r.margin_interval[0]:+.2f}, {r.margin_interval[1]:+.2f}]"
+                f"{r.opponent:<20} {r.games:>6} {r.wins:>5}/{r.wins + r.losses:<5} {r.win_rate:>5.0%} "
+                f"[{low:.0%}, {high:.0%}] {r.margin:>+7.2f} {spread}"
             )
         return "\n".join(lines)
 
@@ -136,17 +141,19 @@ def evaluate(
     check_reward(reward)
     field_ = (
         list(opponents)
-        if isinstance(opponents, list | tuple) and not _is_level_with_settings(opponents)
+        if isinstance(opponents, list | tuple) and not is_level_with_settings(opponents)
         else [opponents]
     )
-    _chooser(policy, 0)
-    for opponent in field_:
-        _chooser(opponent, 0)
-    result = Evaluation([])
+    for spec in (policy, *field_):  # each is named before anything is played
+        check_players(opponent_name(spec), spec, _chooser(spec, 0), players)
+    result = Evaluation([], counted="rounds" if rounds_only else "games")
     for opponent in field_:
         entrants = 2 if players == 4 else players
         spec = MatchSpec(
-            entrants=("policy", *[_name(opponent)] * (entrants - 1)), rules=rules, rounds_only=rounds_only, seed=seed
+            entrants=("policy", *[opponent_name(opponent)] * (entrants - 1)),
+            rules=rules,
+            rounds_only=rounds_only,
+            seed=seed,
         )
         tally = Tally(entrants)
         for unit in range(units):
@@ -157,7 +164,9 @@ def evaluate(
                 for seat, entrant in enumerate(seating):
                     bot_seed = hash((seed, unit, seating_index, seat)) & 0xFFFFFFFF  # the arena's seeds
                     chooser = _chooser(policy if entrant == 0 else opponent, bot_seed)
-                    bot = _Seat(_name(policy if entrant == 0 else opponent), chooser, trajectories and entrant == 0)
+                    bot = _Seat(
+                        opponent_name(policy if entrant == 0 else opponent), chooser, trajectories and entrant == 0
+                    )
                     bots.append(bot)
                     if entrant == 0:
                         recorders.append(bot)
@@ -171,7 +180,7 @@ def evaluate(
         mean, low, high = mean_interval(margins) if margins else (0.0, 0.0, 0.0)
         result.rows.append(
             Row(
-                opponent=_name(opponent),
+                opponent=opponent_name(opponent),
                 games=len(tally.games),
                 wins=wins,
                 losses=losses,
@@ -239,10 +248,6 @@ def _trajectories(game: Game, recorders: list[_Seat], reward: Reward) -> list[Tr
     return made
 
 
-def _is_level_with_settings(spec: object) -> bool:
-    return isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict)
-
-
 def _chooser(spec: object, seed: int) -> Chooser:
     """Any policy kind as a chooser: checkpoints (policy files, sb3 models) first, then the opponents' kinds."""
     if isinstance(spec, Path) or (isinstance(spec, str) and spec.endswith(".npz")):
@@ -251,7 +256,7 @@ def _chooser(spec: object, seed: int) -> Chooser:
     if predict is not None and not isinstance(spec, Bot):
         if not _takes_masks(predict):
             raise ValueError(
-                f"{_name(spec)}.predict() takes no action_masks, so it may choose an illegal action mid-game: "
+                f"{opponent_name(spec)}.predict() takes no action_masks, so it may choose an illegal action mid-game: "
                 "give a masked model (sb3-contrib's MaskablePPO) or a function policy(observation, mask) -> action id"
             )
         space = getattr(spec, "observation_space", None)
@@ -281,18 +286,6 @@ def _predictor(predict: Callable[..., Any], wants_dict: bool) -> Callable[[np.nd
         return int(action)
 
     return policy
-
-
-def _name(spec: object) -> str:
-    if isinstance(spec, str):
-        return spec
-    if isinstance(spec, Path):
-        return f"policy:{spec}"
-    if _is_level_with_settings(spec):
-        level, settings = cast(tuple[str, dict[str, Any]], spec)
-        return f"{level}({', '.join(f'{k}={v}' for k, v in settings.items())})"
-    name = getattr(spec, "name", None) or getattr(spec, "__name__", None)
-    return str(name) if name else type(spec).__name__
 
 
 __all__ = ["Evaluation", "Row", "Trajectory", "evaluate"]

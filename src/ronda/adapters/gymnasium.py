@@ -83,7 +83,16 @@ from .encoding import (
     relative_mask,
 )
 from .episode import Episode
-from .opponents import Chooser, OpponentSpec, check_opponent, make_opponent, reads_view
+from .opponents import (
+    Chooser,
+    OpponentSpec,
+    check_opponent,
+    check_players,
+    is_level_with_settings,
+    make_opponent,
+    opponent_name,
+    reads_view,
+)
 from .returns import check_reward
 
 Observation = dict[str, np.ndarray] | np.ndarray
@@ -133,13 +142,18 @@ class RondaEnv(gymnasium.Env[Observation, int]):
         if dealer is not None and (not isinstance(dealer, int) or not 0 <= dealer < players):
             raise ValueError(f"dealer must be a seat from 0 to {players - 1} or None, not {dealer!r}")
         others = [s for s in range(players) if s != seat]
-        specs = list(opponents) if isinstance(opponents, list) else [opponents]
+        specs = (
+            list(opponents)
+            if isinstance(opponents, list | tuple) and not is_level_with_settings(opponents)
+            else [opponents]
+        )
         if len(specs) == 1:
             specs = specs * len(others)
         if len(specs) != len(others):
             raise ValueError(f"give one opponent, or one for each of seats {others}, not {len(specs)}")
         for spec in specs:
             check_opponent(spec)
+            check_players(opponent_name(spec), spec, make_opponent(spec, 0), players)
         self.seat = seat
         self.opponents = dict(zip(others, specs, strict=True))
         self.flat = observation == "flat"

@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -64,6 +65,39 @@ def make_opponent(spec: object, seed: int) -> Chooser:
     raise ValueError(f"an opponent is a level name, (level, settings), a bot or a policy function, not {spec!r}")
 
 
+def is_level_with_settings(spec: object) -> bool:
+    """Whether ``spec`` is one opponent given as ``(level, {setting: value})``, not a sequence of opponents."""
+    return isinstance(spec, tuple) and len(spec) == 2 and isinstance(spec[0], str) and isinstance(spec[1], dict)
+
+
+def opponent_name(spec: object) -> str:
+    """An opponent (or a policy) as a table's row or an error names it: a level, ``policy:PATH``, a bot's name."""
+    if isinstance(spec, str):
+        return spec
+    if isinstance(spec, Path):
+        return f"policy:{spec}"
+    if is_level_with_settings(spec):
+        level, settings = cast(tuple[str, dict[str, Any]], spec)
+        return f"{level}({', '.join(f'{k}={v}' for k, v in settings.items())})"
+    name = getattr(spec, "name", None) or getattr(spec, "__name__", None)
+    return str(name) if name else type(spec).__name__
+
+
+def check_players(name: str, spec: object, chooser: Chooser, players: int) -> None:
+    """Refuse, naming it, a policy trained for another player count than ``players``
+    (:meth:`~ronda.adapters.policy.Policy.check_players`): given as the policy itself, or as the ``policy:``
+    bot that ``chooser`` chooses for."""
+    for candidate in (
+        spec,
+        getattr(chooser, "__self__", None),
+        getattr(getattr(chooser, "__self__", None), "policy", None),
+    ):
+        check = getattr(candidate, "check_players", None)
+        if callable(check):
+            check(players, name)
+            return
+
+
 def reads_view(chooser: Chooser) -> bool:
     """Whether an opponent reads its view: the random level draws among the legal actions alone.
 
@@ -97,7 +131,9 @@ def _policy_chooser(policy: PolicyFunction) -> Chooser:
         number = policy(observe(view), mask)
         id_action(number)  # a number out of range is named here
         if not mask[int(number)]:
-            raise IllegalActionError(f"the opponent policy at seat {view.seat} chose action {number}, not legal now")
+            raise IllegalActionError(  # the evaluated policy or an opponent: the seat and the name tell which
+                f"the policy at seat {view.seat} ({opponent_name(policy)}) chose action {number}, not legal now"
+            )
         return id_action(absolute_action(int(number), view.seat, players))
 
     return choose

@@ -129,6 +129,22 @@ class Policy:
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.meta = dict(meta)
         self._activation = ACTIVATIONS[activation]
+        trained = meta.get("players")
+        self.players: int | None = trained if isinstance(trained, int) and not isinstance(trained, bool) else None
+        """The player count the policy was trained for (its meta's ``players``); None where the meta does not say."""
+
+    def check_players(self, players: int, name: str = "the policy") -> None:
+        """Refuse a game of another player count than the policy was trained for.
+
+        Why: the observation encodes 2, 3 and 4 players alike, so a 2-player network plays a 4-player game without
+        a complaint — and loses every one of them by challenging true declarations (an audit: 20 challenges, 20
+        games lost), for nothing in its training told it what a challenge costs there.
+        """
+        if self.players is not None and players != self.players:
+            raise PolicyError(
+                f"{name} was trained for {self.players}-player games, not {players}: "
+                f"train one for {players} players (examples/research/train_policy.py)"
+            )
 
     @classmethod
     def load(cls, path: str | Path) -> Policy:
@@ -220,9 +236,12 @@ class PolicyBot:
     def __init__(self, policy: Policy, name: str = "policy") -> None:
         self.policy = policy
         self.name = name
+        self.players = policy.players
+        """The only player count this bot plays (:meth:`Policy.check_players`); None for any."""
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         players = view.rules.players
+        self.policy.check_players(players, self.name)
         chosen = self.policy.act(observe(view), relative_mask(action_mask(legal), view.seat, players))
         return id_action(absolute_action(chosen, view.seat, players))
 

@@ -56,7 +56,7 @@ Why these, and what they promise (each checked by a property test):
   makes them true: scores go above the target only in the step that wins or
   when sides tie at the target (R9.3), and never below zero.
 
-An episode cut short before the game is decided (OpenSpiel's ``rounds``
+An episode cut short before the game is decided (OpenSpiel's ``max_rounds``
 limit) has no winner: ``round`` and ``game`` return the margin alone and
 ``outcome`` returns 0 to everyone.
 

@@ -75,6 +75,8 @@ def _print_table(result: dict[str, Any]) -> None:
         rate = f"{e['win_rate']:.1%} [{e['win_rate_95'][0]:.1%}, {e['win_rate_95'][1]:.1%}]"
         points = (
             f"{e['points_per_round']:+.2f} [{e['points_per_round_95'][0]:+.2f}, {e['points_per_round_95'][1]:+.2f}]"
+            if units > 1
+            else f"{e['points_per_round']:+.2f} [no interval]"  # one unit has no spread to measure
         )
         median, p95 = _duration(e["choice_cpu_seconds_median"]), _duration(e["choice_cpu_seconds_p95"])
         mean = _duration(e["choice_cpu_seconds_mean"])
@@ -88,7 +90,12 @@ def _print_table(result: dict[str, Any]) -> None:
             print(f"{e['name']}: {line}")
     if "margin_per_round" in result:
         m = result["margin_per_round"]
-        print(f"margin per round ({m['of']}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]")
+        if units > 1:
+            print(
+                f"margin per round ({m['of']}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]"
+            )
+        else:
+            print(f"margin per round ({m['of']}): {m['mean']:+.3f}, no interval from 1 unit (give --units 2 or more)")
     if "sprt" in result:
         names = [e["name"] for e in result["entrants"]]
         claim = f"{names[0]} beats {names[1]}"
@@ -134,7 +141,10 @@ def _run(args: argparse.Namespace) -> int:
         for entrant in entrants:
             for name in entrant.split("+"):
                 if ":" in name:
-                    make_bot(name)  # loads it now: a missing or wrong file is named before any game
+                    bot = make_bot(name)  # loads it now: a missing or wrong file is named before any game
+                    trained = getattr(bot, "players", None)  # a policy plays the player count it was trained for
+                    if trained is not None and trained != players:
+                        raise ValueError(f"{name} was trained for {trained}-player games, not {players}")
                 elif name not in known:
                     raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)}, policy:PATH)")
         overrides: dict[str, Any] = {}
