@@ -456,6 +456,11 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
                 page.wait_for_selector("#summary[data-kind='game']")
                 assert "won on a failed challenge" in page.inner_text("#summary")
             assert "the declaration was true" in host.inner_text("#log")
+            # Opened again, the page says the same (an audit: it said "First to 41", which nobody reached).
+            friend.reload()
+            friend.wait_for_selector("#summary[data-kind='game']")
+            assert "won on a failed challenge" in friend.inner_text("#summary")
+            assert "First to" not in friend.inner_text("#summary")
 
 
 def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: str, tmp_path: Path) -> None:

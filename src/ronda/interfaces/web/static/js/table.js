@@ -141,7 +141,7 @@ export class TableScreen {
         }
         this.view = msg.view;
         this.legal = msg.legal || [];
-        if (msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, null);
+        if (msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, this.endReason ?? null);
         this.synced = true;
         break;
       }
@@ -153,7 +153,7 @@ export class TableScreen {
         for (const event of msg.events) this.consume(event, live, running);
         this.view = msg.view;
         this.legal = msg.legal || [];
-        if (!live && msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, null);
+        if (!live && msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, this.endReason ?? null);
         if (msg.view.phase === "game_over" && this.table && this.table.status !== "finished") {
           this.table = { ...this.table, status: "finished", winner: msg.view.winner };
         }
@@ -218,6 +218,7 @@ export class TableScreen {
 
   newGame() {
     this.summary = null;
+    this.endReason = null;
     this.roundOver = null;
     this.rematchAsked = false;
     this.tally = {};
@@ -246,6 +247,7 @@ export class TableScreen {
         this.roundOver = { kind: "round", round: event.round, piles: event.piles, tally: this.tally };
         break;
       case "game_over":
+        this.endReason = event.reason; // a page opened on a finished game tells how it was won from this
         if (live) {
           this.gameSummary(event.winner, event.reason, running);
           this.summary.live = true;
@@ -641,7 +643,7 @@ export class TableScreen {
     const turnName = view.turn === null || view.turn === undefined ? "" : names.seatName(view.turn);
     if (view.phase === "game_over") {
       box.append(el("span", { class: "prompt" }, t("gameOver")));
-      if (!this.summary) box.append(el("button", { class: "btn", type: "button", onclick: () => { this.gameSummary(view.winner, null); this.render(); } }, t("showResult")));
+      if (!this.summary) box.append(el("button", { class: "btn", type: "button", onclick: () => { this.gameSummary(view.winner, this.endReason ?? null); this.render(); } }, t("showResult")));
       return box;
     }
     if (this.table.status === "waiting") {
