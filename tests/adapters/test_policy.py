@@ -43,10 +43,10 @@ def test_the_shipped_policy_is_small_says_how_it_was_made_and_plays_legal_action
     assert policy.meta["trainer"] == "imitation of a ronda bot, then sb3-contrib MaskablePPO"
     assert policy.meta["imitation"]["decisions"] > 0 and policy.meta["reinforcement_steps_run"] >= 0
     assert policy.meta["arguments"]["out"] == SHIPPED_POLICY.name  # how it was made, never where
-    bot = make_bot("policy:ronda-2p")
-    assert isinstance(bot, PolicyBot) and bot.players == 2  # its own count only (below, another is refused)
+    shipped = make_bot("policy:ronda-2p")
+    assert isinstance(shipped, PolicyBot) and shipped.players == 2  # its own count only (another is refused)
     unsaid = PolicyBot(_random_policy())  # a policy whose meta names no player count plays any
-    for players, bot in ((2, bot), (3, unsaid), (4, unsaid)):
+    for players, bot in ((2, shipped), (3, unsaid), (4, unsaid)):
         rng = random.Random(players)
         game = Game(Rules(players=players), seed=players)
         for _ in range(120):

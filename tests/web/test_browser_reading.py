@@ -294,3 +294,69 @@ def test_a_players_page_and_the_leaderboard_count_the_same_rated_games(browser: 
         record = amina.evaluate("fetch('/api/players/Amira').then((answer) => answer.json())")["record"][0]
         assert record["wins"] + record["losses"] == 2
         assert mine.locator(".all-games").inner_text() == f"{record['wins']} won · {record['losses']} lost"
+
+
+def test_four_players_name_the_partner_and_the_pairs_pile_on_a_phone_and_on_a_desktop(browser: Any, url: str) -> None:
+    """A 3-4 player audit: on a phone the partner was a background tint alone (the line under each name is
+    hidden there), a human partner read "partner ·" with a stray dot, each seat's "N taken" was the pair's pile
+    (two partners "8 taken" read as 16), and "Amina Q" in a seat of three across read "Ami…"."""
+    with open_page(browser, **PHONE) as host, open_page(browser, **DESKTOP) as friend:
+        host.goto(url)
+        host.fill("#name", "Youssef")
+        host.click("label[for='players-4']")
+        host.select_option("[data-seat-kind='2']", "human")
+        host.click("#create")
+        link = host.locator("#invite-link")
+        link.wait_for()
+        friend.goto(link.input_value())
+        friend.fill("#join-name", "Amina Qadiri")
+        friend.click("#join-button")
+        for page in (host, friend):
+            page.wait_for_selector("#hand .hand-card")
+            page.wait_for_selector(".seat[data-seat='1'] .pile-count")
+        # The phone: the partner is named under the name, the opponents' lines stay hidden; names whole.
+        tag = host.locator(".seat[data-seat='2'] .seat-tag")
+        assert tag.is_visible() and tag.inner_text() == "partner"
+        assert not host.locator(".seat[data-seat='1'] .seat-who small").is_visible()
+        name = host.locator(".seat[data-seat='2'] .seat-name")
+        assert name.inner_text() == "Amina Qadiri"
+        assert name.evaluate(
+            "node => node.scrollHeight <= node.clientHeight + 1 && node.scrollWidth <= node.clientWidth"
+        )
+        # The pile is the pair's: said in the hand's own panel (a row of three seats is too narrow for it).
+        assert host.locator("section.mine .pile-count").inner_text() == "0 taken by the pair"
+        assert host.locator(".seat[data-seat='1'] .pile-count").inner_text() == "0 taken"
+        assert friend.locator(".seat[data-seat='1'] .pile-count").inner_text() == "0 taken by the pair"
+        # The desktop: the human partner's line is "partner", no stray separator; a bot opponent says its level.
+        assert friend.locator(".seat[data-seat='0'] .seat-who small").inner_text() == "partner"
+        assert friend.locator(".seat[data-seat='1'] .seat-who small").inner_text() == "Computer · medium"
+
+
+def test_a_pairs_win_and_a_challenge_of_you_are_said_in_their_own_grammar(browser: Any, url: str) -> None:
+    """The audit: a spectator read "Bot 2 & Bot 4 wins!" (French "gagne", Arabic singular), and a seat whose
+    declaration was challenged read "Bot 2 challenges You" with a capital in mid-sentence."""
+    with open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as watcher:
+        table_id = create_table(page, url, name="Rachid", players=4, target=1)  # the first point scored wins
+        watcher.goto(f"{url}/t/{table_id}")  # someone without a seat watches the game as it is played
+        watcher.wait_for_selector(".watch-note")
+        while True:
+            play_until_summary(page)
+            if page.locator("#summary").get_attribute("data-kind") == "game":
+                break
+            page.click("[data-action='continue']")
+        watcher.wait_for_selector("#summary[data-kind='game']")
+        summary = watcher.inner_text("#summary")
+        assert " & " in summary and " win!" in summary and " wins!" not in summary, summary
+        watcher.select_option("#language", "fr")
+        assert " gagnent !" in watcher.inner_text("#summary")
+        said = page.evaluate(
+            """async () => {
+                const { namer, Narrator } = await import("/static/js/narrate.js");
+                const table = { players: 2, seats: [
+                    { seat: 0, kind: "human", name: "Rachid" }, { seat: 1, kind: "bot", level: "medium" }] };
+                const line = new Narrator(namer(table, 0)).push(
+                    { type: "challenge", seat: 1, target: 0, hand: ["6o", "7c", "7e"], truthful: false });
+                return line.parts.filter((part) => typeof part === "string").join("");
+            }"""
+        )
+        assert said.startswith("Bot 2 challenges you: "), said

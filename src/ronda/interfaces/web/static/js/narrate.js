@@ -159,7 +159,8 @@ export class Narrator {
         return { parts: parts(this.said("n_exposed", event.seat, { name, kind: kindWord(event.declaration) })), tone: "alert" };
       case "challenge":
         return {
-          parts: parts(this.said("n_challenge", event.seat, {
+          // "Bot 2 challenges you", not "challenges You": the reader as the object has its own words.
+          parts: parts(this.said(isMine(event.target) ? "n_challenge_of_you" : "n_challenge", event.seat, {
             name, target: seatName(event.target), hand: cardsToken(event.hand),
             verdict: event.truthful ? t("n_true") : t("n_false"),
           })),

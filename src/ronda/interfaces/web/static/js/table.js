@@ -18,7 +18,7 @@ import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
 import { el } from "./dom.js";
-import { kindName, kindWord, rankName, t } from "./i18n.js";
+import { has, kindName, kindWord, rankName, t } from "./i18n.js";
 import { Narrator, levelName, namer, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
 
@@ -54,6 +54,17 @@ export function chip(name) {
 export function lineNode(line) {
   return el("li", { class: `ev-${line.type}${line.tone ? ` tone-${line.tone}` : ""}`, "data-line": line.id },
     line.parts.map((part) => (typeof part === "string" ? part : chip(part.card))));
+}
+
+/**
+ * The line under a seat's name: its role ("partner") then what else is known of it, joined by " · " with no
+ * stray separator. On a phone only the role stays (css: .seat-tag), so a partner is named there too.
+ */
+function seatNote(role, facts) {
+  const rest = facts.filter(Boolean).join(" · ");
+  return el("small", {},
+    role ? el("span", { class: "seat-tag" }, role) : null,
+    rest ? el("span", { class: "seat-facts" }, role ? ` · ${rest}` : rest) : null);
 }
 
 export class TableScreen {
@@ -525,7 +536,10 @@ export class TableScreen {
     const owed = (view.debts?.[side] || []).reduce((a, b) => a + b, 0);
     return el("span", { class: "pile", "data-pile": side, title: t("pileOf", { name: names.sideName(side), n: count }) },
       el("span", { class: "pile-stack", "aria-hidden": "true", html: count ? backSvg() : "" }),
-      el("span", { class: "pile-count" }, t("pileN", { n: count })),
+      // With four players a pile is the partnership's: said so, or the two partners' counts read as two piles
+      // (on a phone's row of three seats only the hand's own panel says it: css .pile-pair).
+      el("span", { class: "pile-count" }, t("pileN", { n: count }),
+        view.players === 4 ? el("span", { class: "pile-pair" }, ` ${t("byThePair")}`) : null),
       owed ? el("span", { class: "owes" }, t("owesN", { n: owed })) : null);
   }
 
@@ -552,12 +566,12 @@ export class TableScreen {
       this.avatar(seat, names),
       el("div", { class: "seat-who" },
         el("b", { class: "seat-name" }, names.seatName(seat)),
-        el("small", {},
-          partner ? `${t("partner")} · ` : "",
-          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner || this.seat === null ? "" : t("opponent")),
-          info.stand_in ? ` · ${t("botFor")}` : "",
-          this.table?.stalled === seat ? ` · ${t("stalled")}` : "",
-          free ? ` · ${t("freeSeat")}` : away ? ` · ${t("away")}` : "")),
+        seatNote(partner ? t("partner") : null, [
+          info.kind === "bot" ? t("botLevel", { level: levelName(info.level) }) : (partner || this.seat === null ? null : t("opponent")),
+          info.stand_in ? t("botFor") : null,
+          this.table?.stalled === seat ? t("stalled") : null,
+          free ? t("freeSeat") : away ? t("away") : null,
+        ])),
       el("span", {
         class: `presence${away ? " off" : unknown ? " unknown" : ""}`, role: "img",
         title: t(away ? "away" : unknown ? "presenceUnknown" : "here"), "aria-label": t(away ? "away" : unknown ? "presenceUnknown" : "here"),
@@ -832,8 +846,12 @@ export class TableScreen {
     const buttons = [];
     if (s.kind === "game") {
       const mine = names.isMySide(s.winner);
-      title = this.seat === null ? t("winnerIs", { name: names.sideName(s.winner) }) : mine ? t("weWin") : t("weLose");
-      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t("wonByChallenge", { name: names.sideName(s.winner) }) : t("wonByTarget", { name: names.sideName(s.winner), target: view.target }));
+      // A partnership ("Bot 2 & Bot 4") takes the plural where the language has one ("win", "gagnent", the dual).
+      const pair = names.players === 4;
+      const winners = names.sideName(s.winner);
+      title = this.seat === null ? t(pair ? "winnersAre" : "winnerIs", { name: winners }) : mine ? t("weWin") : t("weLose");
+      const byChallenge = pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge";
+      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : t("wonByTarget", { name: winners, target: view.target }));
       if (this.seat !== null) {
         const seats = this.table.seats || [];
         const own = seats.find((x) => x.seat === this.seat);
