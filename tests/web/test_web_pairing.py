@@ -12,7 +12,7 @@ pytest.importorskip("fastapi")
 
 from web_helpers import Client, server
 
-from ronda.interfaces.web.pairing import STALE
+from ronda.interfaces.web.pairing import STALE, Ask, Game
 
 
 def play(http: Any, **body: Any) -> Any:
@@ -196,3 +196,27 @@ def test_one_address_pairing_its_own_asks_fills_only_its_own_share_of_the_server
         assert play(http, players=2).status_code == 202  # the next pair cannot be seated from this address
         refused = play(http, players=2)
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_tables", refused.text
+
+
+def test_a_ticket_matched_between_the_looks_at_its_seat_and_its_wait_is_told_it_is_being_seated(
+    tmp_path: Path,
+) -> None:
+    """A cluster audit: another process's match took a ticket out of the queue and gave it its seat between this
+    process's read of the seat (none yet) and its read of the queue (gone): the person, already seated, was told
+    404 ``not_waiting``, asked again, and left their seat to a stand-in bot. Here the other process is played by a
+    match made at that very moment: the look says "seating" (202), as any look at a ticket being seated does."""
+    with server(tmp_path) as http:
+        amina = play(http, players=2, name="Amina").json()["ticket"]
+        pairing = http.app.state.site.pairing  # type: ignore[attr-defined]
+        looked = pairing.waiting
+
+        async def matched_meanwhile(ticket: str) -> Any:
+            if ticket == amina:
+                pairing.waiting = looked  # once
+                match = await pairing.ask(Ask("another-ticket", Game(2, "classic"), "Brahim", "10.9.9.9"))
+                assert match is not None and {a.ticket for a in match.people} == {amina, "another-ticket"}
+            return await looked(ticket)
+
+        pairing.waiting = matched_meanwhile
+        look = http.get(f"/api/play/{amina}")
+        assert look.status_code == 202 and look.json()["status"] == "seating", look.text

@@ -26,7 +26,7 @@ from ....bots import levels
 from ....engine.presets import preset_rules
 from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
-from ..pairing import STALE, Ask, Game, Match, Pairing, Seating, TooManyWaiting
+from ..pairing import STALE, Ask, Game, Match, Pairing, Seating, TooManyWaiting, Waiting
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
 from ..store import StoreUnavailable
 from ..tables import CLOSED, FINISHED, Table
@@ -115,8 +115,19 @@ async def _settle(request: Request) -> Pairing:
 
 
 async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONResponse:
-    """What the ticket's request has come to: seated (201 the first time told), waiting (202), or unknown (404)."""
+    """What the ticket's request has come to: seated (201 the first time told), waiting (202), or unknown (404).
+
+    Where it is waiting is read between two reads of its seat: another process's match takes a ticket out of the
+    queue and gives it its seat in one step (:mod:`..redis_pairing`), which may fall between this process's reads,
+    so a ticket neither seated at the first read nor waiting at the second is seated at the third (an audit: a
+    person already seated was told 404 ``not_waiting``, asked again, and left their table's seat to a bot).
+    """
     seating = await pairing.seating(ticket)
+    if seating is None:
+        waiting = await pairing.waiting(ticket)
+        if waiting is not None:
+            return _waiting(ticket, waiting)
+        seating = await pairing.seating(ticket)
     if seating is not None and seating.pending:
         return JSONResponse({"status": "seating", "ticket": ticket}, status_code=202)
     if seating is not None:
@@ -134,15 +145,17 @@ async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONRespon
                 **invite_of(request, seating.table_id),
             }
         )
-    waiting = await pairing.waiting(ticket)
-    if waiting is None:
-        if await pairing.replaced(ticket):
-            raise HttpError(
-                409,
-                "replaced",
-                "you asked again from another page or device: that request waits now, and this one does not",
-            )
-        raise _not_waiting()
+    if await pairing.replaced(ticket):
+        raise HttpError(
+            409,
+            "replaced",
+            "you asked again from another page or device: that request waits now, and this one does not",
+        )
+    raise _not_waiting()
+
+
+def _waiting(ticket: str, waiting: Waiting) -> JSONResponse:
+    """A request still waiting (202): for which game, how many others wait for it, when bots come."""
     ask = waiting.ask
     return JSONResponse(
         {
