@@ -175,15 +175,15 @@ def servers(tmp_path: Path, cluster_db: str, redis_server: Any) -> Iterator[list
             server.stop()
 
 
-def table_across(servers: list[RealServer]) -> tuple[str, list[Player]]:
+def table_across(servers: list[RealServer], keep: bool = False) -> tuple[str, list[Player]]:
     """A two-person table made at the first process (its owner) and joined through the second; seat 0 connects
-    to the first process, seat 1 to the second."""
+    to the first process, seat 1 to the second. ``keep``: both keep their names, so the game is rated."""
     seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}]
     created = httpx.post(
-        f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12, "keep": False}
+        f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "target": 12, "keep": keep}
     ).json()
     table_id = created["table_id"]
-    joined = httpx.post(f"{servers[1].base}/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False})
+    joined = httpx.post(f"{servers[1].base}/api/tables/{table_id}/join", json={"name": "Youssef", "keep": keep})
     assert joined.status_code == 200, joined.text
     players = [
         Player(servers, 0, table_id, created["token"], 0),
@@ -195,9 +195,13 @@ def table_across(servers: list[RealServer]) -> tuple[str, list[Player]]:
 
 
 def test_two_players_on_two_processes_play_a_whole_game(servers: list[RealServer], cluster_db: str) -> None:
-    table_id, players = table_across(servers)
-    # The table's summary is the same whichever process is asked (the second reads it from the store).
-    assert httpx.get(f"{servers[1].base}/api/tables/{table_id}").json()["status"] == "playing"
+    table_id, players = table_across(servers, keep=True)
+    # The table's summary is the same whichever process is asked (the second reads it from the store), but for
+    # who is connected, which only the owner knows: the other says it does not know, not "away".
+    here, there = (httpx.get(f"{server.base}/api/tables/{table_id}").json() for server in servers)
+    assert here["status"] == there["status"] == "playing" and here["turn_time"] == there["turn_time"]
+    assert [s["connected"] for s in here["seats"]] == [True, True]
+    assert [s["connected"] for s in there["seats"]] == [None, None]
     spectator = Player(servers, 1, table_id, None, -1)  # watches through the process that does not own the table
     spectator.connect()
     play([*players, spectator], random.Random(1))
@@ -209,6 +213,9 @@ def test_two_players_on_two_processes_play_a_whole_game(servers: list[RealServer
     assert players[0].view["winner"] == players[1].view["winner"] is not None
     assert [p.errors for p in players] == [[], []]
     assert_shown_equals_stored(cluster_db, table_id, {p.seat: p for p in players})  # type: ignore[dict-item]
+    # The game was rated: every process's summary says how (the audit: only the owner's did, and only at once).
+    summaries = [httpx.get(f"{server.base}/api/tables/{table_id}").json() for server in servers]
+    assert summaries[0].get("ratings") is not None and summaries[1].get("ratings") == summaries[0]["ratings"]
 
 
 def test_sigkill_of_the_owner_mid_game_another_process_takes_the_table(

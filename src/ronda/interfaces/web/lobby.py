@@ -340,10 +340,30 @@ class Lobby:
             self.listings[stored.id] = Listing(stored_summary(stored), stored.public, stored.spectators, stored.status)
 
     async def find_summary(self, table_id: str) -> dict[str, Any]:
-        """The table's summary; with several processes, from the store when another process holds the table."""
+        """The table's summary; with several processes, from the store when another process holds the table.
+
+        A table not in this process's memory (another process holds it, or it left memory) is summarised from the
+        store, and said as a live one is where the store knows (a cluster audit: every other process left out the
+        turn clock and a finished game's ratings, and called both players of a game going on elsewhere
+        disconnected): the turn clock is the server's, the ratings are read, and whether a person is connected to
+        a game another process holds is ``None``, not known here.
+        """
         if self.cluster is not None and table_id not in self.tables:
             await self._list_from_store(table_id)
-        return self.summary(table_id)
+        summary = self.summary(table_id)
+        if table_id in self.tables:
+            return summary
+        summary = {**summary, "turn_time": self.settings.turn_time}
+        if self.cluster is not None and summary["status"] in (WAITING_STATUS, PLAYING):
+            summary["seats"] = [
+                {**seat, "connected": None} if seat["kind"] == "human" else seat for seat in summary["seats"]
+            ]
+        if summary["status"] == FINISHED and summary["winner"] is not None:
+            with contextlib.suppress(StoreUnavailable):  # the players' own pages have them too
+                ratings = await self.journal.read(self.journal.store.game_ratings, table_id, summary["game"])
+                if ratings is not None:
+                    summary["ratings"] = ratings
+        return summary
 
     async def read_only(self, table_id: str) -> Table:
         """The table to read (its finished games' replays): the live one if this process holds it, else as stored,
