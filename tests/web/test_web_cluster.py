@@ -472,3 +472,26 @@ def test_an_owner_stopped_in_the_middle_of_a_write_does_not_keep_the_table_from_
     finally:
         stale.close()
         newer.close()
+
+
+def test_while_redis_is_away_the_log_says_so_once_and_once_more_when_it_is_back(
+    tmp_path: Path, cluster_db: str, redis_server: Any
+) -> None:
+    """The audit: five warnings a second while Redis was down (about 18,000 an hour), each saying the channel was
+    subscribed again when it was not."""
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as sink:
+        server = RealServer(tmp_path / "p", "--redis", redis_server.url, *OPTIONS, database_url=cluster_db, stderr=sink)
+        try:
+            time.sleep(0.5)
+            redis_server.kill()
+            time.sleep(3)  # fifteen tries at the old pace
+            redis_server.start()
+            deadline = time.monotonic() + 10
+            while "subscribed again" not in log.read_text() and time.monotonic() < deadline:
+                time.sleep(0.1)
+        finally:
+            server.stop()
+    text = log.read_text()
+    assert text.count("the cluster's channel dropped") == 1, text
+    assert text.count("the cluster's channel is subscribed again") == 1, text
