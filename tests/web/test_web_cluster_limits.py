@@ -142,6 +142,12 @@ def test_spectator_caps_hold_across_processes_and_a_killed_ones_are_released(tmp
         assert [first["type"] for _, first in watching] == ["welcome", "welcome"]
         _, refused = spectator(b, at_b)  # the same address, through the other process: past the cap
         assert refused["type"] == "error" and refused["code"] == "too_many_connections"
+        # Refused by a process relaying to the table's owner (a's table through b): counted where it was refused,
+        # as the owner counts its own (an audit: the relaying processes counted none).
+        _, relayed = spectator(b, at_a)
+        assert relayed["type"] == "error" and relayed["code"] == "too_many_connections"
+        registry = b.app.state.site.metrics.registry  # type: ignore[attr-defined]
+        assert registry.get_sample_value("ronda_rate_limit_refusals_total", {"limit": "connections"}) == 2
         watching[0][0].close()  # one spectator leaves process a: the address may watch once more, anywhere
         welcomed_once_released(b, at_b, "the spectator who left was never released")
         watching[1][0].close()

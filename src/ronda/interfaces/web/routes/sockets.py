@@ -149,6 +149,7 @@ async def relay_connection(
             except ProtocolError as error:
                 connection.send(dumps(error.to_json()))
                 if error.code == "too_many_connections":
+                    site_of(websocket).metrics.refused("connections")  # counted here too, as the owner counts its own
                     connection.close_soon(TOO_MANY)
                 continue
             said_hello = said_hello or isinstance(message, Hello)
