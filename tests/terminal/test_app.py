@@ -293,6 +293,26 @@ def test_the_start_screen_sets_up_the_game():
     run(scenario)
 
 
+def test_the_start_screen_keeps_the_target_and_variants_given_on_the_command_line():
+    """An audit: `ronda play --target 3 --variant ace_high=true` showed target 41 and ace high unticked, and
+    played them: the preset list's own first change event, as the screen was mounted, reset both."""
+
+    async def scenario() -> None:
+        settings = Settings.make(level="random", seed=3, pace=0, variants={"target": 3, "ace_high": True})
+        app = RondaApp(settings, setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, SetupScreen)
+            assert app.screen.query_one("#target").value == "3"
+            assert app.screen.query_one("#ace_high").value is True
+            await pilot.click("#start")
+            await settle(pilot, app)
+            assert app.session is not None and app.session.rules == Rules(players=2, target=3, ace_high=True)
+            assert "target 3" in screen_text(app)
+
+    run(scenario)
+
+
 def test_the_start_screen_offers_only_the_seats_the_game_has():
     """A newcomer was offered "Your seat 3" in a game of two, refused only after Start."""
 

@@ -329,6 +329,9 @@ class SetupScreen(Screen[Settings]):
         self.settings = settings
         self._seats_for: int | None = None
         """The player count the seat list was made for: it is made again when the count changes."""
+        self._preset_shown: str | None = settings.preset if settings.preset in presets() else "classic"
+        """The preset whose rules the boxes show: choosing another resets them to its rules; the select's own
+        first change event, as it is mounted, does not (it reset ``--target 3`` and ``--variant`` to the preset's)."""
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -398,7 +401,8 @@ class SetupScreen(Screen[Settings]):
         return default if value is Select.NULL else value
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "preset" and event.value is not Select.NULL:
+        if event.select.id == "preset" and event.value is not Select.NULL and event.value != self._preset_shown:
+            self._preset_shown = str(event.value)
             preset = Rules.from_dict({"players": 2, **presets().get(str(event.value), {})})
             for name in self.BOOLEAN_VARIANTS:
                 self.query_one(f"#{name}", Checkbox).value = getattr(preset, name)
