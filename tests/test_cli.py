@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -116,6 +117,21 @@ def test_help_that_cannot_be_written_says_so_and_fails(words: list[str], name: s
             timeout=60,
         )
     assert (done.returncode, done.stderr) == (1, f"{name}: cannot write the output: no space left on device\n")
+
+
+@pytest.mark.parametrize(
+    ("words", "name"), [("--help", "ronda"), ("--version", "ronda"), ("play --help", "ronda play")]
+)
+def test_help_with_its_output_closed_says_so_in_one_line(words: str, name: str) -> None:
+    """An audit of the fix above: started with standard output closed (``>&-``), the help raised a traceback."""
+    done = subprocess.run(
+        ["sh", "-c", f"exec {shlex.quote(sys.executable)} -m ronda {words} >&-"],
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": SRC},
+        timeout=60,
+    )
+    assert (done.returncode, done.stderr) == (1, f"{name}: cannot write the output: standard output is closed\n")
 
 
 def test_audit_10_a_closed_pipe_ends_the_command_quietly(tmp_path: Path) -> None:

@@ -90,17 +90,26 @@ class _Parser(argparse.ArgumentParser):
     3.11's argparse does. Sub-commands' parsers are of the same class (``add_subparsers`` takes the parser's)."""
 
     def print_help(self, file: SupportsWrite[str] | None = None) -> None:
-        (file or sys.stdout).write(self.format_help())
+        _output(file).write(self.format_help())
 
     def print_usage(self, file: SupportsWrite[str] | None = None) -> None:
-        (file or sys.stdout).write(self.format_usage())
+        _output(file).write(self.format_usage())
+
+
+def _output(file: SupportsWrite[str] | None = None) -> SupportsWrite[str]:
+    """Where a text goes: ``file``, else standard output — which is None when the command was started with it
+    closed (``ronda --help >&-``): said as the failed write it is, not an AttributeError's traceback."""
+    stream = file or sys.stdout
+    if stream is None:
+        raise OSError(errno.EBADF, "standard output is closed")
+    return stream
 
 
 class _Version(argparse.Action):
     """``--version``, written as the help is (argparse's own version action drops a failed write too)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
-        sys.stdout.write(f"ronda 0.1.0 (engine: {engine_build()})\n")
+        _output().write(f"ronda 0.1.0 (engine: {engine_build()})\n")
         parser.exit()
 
 
@@ -161,14 +170,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             args = parser.parse_args(words)
         except SystemExit as done:  # --help, --version or a usage error, its text written
-            sys.stdout.flush()
+            if sys.stdout is not None:
+                sys.stdout.flush()
             return 0 if done.code is None else done.code if isinstance(done.code, int) else 2
         if not getattr(args, "run", None):
             parser.print_help()
             code = 0
         else:
             code = args.run(args)
-        sys.stdout.flush()  # here, where a failure is told in words; at exit Python would say "Exception ignored"
+        if sys.stdout is not None:  # closed from the start (>&-): what a command printed went nowhere, as asked
+            sys.stdout.flush()  # here, where a failure is told in words; at exit Python would say "Exception ignored"
     except BrokenPipeError:  # `ronda replay x.json | head` is fine: the reader has what it wanted
         _stdout_to_devnull()
         return 0
@@ -187,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 EXIT_OUTPUT = 1
 """The output could not be written (a full disk, an I/O error): the work was done, its result is lost."""
 
-_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, getattr(errno, "EDQUOT", errno.ENOSPC)})
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EBADF, getattr(errno, "EDQUOT", errno.ENOSPC)})
 
 
 def _output_error(error: OSError) -> bool:
