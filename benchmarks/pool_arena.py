@@ -44,6 +44,8 @@ def read_result(path: Path) -> dict[str, Any]:
         raise PoolError(f"{path}: not JSON ({error})") from None
     if not isinstance(result, dict) or "margin_per_round" not in result or "entrants" not in result:
         raise PoolError(f"{path}: not the JSON of a two-entrant `ronda arena ... --json`")
+    if isinstance(result["margin_per_round"], dict) and result["margin_per_round"].get("95", 0) is None:
+        raise PoolError(f"{path}: one unit, whose spread (and so its weight) cannot be measured: run --units 2 or more")
     try:
         margin = result["margin_per_round"]
         float(margin["mean"]), float(margin["95"][0]), float(margin["95"][1])

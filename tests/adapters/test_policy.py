@@ -417,7 +417,9 @@ def test_a_policy_that_chooses_an_illegal_action_is_named_with_its_seat() -> Non
 def test_the_evaluation_table_says_rounds_when_it_counts_rounds_and_no_interval_from_one_unit() -> None:
     from ronda.adapters.evaluation import evaluate
 
-    table = evaluate("easy", "random", units=1, rounds_only=True).table().splitlines()
+    one = evaluate("easy", "random", units=1, rounds_only=True)
+    assert one.rows[0].margin_interval is None
+    table = one.table().splitlines()
     assert table[0].split()[:3] == ["opponent", "rounds", "won/decided"]
     assert table[1].endswith("[no interval]")
     table = evaluate("easy", "random", units=3, seed=2).table().splitlines()

@@ -163,6 +163,10 @@ def test_one_unit_gives_no_interval_rather_than_one_of_no_width(capsys: pytest.C
     assert main(["arena", "easy", "random", "--units", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.count("[no interval]") == 2 and "no interval from 1 unit (give --units 2 or more)" in out
+    assert main(["arena", "easy", "random", "--units", "1", "--json"]) == 0  # the data has none either
+    result = json.loads(capsys.readouterr().out)
+    assert [e["points_per_round_95"] for e in result["entrants"]] == [None, None]
+    assert result["margin_per_round"]["95"] is None
     assert main(["arena", "easy", "random", "--units", "2", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "no interval" not in out and re.search(r"margin per round \(easy - random\): [^,]+, 95% interval \[", out)

@@ -65,7 +65,11 @@ def test_results_that_cannot_be_pooled_are_refused_in_one_line_naming_the_file(
     garbage.write_text('{"entrants": [')
     other = tmp_path / "other.json"
     other.write_text('{"players": 2}')
+    assert main(["arena", "easy", "random", "--rounds", "--units", "1", "--seed", "3", "--json", "--no-progress"]) == 0
+    single = tmp_path / "single.json"
+    single.write_text(capsys.readouterr().out)
     cases = {
+        single: "one unit, whose spread (and so its weight) cannot be measured: run --units 2 or more",
         again: "seed 1 again",
         swapped: "random vs easy (rounds, 2 players) cannot be pooled with",
         garbage: "not JSON",

@@ -85,7 +85,8 @@ class Row:
     """Wilson's 95 % interval of ``win_rate``."""
     margin: float
     """Mean points per round, the policy's minus the opponent's."""
-    margin_interval: tuple[float, float]
+    margin_interval: tuple[float, float] | None
+    """Its 95 % interval over units; ``None`` from one unit, which has no spread to measure."""
 
 
 @dataclass
@@ -109,8 +110,7 @@ class Evaluation:
         lines = [f"{'opponent':<20} {self.counted:>6} {'won/decided':>11} {'95% interval':>15} {'margin/round':>14}"]
         for r in self.rows:
             low, high = r.win_interval
-            first, last = r.margin_interval
-            spread = f"[{first:+.2f}, {last:+.2f}]" if first < last else "[no interval]"  # one unit has no spread
+            spread = "[no interval]" if r.margin_interval is None else "[{:+.2f}, {:+.2f}]".format(*r.margin_interval)
             lines.append(
                 f"{r.opponent:<20} {r.games:>6} {r.wins:>5}/{r.wins + r.losses:<5} {r.win_rate:>5.0%} "
                 f"[{low:.0%}, {high:.0%}] {r.margin:>+7.2f} {spread}"
@@ -187,7 +187,7 @@ def evaluate(
                 win_rate=wins / (wins + losses) if wins + losses else 0.5,
                 win_interval=wilson_interval(wins, wins + losses) if wins + losses else (0.0, 1.0),
                 margin=mean,
-                margin_interval=(low, high),
+                margin_interval=(low, high) if len(margins) > 1 else None,
             )
         )
     return result

@@ -193,7 +193,8 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
         wins = tally.round_wins(entrant) if spec.rounds_only else tally.game_wins(entrant)
         played = result["rounds"] if spec.rounds_only else len(games)
         low, high = wilson_interval(wins, played)
-        mean, plow, phigh = mean_interval(tally.unit_points(entrant))
+        unit_points = tally.unit_points(entrant)
+        mean, plow, phigh = mean_interval(unit_points)
         result["entrants"].append(
             {
                 "name": name,
@@ -202,7 +203,8 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
                 "win_rate": round(wins / played, 4) if played else 0.0,
                 "win_rate_95": [round(low, 4), round(high, 4)],
                 "points_per_round": mean,
-                "points_per_round_95": [plow, phigh],
+                # One unit has no spread to measure: no interval (null), rather than one of no width.
+                "points_per_round_95": [plow, phigh] if len(unit_points) > 1 else None,
                 "move_seconds_median": round(percentile(times, 50), 5),
                 "move_seconds_p95": round(percentile(times, 95), 5),
                 "moves": len(times),
@@ -218,8 +220,10 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
             }
         )
     if len(names) == 2:
-        mean, low, high = mean_interval(tally.unit_margins(0, 1))
-        result["margin_per_round"] = {"mean": mean, "95": [low, high], "of": f"{names[0]} - {names[1]}"}
+        margins = tally.unit_margins(0, 1)
+        mean, low, high = mean_interval(margins)
+        spread = [low, high] if len(margins) > 1 else None
+        result["margin_per_round"] = {"mean": mean, "95": spread, "of": f"{names[0]} - {names[1]}"}
     if outcome.sprt_verdict is not None:
         result["sprt"] = outcome.sprt_verdict
     return result
