@@ -451,15 +451,16 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
             assert not host.locator("#summary").count()
             assert "ronda was false" in host.inner_text("#log")
         else:
-            # A true ronda: the challenger's side loses the game at once.
-            for page in (host, friend):
+            # A true ronda: the challenger's side loses the game at once, each told so without a subject
+            # (an audit: "Them won…", in French "Vous gagne…").
+            for page, said in ((host, "Lost on a failed challenge"), (friend, "Won on a failed challenge")):
                 page.wait_for_selector("#summary[data-kind='game']")
-                assert "won on a failed challenge" in page.inner_text("#summary")
+                assert said in page.inner_text("#summary")
             assert "the declaration was true" in host.inner_text("#log")
             # Opened again, the page says the same (an audit: it said "First to 41", which nobody reached).
             friend.reload()
             friend.wait_for_selector("#summary[data-kind='game']")
-            assert "won on a failed challenge" in friend.inner_text("#summary")
+            assert "Won on a failed challenge" in friend.inner_text("#summary")
             assert "First to" not in friend.inner_text("#summary")
 
 

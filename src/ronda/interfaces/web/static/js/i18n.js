@@ -121,7 +121,7 @@ const en = {
   inviteHelp: "Send this link to your friends: the game starts as soon as every seat is taken.",
   cardsTaken: "Cards taken", cardPoints: "Card points", thisRound: "This round", total: "Total",
   roundOverN: "Round {n} over", next: "Continue", weWin: "You win!", weLose: "You lose", winnerIs: "{name} wins!", winnersAre: "{name} win!",
-  wonByTarget: "First to {target}: {name}.", wonByChallenge: "{name} won on a failed challenge.",
+  wonByTarget: "First to {target}: {name}.", wonByChallenge: "{name} won on a failed challenge.", challengeWon: "Won on a failed challenge: the other side challenged a true declaration.", challengeLost: "Lost on a failed challenge: a true declaration was challenged.",
   // ratings and players' pages
   leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard: games of {n}", player: "Player", rating: "Rating",
   wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
@@ -339,7 +339,7 @@ const fr = {
   inviteHelp: "Envoyez ce lien à vos amis : la partie commence dès que toutes les places sont prises.",
   cardsTaken: "Cartes prises", cardPoints: "Points des cartes", thisRound: "Cette manche", total: "Total",
   roundOverN: "Fin de la manche {n}", next: "Continuer", weWin: "Vous gagnez !", weLose: "Vous avez perdu", winnerIs: "{name} gagne !", winnersAre: "{name} gagnent !",
-  wonByTarget: "Premier à {target} : {name}.", wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.",
+  wonByTarget: "Premier à {target} : {name}.", wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.", challengeWon: "Gagné : l'autre camp a contesté une annonce vraie.", challengeLost: "Perdu : une annonce vraie a été contestée.",
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement : parties à {n}", player: "Joueur", rating: "Cote",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
@@ -552,7 +552,7 @@ const ar = {
   inviteHelp: "أرسل هذا الرابط إلى أصدقائك: تبدأ اللعبة حين تُشغل كل المقاعد.",
   cardsTaken: "الأوراق المأخوذة", cardPoints: "نقاط الأوراق", thisRound: "هذه الجولة", total: "المجموع",
   roundOverN: "انتهت الجولة {n}", next: "تابع", weWin: "فزت!", weLose: "خسرت", winnerIs: "{name} يفوز!", winnersAre: "{name} يفوزان!",
-  wonByTarget: "أول من بلغ {target}: {name}.", wonByChallenge: "فاز {name} بتحدٍّ خاسر.",
+  wonByTarget: "أول من بلغ {target}: {name}.", wonByChallenge: "فاز {name} بتحدٍّ خاسر.", challengeWon: "فوز بتحدٍّ خاسر: تحدّى الطرف الآخر إعلانًا صادقًا.", challengeLost: "خسارة بتحدٍّ خاسر: تُحُدِّي إعلان صادق.",
   // التصنيف وصفحات اللاعبين
   leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب: مباريات {n} لاعبين", player: "اللاعب", rating: "التصنيف",
   wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",

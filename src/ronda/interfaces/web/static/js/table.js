@@ -850,7 +850,9 @@ export class TableScreen {
       const pair = names.players === 4;
       const winners = names.sideName(s.winner);
       title = this.seat === null ? t(pair ? "winnersAre" : "winnerIs", { name: winners }) : mine ? t("weWin") : t("weLose");
-      const byChallenge = pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge";
+      // A seat reads its own side's win or loss without a subject: "Them won…", "Vous gagne…" read wrongly.
+      const byChallenge = this.seat !== null ? (mine ? "challengeWon" : "challengeLost")
+        : pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge";
       verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : t("wonByTarget", { name: winners, target: view.target }));
       if (this.seat !== null) {
         const seats = this.table.seats || [];
