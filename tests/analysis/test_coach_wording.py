@@ -136,15 +136,15 @@ def test_item_3_a_bluff_says_how_it_pays_and_what_may_expose_it_not_only_its_cos
     hint = hint_lines(Evaluation(view.seat, "declare", (tringa, ronda), 200, False, 0), me=view.seat)
     assert hint[1] == (
         "  1. declare tringa: 70.6% to win (+2.01 points): a false tringa (you hold a ronda): its settlement points"
-        " are scored first (R8.5), and it pays if the game is won before your cards expose it (R8.9); an opponent"
-        " who counts the cards may challenge it (R8.8); exposed, 6 to each opponent in penalties (R8.6, R8.7);"
-        " wins the game within this round in 30% of the guesses"
+        " are scored first (R8.5), and it pays if the game is won (R9.3) before your cards expose it (R8.5);"
+        " an opponent who counts the cards may challenge it (R8.8); exposed, 6 to each opponent in penalties"
+        " (R8.6, R8.7); wins the game within this round in 30% of the guesses"
     )
     nothing = Option(DECLARES["ronda"], 0.5, 0.0, 0.0, 0.0, DeclareFacts("ronda", "none", 1))
     none = Option(DECLARES["none"], 0.6, 0.0, 0.0, 0.0, DeclareFacts("none", "none", 0))
     hint = hint_lines(Evaluation(view.seat, "declare", (none, nothing), 200, False, 0), me=view.seat)
     assert hint[2].endswith(
-        ": a bluff: its settlement points are scored first (R8.5), and it pays if the game is won before your"
-        " cards expose it (R8.9); an opponent who counts the cards may challenge it (R8.8);"
+        ": a bluff: its settlement points are scored first (R8.5), and it pays if the game is won (R9.3) before your"
+        " cards expose it (R8.5); an opponent who counts the cards may challenge it (R8.8);"
         " exposed, 1 to each opponent (R8.6)"
     )

@@ -768,6 +768,31 @@ def test_h_shows_a_hint_under_the_prompt_and_keeps_it_with_the_game(tmp_path, mo
     run(scenario)
 
 
+def test_on_a_short_terminal_the_hint_says_where_the_table_went_and_pgup_brings_it_back():
+    """An audit: at 80x24 the hint pushed the table and the other hand out of sight while it spoke of a caida
+    on that table, and nothing said that PgUp scrolls back."""
+    from ronda.analysis.search import Method
+
+    async def scenario() -> None:
+        session = Session(quick_settings(seed=3))
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await until(pilot, lambda: "PgUp: the table and the other hands, above" in screen_text(app))
+            await settle(pilot, app)
+            assert "─ Table ─" not in screen_text(app)  # scrolled away to show the hint
+            await pilot.press("pageup")
+            await until(pilot, lambda: "─ Table ─" in screen_text(app))
+        async with RondaApp(session=Session(quick_settings(seed=3))).run_test(size=SIZE) as pilot:
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — your chance to win" in screen_text(pilot.app))
+            assert "PgUp" not in screen_text(pilot.app)  # tall enough for all of it: nothing to say
+
+    run(scenario)
+
+
 def test_h_while_a_bot_plays_says_to_wait_and_queues_nothing():
     async def scenario() -> None:
         session, gate, app = held_game()

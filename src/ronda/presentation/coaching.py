@@ -211,13 +211,13 @@ def _bluff_mechanism(your: str) -> str:
     """How a bluff pays, in the words a learner needs beside its cost (coach audit, item 3).
 
     A reason that gave only the penalty ("6 to each opponent in penalties") left the bluff recommended with no
-    why: its settlement points are scored first (R8.5), the game must be won before the cards expose it (R8.9),
+    why: its settlement points are scored first (R8.5), the game must be won (R9.3) before the cards expose it (R8.5),
     and an opponent who counts the cards may prove it false and challenge (R8.8) — the coach's play-outs assume
     such an opponent (docs/coach.md).
     """
     return (
-        f"its settlement points are scored first (R8.5), and it pays if the game is won before {your} cards"
-        " expose it (R8.9); an opponent who counts the cards may challenge it (R8.8)"
+        f"its settlement points are scored first (R8.5), and it pays if the game is won (R9.3) before {your} cards"
+        " expose it (R8.5); an opponent who counts the cards may challenge it (R8.8)"
     )
 
 

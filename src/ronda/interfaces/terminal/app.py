@@ -64,6 +64,11 @@ KEYS = (
     ("p", "when the game is over: play again, with the same choices and the next seed"),
     ("n", "when the game is over: a new game, from the start screen"),
     ("s", "save the game (resume with: ronda play --resume FILE)"),
+    (
+        "PgUp PgDn",
+        "scroll the board where the terminal is too short for all of it (a hint below the hand pushes"
+        " the table out of sight: PgUp brings it back)",
+    ),
     ("?", "these rules"),
     ("q", "quit"),
 )
@@ -198,6 +203,10 @@ class MessageScreen(Dialog[str]):
 
 
 GAME_OVER_KEYS = "a: analysis of your decisions · p: play again · n: new game · q: quit · s: save"
+
+
+SHORT_FOR_A_HINT = 40
+"""Terminal rows below which the board cannot show the other hands, the table, the hand and a hint together."""
 
 
 class AnalysisScreen(Dialog[None]):
@@ -1032,6 +1041,10 @@ class RondaApp(App[None]):
         if self.session is not session:
             return
         lines = session.give_hint(evaluation)  # nothing when the decision was taken meanwhile
+        if lines and self.size.height < SHORT_FOR_A_HINT:
+            # The board scrolls to keep the prompt and its hint in view, which pushes the table out of sight on a
+            # short terminal (an audit: the hint named a caida on a table the screen no longer showed).
+            lines.append("PgUp: the table and the other hands, above; PgDn: back to this hint.")
         self.note = "\n".join(lines)
         self.refresh_board()
 
