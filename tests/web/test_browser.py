@@ -218,6 +218,15 @@ def play_until_summary(page: Any, seconds: float = 40, honest: bool = True) -> i
     return clicks
 
 
+def play_until_game_over(page: Any, seconds: float = 40, honest: bool = True) -> None:
+    """Play the page's game to its end (:func:`play_until_summary`), closing each round's summary with Continue."""
+    while True:
+        play_until_summary(page, seconds=seconds, honest=honest)
+        if page.locator("#summary").get_attribute("data-kind") == "game":
+            return
+        page.click("[data-action='continue']")  # a round ended with nobody at the target yet
+
+
 def shown_scores(page: Any) -> list[int]:
     return [int(points.inner_text()) for points in page.locator("#scores .points").all()]
 
@@ -467,11 +476,7 @@ def test_a_friends_ronda_challenged_with_the_button_shows_their_hand(browser: An
 def test_game_over_replay_step_by_step_then_play_again(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
         table_id = create_table(page, base_url, name="Nadia", target=1)  # the first point scored wins
-        while True:
-            play_until_summary(page)
-            if page.locator("#summary").get_attribute("data-kind") == "game":
-                break
-            page.click("[data-action='continue']")  # a round ended with nobody at the target yet
+        play_until_game_over(page)
         summary = get_json(f"{base_url}/api/tables/{table_id}")
         assert summary["status"] == "finished" and summary["winner"] is not None
         title = page.inner_text("#summary h2")

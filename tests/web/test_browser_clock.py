@@ -23,6 +23,7 @@ from test_browser import (
     create_table,
     hand_of,
     open_page,
+    play_until_game_over,
     play_until_summary,
     playwright_api,
     serving,
@@ -46,11 +47,7 @@ def test_a_rematch_tells_its_opening_lines_at_once_as_a_reload_does(browser: Any
     app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
     with serving(app) as url, open_page(browser, **DESKTOP) as page:
         create_table(page, url, name="Nadia", target=1)
-        while True:
-            play_until_summary(page)
-            if page.locator("#summary").get_attribute("data-kind") == "game":
-                break
-            page.click("[data-action='continue']")
+        play_until_game_over(page)
         page.click("[data-action='rematch']")
         page.wait_for_selector("#summary", state="detached")
         wait_until(page, "[...document.querySelectorAll('#log li')].some(li => li.textContent === 'A new game begins')")

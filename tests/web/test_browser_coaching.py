@@ -27,7 +27,7 @@ from test_browser import (
     get_json,
     hand_of,
     open_page,
-    play_until_summary,
+    play_until_game_over,
     served,
     truthful,
 )
@@ -102,11 +102,7 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
 ) -> None:
     with open_page(browser, **DESKTOP) as page:
         table_id = create_table(page, coach_url, name="Amina", target=3)
-        while True:
-            play_until_summary(page, honest=False)  # declaring none over a ronda: a decision that costs
-            if page.locator("#summary").get_attribute("data-kind") == "game":
-                break
-            page.click("[data-action='continue']")
+        play_until_game_over(page, honest=False)  # declaring none over a ronda: a decision that costs
         page.goto(f"{coach_url}/t/{table_id}?replay")
         page.click("#analyse")
         page.wait_for_selector("#analysis-graph", timeout=120_000)
@@ -168,11 +164,7 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
 def test_the_analysis_fits_a_phone(browser: Any, coach_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
         table_id = create_table(page, coach_url, name="Nadia", target=1)
-        while True:
-            play_until_summary(page)
-            if page.locator("#summary").get_attribute("data-kind") == "game":
-                break
-            page.click("[data-action='continue']")
+        play_until_game_over(page)
     with open_page(browser, **PHONE) as page:
         page.goto(f"{coach_url}/t/{table_id}?replay")
         page.click("#analyse")

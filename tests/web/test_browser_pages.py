@@ -32,7 +32,7 @@ from test_browser import (
     create_table,
     hand_of,
     open_page,
-    play_until_summary,
+    play_until_game_over,
     served,
     table_id_of,
     truthful,
@@ -56,11 +56,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def finish(page: Any) -> None:
     """Play the page's game to its end, through every round summary."""
-    while True:
-        play_until_summary(page, seconds=90, honest=False)
-        if page.locator("#summary").get_attribute("data-kind") == "game":
-            return
-        page.click("[data-action='continue']")
+    play_until_game_over(page, seconds=90, honest=False)
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,7 @@ from test_browser import (
     get_json,
     hand_of,
     open_page,
+    play_until_game_over,
     play_until_summary,
     playwright_api,
     served,
@@ -116,7 +117,7 @@ def test_on_a_phone_the_last_moves_are_in_sight_with_the_table_in_two_rows(
     moves are all in the window without scrolling. (Where a challenge is offered, its button stands apart under
     the hand, as a move that can lose the game should, and the last moves come after it.)"""
     with open_page(browser, **PHONE) as page:
-        create_table(page, url, name="Nadia")
+        create_table(page, url, name="Nadia", target=200)  # dropping every card loses: the game must last
         bar = page.locator("#topbar").bounding_box()
         assert bar is not None and bar["height"] <= 100, bar
         # Play the last card while the bot captures what it can: the table grows.
@@ -125,7 +126,7 @@ def test_on_a_phone_the_last_moves_are_in_sight_with_the_table_in_two_rows(
             "document.querySelectorAll('.table-card').length >= 6 && document.querySelectorAll('#recent li').length"
             " === 2 && Boolean(document.querySelector('#hand .hand-card.playable'))"
             " && !document.querySelector('#decisions .challenges')",  # a challenge offered stands apart, above them
-            seconds=120,
+            seconds=240,
             card="last",
         )
         page.evaluate("window.scrollTo(0, 0)")
@@ -183,11 +184,7 @@ def test_the_replays_captions_say_what_the_play_by_play_says(browser: Any, url: 
     with open_page(browser, **DESKTOP) as page:
         table_id = create_table(page, url, name="Hafsa", target=1)  # the first point scored wins: a short game
         for game in range(6):
-            while True:
-                play_until_summary(page, honest=False)  # Hafsa declares nothing, whatever her hand holds
-                if page.locator("#summary").get_attribute("data-kind") == "game":
-                    break
-                page.click("[data-action='continue']")
+            play_until_game_over(page, honest=False)  # Hafsa declares nothing, whatever her hand holds
             steps = get_json(f"{url}/api/tables/{table_id}/replay?game={game}")["steps"]
             nothing = [i for i, s in enumerate(steps) if s["action"] and s["action"].get("declare") == "none"]
             drops = [i for i, s in enumerate(steps) if any(e["type"] == "drop" for e in s["events"])]
@@ -339,11 +336,7 @@ def test_a_pairs_win_and_a_challenge_of_you_are_said_in_their_own_grammar(browse
         table_id = create_table(page, url, name="Rachid", players=4, target=1)  # the first point scored wins
         watcher.goto(f"{url}/t/{table_id}")  # someone without a seat watches the game as it is played
         watcher.wait_for_selector(".watch-note")
-        while True:
-            play_until_summary(page)
-            if page.locator("#summary").get_attribute("data-kind") == "game":
-                break
-            page.click("[data-action='continue']")
+        play_until_game_over(page)
         watcher.wait_for_selector("#summary[data-kind='game']")
         summary = watcher.inner_text("#summary")
         assert " & " in summary and " win!" in summary and " wins!" not in summary, summary
