@@ -202,6 +202,12 @@ def test_two_players_on_two_processes_play_a_whole_game(servers: list[RealServer
     assert here["status"] == there["status"] == "playing" and here["turn_time"] == there["turn_time"]
     assert [s["connected"] for s in here["seats"]] == [True, True]
     assert [s["connected"] for s in there["seats"]] == [None, None]
+    # The same in the other process's list of public tables.
+    seats = [{"kind": "human", "name": "Karima"}, {"kind": "bot", "level": "easy"}]
+    public = httpx.post(f"{servers[0].base}/api/tables", json={"players": 2, "seats": seats, "public": True}).json()
+    listed = httpx.get(f"{servers[1].base}/api/tables").json()["tables"]
+    shown = next(t for t in listed if t["table_id"] == public["table_id"])
+    assert [s["connected"] for s in shown["seats"]] == [None, True] and shown["turn_time"] == here["turn_time"]
     spectator = Player(servers, 1, table_id, None, -1)  # watches through the process that does not own the table
     spectator.connect()
     play([*players, spectator], random.Random(1))

@@ -39,7 +39,7 @@ class SharedListing:
         for table in stored:
             live = self.lobby.tables.get(table.id)
             if live is None:
-                shown[table.id] = stored_summary(table)
+                shown[table.id] = self.lobby.as_stored(stored_summary(table))
             elif live.public:
                 shown[table.id] = live.summary()
         for summary in self.lobby.summaries(limit):  # made here since the last read

@@ -353,16 +353,23 @@ class Lobby:
         summary = self.summary(table_id)
         if table_id in self.tables:
             return summary
-        summary = {**summary, "turn_time": self.settings.turn_time}
-        if self.cluster is not None and summary["status"] in (WAITING_STATUS, PLAYING):
-            summary["seats"] = [
-                {**seat, "connected": None} if seat["kind"] == "human" else seat for seat in summary["seats"]
-            ]
+        summary = self.as_stored(summary)
         if summary["status"] == FINISHED and summary["winner"] is not None:
             with contextlib.suppress(StoreUnavailable):  # the players' own pages have them too
                 ratings = await self.journal.read(self.journal.store.game_ratings, table_id, summary["game"])
                 if ratings is not None:
                     summary["ratings"] = ratings
+        return summary
+
+    def as_stored(self, summary: dict[str, Any]) -> dict[str, Any]:
+        """The summary of a table this process does not hold, from its stored facts (:func:`stored_summary`), with
+        what is known here: the server's turn clock, and, with several processes, ``connected: None`` (unknown)
+        for the people of a game that may be going on at another process (:meth:`find_summary`)."""
+        summary = {**summary, "turn_time": self.settings.turn_time}
+        if self.cluster is not None and summary["status"] in (WAITING_STATUS, PLAYING):
+            summary["seats"] = [
+                {**seat, "connected": None} if seat["kind"] == "human" else seat for seat in summary["seats"]
+            ]
         return summary
 
     async def read_only(self, table_id: str) -> Table:
