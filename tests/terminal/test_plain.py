@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -101,15 +102,28 @@ def plain(commands: str, seed: int = 4) -> str:
     return out.getvalue()
 
 
+@pytest.mark.parametrize("columns", [60, 80, 100])
+def test_help_fits_the_terminal_it_is_read_in(columns: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An audit: the commands were wrapped for 110 columns, and a terminal of 100 broke them again mid-word."""
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((columns, 30)))
+    out = plain("help\nquit\n")
+    start = out.index("Commands: play 5c")
+    said = out[start : out.index("· quit", start) + len("· quit")]
+    assert all(len(line) < columns for line in said.splitlines()), said
+    assert "'declare' alone declares what you hold" in " ".join(said.split())
+
+
 def test_bad_commands_are_explained_and_the_game_goes_on():
     session = Session(quick_settings(seed=4))
     hand = session.view.hand.names()
     out = plain(f"play {hand[0]}\nchallenge 1\nflip\ndeclare none\nplay 12x\nhelp\nrules\nquit\n")
     assert "First declare for this deal: none, ronda, tringa." in out
     assert "Challenges come on your turn to play, after the declarations." in out
-    assert "Cannot read 'flip': a card is rank then suit letter" in out
+    # A word that is not a command is answered with the commands (an audit: "flip" got the card syntax), a
+    # card that cannot be read with the card syntax.
+    assert "Cannot read 'flip': say 'play 5c', 'declare ronda', 'challenge 1', 'help' or 'quit'." in out
     assert "You declare none" in out
-    assert "Cannot read '12x'" in out
+    assert "Cannot read '12x': a card is rank then suit letter" in out
     assert rules_summary(session.rules) in out  # the rules in short
     assert "Challenge. On your turn, before playing, you may challenge" in out  # the whole rules
     assert "Commands: play 5c" in out

@@ -18,7 +18,9 @@ True
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from typing import TextIO
 
 from ...analysis.grades import thresholds_text
@@ -27,11 +29,21 @@ from ...engine.game import DECLARE
 from ...presentation.progress import Update, progress_lines
 from .session import IllegalMove, Session, parse_command, rulebook, rules_help
 
-COMMANDS = """\
-Commands: play 5c (or just 5c; play 2 plays your second card) · declare ronda (none, tringa; 'declare' alone
-declares what you hold) · challenge 1 (before playing; asks y/n first) · hint (your best options, with your
-chance to win after each) · state · save [FILE] · help · rules (the whole rules) · analysis (once the game is
-over) · quit"""
+COMMANDS = (
+    "Commands: play 5c (or just 5c; play 2 plays your second card) · declare ronda (none, tringa; 'declare' alone"
+    " declares what you hold) · challenge 1 (before playing; asks y/n first) · hint (your best options, with your"
+    " chance to win after each) · state · save [FILE] · help · rules (the whole rules) · analysis (once the game is"
+    " over) · quit"
+)
+"""The commands, one paragraph: ``help`` wraps it to the terminal's width (pre-wrapped at 110 columns, a terminal of
+100 broke its lines again mid-word)."""
+
+
+def commands_text(width: int | None = None) -> str:
+    """:data:`COMMANDS` wrapped to ``width`` columns, the terminal's when None (80 where it cannot tell)."""
+    columns = width or shutil.get_terminal_size((80, 24)).columns
+    return textwrap.fill(COMMANDS, width=max(40, columns - 1), break_on_hyphens=False)
+
 
 EXIT_INTERRUPTED = 130
 """The exit code of a game left with Ctrl-C, as shells report a program stopped by SIGINT."""
@@ -201,7 +213,7 @@ class PlainGame:
             self.say("Bye." + (" (The game was not saved.)" if session.unsaved() and not session.over else ""))
             return "quit"
         if command == "help":
-            self.say(rules_help(self.session.rules), COMMANDS)
+            self.say(rules_help(self.session.rules), commands_text())
         elif command == "hint":
             self.say(*self.session.hint())  # IllegalMove when it is not the player's decision
         elif command == "analysis":

@@ -804,7 +804,7 @@ def parse_command(text: str, session: Session) -> Action | str:
         if not rest[0].isdigit():
             raise IllegalMove(f"Challenge names a seat number, like 'challenge 1', not {rest[0]!r}.")
         return Challenge(int(rest[0]))
-    if len(words) == 1:
+    if len(words) == 1 and verb[:1].isdigit():  # a card alone ("5c") or its place ("2"); a word is not one
         return _card_play(verb, session)
     raise IllegalMove(f"Cannot read {text.strip()!r}: say 'play 5c', 'declare ronda', 'challenge 1', 'help' or 'quit'.")
 
