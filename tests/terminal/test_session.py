@@ -211,6 +211,23 @@ def test_resume_takes_a_seat_and_levels_when_there_is_no_side_file(tmp_path):
         Session.resume(path, seat=2)
 
 
+def test_a_bad_seat_or_level_in_the_side_file_is_named_with_that_file(tmp_path):
+    """An audit: with "godlike" as a level, or seat 5, in game.play.json, --resume said "unknown bot level" or
+    "your seat must be…", which a person who gave no --level or --seat could not place."""
+    game = Game(Rules(players=2), seed=8)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.to_record()))
+    side = tmp_path / "game.play.json"
+    side.write_text(json.dumps({"seat": 0, "levels": [None, "godlike"]}))
+    with pytest.raises(RondaError, match=rf"^{side}: unknown bot level 'godlike'.* \(--level chooses others\)$"):
+        Session.resume(path)
+    assert Session.resume(path, level="easy").levels == (None, "easy")  # --level chooses others indeed
+    side.write_text(json.dumps({"seat": 5}))
+    with pytest.raises(RondaError, match=rf"^{side}: the seat saved there must be from 0 to 1, not 5$"):
+        Session.resume(path)
+    assert Session.resume(path, seat=1).human == 1
+
+
 def test_a_record_that_waits_for_a_deck_is_dealt_on():
     session = Session(quick_settings(seed=2))
     play_until_round_ends(session)

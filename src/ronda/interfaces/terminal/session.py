@@ -38,7 +38,7 @@ from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Declare, Play
 from ...engine.cards import RANKS, card_name, parse_card
 from ...engine.combinations import NONE, Kind, describe_strength, hand_combination
 from ...engine.deck import shuffled_deck
-from ...engine.errors import IllegalActionError, InputError, RondaError
+from ...engine.errors import BotError, IllegalActionError, InputError, RondaError
 from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.jsontext import read_json
@@ -703,17 +703,25 @@ class Session:
         players = game.rules.players
         human = seat if seat is not None else saved.get("seat", 0)
         if not isinstance(human, int) or not 0 <= human < players:
-            raise RondaError(f"your seat must be from 0 to {players - 1}, not {human!r}")
+            # Said where it came from: a person who gave no --seat read "your seat" as something they typed.
+            where = "your seat" if seat is not None else f"{side}: the seat saved there"
+            raise RondaError(f"{where} must be from 0 to {players - 1}, not {human!r}")
+        from_side = False
         if level is not None:
             levels = spread_levels(level, players, human)
         elif human == saved.get("seat") and isinstance(saved.get("levels"), list):
-            levels = tuple(saved["levels"])
+            levels, from_side = tuple(saved["levels"]), True
         else:
             levels = spread_levels(DEFAULT_LEVEL, players, human)
         seed = seed if seed is not None else saved.get("seed") if isinstance(saved.get("seed"), int) else None
         preset = saved.get("preset", "classic") if isinstance(saved.get("preset"), str) else "classic"
         settings = Settings(game.rules, human, levels, seed, preset, pace, time_limit)
-        session = cls(settings, game)
+        try:
+            session = cls(settings, game)
+        except BotError as error:
+            if not from_side:
+                raise
+            raise RondaError(f"{side}: {error} (--level chooses others)") from None
         session.hints = hints
         session.saved_to = Path(path)
         session._saved_events = len(session.game.events)
