@@ -44,7 +44,7 @@ import numpy as np
 
 from ..arena.match import MatchSpec, play_seated
 from ..arena.runner import Tally
-from ..arena.stats import mean_interval, wilson_interval
+from ..arena.stats import interval, mean_interval, wilson_interval
 from ..bots import Bot
 from ..engine.actions import Action
 from ..engine.game import Game
@@ -177,7 +177,8 @@ def evaluate(
             tally.add(games)
         wins, losses = _wins_and_losses(tally, rounds_only)
         margins = [float(np.mean(m)) for m in zip(*(tally.unit_margins(0, e) for e in range(1, entrants)), strict=True)]
-        mean, low, high = mean_interval(margins) if margins else (0.0, 0.0, 0.0)
+        mean = mean_interval(margins)[0] if margins else 0.0
+        spread = interval(margins)
         result.rows.append(
             Row(
                 opponent=opponent_name(opponent),
@@ -187,7 +188,7 @@ def evaluate(
                 win_rate=wins / (wins + losses) if wins + losses else 0.5,
                 win_interval=wilson_interval(wins, wins + losses) if wins + losses else (0.0, 1.0),
                 margin=mean,
-                margin_interval=(low, high) if len(margins) > 1 else None,
+                margin_interval=None if spread is None else (spread[0], spread[1]),
             )
         )
     return result

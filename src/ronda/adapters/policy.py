@@ -236,8 +236,11 @@ class PolicyBot:
     def __init__(self, policy: Policy, name: str = "policy") -> None:
         self.policy = policy
         self.name = name
-        self.players = policy.players
+
+    @property
+    def players(self) -> int | None:
         """The only player count this bot plays (:meth:`Policy.check_players`); None for any."""
+        return self.policy.players
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         players = view.rules.players

@@ -17,7 +17,7 @@ from typing import Any
 from ..engine.errors import MissingExtraError, install_hint
 from .announcements import Announcements, total
 from .match import GameResult, MatchSpec, play_unit, play_unit_from_dict, spec_to_dict
-from .stats import Sprt, mean_interval, percentile, wilson_interval
+from .stats import Sprt, interval, mean_interval, percentile, wilson_interval
 
 
 @dataclass
@@ -194,7 +194,7 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
         played = result["rounds"] if spec.rounds_only else len(games)
         low, high = wilson_interval(wins, played)
         unit_points = tally.unit_points(entrant)
-        mean, plow, phigh = mean_interval(unit_points)
+        mean = mean_interval(unit_points)[0]
         result["entrants"].append(
             {
                 "name": name,
@@ -204,7 +204,7 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
                 "win_rate_95": [round(low, 4), round(high, 4)],
                 "points_per_round": mean,
                 # One unit has no spread to measure: no interval (null), rather than one of no width.
-                "points_per_round_95": [plow, phigh] if len(unit_points) > 1 else None,
+                "points_per_round_95": interval(unit_points),
                 "move_seconds_median": round(percentile(times, 50), 5),
                 "move_seconds_p95": round(percentile(times, 95), 5),
                 "moves": len(times),
@@ -221,8 +221,7 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
         )
     if len(names) == 2:
         margins = tally.unit_margins(0, 1)
-        mean, low, high = mean_interval(margins)
-        spread = [low, high] if len(margins) > 1 else None
+        mean, spread = mean_interval(margins)[0], interval(margins)
         result["margin_per_round"] = {"mean": mean, "95": spread, "of": f"{names[0]} - {names[1]}"}
     if outcome.sprt_verdict is not None:
         result["sprt"] = outcome.sprt_verdict

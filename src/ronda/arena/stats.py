@@ -46,6 +46,15 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     return (round(mean, 3), round(mean - half, 3), round(mean + half, 3))
 
 
+def interval(values: Sequence[float], z: float = Z95) -> list[float] | None:
+    """The 95 % interval of the mean of ``values`` (:func:`mean_interval`), or None from fewer than two: one value
+    has no spread to measure, and an interval of no width would read as certainty (an audit of ``--units 1``)."""
+    if len(values) < 2:
+        return None
+    _, low, high = mean_interval(values, z)
+    return [low, high]
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """The q-th percentile (0..100) by linear interpolation; 0 for no values."""
     if not values:
