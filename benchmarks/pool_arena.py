@@ -15,7 +15,8 @@ mean over all files (each file weighs its units); its interval comes from each
 file's standard error, read back from its 95% interval, as independent
 samples. Also printed: each file's line, and the CPU a card choice of the
 first entrant over the second's, at the median and at the mean, as a range.
-``--json`` for one JSON object.
+``--json`` for one JSON object. ``benchmarks/arena_seeds.py`` plays many seeds
+at once on a machine of many cores, one file each, for this script to pool.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from ronda.arena.stats import Z95
+
+SHOWN_FILES = 8
+"""The most files the command line printed under the table names one by one; more are shown as first … last."""
 
 
 class PoolError(ValueError):
@@ -87,19 +91,25 @@ def pool(results: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
         error = (float(high) - float(low)) / (2 * Z95)
         variance += (int(r["units"]) * error) ** 2
     half = Z95 * math.sqrt(variance) / units
-    ratios: dict[str, list[float]] = {"median": [], "mean": []}
+    ratios: dict[str, list[tuple[int, float]]] = {"median": [], "mean": []}
     for _, r in results:
         one, two = r["entrants"][0], r["entrants"][1]
         for key in ratios:
             mine, theirs = one.get(f"choice_cpu_seconds_{key}"), two.get(f"choice_cpu_seconds_{key}")
             if mine and theirs:
-                ratios[key].append(float(mine) / float(theirs))
+                ratios[key].append((int(r["units"]), float(mine) / float(theirs)))
     return {
         "of": first["margin_per_round"].get("of", " - ".join(_shape(first)[0])),
         "seeds": [int(r["seed"]) for _, r in results],
         "units": units,
         "margin_per_round": {"mean": round(mean, 3), "95": [round(mean - half, 3), round(mean + half, 3)]},
-        "cpu_ratio": {key: [round(min(v), 1), round(max(v), 1)] for key, v in ratios.items() if v},
+        "cpu_ratio": {
+            key: [round(min(x for _, x in v), 1), round(max(x for _, x in v), 1)] for key, v in ratios.items() if v
+        },
+        # One seed of a few units has a noisy median: the seeds' ratios weighed by their units, as the margin is.
+        "cpu_ratio_pooled": {
+            key: round(sum(n * x for n, x in v) / sum(n for n, _ in v), 2) for key, v in ratios.items() if v
+        },
         "each": [
             {"file": path, "seed": int(r["seed"]), "units": int(r["units"]), "margin_per_round": r["margin_per_round"]}
             for path, r in results
@@ -131,8 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]"
     )
     for key, (low, high) in pooled["cpu_ratio"].items():
-        print(f"CPU a card choice, {key}, first over second: {low:.1f} to {high:.1f} times")
-    print(f"(python benchmarks/pool_arena.py {' '.join(str(path) for path in args.files)})")
+        print(
+            f"CPU a card choice, {key}, first over second: {low:.1f} to {high:.1f} times"
+            f" ({pooled['cpu_ratio_pooled'][key]:.1f} over the seeds, each weighing its units)"
+        )
+    files = [str(path) for path in args.files]
+    if len(files) > SHOWN_FILES:  # a hundred seeds' paths would bury the figures above them
+        files = [files[0], "…", files[-1], f"({len(files)} files)"]
+    print(f"(python benchmarks/pool_arena.py {' '.join(files)})")
     return 0
 
 

@@ -81,3 +81,21 @@ def test_results_that_cannot_be_pooled_are_refused_in_one_line_naming_the_file(
         assert done.returncode == 2 and done.stdout == ""
         assert done.stderr.startswith(f"pool_arena: {path}: ") and words in done.stderr
         assert done.stderr.count("\n") == 1
+
+
+def test_many_files_print_their_first_and_last_and_the_cpu_ratio_weighed_by_units(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [_arena_json(tmp_path, capsys, seed, "medium", "easy") for seed in range(10, 20)]
+    done = run_benchmark("pool_arena", *map(str, files))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == f"(python benchmarks/pool_arena.py {files[0]} … {files[-1]} (10 files))"
+    pooled = json.loads(run_benchmark("pool_arena", *map(str, files), "--json").stdout)
+    each = [json.loads(path.read_text())["entrants"] for path in files]
+    # The bots' times are rounded to 10 µs: a file where one reads 0 has no ratio, and is left out.
+    pairs = [(one["choice_cpu_seconds_median"], two["choice_cpu_seconds_median"]) for one, two in each]
+    ratios = [mine / theirs for mine, theirs in pairs if mine and theirs]
+    assert len(ratios) >= 5
+    assert pooled["cpu_ratio_pooled"]["median"] == round(sum(ratios) / len(ratios), 2)  # every file 6 units
+    assert pooled["cpu_ratio"]["median"] == [round(min(ratios), 1), round(max(ratios), 1)]
