@@ -5,13 +5,16 @@ behind a load balancer: a client that spreads its requests over them must meet
 the limits it would meet with one process — the rate limits, the caps on
 spectators' connections and the play-now queue are Redis'. A killed process is
 a real one (a child process counting spectators, then SIGKILLed): its counts
-go when its alive key expires.
+go when its alive key expires. What a process relaying a connection refuses
+itself (a flood, a malformed message) is answered in the order the owner
+would answer it, and costs Redis next to nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -167,6 +170,113 @@ def test_spectator_caps_hold_across_processes_and_a_killed_ones_are_released(tmp
             dying.send_signal(signal.SIGKILL)
             dying.wait(timeout=10)
         welcomed_once_released(c, table_id, "the killed process's spectators were never released")
+
+
+HELLO = json.dumps({"type": "hello", "token": None, "since": None})
+MALFORMED = ["{not json", json.dumps({"type": "shout"}), json.dumps({"type": "rematch", "on": "yes"})]
+"""Garbage, an unknown type, a bad field: each refused by whichever process the connection reached."""
+
+
+def answers(http: Server, table_id: str, frames: list[str], count: int) -> list[tuple[str, str | None]]:
+    """Send ``frames`` at once on one new connection, and read the first ``count`` answers: their types and codes."""
+    client = Client(http, table_id)
+    for frame in frames:
+        client.send_text(frame)
+    read = [client.recv() for _ in range(count)]
+    client.close()
+    return [(m["type"], m.get("code")) for m in read]
+
+
+def test_a_relayed_connection_reads_its_answers_in_the_order_of_its_messages_as_at_the_owner(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """An audit: the process relaying a connection refused a malformed message at once, while the answer to the hello
+    sent just before it was still coming from the owner through Redis: the error came first. A client that pairs
+    answers with its messages by their order must read the same order wherever its connection lands."""
+    frames = [HELLO, *MALFORMED, json.dumps({"type": "ping"})]
+    expected = [
+        ("welcome", None),
+        ("state", None),
+        ("error", "bad_json"),
+        ("error", "unknown_type"),
+        ("error", "bad_message"),
+        ("pong", None),
+    ]
+    with two_processes(tmp_path, redis_url) as (a, b):
+        table_id = new_table(a, public=True)["table_id"]  # a owns it
+        assert answers(a, table_id, frames, len(expected)) == expected
+        for _ in range(3):  # the relayed connection, through b, again and again: never an error first
+            assert answers(b, table_id, frames, len(expected)) == expected
+
+
+def test_a_relayed_connection_is_told_of_its_flood_after_the_answers_to_what_came_before(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """The flood limit stays the relaying process's (counted in its metrics), and its one ``flood`` error comes in its
+    turn: after the owner's answers to the messages let through before it."""
+    ping = json.dumps({"type": "ping"})
+    expected = [("welcome", None), ("state", None), ("pong", None), ("error", "flood")]
+    with two_processes(tmp_path, redis_url, flood_rate=1.0) as (a, b):  # bursts of 2: the third message floods
+        table_id = new_table(a, public=True)["table_id"]
+        assert answers(a, table_id, [HELLO, ping, ping, ping], len(expected)) == expected
+        assert answers(b, table_id, [HELLO, ping, ping, ping], len(expected)) == expected
+        registry = b.app.state.site.metrics.registry  # type: ignore[attr-defined]
+        assert registry.get_sample_value("ronda_rate_limit_refusals_total", {"limit": "flood"}) == 2
+
+
+def test_an_owner_that_never_says_done_does_not_keep_a_relayed_connection_s_errors_for_ever(
+    tmp_path: Path, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An owner of an older version (a rolling upgrade) does not know the relaying process's question: the error
+    held for it goes out once the question's time has run out, late rather than never."""
+    from ronda.interfaces.web import cluster
+
+    monkeypatch.setattr(cluster, "CALL_TIMEOUT", 0.3)
+    with two_processes(tmp_path, redis_url) as (a, b):
+        table_id = new_table(a, public=True)["table_id"]
+        owner = a.app.state.cluster  # type: ignore[attr-defined]
+        heard = owner._on
+        monkeypatch.setattr(owner, "_on", lambda message: None if message.get("k") == "ask" else heard(message))
+        expected = [("welcome", None), ("state", None), ("error", "bad_json")]
+        assert answers(b, table_id, [HELLO, "{not json"], len(expected)) == expected
+
+
+def publishes(redis_url: str) -> int:
+    """Messages published on the Redis server so far (its own count, ``INFO commandstats``)."""
+    import redis
+
+    with contextlib.closing(redis.Redis.from_url(redis_url)) as client:
+        stats = client.info("commandstats").get("cmdstat_publish", {"calls": 0})
+    return int(stats["calls"])
+
+
+def test_a_flood_of_garbage_on_a_relayed_connection_costs_redis_one_question_at_most(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """Answering a refused message in its turn asks the owner once whether it is done with what came before (two
+    small messages), however much garbage follows: nothing of the garbage itself reaches Redis or the owner."""
+    ping = json.dumps({"type": "ping"})
+    with two_processes(tmp_path, redis_url) as (a, b):
+        table_id = new_table(a, public=True)["table_id"]
+        remotes = a.app.state.cluster.remotes  # type: ignore[attr-defined]
+
+        def relayed(frames: list[str], count: int) -> tuple[list[tuple[str, str | None]], int]:
+            """The answers, and the messages published for the connection, its ``gone`` at the owner included."""
+            before = publishes(redis_url)
+            read = answers(b, table_id, frames, count)
+            deadline = time.monotonic() + 5
+            while remotes:  # the owner heard it go: nothing of it is left to publish
+                assert time.monotonic() < deadline, "the owner never heard the relayed connection go"
+                time.sleep(0.01)
+            return read, publishes(redis_url) - before
+
+        read, clean = relayed([HELLO, ping], 3)  # the hello, its welcome and state, the ping, its pong, its going: 6
+        assert read[-1] == ("pong", None)
+        garbage = ["{not json" + "x" * 1000] * 30
+        read, cost = relayed([HELLO, *garbage, ping], 3 + len(garbage))
+        assert read[:2] == [("welcome", None), ("state", None)] and read[-1] == ("pong", None)
+        assert set(read[2:-1]) == {("error", "bad_json")}
+        assert cost <= clean + 2
 
 
 def play(http: Server, **body: Any) -> Any:

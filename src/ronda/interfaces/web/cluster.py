@@ -22,7 +22,10 @@ process's flood limit and checks) is published to the owner's channel
 ``ronda:process:{id}``, where the owner answers it for a :class:`RemoteClient`
 standing for the connection; everything the table sends that connection (its
 own seat's view, R11) is published back to the relaying process's channel and
-written to the websocket. A relayed connection whose owner goes away (its
+written to the websocket. What the relaying process answers itself (a frame
+it refused: garbage, a flood, a message before hello) goes out in the order the
+frames came, after the owner's answers to the frames forwarded before it: see
+:meth:`Cluster.answer_here`. A relayed connection whose owner goes away (its
 lease changes or vanishes, nobody listens on its channel) is closed with 1012,
 and the page reconnects by itself (docs/web-protocol.md); the process it lands
 on takes the table over once the old lease has expired, rebuilding it from
@@ -62,6 +65,7 @@ import os
 import secrets
 import socket
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -70,6 +74,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from ...bots import levels
+from .connections import OUTBOX
 from .forms import HttpError
 from .lobby import Elsewhere
 from .protocol import ProtocolError, dumps, error_json, read_client_message
@@ -171,20 +176,34 @@ class Relay:
     connection: Connection
     on_seat: Callable[[int | None], None]
     """Told the seat the owner's welcome gave (the process's connection caps count it)."""
+    forwarded: int = 0
+    """The number of the last frame forwarded to the owner (frames count from 1)."""
+    answered: int = 0
+    """The owner has answered every frame up to this one, as far as this process knows (its last ``done``)."""
+    asked: int = 0
+    """The frame after which the owner was last asked to say it is done (``ask``); above :attr:`answered` while the
+    question is on its way."""
+    held: deque[tuple[int, str | int]] = field(default_factory=deque)
+    """Answers given here (a text, or a close code), each with the last frame forwarded before it: sent once the owner
+    has answered that frame, so that the client reads its answers in the order of its frames."""
+    closing: bool = False
+    """An answer given here closes the connection once sent: the frames after it are not read (as at the owner)."""
 
 
 @dataclass(eq=False)
 class RemoteClient:
     """At the owner, a connection that another process relays: a :class:`~.tables.Client` whose sends go over Redis.
 
-    Its frames are answered one after another, in the order they were sent.
+    Its frames are answered one after another, in the order they were sent. Its inbox also holds the relaying
+    process's questions (a frame's number, :meth:`Cluster.answer_here`): reached in turn, each is answered ``done``,
+    behind everything sent for the frames before it.
     """
 
     cluster: Cluster
     id: str
     process: str
     table_id: str
-    inbox: asyncio.Queue[tuple[str, dict[str, Any] | None]] = field(default_factory=asyncio.Queue)
+    inbox: asyncio.Queue[tuple[str, dict[str, Any] | None] | int] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     gone: bool = False
 
@@ -216,9 +235,13 @@ class RemoteClient:
 
     async def serve(self) -> None:
         while True:
-            text, invite = await self.inbox.get()
+            item = await self.inbox.get()
             if self.gone:
                 return
+            if isinstance(item, int):  # every frame before it is answered: the relaying process may answer its own
+                self.cluster.post(self.process, {"k": "done", "c": self.id, "n": item})
+                continue
+            text, invite = item
             lobby = self.cluster.lobby
             table = lobby.tables.get(self.table_id) if lobby is not None else None
             if table is None or table.evicted:
@@ -481,6 +504,14 @@ class Cluster:
                 self.remotes[remote.id] = remote
                 remote.task = asyncio.get_running_loop().create_task(remote.serve())
             remote.inbox.put_nowait((message["x"], message.get("i")))
+        elif kind == "ask":
+            if (remote := self.remotes.get(message["c"])) is not None:
+                remote.inbox.put_nowait(int(message["n"]))
+            else:  # it left (and its relay is closing): nothing of it is left to answer
+                self.post(message["p"], {"k": "done", "c": message["c"], "n": message["n"]})
+        elif kind == "done":
+            if (relay := self.relays.get(message["c"])) is not None:
+                self._answered(relay, int(message["n"]))
         elif kind == "gone":
             if (remote := self.remotes.get(message["c"])) is not None:
                 remote.leave()
@@ -519,7 +550,68 @@ class Cluster:
         message: dict[str, Any] = {"k": "frame", "c": relay.id, "p": self.process, "t": relay.table_id, "x": text}
         if invite is not None:
             message["i"] = invite
+        relay.forwarded += 1
         self.post(relay.owner, message, lambda: relay.connection.close_soon(MOVED))
+
+    def answer_here(self, relay: Relay, text: str, close: int | None = None) -> None:
+        """Answer a frame of a relayed connection here (then close it with ``close``, if given), yet in its turn.
+
+        The owner answers the frames forwarded before this one through Redis: sent at once, this answer would overtake
+        theirs (an audit: garbage sent right after a hello was refused before the welcome came), and a client that
+        pairs answers with its messages by their order would pair them wrongly. So it waits until the owner says it
+        has answered them: one question (``ask``, the last frame's number) goes behind those frames into the
+        connection's queue at the owner, which says ``done`` when it reaches it.
+
+        Refusing stays cheap: nothing of the refused frame reaches Redis or the owner, and one question at a time is on
+        its way per connection, asked only when frames were forwarded since the owner last said ``done``, so a flood
+        of garbage costs at most one question (two small messages) for each frame forwarded before it, whatever its
+        length. What waits is bounded as a connection's outbox is (:data:`~.connections.OUTBOX`): past it, the client
+        is sending faster than its answers can go, and it is closed as one that does not read (1013).
+        """
+        items: list[str | int] = [text] if close is None else [text, close]
+        relay.closing = relay.closing or close is not None
+        if not relay.held and relay.answered >= relay.forwarded:
+            self._deliver(relay, items)
+            return
+        if len(relay.held) + len(items) > OUTBOX:
+            relay.held.clear()
+            relay.connection.close_soon(1013)
+            return
+        relay.held.extend((relay.forwarded, item) for item in items)
+        self._ask(relay)
+
+    def _ask(self, relay: Relay) -> None:
+        """Ask the owner to say when it has answered the frames the held answers wait for (unless already asked).
+
+        An owner that never says ``done`` (one of an older version, during a rolling upgrade, does not know the
+        question) keeps them :data:`CALL_TIMEOUT` seconds at most: then they go out anyway, out of turn rather than
+        never.
+        """
+        if relay.held and relay.asked <= relay.answered:
+            relay.asked = relay.held[-1][0]
+            message = {"k": "ask", "c": relay.id, "p": self.process, "n": relay.asked}
+            self.post(relay.owner, message, lambda: relay.connection.close_soon(MOVED))
+            asyncio.get_running_loop().call_later(CALL_TIMEOUT, self._answered, relay, relay.asked)
+
+    def _answered(self, relay: Relay, frame: int) -> None:
+        """The owner has answered every frame up to ``frame`` (or was waited for long enough): the answers given here
+        after those go out."""
+        if frame <= relay.answered:
+            return  # said already (a question's time running out after its ``done`` came)
+        relay.answered = frame
+        ready: list[str | int] = []
+        while relay.held and relay.held[0][0] <= relay.answered:
+            ready.append(relay.held.popleft()[1])
+        self._deliver(relay, ready)
+        self._ask(relay)
+
+    @staticmethod
+    def _deliver(relay: Relay, items: list[str | int]) -> None:
+        for item in items:
+            if isinstance(item, int):
+                relay.connection.close_soon(item)
+            else:
+                relay.connection.send(item)
 
     def unrelay(self, relay: Relay) -> None:
         if self.relays.pop(relay.id, None) is not None:

@@ -109,7 +109,10 @@ async def relay_connection(
     handle: Counted,
 ) -> None:
     """Serve a connection whose table another process owns: its frames are checked here (flood, form, hello first,
-    caps) and answered there (:mod:`..cluster`); what the owner sends it comes back through this process."""
+    caps) and answered there (:mod:`..cluster`); what the owner sends it comes back through this process.
+
+    A frame refused here is answered here, but in its turn (:meth:`~..cluster.Cluster.answer_here`): after the owner's
+    answers to the frames before it, as a connection to the owner would read them."""
     cluster = cluster_of(websocket)
     assert cluster is not None
     settling: set[asyncio.Task[None]] = set()
@@ -128,12 +131,13 @@ async def relay_connection(
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect":
                 return
-            if connection.closing is not None:
-                continue  # closed from the owner's side (or it went): the page reconnects
+            if connection.closing is not None or relay.closing:
+                continue  # closed from the owner's side (or it went, or a cap refused it here): the page reconnects
             admitted = await watch.admit()
             if admitted != "ok":
                 if admitted == "flood":
-                    connection.send(dumps(error_json("flood", "too many messages: slow down; these are ignored")))
+                    flood = dumps(error_json("flood", "too many messages: slow down; these are ignored"))
+                    cluster.answer_here(relay, flood)
                 continue
             text = frame.get("text")
             raw = text if text is not None else frame.get("bytes")
@@ -146,11 +150,12 @@ async def relay_connection(
                         "too_many_connections",
                         f"one address may watch with {caps.cap} connections at once: close some first",
                     )
-            except ProtocolError as error:
-                connection.send(dumps(error.to_json()))
+            except ProtocolError as error:  # answered here, after the owner's answers to the frames before it
                 if error.code == "too_many_connections":
                     site_of(websocket).metrics.refused("connections")  # counted here too, as the owner counts its own
-                    connection.close_soon(TOO_MANY)
+                    cluster.answer_here(relay, dumps(error.to_json()), close=TOO_MANY)
+                else:
+                    cluster.answer_here(relay, dumps(error.to_json()))
                 continue
             said_hello = said_hello or isinstance(message, Hello)
             wire = raw if isinstance(raw, str) else bytes(raw or b"").decode("utf-8")
