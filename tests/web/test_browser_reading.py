@@ -353,3 +353,43 @@ def test_a_pairs_win_and_a_challenge_of_you_are_said_in_their_own_grammar(browse
             }"""
         )
         assert said.startswith("Bot 2 challenges you: "), said
+
+
+def test_a_partnership_s_win_is_told_in_the_play_by_play_as_a_side_s(browser: Any, url: str) -> None:
+    """An audit: at the end of a 4-player game a seat's play-by-play read "Game over — winner: Them" (or "Us"),
+    where the result panel beside it says "You lose"; a watcher read "winner: Bot 2 & Bot 4". Seats now read which
+    side won, a watcher the winners, in each language; with 2 or 3 players a seat wins alone, as before."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        said = page.evaluate(
+            """async () => {
+                const { namer, Narrator } = await import("/static/js/narrate.js");
+                const { setLanguage } = await import("/static/js/i18n.js");
+                const table = (players) => ({ players, seats: [...Array(players).keys()].map(
+                    (seat) => ({ seat, kind: "bot", level: "medium" })) });
+                const said = {};
+                for (const language of ["en", "fr", "ar"]) {
+                    setLanguage(language);
+                    for (const [players, me, reason] of [[4, 0, "target"], [4, 1, "target"], [4, null, "target"],
+                        [4, 0, "failed_challenge"], [4, 1, "failed_challenge"], [2, 0, "target"], [3, 1, "target"]]) {
+                        const event = { type: "game_over", winner: 1, reason };
+                        const line = new Narrator(namer(table(players), me)).push(event);
+                        said[`${language} ${players} ${me} ${reason}`] = line.parts.join("");
+                    }
+                }
+                setLanguage("en");
+                return said;
+            }"""
+        )
+    assert said["en 4 0 target"] == "Game over — the other side wins"
+    assert said["en 4 1 target"] == "Game over — your side wins"
+    assert said["en 4 null target"] == "Game over — winners: Bot 2 & Bot 4"
+    assert said["en 4 0 failed_challenge"] == "Game over on a failed challenge — the other side wins"
+    assert said["en 4 1 failed_challenge"] == "Game over on a failed challenge — your side wins"
+    assert said["en 2 0 target"] == "Game over — winner: Bot 2"  # one seat wins alone: unchanged
+    assert said["en 3 1 target"] == "Game over — winner: You"
+    assert said["fr 4 0 target"] == "Partie terminée — l'autre camp gagne"
+    assert said["fr 4 1 target"] == "Partie terminée — votre camp gagne"
+    assert said["ar 4 1 target"] == "انتهت اللعبة — فاز فريقك"
+    assert said["ar 4 0 target"] == "انتهت اللعبة — فاز الفريق الآخر"
+    assert not any(word in line for line in said.values() for word in ("Them", "Us", "Eux", "Nous", "هم", "نحن"))

@@ -173,11 +173,17 @@ export class Narrator {
           parts: parts(t("n_round_end", { piles: event.piles.map((n, side) => `${sideName(side)} ${n}`).join(" · ") })),
           tone: "head",
         };
-      case "game_over":
-        return {
-          parts: parts(t(event.reason === "failed_challenge" ? "n_game_over_challenge" : "n_game_over", { side: sideName(event.winner) })),
-          tone: "win",
-        };
+      case "game_over": {
+        const key = event.reason === "failed_challenge" ? "n_game_over_challenge" : "n_game_over";
+        // A partnership wins together: "winner: Them" (or "Us") read wrongly to a seat of a 4-player game. Its seats
+        // read which side won, as the result panel says it to them, and a watcher the pair's names after "winners".
+        let text = t(key, { side: sideName(event.winner) });
+        if (this.names.players === 4) {
+          const seated = this.names.me !== null && this.names.me !== undefined;
+          text = seated ? t(`${key}_${isMySide(event.winner) ? "won" : "lost"}`) : t(`${key}_pair`, { side: sideName(event.winner) });
+        }
+        return { parts: parts(text), tone: "win" };
+      }
       default:
         return null;
     }
