@@ -24,7 +24,7 @@ from ronda.engine.actions import DECLARES, Play, parse_action
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
 from ronda.engine.rules import Rules
-from ronda.presentation.coaching import costly_text, decision_line, review_json
+from ronda.presentation.coaching import costly_text, decision_line, hint_lines, review_json
 
 FEW = Method(guesses=10)
 
@@ -182,3 +182,46 @@ def test_a_decision_graded_best_still_names_an_option_that_scored_clearly_more_p
     line = decision_line(decided)
     assert line.startswith("seat 1 played 11o, taking 11c: under 0.1% to win (-3.00 points), best; play 2e would ")
     assert line.endswith("play 2e would have scored 6.00 points more (under 0.1% to win)")
+
+
+# A first round of a random seat 0 against a medium seat 1 (seed 2, seat 1 dealing), frozen at its last deal: seat 1
+# has taken 22 cards and scored 24 points, seat 0 has 8 cards and holds 1c 5o 12b, no combination; it declares first.
+LOST_DECK = (
+    "10c 6c 6o 1e 1b 10b 3b 11b 10o 5b 2b 6b 10e 7o 4c 4o 5e 6e 11o 7e 5c 7b 3e 3o 3c 2e 11e 4e 12e 2c "
+    "12c 2o 7c 12o 12b 1c 5o 1o 4b 11c"
+)
+LOST_PLAYS = (
+    "declare none; declare ronda; play 6o; play 10b; play 6c; play 1e; play 10c; play 1b; "
+    "declare none; declare ronda; play 10e; play 7o; play 6b; play 4o; play 2b; play 4c; "
+    "declare tringa; declare ronda; play 5e; challenge 0; play 5c; play 6e; play 7e; play 11o; play 7b; "
+    "declare ronda; declare none; play 3e; play 2e; play 3c; play 11e; play 3o; play 4e; "
+    "declare tringa; declare none; play 12c; play 12o; play 12e; play 7c; play 2c; play 2o"
+)
+
+
+def test_R8_6_R9_3_in_a_lost_position_the_hint_puts_the_truth_before_a_bluff_that_ends_the_game() -> None:
+    """The coach audit: at 10-36 in the round's last deal seat 1 wins the game whatever seat 0 declares (its 22
+    cards and more give it the card count, R7.2), so every option's chance is 0% and the points alone ranked them.
+    A bluffed tringa is scored at once (R8.5: +5), seat 1 proves it false and challenges before its first card
+    (R8.8), and its penalty (R8.6) takes seat 1 to 41: the game ends there (R9.3), at +0.00 points, where the
+    truthful "none" plays the lost round on to -11.00. The hint's first option was the bluff, and the analysis of
+    "none" said the bluff "would have scored 11.00 points more"; with chances shown alike, the truth comes first.
+    """
+    deck = [parse_card(c) for c in LOST_DECK.split()]
+    game = Game.from_scores(Rules(players=2), [10, 12], round=4, decks=[deck], dealer=1)
+    run(game, LOST_PLAYS)
+    assert game.scores == [10, 36] and game.stock == 0 and game.turn == 0 and str(game.hand(0)) == "1c 5o 12b"
+    view = game.view(0)
+    evaluation = evaluate(view, game.legal_actions(), FEW, seed=0)
+    assert evaluation.exact and {option.chance for option in evaluation.options} == {0.0}
+    tringa, none = evaluation.option(DECLARES["tringa"]), evaluation.option(DECLARES["none"])
+    assert (tringa.expected, none.expected) == (0.0, -11.0)  # the bluff's count stops where the game ends
+    lines = hint_lines(evaluation, me=0)
+    assert lines[1] == (
+        "  1. declare none: 0.0% to win (-11.00 points): your hand holds no combination;"
+        " loses the game within this round"
+    )
+    assert lines[2].startswith("  2. declare tringa: 0.0% to win (+0.00 points): a bluff: ")
+    assert lines[3].startswith("  3. declare ronda: 0.0% to win (-12.00 points): a bluff: ")
+    decision = Decision(Moment(0, 4, 33, view, tuple(game.legal_actions()), DECLARES["none"]), evaluation)
+    assert decision_line(decision, me=0) == "you declared none: 0.0% to win (-11.00 points), best"

@@ -35,6 +35,9 @@ stops inside counting half a point (with two sides the card count, R7.2, pays
 one point per card above half the pack), and its points by source
 (:class:`Sources`: the card count, caidas, missas, ...), whose sum it is. Points
 say *why* an option wins more often; they no longer say how much it matters.
+Options are ranked by their chance to win, then by the points; among chances
+shown alike, a bluff or a hidden combination comes after the truth
+(:func:`rank` says why).
 
 **Declarations and challenges.** A declaration (R8.2) is an option like a card:
 after it the other seats declare what they hold (truthfully, as in the
@@ -101,6 +104,7 @@ from ..engine.events import Event, Score, TableTaken
 from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
 from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
+from .grades import LOSS_DIGITS
 
 DEFAULT_GUESSES = 200
 """Guesses of the hidden cards per decision: the differences between options' chances then have a standard error
@@ -266,10 +270,20 @@ class Option:
     facts: Facts
     sources: Sources = field(default_factory=Sources)
 
+    @property
+    def misdeclared(self) -> bool:
+        """A declaration of something other than the hand holds (R8.2): a bluff (R8.6) or a combination hidden (R8.7).
+
+        Such an option never comes before one that declares the truth, or a card, whose chance to win is shown
+        alike (:func:`rank`).
+        """
+        return type(self.facts) is DeclareFacts and not self.facts.truthful
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
-    """Every option of one decision, best first; ``guesses`` searched, ``exact`` when solved to the round's end."""
+    """Every option of one decision, best first (:func:`rank`); ``guesses`` searched, ``exact`` when solved to the
+    round's end."""
 
     seat: int
     phase: Literal["declare", "play"]
@@ -297,6 +311,43 @@ class Evaluation:
     def points_behind(self, action: Action) -> float:
         """How many expected points ``action`` scores less than the best option: negative when it scores more."""
         return self.best.expected - self.option(action).expected
+
+
+def rank(option: Option) -> tuple[float, bool, float, float]:
+    """Where an option comes among its decision's options: the smallest key first, the best option.
+
+    First the chance to win the game, as it is shown (to a tenth of a percentage point,
+    :data:`~ronda.analysis.grades.LOSS_DIGITS`, the precision losses are shown and graded with); among
+    chances shown alike, a misdeclaration (:attr:`Option.misdeclared`: a bluff, R8.6, or a combination
+    hidden, R8.7) after every option that is not one; then the exact chance; then the points.
+
+    Why the truth first: where every chance is the same — a lost position, each option 0% — the points were
+    the only order left, and points are counted only until the game ends (R9.3). A bluff whose penalty
+    (R8.6) brings the other side to the target ends the count at once, its own settlement points (R8.5)
+    still on the board, so it "concedes" fewer points than the truthful option that plays the lost round
+    on, and the coach's first hint was the bluff: "declare tringa: 0.0% to win (+0.00 points)" above
+    "declare none: 0.0% to win (-11.00 points)" (``tests/analysis/test_coach_words.py``). A bluff pays only by
+    winning the game before its cards expose it (R8.5, R9.3); where it does not win more often, it gains
+    nothing it is for, and a hint that puts it first teaches bluffing for nothing. Chances are compared as
+    shown, not exactly, so that no bluff is put first by a difference its reader cannot see; a bluff shown
+    to win more often keeps its place, its reason beside it.
+
+    Not chosen: the points measured as if the game went on past its end. They would tell these options
+    apart too, but need a game played past a win (R9.4) and would change every option's points in every
+    decided game, where the points now explain what the round gave.
+
+    >>> from ronda.engine.actions import DECLARES
+    >>> bluff = Option(DECLARES["tringa"], 0.0, 0.0, 0.0, 1.0, DeclareFacts("tringa", "none", 5))
+    >>> truth = Option(DECLARES["none"], 0.0, -11.0, 0.0, 1.0, DeclareFacts("none", "none", 0))
+    >>> [str(option.action) for option in sorted([bluff, truth], key=rank)]
+    ['declare none', 'declare tringa']
+    """
+    return (
+        -round(option.chance, LOSS_DIGITS),
+        option.misdeclared,
+        -round(option.chance, 9),
+        -round(option.expected, 9),
+    )
 
 
 # ------------------------------------------------------------------ seeds
@@ -408,10 +459,7 @@ class _Search:
             facts = self._challenge_facts(challenge, failed[challenge] / guesses)
             chance, value, won, lost, *rest = (x / guesses for x in best)
             options.append(Option(challenge, chance, value, won, lost, facts, Sources(*rest)))
-        # Best first: the chance to win the game, then (where it is the same, say a game sure to be won) the points.
-        order = sorted(
-            range(len(options)), key=lambda i: (-round(options[i].chance, 9), -round(options[i].expected, 9), i)
-        )
+        order = sorted(range(len(options)), key=lambda i: (*rank(options[i]), i))
         phase: Literal["declare", "play"] = "declare" if view.phase == DECLARE else "play"
         return Evaluation(
             view.seat, phase, tuple(options[i] for i in order), guesses, self.exact, self.seed, self.method
@@ -674,4 +722,5 @@ __all__ = [
     "Sources",
     "decision_seed",
     "evaluate",
+    "rank",
 ]

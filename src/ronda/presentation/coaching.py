@@ -23,7 +23,7 @@ from typing import Any
 from ..analysis.grades import GRADES, chance_points, thresholds_text
 from ..analysis.hints import HINT_OPTIONS, shown_options
 from ..analysis.review import Decision, Review, SeatSummary
-from ..analysis.search import SOURCES, ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts, Source
+from ..analysis.search import SOURCES, ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts, Source, rank
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import RANKS, card_name
 from ..engine.combinations import NONE
@@ -483,8 +483,17 @@ def _points_left(evaluation: Evaluation, taken: Option, me: int | None) -> str:
     "best" says the chance to win was within the search's precision of the best; where the game is decided
     either way (a won or lost game, a far target) that hides points a player still cares to know of: dropping
     7c for -11 when 12b gave -7 read "best" and 12b was never named (the coach audit).
+
+    Beside a truthful declaration a misdeclaration (a bluff, a combination hidden) is named only where it
+    ranks first (:func:`~ronda.analysis.search.rank`: shown to win more often): its points are often more
+    only because its penalty ends a lost game at once (R8.6, R9.3), and "declare tringa would have scored
+    11.00 points more" beside a truthful "declare none" taught bluffing where the hint no longer does.
     """
-    most = max(evaluation.options, key=lambda option: option.expected)
+    first = rank(taken)
+    most = max(
+        (o for o in evaluation.options if not (o.misdeclared and not taken.misdeclared and rank(o) > first)),
+        key=lambda option: option.expected,
+    )
     more = most.expected - taken.expected
     if most is taken or more < POINTS_WORTH_TELLING:
         return ""
