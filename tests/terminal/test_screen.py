@@ -32,7 +32,7 @@ from test_app import SIZE, settle
 
 import ronda
 from ronda.engine.game import DECLARE
-from ronda.interfaces.terminal.app import MessageScreen, RondaApp
+from ronda.interfaces.terminal.app import SETUP_KEYS, MessageScreen, RondaApp, SetupScreen
 from ronda.interfaces.terminal.session import Session, Settings, parse_command
 from ronda.interfaces.terminal.widgets import PlayLog
 
@@ -373,5 +373,63 @@ def test_on_a_16_line_terminal_the_round_summary_tells_both_sides_whole() -> Non
                 told = f"{name}: {piles[side]} cards, {summary.round_points(side):+d} this round, "
                 assert f"{told}{summary.totals[side]} in all" in said, f"not whole: {told}… in {said!r}"
             assert "Enter: next round" in said
+
+    run(scenario)
+
+
+def seen_where(app: RondaApp, widget: Any) -> str:
+    """The characters the screen shows where ``widget`` stands, as a person reads them there: what lies past the
+    screen's edge is not there to read, and what another widget (the docked key line) covers reads as that."""
+    lines = screen_text(app).splitlines()
+    region = widget.region
+    rows = [lines[y][max(region.x, 0) : region.right] for y in range(max(region.y, 0), region.bottom) if y < len(lines)]
+    return words(" ".join(rows)) if region.x >= 0 and region.y >= 0 else ""
+
+
+def start_screen_controls(players: int) -> dict[str, str]:
+    """Every control of the start screen in Tab order, with what it shows for ``Settings.make(players, seed=3)``."""
+    levels = {f"level-{seat}": "random ▼" for seat in range(1, players)}
+    boxes = {name: f"[ ] {name.replace('_', ' ')}" for name in SetupScreen.BOOLEAN_VARIANTS}
+    return {
+        "players": f"{players} ▼",
+        "seat": "0 ▼",
+        **levels,
+        "preset": "classic ▼",
+        "target": "41",
+        "seed": "3",
+        **boxes,
+        "chain_points": "1-5-10 ▼",
+        "undeclared_ronda_penalty": "1 ▼",
+        "start": "Start",
+        "quit": "Quit",
+    }
+
+
+@pytest.mark.parametrize(("size", "players"), [((60, 20), 2), ((60, 20), 4), ((50, 16), 4)])
+def test_on_a_small_terminal_every_choice_of_the_start_screen_is_reached_whole_and_its_keys_stay_said(
+    size: tuple[int, int], players: int
+) -> None:
+    """An audit at 60x20 saw the start screen cut its last list's ▼ at the right edge and its key line at the
+    bottom (with four players the third bot's level was past the edge too): a line of choices now breaks where the
+    terminal is too narrow, the form scrolls under a key line docked at the bottom, and Tab brings each choice
+    into view. Tab walks every choice: each reads whole where it stands, and the keys stay said, whole, below."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(players=players, level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, SetupScreen)
+            controls = start_screen_controls(players)
+            reached: list[str] = []
+            for _ in range(len(controls)):
+                await pilot.press("tab")
+                await pilot.pause(0.05)
+                focused = app.focused
+                assert focused is not None and focused.id is not None
+                reached.append(focused.id)
+                assert seen_where(app, focused) == controls[focused.id], f"{focused.id} is not seen whole"
+                text = words(screen_text(app))
+                assert text.endswith(words(SETUP_KEYS)), f"the key line is not whole at the bottom: {text!r}"
+            assert reached == ["quit", *list(controls)[:-1]]  # from Start: Quit, then from the top round to Start
 
     run(scenario)

@@ -25,7 +25,7 @@ from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import ModalScreen, Screen
@@ -311,6 +311,50 @@ class NumberField(Input):
             super().action_cursor_right(select)
 
 
+class SetupField(Horizontal):
+    """A label and its control on the start screen, kept together on one line: a narrow terminal moves them whole."""
+
+    DEFAULT_CSS = "SetupField { width: auto; height: auto; }"
+
+
+class SetupRow(Container):
+    """A line of the start screen's choices that breaks into more lines where the terminal is too narrow for it.
+
+    A row of Textual's ``Horizontal`` cuts what passes its right edge: at 60
+    columns the undeclared ronda's list lost its ▼, and with four players the
+    third bot's level was out of reach. This row is a grid whose columns are
+    as wide as their widest choice, and :meth:`fit` gives it as many columns as
+    its width holds, so a choice that does not fit goes whole to the next line.
+    """
+
+    DEFAULT_CSS = "SetupRow { layout: grid; grid-size: 4; grid-columns: auto; grid-rows: auto; height: auto; }"
+
+    def on_resize(self, event: Resize) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """Take as many columns as the row's width holds: the most that keep every choice it shows whole."""
+        width = self.size.width
+        if not width:
+            return  # not laid out yet: its first resize fits it
+        viewport = self.app.size
+        shown = [child for child in self.children if child.display]
+        widths = [child.get_content_width(viewport, viewport) + child.styles.gutter.width for child in shown]
+        gap = self.styles.grid_gutter_vertical  # Textual's name for the columns between two grid columns
+        columns = max(1, len(shown))
+        while columns > 1 and sum(max(widths[c::columns]) for c in range(columns)) + gap * (columns - 1) > width:
+            columns -= 1
+        if columns != self.styles.grid_size_columns:
+            self.styles.grid_size_columns = columns
+            self.call_after_refresh(self._show_focused)
+
+    def _show_focused(self) -> None:
+        """Keep the focused choice on screen once the lines moved: Tab scrolls to it, a new layout does not."""
+        focused = self.screen.focused
+        if focused is not None:
+            focused.scroll_visible(animate=False)
+
+
 SETUP_KEYS = "Tab or ←/→: next choice · Enter or ↓: open a list · Space: tick a box · Start: play · Esc: quit"
 """The start screen's keys as it says them: ↓ opens a list (it goes to the next choice only from a box or a button)."""
 
@@ -349,42 +393,49 @@ class SetupScreen(Screen[Settings]):
         names = list(presets())
         with VerticalScroll(id="setup", can_focus=False):
             yield Label("Ronda — a new game", classes="title")
-            with Horizontal(classes="row"):
-                yield Label("Players", classes="label")
-                yield _choice([(str(n), n) for n in (2, 3, 4)], rules.players, "players")
-                yield Label("Your seat", classes="label")
-                yield _choice([(str(n), n) for n in range(4)], s.seat, "seat")
-            with Horizontal(classes="row"):
+            with SetupRow():
+                yield SetupField(
+                    Label("Players", classes="label"),
+                    _choice([(str(n), n) for n in (2, 3, 4)], rules.players, "players"),
+                )
+                yield SetupField(
+                    Label("Your seat", classes="label"), _choice([(str(n), n) for n in range(4)], s.seat, "seat")
+                )
+            with SetupRow(id="levels"):
                 for seat in range(4):
                     level = s.levels[seat] if seat < len(s.levels) and s.levels[seat] else DEFAULT_LEVEL
-                    yield Label(f"Seat {seat}", classes="label", id=f"level-label-{seat}")
-                    yield _choice(
-                        [(name, name) for name in levels], level if level in levels else levels[0], f"level-{seat}"
+                    yield SetupField(
+                        Label(f"Seat {seat}", classes="label"),
+                        _choice(
+                            [(name, name) for name in levels], level if level in levels else levels[0], f"level-{seat}"
+                        ),
+                        id=f"level-field-{seat}",
                     )
-            with Horizontal(classes="row"):
-                yield Label("Rules", classes="label")
-                yield _choice([(n, n) for n in names], s.preset if s.preset in names else "classic", "preset")
-                yield Label("Target", classes="label")
-                yield NumberField(str(rules.target), type="integer", id="target", compact=True)
-                yield Label("Seed", classes="label")
+            with SetupRow():
+                preset = s.preset if s.preset in names else "classic"
+                yield SetupField(Label("Rules", classes="label"), _choice([(n, n) for n in names], preset, "preset"))
+                target = NumberField(str(rules.target), type="integer", id="target", compact=True)
+                yield SetupField(Label("Target", classes="label"), target)
                 seed = "" if s.seed is None else str(s.seed)
-                yield NumberField(seed, placeholder="random", type="integer", id="seed", compact=True)
+                seed_field = NumberField(seed, placeholder="random", type="integer", id="seed", compact=True)
+                yield SetupField(Label("Seed", classes="label"), seed_field)
             for group in (self.BOOLEAN_VARIANTS[:3], self.BOOLEAN_VARIANTS[3:]):
-                with Horizontal(classes="row"):
+                with SetupRow():
                     for name in group:
                         yield VariantBox(name.replace("_", " "), getattr(rules, name), id=name, compact=True)
-            with Horizontal(classes="row"):
-                yield Label("Chain points", classes="label")
-                yield _choice(
-                    [("-".join(map(str, c)), c) for c in CHAIN_POINTS_CHOICES], rules.chain_points, "chain_points"
+            with SetupRow():
+                chains = [("-".join(map(str, c)), c) for c in CHAIN_POINTS_CHOICES]
+                yield SetupField(
+                    Label("Chain points", classes="label"), _choice(chains, rules.chain_points, "chain_points")
                 )
-                yield Label("Undeclared ronda", classes="label")
-                yield _choice([("1", 1), ("5", 5)], rules.undeclared_ronda_penalty, "undeclared_ronda_penalty")
+                penalty = _choice([("1", 1), ("5", 5)], rules.undeclared_ronda_penalty, "undeclared_ronda_penalty")
+                yield SetupField(Label("Undeclared ronda", classes="label"), penalty)
             yield Static("", id="setup-error")
-            with Horizontal(classes="row"):
+            with Horizontal(classes="row", id="buttons"):
                 yield Button("Start", variant="success", id="start", compact=True)
                 yield Button("Quit", variant="error", id="quit", compact=True)
-            yield Static(SETUP_KEYS, classes="hint")
+        # Outside the form, docked: at 60x20 the form's end (and with it this line) was below the screen's edge.
+        yield Static(SETUP_KEYS, id="setup-keys", classes="hint")
 
     def on_mount(self) -> None:
         self._show_seats()
@@ -401,9 +452,8 @@ class SetupScreen(Screen[Settings]):
             choice.set_options([(str(n), n) for n in range(players)])
             choice.value = seat
         for s in range(4):
-            shown = s < players and s != seat
-            self.query_one(f"#level-{s}").display = shown
-            self.query_one(f"#level-label-{s}").display = shown
+            self.query_one(f"#level-field-{s}").display = s < players and s != seat
+        self.query_one("#levels", SetupRow).fit()  # a level shown or hidden: the row may need more lines or fewer
 
     def _value(self, name: str, default: Any) -> Any:
         value = self.query_one(f"#{name}", Select).value
@@ -434,7 +484,10 @@ class SetupScreen(Screen[Settings]):
         try:
             settings = self.read_settings()
         except (RondaError, ValueError) as error:
-            self.query_one("#setup-error", Static).update(Text(for_players(str(error)), style="bold #ff6e6e"))
+            said = self.query_one("#setup-error", Static)
+            said.update(Text(for_players(str(error)), style="bold #ff6e6e"))
+            said.display = True
+            said.scroll_visible(animate=False)  # Enter in a box at the top starts too: the error is further down
             return
         self.dismiss(settings)
 
@@ -509,14 +562,16 @@ class RondaApp(App[None]):
     .title { text-style: bold; color: #ffd700; margin-bottom: 1; }
     .section { margin-top: 1; }
     .hint { color: #a5d6a7; margin-top: 1; }
-    #setup { padding: 1 2; }
-    #setup .row { height: auto; margin-bottom: 1; }
+    #setup { padding: 1 2 0 2; scrollbar-size-vertical: 1; }
+    #setup .row, #setup SetupRow { height: auto; margin-bottom: 1; }
+    #setup SetupRow { grid-gutter: 0 2; }
+    #setup #buttons { margin-bottom: 0; }  /* the key line's own margin parts them: at 60x20 the form fits whole */
+    #setup-keys { dock: bottom; padding: 0 2; }
     #setup .label { padding: 0 1 0 0; }
-    #setup Select { width: 14; margin-right: 2; }
-    #setup Input { width: 10; margin-right: 2; }
-    #setup Checkbox { margin-right: 2; }
+    #setup Select { width: 13; }
+    #setup Input { width: 10; }
     #setup Button { margin-right: 2; }
-    #setup-error { height: auto; }
+    #setup-error { height: auto; display: none; }  /* shown with an error: empty, it took a line of 20 */
     #setup Select:focus > SelectCurrent, #setup Input:focus, #setup VariantBox:focus, #setup Button:focus {
         text-style: bold reverse;
     }
