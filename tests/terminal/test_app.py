@@ -25,6 +25,7 @@ from terminal_helpers import (
     quick_settings,
     screen_text,
 )
+from textual import events
 from textual.widgets import Select
 
 from ronda.engine.actions import DECLARES, PLAYS, Action
@@ -448,6 +449,42 @@ def test_the_start_screen_works_from_the_keyboard_alone():
             assert session.human == 1
             assert session.levels == ("hard", None, "expert", "random")
             assert session.seed == 77  # "3" erased, then 7 7
+
+    run(scenario)
+
+
+async def burst(pilot: Any, app: RondaApp, *keys: tuple[str, str]) -> None:
+    """Keys (name, character) as a terminal hands over a paste or fast typing: all at once, none waiting for the one
+    before to be done (``pilot.press`` waits after each key, so it never shows what such a burst does)."""
+    for key, character in keys:
+        app.post_message(events.Key(key, character))
+    await pilot.pause(0.1)
+
+
+BACKSPACE = ("backspace", "\x7f")
+
+
+def test_a_backspace_and_digits_typed_at_once_in_a_number_box_are_shown_and_played():
+    """An audit: Backspace then 3, typed fast into the target box (41, all selected as Tab leaves it), left the box
+    empty and the game at target 41. Textual typed the 3 over the selection first and did the Backspace after it."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            for control in ("quit", "players", "seat", "level-1", "preset", "target"):
+                await press_focused(pilot, app, "tab", control)
+            await burst(pilot, app, BACKSPACE, ("3", "3"))
+            assert "Target 3 " in screen_text(app)
+            await burst(pilot, app, ("0", "0"), BACKSPACE, BACKSPACE, ("2", "2"), ("5", "5"))
+            assert "Target 25 " in screen_text(app)
+            await press_focused(pilot, app, "tab", "seed")
+            await burst(pilot, app, BACKSPACE, ("7", "7"), ("7", "7"))
+            assert "Seed 77 " in screen_text(app)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert app.session is not None and app.session.rules.target == 25 and app.session.seed == 77
+            assert "(target 25)" in screen_text(app)
 
     run(scenario)
 

@@ -27,7 +27,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
@@ -296,7 +296,26 @@ class VariantBox(Checkbox):
 
 
 class NumberField(Input):
-    """A number box the arrows leave at its ends, so ←/→ walk the whole start screen."""
+    """A number box the arrows leave at its ends, so ←/→ walk the whole start screen, and that does the keys typed
+    into it in the order they were typed."""
+
+    async def on_key(self, event: Key) -> None:
+        """Do a key bound in the box itself (Backspace, Delete, the arrows, Enter) now, in its turn with the digits.
+
+        Textual types a digit into the box as soon as the box reads it, but
+        does a bound key only once the key has bubbled up from the box to the
+        app: a Backspace and a digit that arrive together (a paste, fast
+        typing) were done digit first. On "41", all selected as Tab leaves it,
+        Backspace then 3 typed 3 over the selection and Backspace erased it:
+        the box showed nothing and the game took the preset's target (an
+        audit; Textual issue 6605). Done here, the key is done where the app
+        would have done it, the box's own binding, and goes no further.
+        """
+        active = self.screen.active_bindings.get(event.key)
+        if active is None or active.node is not self or active.binding.priority:
+            return  # typed text, or a key of the screen or the app: as Textual does it
+        if await self.app.run_action(active.binding.action, self):
+            event.stop()
 
     def action_cursor_left(self, select: bool = False) -> None:
         if self.cursor_position == 0 and not select:
