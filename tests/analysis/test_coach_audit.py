@@ -66,7 +66,7 @@ def test_audit_9_an_11_one_decision_and_no_certainty_short_of_a_game_won() -> No
     assert "seat 1 holds an 11 in 100% of the guesses: a likely caida" in option_reason(drop, me=0)
     assert option_reason(_option("1o", 0.0, 0.0), me=0) == "drops it"
     one = SeatSummary(seat=0, decisions=1, average_loss=0.0, classes=dict.fromkeys(GRADES, 0), costliest=())
-    assert summary_lines(one)[0].startswith("Seat 0: 1 decision, average loss 0.0 percentage points")
+    assert summary_lines(one)[0].startswith("Seat 0: 1 decision with a choice, average loss 0.0 percentage points")
     assert chance(0.9996) == "over 99.9%" and chance(1.0) == "100.0%"
     assert chance(0.0003) == "under 0.1%" and chance(0.0) == "0.0%"
 

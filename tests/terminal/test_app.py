@@ -884,6 +884,34 @@ def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
     run(scenario)
 
 
+def test_the_analysis_says_it_counts_your_decisions_with_a_choice_of_all_your_moves():
+    """An audit: the analysis screen said "You: 88 decisions" after a game of 112 moves, and a person who counts
+    moves takes that for a miscount. It now says what it counts: the decisions with a choice (a play of one card,
+    or of cards of one rank, is none), of how many moves, counted here from the game's record."""
+    from dataclasses import replace
+
+    from ronda.analysis.search import Method
+
+    async def scenario() -> None:
+        settings = quick_settings(seed=8)
+        session = Session(replace(settings, rules=settings.rules.replace(target=3)))
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_to_game_over(pilot, app, session)
+            moves = sum(1 for r in session.record()["rounds"] for a in r["actions"] if a["seat"] == session.human)
+            await pilot.press("a")
+            await until(pilot, lambda: "average loss" in screen_text(app))
+            review = session.review
+            assert review is not None
+            decisions = len(review.decisions)
+            assert 0 < decisions < moves  # the game had moves without a choice: the two counts differ
+            text = " ".join(screen_text(app).split())
+            assert f"You: {decisions} decisions with a choice (of {moves} moves), average loss" in text
+
+    run(scenario)
+
+
 def test_closing_the_analysis_while_it_is_searched_stops_it_and_a_starts_it_again():
     """Esc during the search is the full-screen game's Ctrl-C: the key line says so, the search stops at the next
     decision rather than go on unseen beside the next game (a minute of both cores), keeps nothing, and ``a``

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import io
+import json
+import shutil
 import signal
+import subprocess
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from terminal_helpers import card_names_in, explicit_session, hidden_from, quick_settings, simple_choice
 
+import ronda
 from ronda.analysis.hints import read_hints
 from ronda.analysis.review import analyse
 from ronda.analysis.search import Method
@@ -16,6 +21,7 @@ from ronda.engine.actions import Play
 from ronda.engine.record import load_record, replay_result
 from ronda.interfaces.terminal.plain import PlainGame
 from ronda.interfaces.terminal.session import IllegalMove, Session, parse_command
+from ronda.presentation.coaching import summary_lines
 
 FEW = Method(guesses=6)
 """Hints and analyses in tests search few guesses: what is shown and kept does not depend on the budget."""
@@ -112,7 +118,8 @@ def test_the_analysis_after_a_game_sums_up_your_decisions_in_words() -> None:
     assert review is not None and review.seats == (0,)
     summary = review.summary(0)
     assert lines[0] == (
-        f"You: {summary.decisions} decisions, average loss {100 * summary.average_loss:.1f}"
+        f"You: {summary.decisions} decisions with a choice (of {summary.moves} moves),"
+        f" average loss {100 * summary.average_loss:.1f}"
         " percentage points of the chance to win a decision"
     )
     assert lines[1].startswith("  best ")
@@ -123,6 +130,44 @@ def test_the_analysis_after_a_game_sums_up_your_decisions_in_words() -> None:
     slips = lines[lines.index("Every decision that lost some chance to win:") + 1 :]
     assert len(slips) == len(costly) and all(line.startswith("round ") and ": you " in line for line in slips)
     assert session.analysis_lines() == lines  # worked out once
+
+
+BROWSER_SUMMARY = """
+globalThis.document = { documentElement: {} };  // setLanguage marks the page's language on it
+const { seatSummaryText } = await import(process.argv[2]);
+const { setLanguage } = await import(process.argv[3]);
+for (const language of ["en", "fr"]) {
+  setLanguage(language);
+  for (const seat of JSON.parse(process.argv[4])) console.log(seatSummaryText(seat));
+}
+"""
+
+
+def test_the_replay_page_counts_the_decisions_with_a_choice_of_all_the_moves_as_the_terminal_does(tmp_path) -> None:
+    """A terminal audit: "You: 88 decisions" after 112 moves read as a miscount. The replay page shows the same
+    count from the same JSON (coach.js): it says what it counts, in its languages, and an analysis stored before
+    the moves were counted says its decisions with a choice alone."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the browser's coach.js")
+    session = finished_session()
+    review = analyse(session.record(), method=FEW)
+    seats = review.to_json()["seats"]
+    moves = [sum(1 for r in session.record()["rounds"] for a in r["actions"] if a["seat"] == s) for s in (0, 1)]
+    assert [seat["moves"] for seat in seats] == moves
+    stored_before = {key: value for key, value in seats[0].items() if key != "moves"}
+    script = tmp_path / "summary.mjs"
+    script.write_text(BROWSER_SUMMARY, encoding="utf-8")
+    js = Path(ronda.__file__).parent / "interfaces/web/static/js"
+    arguments = [(js / "coach.js").as_uri(), (js / "i18n.js").as_uri(), json.dumps([*seats, stored_before])]
+    said = subprocess.run([node, str(script), *arguments], capture_output=True, text=True, timeout=60, check=True)
+    lines = said.stdout.splitlines()  # in English, then in French: seat 0, seat 1, seat 0 as stored before
+    for seat, line in zip(seats, lines[:2], strict=True):
+        counted = f"{seat['decisions']} decisions with a choice (of {seat['moves']} moves), average loss "
+        assert line.startswith(counted), line
+        assert counted in summary_lines(review.summary(seat["seat"]))[0]  # the terminal's words
+    assert lines[2].startswith(f"{seats[0]['decisions']} decisions with a choice, average loss "), lines[2]
+    assert lines[3].startswith(f"{seats[0]['decisions']} décisions avec un choix (sur {seats[0]['moves']} coups),")
 
 
 def test_plain_mode_hint_and_analysis_commands() -> None:
@@ -155,8 +200,8 @@ def test_audit_5_plain_mode_analysis_shows_its_progress_in_plain_lines() -> None
     assert review is not None
     total = len(review.decisions)
     start = text.index("Analysing your decisions from what you could see then (this takes a while; Ctrl-C stops it)…")
-    first = text.index(f"\nAnalysis: 0/{total} decisions (0%)\n", start)
-    last = text.index(f"\nAnalysis: {total}/{total} decisions (100%)\n", first)
+    first = text.index(f"\nAnalysis: 0/{total} decisions with a choice (0%)\n", start)
+    last = text.index(f"\nAnalysis: {total}/{total} decisions with a choice (100%)\n", first)
     assert last < text.index("\nYou: ", last)
 
 

@@ -119,8 +119,10 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
         for seat in analysis["seats"]:
             summary = page.inner_text(f"#analysis .analysis-seats li[data-seat='{seat['seat']}']")
             # The page rounds as JavaScript does (1.125 shows 1.13, Python's format 1.12): compare the numbers.
-            said = "1 decision, loss" if seat["decisions"] == 1 else f"{seat['decisions']} decisions, average loss"
-            shown = re.search(rf"{said} (\d+\.\d) percentage points", summary)
+            counted = f"with a choice (of {seat['moves']} moves)"  # what the count is of: not every move
+            one = seat["decisions"] == 1
+            said = f"1 decision {counted}, loss" if one else f"{seat['decisions']} decisions {counted}, average loss"
+            shown = re.search(rf"{re.escape(said)} (\d+\.\d) percentage points", summary)
             assert shown and abs(float(shown.group(1)) - 100 * seat["average_loss"]) <= 0.051
         page.screenshot(path=str(tmp_path / "analysis.png"), full_page=True)
         # Every decision that lost points is a button to its step, where the step says its class.

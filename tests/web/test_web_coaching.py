@@ -180,6 +180,8 @@ def test_a_finished_games_analysis_is_the_command_lines_searched_once_and_kept(t
         assert analysis == expected  # the same numbers as `ronda analyse --budget 6`
         assert {d["class"] for d in analysis["decisions"]} <= {"best", "good", "inaccuracy", "mistake", "blunder"}
         assert [s["seat"] for s in analysis["seats"]] == [0, 1]
+        moves = [sum(1 for r in record["rounds"] for a in r["actions"] if a["seat"] == seat) for seat in (0, 1)]
+        assert [s["moves"] for s in analysis["seats"]] == moves  # what the page counts the decisions "of"
         steps = http.get(f"/api/tables/{table_id}/replay").json()["steps"]
         for decision in analysis["decisions"]:
             action = steps[decision["index"] + 1]["action"]

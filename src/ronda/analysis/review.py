@@ -162,13 +162,20 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class SeatSummary:
-    """A seat's decisions in a game: how many, the average loss, how many of each class, the costliest."""
+    """A seat's decisions in a game: how many, the average loss, how many of each class, the costliest.
+
+    ``decisions`` counts the decisions with a choice, the ones analysed;
+    ``moves`` every move the seat made in the part analysed, a play of its
+    last card too: what a person counts (``None`` where the review did not
+    count them, :attr:`Review.moves`).
+    """
 
     seat: int
     decisions: int
     average_loss: float
     classes: dict[Grade, int]
     costliest: tuple[Decision, ...]
+    moves: int | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +191,9 @@ class Review:
     withheld: int = 0
     """Decisions of a deal still being played that were not analysed: they would show hands still hidden (the
     module)."""
+    moves: dict[int, int] = field(default_factory=dict)
+    """Each analysed seat's moves in the part analysed, with a choice or not: a summary says its decisions "of" them,
+    since a person who made 112 moves and reads of 88 decisions takes it for a miscount (a terminal audit)."""
 
     @property
     def far_target(self) -> bool:
@@ -201,7 +211,7 @@ class Review:
         average = sum(d.loss for d in mine) / len(mine) if mine else 0.0
         # Only decisions worse than "best" are costly: below that, a loss is within the search's precision.
         costly = sorted((d for d in mine if d.grade != "best"), key=lambda d: (-d.loss, d.moment.index))
-        return SeatSummary(seat, len(mine), average, classes, tuple(costly[:COSTLIEST]))
+        return SeatSummary(seat, len(mine), average, classes, tuple(costly[:COSTLIEST]), self.moves.get(seat))
 
     def to_json(self) -> dict[str, Any]:
         """The analysis as plain data, no words: ``ronda analyse --json`` without its sentences.
@@ -311,6 +321,7 @@ def _summary_json(summary: SeatSummary) -> dict[str, Any]:
     return {
         "seat": summary.seat,
         "decisions": summary.decisions,
+        "moves": summary.moves,
         "average_loss": round(summary.average_loss, 4),
         "classes": dict(summary.classes),
         "costliest": [d.moment.index for d in summary.costliest],
@@ -376,7 +387,8 @@ def analyse(
     ``ValueError`` for a seat the game does not have.
     """
     method = method or Method()
-    found = [m for m in moments(record) if m.is_choice()]  # checks the record first
+    every = list(moments(record))  # checks the record first
+    found = [m for m in every if m.is_choice()]
     hints = tuple(read_hints(record))
     rules = Rules.from_dict(record["rules"])
     chosen = tuple(range(rules.players)) if seats is None else tuple(sorted(set(seats)))
@@ -386,11 +398,29 @@ def analyse(
     hinted = {(h.round, h.action) for h in hints}
     hidden = deal_in_progress(record)
     own = chosen[0] if len(chosen) == 1 else None
-    todo = [m for m in found if m.seat in chosen and (m.seat == own or (m.round, m.deal) != hidden)]
+    analysed = [m for m in every if m.seat in chosen and (m.seat == own or (m.round, m.deal) != hidden)]
+    todo = [m for m in analysed if m.is_choice()]
     withheld = sum(1 for m in found if m.seat in chosen) - len(todo)
     evaluations = _run(todo, method, seed, jobs, progress, started)
     decisions = tuple(Decision(m, e, (m.round, m.action) in hinted) for m, e in zip(todo, evaluations, strict=True))
-    return Review(rules, decisions, method, seed, chosen, hints, withheld)
+    return Review(rules, decisions, method, seed, chosen, hints, withheld, moves_of(analysed, chosen))
+
+
+def moves_of(found: Iterable[Moment], seats: Iterable[int]) -> dict[int, int]:
+    """How many of ``found`` each of ``seats`` made: its moves, what a summary counts its decisions "of".
+
+    >>> from ronda import Game, Rules
+    >>> game = Game(Rules(players=2, target=3), seed=8)
+    >>> for _ in range(8):
+    ...     _ = game.apply(game.legal_actions()[0])
+    >>> moves_of(moments(game.to_record()), [0, 1])
+    {0: 4, 1: 4}
+    """
+    counts = dict.fromkeys(seats, 0)
+    for moment in found:
+        if moment.seat in counts:
+            counts[moment.seat] += 1
+    return counts
 
 
 def deal_in_progress(record: Mapping[str, Any]) -> tuple[int, int] | None:
@@ -496,6 +526,7 @@ __all__ = [
     "chance_of_points",
     "facts_json",
     "moments",
+    "moves_of",
     "option_json",
     "sources_json",
 ]

@@ -500,12 +500,30 @@ def _points_left(evaluation: Evaluation, taken: Option, me: int | None) -> str:
     return f"; {option_name(most.action, me)} would have scored {more:.2f} points more ({chance(most.chance)} to win)"
 
 
+CHOICES = "with a choice"
+"""What the decisions an analysis counts are: a play of one card, or of cards of one rank, is no choice."""
+
+
+def decisions_text(decisions: int, moves: int | None = None) -> str:
+    """How many decisions an analysis is of, said as what they are, of how many moves where they were counted.
+
+    A person counts moves: after 112 of them, "You: 88 decisions" read as a miscount (a terminal audit).
+
+    >>> decisions_text(88, 112), decisions_text(1)
+    ('88 decisions with a choice (of 112 moves)', '1 decision with a choice')
+    """
+    said = f"{decisions} decision{'' if decisions == 1 else 's'} {CHOICES}"
+    if moves is None:
+        return said
+    return f"{said} (of {moves} move{'' if moves == 1 else 's'})"
+
+
 def summary_lines(summary: SeatSummary, me: int | None = None) -> list[str]:
     """A seat's summary: decisions, average loss, classes, and the costliest decisions in words."""
     who = seat_name(summary.seat, me)
     title = "You" if who == "you" else who[:1].upper() + who[1:]
     lines = [
-        f"{title}: {summary.decisions} decision{'' if summary.decisions == 1 else 's'},"
+        f"{title}: {decisions_text(summary.decisions, summary.moves)},"
         f" average loss {chance_points(summary.average_loss)}"
         " percentage points of the chance to win a decision",
         "  " + " · ".join(f"{grade} {summary.classes[grade]}" for grade in GRADES),
@@ -575,9 +593,11 @@ def review_json(review: Review) -> dict[str, Any]:
 
 
 __all__ = [
+    "CHOICES",
     "a_rank",
     "chance",
     "costly_text",
+    "decisions_text",
     "gains_text",
     "decision_line",
     "hint_lines",

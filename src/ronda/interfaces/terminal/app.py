@@ -38,6 +38,7 @@ from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Play
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, PLAY
 from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
+from ...presentation.coaching import decisions_text
 from ...presentation.messages import for_players
 from .cards import coloured
 from .session import (
@@ -261,7 +262,8 @@ class AnalysisScreen(Dialog[None]):
     def _progress(self, done: int, total: int) -> None:
         left = (time.monotonic() - self.started) / done * (total - done)
         self.query_one("#analysis", Static).update(
-            f"Analysing your {total} decisions from what you could see then: {done} done, about {left:.0f} s left…"
+            f"Analysing your {decisions_text(total)} from what you could see then: {done} done,"
+            f" about {left:.0f} s left…"
         )
 
     def _show(self, lines: list[str]) -> None:

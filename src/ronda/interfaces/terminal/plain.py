@@ -26,6 +26,7 @@ from typing import TextIO
 from ...analysis.grades import thresholds_text
 from ...engine.actions import Action, Challenge
 from ...engine.game import DECLARE
+from ...presentation.coaching import CHOICES
 from ...presentation.progress import Update, progress_lines
 from .session import IllegalMove, Session, parse_command, rulebook, rules_help
 
@@ -262,7 +263,7 @@ class PlainGame:
         updates: list[Update] = []
 
         def started(total: int) -> None:
-            updates.append(progress_lines("Analysis", total, "decisions", stream=self.stdout))
+            updates.append(progress_lines("Analysis", total, f"decisions {CHOICES}", stream=self.stdout))
             updates[0](0)
 
         try:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...analysis.hints import read_hints
-from ...analysis.review import FORMAT, Decision, Moment, Review, moments
+from ...analysis.review import FORMAT, Decision, Moment, Review, moments, moves_of
 from ...analysis.search import Evaluation, Method, decision_seed
 from ...engine.errors import RecordError
 from ...engine.rules import Rules
@@ -46,10 +46,20 @@ class _Run:
     """One analysis being searched: how many decisions, how many done, the result or the failure once known."""
 
     total: int
+    moves: dict[int, int]
+    """Each seat's moves, with a choice or not: the summaries count the decisions analysed "of" them."""
     done: int = 0
     result: dict[str, Any] | None = None
     failed: bool = False
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+def _choices_and_moves(record: dict[str, Any]) -> tuple[list[Moment], dict[int, int]]:
+    """A record's decisions with a choice, the ones searched, and each seat's moves: the summaries count the first
+    "of" the second, as ``ronda analyse`` does. Raises :class:`RecordError` for a record that cannot be replayed."""
+    every = list(moments(record))
+    seats = range(Rules.from_dict(record["rules"]).players)
+    return [m for m in every if m.is_choice()], moves_of(every, seats)
 
 
 class Analyses:
@@ -83,13 +93,13 @@ class Analyses:
         except StoreUnavailable:
             raise HttpError(503, "store_unavailable", "the server cannot read its games just now: try again") from None
         try:
-            found = await asyncio.to_thread(lambda: [m for m in moments(record) if m.is_choice()])
+            found, moves = await asyncio.to_thread(_choices_and_moves, record)
         except RecordError as error:
             log.error("table %s: game %d cannot be analysed (%s)", table_id, game, error.where)
             raise HttpError(
                 500, "damaged", "this game's record cannot be replayed (the server's log says where)"
             ) from None
-        run = _Run(len(found))
+        run = _Run(len(found), moves)
         self.runs[key] = run
         run.task = asyncio.get_running_loop().create_task(self._search(key, run, record, found))
         return 202, {"status": "running", "done": 0, "total": run.total}
@@ -112,7 +122,7 @@ class Analyses:
         decisions = tuple(
             Decision(m, e, (m.round, m.action) in hinted) for m, e in zip(found, evaluations, strict=True)
         )
-        review = Review(rules, decisions, self.method, 0, tuple(range(rules.players)))
+        review = Review(rules, decisions, self.method, 0, tuple(range(rules.players)), moves=run.moves)
         run.result = review.to_json()
         try:
             await self.journal.write(self.journal.store.save_analysis, key[0], key[1], run.result)

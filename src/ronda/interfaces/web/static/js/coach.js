@@ -302,11 +302,21 @@ function graphFrame(analysis, { names, players, last }, svg) {
   ];
 }
 
+/**
+ * A seat's summary in words: its decisions with a choice (the ones analysed), of how many moves, and the average
+ * loss. A person counts moves: "88 decisions" after 112 of them read as a miscount. An analysis stored before the
+ * moves were counted has none, and says the decisions alone.
+ */
+export function seatSummaryText(s) {
+  const of = s.moves === undefined || s.moves === null ? "" : t("ofMoves", { moves: s.moves });
+  return t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, of, loss: lossPoints(s.average_loss) });
+}
+
 /** The analysis of a finished game beside its replay: the graph, each seat's summary, the costly decisions. */
 export function analysisPanel(analysis, { names, players, last, current, go, chip, caption }) {
   const summaries = analysis.seats.map((s) => el("li", { "data-seat": s.seat },
     el("b", {}, names.seatName(s.seat)), " ",
-    t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, loss: lossPoints(s.average_loss) }), " · ",
+    seatSummaryText(s), " · ",
     GRADES.map((g) => `${gradeName(g)} ${s.classes[g]}`).join(" · ")));
   const costly = analysis.decisions.filter((d) => d.class !== "best")
     .sort((a, b) => b.loss - a.loss || a.index - b.index);
