@@ -859,35 +859,9 @@ async def play_to_game_over(pilot: Any, app: RondaApp, session: Session) -> None
 
 
 def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
-    from dataclasses import replace
-
-    from ronda.analysis.search import Method
-
-    async def scenario() -> None:
-        settings = quick_settings(seed=8)
-        session = Session(replace(settings, rules=settings.rules.replace(target=3)))
-        session.method = Method(guesses=6)
-        app = RondaApp(session=session)
-        async with app.run_test(size=SIZE) as pilot:
-            await play_to_game_over(pilot, app, session)
-            assert "a: analysis" in screen_text(app) and "p: play again" in screen_text(app)
-            await pilot.press("a")
-            await until(pilot, lambda: "average loss" in screen_text(app))
-            text = " ".join(screen_text(app).split())
-            assert "Analysis of your decisions" in text
-            assert f"You: {session.review.summary(0).decisions} decisions" in text  # type: ignore[union-attr]
-            assert "The costliest:" in text and " more: " in text
-            await pilot.press("escape")
-            await until(pilot, lambda: "Game over" in screen_text(app))
-            assert session.over and app.session is session
-
-    run(scenario)
-
-
-def test_the_analysis_says_it_counts_your_decisions_with_a_choice_of_all_your_moves():
-    """An audit: the analysis screen said "You: 88 decisions" after a game of 112 moves, and a person who counts
-    moves takes that for a miscount. It now says what it counts: the decisions with a choice (a play of one card,
-    or of cards of one rank, is none), of how many moves, counted here from the game's record."""
+    """It also says what it counts (an audit: "You: 88 decisions" after a game of 112 moves read as a miscount):
+    the decisions with a choice (a play of one card, or of cards of one rank, is none), of how many moves,
+    counted here from the game's record."""
     from dataclasses import replace
 
     from ronda.analysis.search import Method
@@ -900,14 +874,21 @@ def test_the_analysis_says_it_counts_your_decisions_with_a_choice_of_all_your_mo
         async with app.run_test(size=SIZE) as pilot:
             await play_to_game_over(pilot, app, session)
             moves = sum(1 for r in session.record()["rounds"] for a in r["actions"] if a["seat"] == session.human)
+            assert "a: analysis" in screen_text(app) and "p: play again" in screen_text(app)
             await pilot.press("a")
             await until(pilot, lambda: "average loss" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert "Analysis of your decisions" in text
             review = session.review
             assert review is not None
             decisions = len(review.decisions)
             assert 0 < decisions < moves  # the game had moves without a choice: the two counts differ
-            text = " ".join(screen_text(app).split())
+            assert review.summary(0).decisions == decisions
             assert f"You: {decisions} decisions with a choice (of {moves} moves), average loss" in text
+            assert "The costliest:" in text and " more: " in text
+            await pilot.press("escape")
+            await until(pilot, lambda: "Game over" in screen_text(app))
+            assert session.over and app.session is session
 
     run(scenario)
 
