@@ -805,9 +805,11 @@ def test_h_shows_a_hint_under_the_prompt_and_keeps_it_with_the_game(tmp_path, mo
     run(scenario)
 
 
-def test_on_a_short_terminal_the_hint_says_where_the_table_went_and_pgup_brings_it_back():
-    """An audit: at 80x24 the hint pushed the table and the other hand out of sight while it spoke of a caida
-    on that table, and nothing said that PgUp scrolls back."""
+def test_on_a_short_terminal_the_hint_takes_the_play_by_play_s_place_beside_the_table():
+    """An audit: at 80x24 the hint, under the hand, pushed the table and the other hand out of sight while it
+    spoke of a caida on that table. It now takes the play-by-play's place beside the board for the decision, and
+    the play-by-play comes back once it is taken; on a terminal both short and narrow (no pane beside), it stays
+    under the hand and says that PgUp brings the table back."""
     from ronda.analysis.search import Method
 
     async def scenario() -> None:
@@ -815,6 +817,27 @@ def test_on_a_short_terminal_the_hint_says_where_the_table_went_and_pgup_brings_
         session.method = Method(guesses=6)
         app = RondaApp(session=session)
         async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "─ Hint ─" in text and "─ Table ─" in text and "Your hand" in text
+            assert "Play by play" not in text and "PgUp: the table" not in text
+            assert "1. declare none" in " ".join(text.split())
+            # Longer than its pane: its edge names the keys, and PgDn brings its last option into sight.
+            assert "PgUp/PgDn: more" in text and "3. declare" not in " ".join(text.split())
+            await pilot.press("pagedown")
+            await until(pilot, lambda: "3. declare" in " ".join(screen_text(app).split()))
+            assert "─ Table ─" in screen_text(app)
+            await pilot.press("enter")  # declared: the hint has done its work
+            await settle(pilot, app)
+            text = screen_text(app)
+            assert "Play by play" in text and "Hint —" not in text and "─ Table ─" in text
+        session = Session(quick_settings(seed=3))
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=(70, 24)) as pilot:  # narrow: no pane beside the board
             await settle(pilot, app)
             await pilot.press("h")
             await until(pilot, lambda: "PgUp: the table and the other hands, above" in screen_text(app))
@@ -825,7 +848,9 @@ def test_on_a_short_terminal_the_hint_says_where_the_table_went_and_pgup_brings_
         async with RondaApp(session=Session(quick_settings(seed=3))).run_test(size=SIZE) as pilot:
             await pilot.press("h")
             await until(pilot, lambda: "Hint — your chance to win" in screen_text(pilot.app))
-            assert "PgUp" not in screen_text(pilot.app)  # tall enough for all of it: nothing to say
+            text = screen_text(pilot.app)
+            assert "PgUp" not in text and "─ Hint ─" not in text  # tall enough for all of it, under the hand
+            assert "Play by play" in text
 
     run(scenario)
 

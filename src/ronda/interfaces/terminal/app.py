@@ -28,6 +28,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.events import Key, Resize
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
@@ -67,8 +68,9 @@ KEYS = (
     ("s", "save the game (resume with: ronda play --resume FILE)"),
     (
         "PgUp PgDn",
-        "scroll the board where the terminal is too short for all of it (a hint below the hand pushes"
-        " the table out of sight: PgUp brings it back)",
+        "scroll the board where the terminal is too short for all of it; on a short terminal a hint takes the"
+        " play-by-play's place beside the table, and these scroll the hint (on one narrow too, the hint goes below"
+        " the hand and pushes the table out of sight: PgUp brings it back)",
     ),
     ("?", "these rules"),
     ("q", "quit"),
@@ -332,6 +334,33 @@ class NumberField(Input):
             super().action_cursor_right(select)
 
 
+class Board(VerticalScroll):
+    """The seats, the table, the hand and the prompt; PgUp/PgDn scroll a hint beside it, while it is longer than
+    its pane.
+
+    The board has the keys (it holds the focus), and a hint beside it (:meth:`RondaApp._place_hint`) is there
+    because the terminal is short: its pane then often holds less than the whole hint, and a person reads the
+    rest with the keys that scroll, not the mouse alone.
+    """
+
+    def _hint_pane(self) -> VerticalScroll | None:
+        pane = self.screen.query("#hint-pane")
+        hint = pane.first(VerticalScroll) if pane else None
+        return hint if hint is not None and hint.display and hint.max_scroll_y > 0 else None
+
+    def action_page_up(self) -> None:
+        if (pane := self._hint_pane()) is not None:
+            pane.scroll_page_up(animate=False)
+        else:
+            super().action_page_up()
+
+    def action_page_down(self) -> None:
+        if (pane := self._hint_pane()) is not None:
+            pane.scroll_page_down(animate=False)
+        else:
+            super().action_page_down()
+
+
 class SetupField(Horizontal):
     """A label and its control on the start screen, kept together on one line: a narrow terminal moves them whole."""
 
@@ -574,6 +603,10 @@ class RondaApp(App[None]):
     #prompt { height: auto; min-height: 2; padding: 0 1; color: #ffffff; }
     #recent { height: auto; padding: 0 1; display: none; }
     #log { width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; }
+    #hint-pane {
+        width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; display: none;
+        padding: 0 1; scrollbar-size-vertical: 1;
+    }
     ModalScreen { align: center middle; background: #000000 60%; }
     #dialog { width: 90; height: auto; max-height: 90%; border: heavy #ffd700;
               background: #13301f; padding: 1 2; }
@@ -648,6 +681,8 @@ class RondaApp(App[None]):
         self.queued: list[QueuedKey] = []
         self.error = ""
         self.note = ""
+        self.hint = ""
+        """The last hint's text: shown while it is the note (until the decision it is for is taken)."""
         self._rounds_shown = 0
         self._quit_asked = False
         self._mark_timer: Timer | None = None
@@ -657,7 +692,7 @@ class RondaApp(App[None]):
     def compose(self) -> ComposeResult:
         yield ScoreBar(id="scores")
         with Horizontal(id="body"):
-            with VerticalScroll(id="board"):
+            with Board(id="board"):
                 yield Horizontal(id="seats")
                 table = TableView(id="table")
                 table.border_title = "Table"
@@ -668,6 +703,9 @@ class RondaApp(App[None]):
             log = PlayLog(id="log")
             log.border_title = "Play by play"
             yield log
+            with VerticalScroll(id="hint-pane", can_focus=False) as pane:
+                pane.border_title = "Hint"
+                yield Static(id="hint-text")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -722,11 +760,12 @@ class RondaApp(App[None]):
     RECENT_LINES = 4
     """Play-by-play lines shown under the table when the terminal is too narrow for the play-by-play pane."""
 
-    def _show_recent(self, log: PlayLog) -> None:
+    def _show_recent(self, log: PlayLog, size: Size | None = None) -> None:
         """The last lines of the play-by-play under the table, while its pane is hidden (a narrow terminal): what
         the bots did is otherwise on screen for the two seconds of its mark only."""
         recent = self.screen_stack[0].query_one("#recent", Static)
-        recent.display = not log.display
+        # Not while a hint has the pane's place: that is for one decision, and the board is short then.
+        recent.display = (size or self.size).width < NARROW
         recent.update(coloured("\n".join(log.entries[-self.RECENT_LINES :]), style="#a5d6a7"))
 
     def refresh_board(self) -> None:
@@ -738,8 +777,43 @@ class RondaApp(App[None]):
             box.show(session)
         self.query_one(TableView).show(session)
         self.query_one(HandView).show(session)
-        self.query_one(PromptLine).say(self.prompt_text(), self.error, self.note)
+        self.query_one(PromptLine).say(self.prompt_text(), self.error, self._place_hint())
         self.call_after_refresh(self.keep_prompt_in_view)
+
+    def _place_hint(self, size: Size | None = None) -> str:
+        """Put a hint where the table stays in sight with it, and return the note for under the prompt.
+
+        Under the prompt, on a terminal shorter than :data:`SHORT_FOR_A_HINT`, a hint pushed the table and the
+        other hand out of sight while it spoke of a caida on that table (an audit). Where the play-by-play has
+        its pane (a terminal of :data:`NARROW` columns or more) the hint takes that pane's place beside the
+        board until the decision is taken, and the play-by-play comes back then (it loses nothing meanwhile).
+        On a terminal both short and narrow there is no room beside: the hint stays under the prompt, saying
+        that PgUp brings the table back. ``size``: the terminal's, when it has just changed (a resize event's).
+        """
+        game = self.screen_stack[0]
+        if not game.query("#hint-pane"):
+            return self.note
+        hinted = bool(self.hint) and self.note == self.hint
+        size = size or self.size
+        short = size.height < SHORT_FOR_A_HINT
+        wide = size.width >= NARROW
+        beside = hinted and short and wide
+        pane = game.query_one("#hint-pane", VerticalScroll)
+        pane.display = beside
+        game.query_one(PlayLog).display = wide and not beside
+        if beside:
+            game.query_one("#hint-text", Static).update(coloured(self.hint, style="#a5d6a7"))
+            pane.scroll_home(animate=False)
+            self.call_after_refresh(self._say_hint_scrolls, pane)
+            return ""
+        if hinted and short:
+            return f"{self.note}\nPgUp: the table and the other hands, above; PgDn: back to this hint."
+        return self.note
+
+    @staticmethod
+    def _say_hint_scrolls(pane: VerticalScroll) -> None:
+        """Name the keys that scroll a hint beside the board on its pane's edge, where it holds less than all."""
+        pane.border_subtitle = "PgUp/PgDn: more" if pane.max_scroll_y > 0 else ""
 
     def keep_prompt_in_view(self) -> None:
         """Scroll the board so that the prompt (what to do, the keys, a hint) is on screen: on a short terminal the
@@ -756,8 +830,8 @@ class RondaApp(App[None]):
         if not game.query("#board"):
             return
         log = game.query_one(PlayLog)
-        log.display = event.size.width >= NARROW
-        self._show_recent(log)
+        game.query_one(PromptLine).say(self.prompt_text(), self.error, self._place_hint(event.size))
+        self._show_recent(log, event.size)
         for widget in (*game.query(TableView), *game.query(HandView)):
             widget.refresh(layout=True)
         self.call_after_refresh(self.keep_prompt_in_view)
@@ -1117,11 +1191,7 @@ class RondaApp(App[None]):
         if self.session is not session:
             return
         lines = session.give_hint(evaluation)  # nothing when the decision was taken meanwhile
-        if lines and self.size.height < SHORT_FOR_A_HINT:
-            # The board scrolls to keep the prompt and its hint in view, which pushes the table out of sight on a
-            # short terminal (an audit: the hint named a caida on a table the screen no longer showed).
-            lines.append("PgUp: the table and the other hands, above; PgDn: back to this hint.")
-        self.note = "\n".join(lines)
+        self.hint = self.note = "\n".join(lines)  # where it goes: _place_hint
         self.refresh_board()
 
     def action_analysis(self) -> None:
