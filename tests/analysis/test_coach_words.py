@@ -18,7 +18,7 @@ from dataclasses import replace
 from decks import run, start
 from ronda.analysis.grades import THRESHOLDS, grade
 from ronda.analysis.review import Decision, Moment, analyse
-from ronda.analysis.search import Method, PlayFacts, evaluate
+from ronda.analysis.search import ChallengeFacts, Method, PlayFacts, evaluate
 from ronda.bots.winprob import win_probability, with_scores
 from ronda.engine.actions import DECLARES, Play, parse_action
 from ronda.engine.cards import parse_card
@@ -225,3 +225,37 @@ def test_R8_6_R9_3_in_a_lost_position_the_hint_puts_the_truth_before_a_bluff_tha
     assert lines[3].startswith("  3. declare ronda: 0.0% to win (-12.00 points): a bluff: ")
     decision = Decision(Moment(0, 4, 33, view, tuple(game.legal_actions()), DECLARES["none"]), evaluation)
     assert decision_line(decision, me=0) == "you declared none: 0.0% to win (-11.00 points), best"
+
+
+# A game to 5 the coach audit played (seed 3): seat 1 declares a true ronda in each deal and the points it brings
+# end the game in the third deal's declarations (0-5).
+CHALLENGED_DECK = (
+    "2e 7c 6c 2c 12c 12e 4b 12b 3c 1o 3o 7o 1e 11o 11e 3b 7b 4c 5e 1c 6b 1b 2o 5o 4e 6o 10e 10o 5b 6e "
+    "11c 4o 2b 7e 5c 10c 12o 10b 11b 3e"
+)
+CHALLENGED_PLAYS = (
+    "declare none; declare ronda; play 6c; play 12c; play 7c; play 12e; play 2e; play 2c; "
+    "declare none; declare ronda; play 3o; play 3b; play 7o; play 11o; play 1e; play 11e; "
+    "declare none; declare ronda"
+)
+
+
+def test_R8_8_a_challenge_that_loses_the_game_is_never_named_as_scoring_more() -> None:
+    """The coach audit: beside seat 0's drops, graded best, the analysis said "challenge seat 1 would have scored
+    2.15 points more (0.0% to win)": a challenge of a ronda that is true in every guess fails and loses the game at
+    once (R8.8), so its points stop at +0.00 where the drop plays the round on. An option that wins less often is
+    never named for its points, and a challenge that may fail ranks after a card whose chance is shown alike."""
+    game = Game(Rules(players=2, target=5), decks=[[parse_card(c) for c in CHALLENGED_DECK.split()]])
+    run(game, CHALLENGED_PLAYS)
+    assert game.winner == 1 and game.scores == [0, 5]
+    review = analyse(game.to_record(), seats=[0])  # as `ronda analyse` does, with its 200 guesses
+    lines = [decision_line(decision, me=0) for decision in review.decisions]
+    assert len(lines) == 9 and not [line for line in lines if "challenge seat 1 would" in line]
+    assert any(line.startswith("you dropped 2e: 20.0% to win (-2.15 points), best") for line in lines)
+    for decision in review.decisions:
+        options = decision.evaluation.options
+        for challenge in (o for o in options if type(o.facts) is ChallengeFacts):
+            assert challenge.gamble  # the ronda is true in some guesses: the challenge may lose the game
+            shown = round(challenge.chance, 3)
+            alike = [o for o in options if not o.gamble and round(o.chance, 3) >= shown]
+            assert all(options.index(o) < options.index(challenge) for o in alike)

@@ -279,6 +279,18 @@ class Option:
         """
         return type(self.facts) is DeclareFacts and not self.facts.truthful
 
+    @property
+    def gamble(self) -> bool:
+        """A misdeclaration (:attr:`misdeclared`) or a challenge that may fail (R8.8): an option that can end the
+        game by itself, its points counted only until then.
+
+        Such an option never comes before one that is neither, whose chance to win is shown alike (:func:`rank`):
+        beside it, its points say only how soon the game ends.
+        """
+        if type(self.facts) is ChallengeFacts:
+            return self.facts.loses_game > 0
+        return self.misdeclared
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
@@ -318,8 +330,8 @@ def rank(option: Option) -> tuple[float, bool, float, float]:
 
     First the chance to win the game, as it is shown (to a tenth of a percentage point,
     :data:`~ronda.analysis.grades.LOSS_DIGITS`, the precision losses are shown and graded with); among
-    chances shown alike, a misdeclaration (:attr:`Option.misdeclared`: a bluff, R8.6, or a combination
-    hidden, R8.7) after every option that is not one; then the exact chance; then the points.
+    chances shown alike, a gamble (:attr:`Option.gamble`: a bluff, R8.6, a combination hidden, R8.7, or a
+    challenge that may fail, R8.8) after every option that is not one; then the exact chance; then the points.
 
     Why the truth first: where every chance is the same — a lost position, each option 0% — the points were
     the only order left, and points are counted only until the game ends (R9.3). A bluff whose penalty
@@ -330,7 +342,8 @@ def rank(option: Option) -> tuple[float, bool, float, float]:
     winning the game before its cards expose it (R8.5, R9.3); where it does not win more often, it gains
     nothing it is for, and a hint that puts it first teaches bluffing for nothing. Chances are compared as
     shown, not exactly, so that no bluff is put first by a difference its reader cannot see; a bluff shown
-    to win more often keeps its place, its reason beside it.
+    to win more often keeps its place, its reason beside it. A challenge that may fail is the same case: failed,
+    it loses the game at once (R8.8), and in a lost position its "+0.00 points" read as the best (an audit).
 
     Not chosen: the points measured as if the game went on past its end. They would tell these options
     apart too, but need a game played past a win (R9.4) and would change every option's points in every
@@ -344,7 +357,7 @@ def rank(option: Option) -> tuple[float, bool, float, float]:
     """
     return (
         -round(option.chance, LOSS_DIGITS),
-        option.misdeclared,
+        option.gamble,
         -round(option.chance, 9),
         -round(option.expected, 9),
     )

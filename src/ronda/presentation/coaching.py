@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.grades import GRADES, chance_points, thresholds_text
+from ..analysis.grades import GRADES, LOSS_DIGITS, chance_points, thresholds_text
 from ..analysis.hints import HINT_OPTIONS, shown_options
 from ..analysis.review import Decision, Review, SeatSummary
 from ..analysis.search import SOURCES, ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts, Source, rank
@@ -484,16 +484,22 @@ def _points_left(evaluation: Evaluation, taken: Option, me: int | None) -> str:
     either way (a won or lost game, a far target) that hides points a player still cares to know of: dropping
     7c for -11 when 12b gave -7 read "best" and 12b was never named (the coach audit).
 
-    Beside a truthful declaration a misdeclaration (a bluff, a combination hidden) is named only where it
-    ranks first (:func:`~ronda.analysis.search.rank`: shown to win more often): its points are often more
-    only because its penalty ends a lost game at once (R8.6, R9.3), and "declare tringa would have scored
-    11.00 points more" beside a truthful "declare none" taught bluffing where the hint no longer does.
+    The option named wins at least as often as the one taken, as shown: "challenge seat 1 would have scored
+    2.15 points more (0.0% to win)" beside a drop at 20.0% pointed a learner at a challenge that loses the game
+    (an audit). Beside an option that is no gamble, a gamble (a bluff, a combination hidden, a challenge that
+    may fail: :attr:`~ronda.analysis.search.Option.gamble`) is named only where it ranks first
+    (:func:`~ronda.analysis.search.rank`: shown to win more often): its points are often more only because it
+    ends a lost game at once (R8.6, R8.8, R9.3), and "declare tringa would have scored 11.00 points more" beside
+    a truthful "declare none" taught bluffing where the hint no longer does.
     """
     first = rank(taken)
-    most = max(
-        (o for o in evaluation.options if not (o.misdeclared and not taken.misdeclared and rank(o) > first)),
-        key=lambda option: option.expected,
-    )
+
+    def named(option: Option) -> bool:
+        if round(option.chance, LOSS_DIGITS) < round(taken.chance, LOSS_DIGITS):
+            return False
+        return option is taken or taken.gamble or not option.gamble or rank(option) < first
+
+    most = max(filter(named, evaluation.options), key=lambda option: option.expected)
     more = most.expected - taken.expected
     if most is taken or more < POINTS_WORTH_TELLING:
         return ""
