@@ -29,7 +29,8 @@ from ronda.presentation.coaching import chance, gains_text, option_reason, summa
 
 def _decision(loss: float) -> Decision:
     """A decision whose option taken gave up ``loss`` of the chance to win, no more built than the grade reads."""
-    evaluation: Any = SimpleNamespace(loss=lambda action: loss)
+    best, taken = SimpleNamespace(chance=0.5 + loss), SimpleNamespace(chance=0.5)
+    evaluation: Any = SimpleNamespace(best=best, option=lambda action: taken)
     moment: Any = SimpleNamespace(taken=None)
     return Decision(moment, evaluation)
 

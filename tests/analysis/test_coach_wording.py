@@ -17,7 +17,7 @@ import pytest
 import ronda
 from decks import run, start
 from ronda.analysis.review import Decision, Moment, analyse
-from ronda.analysis.search import DeclareFacts, Evaluation, Method, Option, PlayFacts
+from ronda.analysis.search import DeclareFacts, Evaluation, Method, Option, PlayFacts, evaluate
 from ronda.engine.actions import DECLARES, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import Game
@@ -79,6 +79,9 @@ console.log(reason(drop("11o", 1, 1), names, (c) => c, { known: true }).join("")
 console.log(reason(drop("3o", 0.26, 0), names, (c) => c).join(""));
 const tringa = { won: 0, lost: 0, facts: { kind: "declare", declared: "tringa", held: "ronda", penalty: 6 } };
 console.log(reason(tringa, names, (c) => c).join(""));
+const shown = { won: 0, lost: 0,
+  facts: { kind: "declare", declared: "tringa", held: "none", penalty: 5, shown: true } };
+console.log(reason(shown, names, (c) => c).join(""));
 const sources = (cards, sweep) => ({ cards, caidas: 0, missas: 0, combinations: 0, penalties: 0, dealer_duty: 0,
   sweep });
 const kept = { play: "2e", won: 1, lost: 0, sources: sources(3, 1) };
@@ -105,7 +108,9 @@ def test_item_9_item_3_the_browser_says_a_caida_and_a_bluff_in_the_hints_words(t
         "drops it · seat 1 holds a 3 in 26% of the guesses: a chance of a caida",
         "a false tringa (you hold a ronda): its settlement points are scored first, and it pays if the game is won"
         " before your cards expose it; an opponent who counts the cards may challenge it; exposed, 6 to each"
-        " opponent in penalties",
+        " opposing side in penalties",
+        "a bluff: its points would bring your side to the target, so your hand is shown before they are given;"
+        " exposed, 5 to each opposing side",
         "+6.00 from the card count (seat 1: the round's last capture, and the cards left on the table, not after 11o)"
         " · wins the game within this round, 11o does not · 11o loses the game within this round",
         "+2.60 from the card count",  # the last capture went the other way (70% against 80%): it explains nothing
@@ -137,7 +142,7 @@ def test_item_3_a_bluff_says_how_it_pays_and_what_may_expose_it_not_only_its_cos
     assert hint[1] == (
         "  1. declare tringa: 70.6% to win (+2.01 points): a false tringa (you hold a ronda): its settlement points"
         " are scored first (R8.5), and it pays if the game is won (R9.3) before your cards expose it (R8.5);"
-        " an opponent who counts the cards may challenge it (R8.8); exposed, 6 to each opponent in penalties"
+        " an opponent who counts the cards may challenge it (R8.8); exposed, 6 to each opposing side in penalties"
         " (R8.6, R8.7); wins the game within this round in 30% of the guesses"
     )
     nothing = Option(DECLARES["ronda"], 0.5, 0.0, 0.0, 0.0, DeclareFacts("ronda", "none", 1))
@@ -146,5 +151,27 @@ def test_item_3_a_bluff_says_how_it_pays_and_what_may_expose_it_not_only_its_cos
     assert hint[2].endswith(
         ": a bluff: its settlement points are scored first (R8.5), and it pays if the game is won (R9.3) before your"
         " cards expose it (R8.5); an opponent who counts the cards may challenge it (R8.8);"
-        " exposed, 1 to each opponent (R8.6)"
+        " exposed, 1 to each opposing side (R8.6)"
     )
+
+
+def test_R9_5_a_bluff_whose_points_would_reach_the_target_is_said_to_be_shown_first_not_scored_first() -> None:
+    """A learner's audit: at 36-30 a bluffed tringa's reason said "its settlement points are scored first (R8.5)",
+    but its 5 would reach 41, so the hand is shown before they are given (R9.5) and the bluff exposed then: the
+    engine gives the other side 5 and nothing to the bluffer. A ronda's point (37) is still scored first."""
+    game = Game.from_scores(Rules(players=2), [36, 30], seed=0, dealer=1)
+    assert str(game.hand(0)) == "4b 7c 11b" and game.turn == 0  # nothing to declare
+    evaluation = evaluate(game.view(0), game.legal_actions(), Method(guesses=10), seed=0)
+    tringa, ronda = evaluation.option(DECLARES["tringa"]), evaluation.option(DECLARES["ronda"])
+    assert isinstance(tringa.facts, DeclareFacts) and tringa.facts.shown
+    assert isinstance(ronda.facts, DeclareFacts) and not ronda.facts.shown
+    lines = hint_lines(evaluation, shown=3, me=0)[1:]
+    said_of = {kind: next(line for line in lines if f"declare {kind}:" in line) for kind in ("tringa", "ronda")}
+    assert (
+        "a bluff: its points would bring your side to the target, so your hand is shown before they are given"
+        " (R9.5); exposed, 5 to each opposing side (R8.6)"
+    ) in said_of["tringa"]
+    assert "its settlement points are scored first (R8.5)" in said_of["ronda"]
+    game.apply(DECLARES["tringa"])
+    game.apply(DECLARES["none"])
+    assert game.scores == [36, 35]  # shown, exposed: 5 to seat 1, never 5 to seat 0 (R9.5, R8.6)

@@ -68,7 +68,7 @@ def test_R7_1_the_better_option_gains_the_card_count_by_keeping_the_last_capture
     # The option taken, with its own chance and points; the better one with its own, and the difference "more".
     assert text.startswith(f"round 1, deal 6: seat 1 played 11o, taking 11c: a {lost:.1%} chance to win the game")
     assert " (-3.00 points). " in text
-    more = f"{100 * (kept - lost):.1f} percentage points more"
+    more = f"{100 * (round(kept, 3) - round(lost, 3)):.1f} percentage points more"  # the chances shown, subtracted
     assert f"2e (drops it) gave {kept:.1%}, {more}: +6.00 points from the card count" in text
     # What the better option gains, in words: the round's last capture and the table, for each option.
     # The cards left are known (searched exactly): what happens is said as certain, with no share of guesses.

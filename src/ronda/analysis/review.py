@@ -48,7 +48,7 @@ from ..engine.game import WAITING, Game
 from ..engine.record import replay
 from ..engine.rules import Rules
 from ..engine.view import SeatView
-from .grades import GRADES, THRESHOLDS, Grade, grade, shown_loss
+from .grades import GRADES, THRESHOLDS, Grade, grade, shown_chance, shown_loss
 from .hints import Hint, read_hints
 from .search import (
     SOURCES,
@@ -147,8 +147,10 @@ class Decision:
     @property
     def loss(self) -> float:
         """The chance to win the game the action taken gave up against the best option, to a tenth of a percentage
-        point: as it is shown, so that its class is the class of the number shown (:func:`.grades.shown_loss`)."""
-        return shown_loss(self.evaluation.loss(self.moment.taken))
+        point: as it is shown, so that its class is the class of the number shown (:func:`.grades.shown_loss`), and
+        the difference of the two chances as they are shown (:func:`.grades.shown_chance`)."""
+        best, taken = self.evaluation.best.chance, self.evaluation.option(self.moment.taken).chance
+        return shown_loss(max(0.0, shown_chance(best) - shown_chance(taken)))
 
     @property
     def points_behind(self) -> float:
@@ -250,7 +252,7 @@ def facts_json(facts: Facts) -> dict[str, Any]:
 
     >>> from ronda.analysis.search import DeclareFacts
     >>> facts_json(DeclareFacts("ronda", "none", 1))
-    {'kind': 'declare', 'declared': 'ronda', 'held': 'none', 'penalty': 1}
+    {'kind': 'declare', 'declared': 'ronda', 'held': 'none', 'penalty': 1, 'shown': False}
     """
     if isinstance(facts, PlayFacts):
         return {
@@ -265,7 +267,13 @@ def facts_json(facts: Facts) -> dict[str, Any]:
             "reply_missa": round(facts.reply_missa, 3),
         }
     if isinstance(facts, DeclareFacts):
-        return {"kind": "declare", "declared": facts.declared, "held": facts.held, "penalty": facts.penalty}
+        return {
+            "kind": "declare",
+            "declared": facts.declared,
+            "held": facts.held,
+            "penalty": facts.penalty,
+            "shown": facts.shown,
+        }
     return {
         "kind": "challenge",
         "target": facts.target,

@@ -171,14 +171,19 @@ class PlayFacts:
 class DeclareFacts:
     """A declaration against what the hand as dealt holds (R8.1): true, a bluff, or a combination hidden.
 
-    ``penalty``: what each opponent is sure to score for it if nothing ends the
-    game first — the declared value when it is false (R8.6), and the undeclared
-    combination's when the hand's own is not declared exactly (R8.7).
+    ``penalty``: what each opposing side is sure to score for it if nothing ends
+    the game first — the declared value when it is false (R8.6), and the
+    undeclared combination's when the hand's own is not declared exactly (R8.7).
+    ``shown``: the declared value would bring the side to the target, so the hand
+    is shown before its points are given (R9.5): a false declaration is exposed
+    then, never scored — the settlement does not come first, as it does further
+    from the target (a learner's audit: at 36 a bluffed tringa was said to score first).
     """
 
     declared: Kind
     held: Kind
     penalty: int
+    shown: bool = False
 
     @property
     def truthful(self) -> bool:
@@ -600,7 +605,13 @@ class _Search:
             penalty += KIND_VALUE[declared]
         if held not in (NONE, declared):
             penalty += rules.undeclared_ronda_penalty if held == RONDA else KIND_VALUE[held]
-        return DeclareFacts(declared, held, penalty)
+        view = self.view
+        shown = (
+            declared != NONE
+            and not rules.transfer_scoring  # no win comes mid-round there: nothing is shown first (R9.5)
+            and view.scores[view.side] + KIND_VALUE[declared] >= rules.target
+        )
+        return DeclareFacts(declared, held, penalty, shown)
 
     def _play_facts(self, card: Card, reply_caida: float, reply_missa: float) -> PlayFacts:
         view = self.view

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.grades import GRADES, LOSS_DIGITS, chance_points, thresholds_text
+from ..analysis.grades import GRADES, LOSS_DIGITS, chance_points, shown_chance, thresholds_text
 from ..analysis.hints import HINT_OPTIONS, shown_options
 from ..analysis.review import Decision, Review, SeatSummary
 from ..analysis.search import SOURCES, ChallengeFacts, DeclareFacts, Evaluation, Option, PlayFacts, Source, rank
@@ -61,7 +61,7 @@ def chance(share: float) -> str:
     >>> chance(0.62), chance(1.0), chance(0.9996), chance(0.0003), chance(0.0)
     ('62.0%', '100.0%', 'over 99.9%', 'under 0.1%', '0.0%')
     """
-    text = f"{share:.1%}"
+    text = f"{shown_chance(share):.1%}"  # the chance a loss is the difference of (shown_chance)
     if text == "100.0%" and share < 1:
         return "over 99.9%"
     if text == "0.0%" and share > 0:
@@ -197,14 +197,26 @@ def _declare_reason(facts: DeclareFacts, who: str = "you") -> str:
     if facts.truthful:
         return f"what {your} hand holds" if held != NONE else f"{your} hand holds no combination"
     if declared == NONE:
-        return f"hides {your} {_kind(held)}: {penalty} to each opponent once its cards are played (R8.7)"
+        return f"hides {your} {_kind(held)}: {penalty} to each opposing side once its cards are played (R8.7)"
+    mechanism = _shown_first(your) if facts.shown else _bluff_mechanism(your)
     if held == NONE:
-        return f"a bluff: {_bluff_mechanism(your)}; exposed, {penalty} to each opponent (R8.6)"
+        return f"a bluff: {mechanism}; exposed, {penalty} to each opposing side (R8.6)"
     held_by = "you hold" if who == "you" else f"{who} holds"
     return (
-        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {_bluff_mechanism(your)};"
-        f" exposed, {penalty} to each opponent in penalties (R8.6, R8.7)"
+        f"a false {_kind(declared)} ({held_by} a {_kind(held)}): {mechanism};"
+        f" exposed, {penalty} to each opposing side in penalties (R8.6, R8.7)"
     )
+
+
+def _shown_first(your: str) -> str:
+    """Why a false declaration whose points would reach the target pays nothing by them (R9.5).
+
+    Its points would win the game, so the hand is shown before they are given, and the shown hand exposes it:
+    the delaying bluff works only below that (a ronda at 39 scores its point first, R8.5), and "its settlement
+    points are scored first" said at 36 of a tringa was what the engine does not do (a learner's audit).
+    """
+    side = "your side" if your == "your" else "the side"
+    return f"its points would bring {side} to the target, so {your} hand is shown before they are given (R9.5)"
 
 
 def _bluff_mechanism(your: str) -> str:
@@ -305,7 +317,7 @@ def _consequence(option: Option, me: int | None, known: bool = False) -> str:
         return f", which fails and loses the game in {_share(facts.loses_game)} of the guesses (R8.8)"
     if isinstance(facts, DeclareFacts) and not facts.truthful:
         rule = "R8.7" if facts.declared == NONE else "R8.6, R8.7" if facts.held != NONE else "R8.5, R8.6"
-        return f", {facts.penalty} to each opponent unless the game ends first ({rule})"
+        return f", {facts.penalty} to each opposing side unless the game ends first ({rule})"
     return ""
 
 

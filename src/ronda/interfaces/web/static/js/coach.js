@@ -76,9 +76,13 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
   } else if (facts.kind === "declare") {
     const n = facts.penalty;
     if (facts.declared === facts.held) said.push(t(facts.held === "none" ? "why_nothing" : "why_truth"));
-    else if (facts.held === "none") said.push(t("why_bluff", { n }));
+    // Shown: its points would reach the target, so the hand is shown before they are given (R9.5).
+    else if (facts.held === "none") said.push(t(facts.shown ? "why_bluffShown" : "why_bluff", { n }));
     else if (facts.declared === "none") said.push(t("why_hide", { kind: kindWord(facts.held), n }));
-    else said.push(t("why_false", { kind: kindWord(facts.declared), held: kindWord(facts.held), n }));
+    else {
+      const words = { kind: kindWord(facts.declared), held: kindWord(facts.held), n };
+      said.push(t(facts.shown ? "why_falseShown" : "why_false", words));
+    }
   } else if (facts.kind === "challenge") {
     const kind = kindWord(facts.declared);
     if (facts.proven === "false") said.push(t("why_provenFalse", { kind }));
