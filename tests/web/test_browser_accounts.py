@@ -76,6 +76,61 @@ def test_a_name_kept_an_account_a_second_device_and_a_revoked_session(browser: A
         phone.wait_for_selector("#me-status:has-text('could be taken for a bot')")
         phone.fill("#me-name", "\u0410MINA")  # a Cyrillic A (U+0410): Amina's name, to the eye
         phone.click("#me-keep")
-        phone.wait_for_selector("#me-status:has-text(\"already called 'Amina'\")")
+        phone.wait_for_selector("#me-status:has-text('already called')")
+        assert "Amina" in phone.inner_text("#me-status")
         assert not phone.is_visible("#me-who")
         assert laptop.is_visible("#me-who")  # the laptop is still Amina
+
+
+FRENCH = {**DESKTOP, "locale": "fr-FR"}
+ENGLISH_WORDS = ("called", "choose", "looks the same", "letters", "player", "server", "someone", "bot or a seat")
+"""Words of the server's English refusals, none of which a French page may show."""
+
+
+def french_only(text: str) -> str:
+    assert not [word for word in ENGLISH_WORDS if word in text.lower()], f"English on a French page: {text!r}"
+    return text.replace("\u2068", "").replace("\u2069", "")  # the names' direction isolates
+
+
+def test_a_name_refused_on_a_french_page_is_said_in_french(browser: Any, url: str) -> None:
+    with open_page(browser, **FRENCH) as karim, open_page(browser, **FRENCH) as other:
+        karim.goto(url)
+        karim.fill("#me-name", "Karim")
+        karim.click("#me-keep")
+        karim.wait_for_selector("#me-who:has-text('Karim')")
+
+        other.goto(url)
+        other.fill("#me-name", "karim")  # Karim's name, to the eye
+        other.click("#me-keep")
+        other.wait_for_selector("#me-status:has-text('ressemble trop')")
+        said = french_only(other.inner_text("#me-status"))
+        assert "Un joueur de ce serveur s'appelle déjà « Karim », et « karim » lui ressemble trop" in said, said
+
+        other.fill("#me-name", "   ")  # spaces alone
+        other.click("#me-keep")
+        other.wait_for_selector("#me-status:has-text('Tapez un nom')")
+        assert french_only(other.inner_text("#me-status")) == "Tapez un nom : de 1 à 24 lettres."
+
+        other.fill("#me-name", "Guest 3")
+        other.click("#me-keep")
+        other.wait_for_selector("#me-status:has-text('Jouer maintenant')")
+        french_only(other.inner_text("#me-status"))
+
+        long = "Amina Benali El Idrissi Alaoui"  # 30: said at once under the field, not cut
+        other.fill("#me-name", long)
+        assert other.input_value("#me-name") == long
+        assert french_only(other.inner_text("#me-name-note")) == "24 lettres au plus : ce nom en a 30."
+        other.click("#me-keep")
+        other.wait_for_selector("#me-status:has-text('Raccourcissez')")
+        french_only(other.inner_text("#me-status"))
+        assert not other.is_visible("#me-who")
+
+        seats = [{"kind": "human", "name": "Karim"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+        made = karim.request.post(f"{url}/api/tables", data={"players": 3, "seats": seats, "keep": False})
+        assert made.status == 201, made.text()  # Karim's table: at its invite, a name like his is taken, in French
+        other.goto(f"{url}/t/{made.json()['table_id']}")
+        other.fill("#join-name", "KARIM")
+        other.click("#join-button")
+        other.wait_for_selector("#toasts .toast:has-text('cette table')")
+        said = french_only(other.inner_text("#toasts .toast"))
+        assert "Quelqu'un à cette table s'appelle déjà « Karim », et « KARIM » lui ressemble trop" in said, said

@@ -180,8 +180,8 @@ def test_a_person_without_a_kept_name_cannot_sit_under_a_players_name(tmp_path: 
         ({}, 'choosing a name needs a "name"'),
         ({"name": "Amina", "admin": True}, "unknown field 'admin'"),
         ([1, 2], "the body must be a JSON object"),
-        ({"name": "x" * 25}, "a player's name is 1 to 24 letters"),
-        ({"name": "\u200d\u3164"}, "a player's name is 1 to 24 letters"),
+        ({"name": "x" * 25}, "a name is 24 letters at most: 'xxxxxxxxxxxxxxxxxxxxxxxxx' has 25"),
+        ({"name": "\u200d\u3164"}, "type a name: 1 to 24 letters"),
     ],
 )
 def test_a_bad_name_body_is_refused_naming_the_problem(tmp_path: Path, body: Any, words: str) -> None:

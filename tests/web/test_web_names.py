@@ -156,3 +156,62 @@ def test_a_name_like_one_at_the_table_is_refused_with_how_to_be_told_apart(
         )
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": f"{typed} B.", "keep": False})
         assert joined.status_code == 200, joined.text
+
+
+def refusal_of(response: Any, status: int, code: str) -> dict[str, Any]:
+    """The error of a refused name, whole: its code, reason and parameters, beside the English message."""
+    error_of(response, status, code)
+    error: dict[str, Any] = response.json()["error"]
+    return error
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason", "params"),
+    [
+        ("   ", "name_empty", {"max": 24}),
+        ("\u0640 \u0307", "name_empty", {"max": 24}),
+        ("Amina Benali El Idrissi Alaoui", "name_too_long", {"name": "Amina Benali El Idrissi Alaoui", "length": 30}),
+        ("B\u043et 3", "name_like_bot", {"name": "B\u043et 3"}),
+        ("Guest 3", "name_like_guest", {"name": "Guest 3"}),
+    ],
+)
+def test_a_name_refused_says_why_by_a_reason_and_its_parameters(
+    tmp_path: Path, typed: str, reason: str, params: dict[str, Any]
+) -> None:
+    """A page says the refusal in its own language from ``reason`` and the parameters, not from ``message``."""
+    with server(tmp_path) as http:
+        refused = refusal_of(http.post("/api/me", json={"name": typed}), 400, "bad_request")
+        assert refused["reason"] == reason and {key: refused[key] for key in params} == params, refused
+        assert refused["message"] and "''" not in refused["message"]
+
+
+def test_spaces_alone_are_told_to_type_a_name_in_plain_words(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        refused = refusal_of(http.post("/api/me", json={"name": "   "}), 400, "bad_request")
+        assert refused["message"] == "type a name: 1 to 24 letters (spaces alone show nothing)"
+
+
+def test_a_name_taken_says_where_and_the_name_it_looks_like(tmp_path: Path) -> None:
+    with server(tmp_path) as http:
+        assert http.post("/api/me", json={"name": "Karim"}).status_code == 201
+        http.cookies.clear()  # another browser
+        for typed, reason in (("Karim", "name_on_server"), ("karim", "name_like_on_server")):
+            refused = refusal_of(http.post("/api/me", json={"name": typed}), 409, "name_taken")
+            assert (refused["reason"], refused["name"], refused["held"]) == (reason, typed, "Karim"), refused
+
+        table_id = new_table(http, 3, THREE)["table_id"]  # Amina sits there, for this table only
+        join = f"/api/tables/{table_id}/join"
+        for typed, reason in (("Amina", "name_at_table"), ("AMINA", "name_like_at_table")):
+            refused = refusal_of(http.post(join, json={"name": typed, "keep": False}), 409, "name_taken")
+            assert (refused["reason"], refused["name"], refused["held"]) == (reason, typed, "Amina"), refused
+
+
+def test_every_name_reason_is_in_the_protocol_and_in_every_language_of_the_page() -> None:
+    from ronda.interfaces.web.forms import NAME_REASONS
+
+    root = Path(__file__).resolve().parents[2]
+    protocol = (root / "docs" / "web-protocol.md").read_text(encoding="utf-8")
+    strings = (root / "src" / "ronda" / "interfaces" / "web" / "static" / "js" / "i18n.js").read_text(encoding="utf-8")
+    for reason in NAME_REASONS:
+        assert f"`{reason}`" in protocol, reason
+        assert strings.count(f"  e_{reason}: ") == 3, reason  # en, fr, ar

@@ -258,7 +258,7 @@ async def check_free_name(journal: Journal, name: str, mine: str | None = None) 
     except StoreUnavailable:
         raise HttpError(503, "store_unavailable", "the server cannot read just now: try again") from None
     if holder is not None and holder.id != mine:
-        raise name_taken(holder.name, name, "a player on this server")
+        raise name_taken(holder.name, name, "server")
 
 
 @dataclass(frozen=True)
@@ -316,14 +316,26 @@ async def choose_name(request: Request, journal: Journal, raw: str, address: str
     """A new player named ``raw`` (checked), with this browser's first session; returns it and the cookie's token."""
     check_name(raw, (), levels())
     if looks_like_guest(raw):
-        raise HttpError(400, "bad_request", f"{raw!r} is what play now calls people without a name: choose another")
+        raise HttpError(
+            400,
+            "bad_request",
+            f"{raw!r} is what play now calls people without a name: choose another",
+            reason="name_like_guest",
+            params={"name": raw},
+        )
     await check_free_name(journal, raw)
     player = StoredPlayer(secrets.token_urlsafe(ID_BYTES), now(), raw)
     token, session = new_session(player.id, request, address)
     try:
         await journal.write(journal.store.add_player, player, name_keys(raw), session)
     except StoreConflict:  # taken between the look and the write
-        raise HttpError(409, "name_taken", f"a player on this server just took a name like {raw!r}") from None
+        raise HttpError(
+            409,
+            "name_taken",
+            f"a player on this server just took a name like {raw!r}: choose another",
+            reason="name_just_taken",
+            params={"name": raw},
+        ) from None
     except StoreUnavailable:
         raise HttpError(503, "store_unavailable", "the server cannot save just now: try again") from None
     return Identity(session, player), token

@@ -674,7 +674,8 @@ class Cluster:
             self._calls.pop(call, None)
         if "err" in answer:
             status, code, text = answer["err"]
-            raise HttpError(int(status), str(code), str(text))
+            reason, params = answer.get("why") or (None, None)  # a name's refusal, for the page's own words
+            raise HttpError(int(status), str(code), str(text), reason=reason, params=params)
         return int(answer["seat"]), str(answer["token"])
 
     async def _join(self, message: dict[str, Any]) -> None:
@@ -688,4 +689,6 @@ class Cluster:
             reply.update(seat=seat, token=token)
         except HttpError as error:
             reply["err"] = [error.status, error.code, error.message]
+            if error.reason is not None:  # apart from "err", which a process of an older version unpacks in three
+                reply["why"] = [error.reason, error.params]
         self.post(message["p"], reply)

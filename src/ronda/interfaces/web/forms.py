@@ -13,7 +13,7 @@ words which field is wrong and what would be right.
 >>> read_join({"name": "  "})
 Traceback (most recent call last):
 ...
-ronda.interfaces.web.forms.HttpError: a player's name is 1 to 24 letters, not '  '
+ronda.interfaces.web.forms.HttpError: type a name: 1 to 24 letters (spaces alone show nothing)
 """
 
 from __future__ import annotations
@@ -201,55 +201,117 @@ def impersonates(name: str, levels: list[str]) -> bool:
 def check_name(name: str, others: Iterable[str], levels: list[str]) -> None:
     """Refuse a name a person could not be told apart by: a bot's or a seat's label, or another name at the table.
 
-    Raises :class:`HttpError` (400 ``bad_request`` or 409 ``name_taken``), naming the name it looks like.
+    Raises :class:`HttpError` (400 ``bad_request`` or 409 ``name_taken``), naming the name it looks like; its
+    ``reason`` (``name_like_bot``, ``name_at_table``, ``name_like_at_table``) and parameters let a page say it in
+    its own language.
 
     >>> check_name("\u0391mina", ["Amina"], [])  # a Greek capital Alpha
     Traceback (most recent call last):
     ...
     ronda.interfaces.web.forms.HttpError: someone at this table is already called 'Amina', and ... choose another name
+    >>> try:
+    ...     check_name("Bot 2", [], [])
+    ... except HttpError as error:
+    ...     error.to_json()
+    {'error': {'code': 'bad_request', 'message': "'Bot 2' could be taken for a bot or a seat: choose another name", \
+'reason': 'name_like_bot', 'name': 'Bot 2'}}
     """
     if impersonates(name, levels):
-        raise HttpError(400, "bad_request", f"{name!r} could be taken for a bot or a seat: choose another name")
+        raise HttpError(
+            400,
+            "bad_request",
+            f"{name!r} could be taken for a bot or a seat: choose another name",
+            reason="name_like_bot",
+            params={"name": name},
+        )
     keys = name_keys(name)
     for other in others:
         if keys & name_keys(other):
-            raise name_taken(other, name, "someone at this table")
+            raise name_taken(other, name, "table")
 
 
-def name_taken(held: str, name: str, who: str) -> HttpError:
-    """The 409 ``name_taken`` for ``name`` when ``who`` ("someone at this table") is called ``held``, alike.
+NAME_REASONS = {
+    "name_not_text": "a name that is not text (400)",
+    "name_empty": "nothing seen: empty, or spaces, marks and tatweels alone (400; ``max``)",
+    "name_too_long": "more than 24 characters (400; ``name``, ``length``, ``max``)",
+    "name_like_bot": "could pass for a bot, a seat's label or the reader (400; ``name``)",
+    "name_like_guest": 'could pass for play now\'s "Guest N" (400; ``name``)',
+    "name_at_table": "someone at this table has this name (409 ``name_taken``; ``name``, ``held``)",
+    "name_like_at_table": "someone at this table has a name looking the same (409 ``name_taken``; ``name``, ``held``)",
+    "name_on_server": "a player on this server keeps this name (409 ``name_taken``; ``name``, ``held``)",
+    "name_like_on_server": "a player keeps a name that looks the same (409 ``name_taken``; ``name``, ``held``)",
+    "name_just_taken": "a player took a name like it while this one was being made (409 ``name_taken``; ``name``)",
+}
+"""Every refusal of a name, by its ``reason`` (docs/web-protocol.md, "Names refused"): what it means, its status and
+code, and the parameters the error carries beside ``message``."""
+
+
+def name_taken(held: str, name: str, where: Literal["table", "server"]) -> HttpError:
+    """The 409 ``name_taken`` for ``name`` when someone at the table, or a player of the server, is called ``held``.
 
     A name that only looks like the one held ("José" beside "Jose", "AMINA" beside "Amina") is a different
     name to the person typing it: the words say the two look the same and how to be told apart, not just "taken".
+    Its ``reason`` is ``name_at_table`` or ``name_on_server`` for the same name, ``name_like_at_table`` or
+    ``name_like_on_server`` for one that looks the same; ``name`` and ``held`` are its parameters.
 
-    >>> name_taken("Jose", "Jos\u00e9", "someone at this table").message  # doctest: +NORMALIZE_WHITESPACE
+    >>> name_taken("Jose", "Jos\u00e9", "table").message  # doctest: +NORMALIZE_WHITESPACE
     "someone at this table is already called 'Jose', and 'José' looks the same: a name this similar is taken;
     add something to tell you apart (an initial, a surname) or choose another name"
-    >>> name_taken("Amina", "Amina", "a player on this server").message
-    "a player on this server is already called 'Amina': choose another name"
+    >>> taken = name_taken("Amina", "Amina", "server")
+    >>> taken.message, taken.reason, taken.params
+    ("a player on this server is already called 'Amina': choose another name", 'name_on_server', \
+{'name': 'Amina', 'held': 'Amina'})
     """
+    who = "someone at this table" if where == "table" else "a player on this server"
+    params: dict[str, str | int] = {"name": name, "held": held}
     if held == name:
-        return HttpError(409, "name_taken", f"{who} is already called {held!r}: choose another name")
+        return HttpError(
+            409,
+            "name_taken",
+            f"{who} is already called {held!r}: choose another name",
+            reason=f"name_{'at_table' if where == 'table' else 'on_server'}",
+            params=params,
+        )
     return HttpError(
         409,
         "name_taken",
         f"{who} is already called {held!r}, and {name!r} looks the same: a name this similar is taken; "
         "add something to tell you apart (an initial, a surname) or choose another name",
+        reason=f"name_like_{'at_table' if where == 'table' else 'on_server'}",
+        params=params,
     )
 
 
 class HttpError(Exception):
-    """An HTTP answer other than success: ``status`` 4xx, a protocol error ``code`` and a plain-words message."""
+    """An HTTP answer other than success: ``status`` 4xx, a protocol error ``code`` and a plain-words message.
 
-    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
+    A refusal a page words in its own language has a ``reason`` too (a finer code: :data:`NAME_REASONS`) and the
+    ``params`` its sentence needs (the name tried, the name it looks like), sent beside ``message`` in the JSON.
+    """
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        retry_after: int | None = None,
+        *,
+        reason: str | None = None,
+        params: dict[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.retry_after = retry_after
+        self.reason = reason
+        self.params = dict(params or {})
 
     def to_json(self) -> dict[str, Any]:
-        return {"error": {"code": self.code, "message": self.message}}
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            error.update({"reason": self.reason, **self.params})
+        return {"error": error}
 
 
 def bad(message: str) -> HttpError:
@@ -488,22 +550,41 @@ def _read_seats(raw: list[SeatBody] | None, players: int) -> tuple[SeatSpec, ...
 def read_name(raw: object) -> str:
     """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters.
 
-    At least one of them must be seen on the page: not a space, a combining mark or a tatweel alone.
+    At least one of them must be seen on the page: not a space, a combining mark or a tatweel alone
+    (``name_empty``); a longer one is refused, not cut (``name_too_long``, with its ``length``).
 
     >>> read_name(" \u0645\u062d\u0640\u0645\u062f\ufffc ")  # the tatweel stays, the replacement box goes
     'محـمد'
     >>> read_name("\u0640\u0640\u0640")
     Traceback (most recent call last):
     ...
-    ronda.interfaces.web.forms.HttpError: a player's name is 1 to 24 letters, not 'ـــ'
+    ronda.interfaces.web.forms.HttpError: type a name: 1 to 24 letters (spaces alone show nothing)
+    >>> read_name("Amina Benali El Idrissi Alaoui")
+    Traceback (most recent call last):
+    ...
+    ronda.interfaces.web.forms.HttpError: a name is 24 letters at most: 'Amina Benali El Idrissi Alaoui' has 30
     """
     if not isinstance(raw, str):
-        raise bad(f"a player's name is text, not {raw!r}")
+        raise HttpError(400, "bad_request", f"a player's name is text, not {raw!r}", reason="name_not_text")
     name = "".join(ch for ch in raw if not _invisible(ch)).strip()
     seen = [ch for ch in name if not ch.isspace() and not _mark(ch) and ch not in _STRETCH]  # what the page shows
-    if not 0 < len(name) <= MAX_NAME or not seen:
-        shown = raw if len(raw) <= 40 else raw[:40] + "…"
-        raise bad(f"a player's name is 1 to {MAX_NAME} letters, not {shown!r}")
+    if not seen:
+        raise HttpError(
+            400,
+            "bad_request",
+            f"type a name: 1 to {MAX_NAME} letters (spaces alone show nothing)",
+            reason="name_empty",
+            params={"max": MAX_NAME},
+        )
+    if len(name) > MAX_NAME:
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        raise HttpError(
+            400,
+            "bad_request",
+            f"a name is {MAX_NAME} letters at most: {shown!r} has {len(name)}",
+            reason="name_too_long",
+            params={"name": shown, "length": len(name), "max": MAX_NAME},
+        )
     return name
 
 

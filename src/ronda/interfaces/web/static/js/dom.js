@@ -24,6 +24,28 @@ function append(node, children) {
   }
 }
 
+/** The longest name the server takes (MAX_NAME in forms.py), in characters once trimmed. */
+export const MAX_NAME = 24;
+
+/**
+ * The note under a name field, which says as one types that the name is longer than the server takes (`say(length)`
+ * gives the words): the field has no maxlength, which cut a longer name, pasted or typed, without a word. Changing
+ * the field's value from a script should dispatch an "input" event, for the note to follow.
+ */
+export function nameNote(input, say) {
+  const note = el("p", { id: `${input.id}-note`, class: "hint bad name-note", "aria-live": "polite" });
+  const check = () => {
+    const length = [...input.value.trim()].length;
+    note.textContent = length > MAX_NAME ? say(length) : "";
+    if (length > MAX_NAME) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  };
+  input.setAttribute("aria-describedby", note.id);
+  input.addEventListener("input", check);
+  check();
+  return note;
+}
+
 /** Escape text for HTML markup built as strings. */
 export const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -193,6 +193,18 @@ const en = {
   e_too_many_connections: "Too many pages are open from your address: close some, then reload this one.", e_seat_elsewhere: "This seat is open in too many other pages: this one was closed. Reload it to play here.",
   e_no_spectators: "Only the players may watch this table.", e_not_creator: "Only the table's creator can change that.",
   e_name_taken: "That name is taken, or one that looks like it ({message}).", e_bad_origin: "This page may not play on that server.",
+  // a name refused (the error's "reason", docs/web-protocol.md "Names refused"), and the note under a name field
+  e_name_not_text: "A name is made of letters: type one.",
+  e_name_empty: "Type a name: 1 to {max} letters.",
+  e_name_too_long: "A name is {max} letters at most: this one has {length}. Shorten it.",
+  e_name_like_bot: "'{name}' could be taken for a bot or a seat: choose another name.",
+  e_name_like_guest: "'{name}' is what Play now calls people without a name: choose another.",
+  e_name_at_table: "Someone at this table is already called '{held}': choose another name.",
+  e_name_like_at_table: "Someone at this table is already called '{held}', and '{name}' looks the same: add something to tell you apart (an initial, a surname) or choose another name.",
+  e_name_on_server: "A player on this server is already called '{held}': choose another name.",
+  e_name_like_on_server: "A player on this server is already called '{held}', and '{name}' looks the same: add something to tell you apart (an initial, a surname) or choose another name.",
+  e_name_just_taken: "A player has just taken a name like '{name}': choose another.",
+  nameTooLong: "{max} letters at most: this name has {length}.",
   e_damaged: "This table's game cannot be opened.",
   // hints and analyses (ronda.analysis: every option valued from what the seat could see)
   hint: "Hint", hintAsk: "Your best options now, from what you can see (H)", hintThinking: "Thinking…",
@@ -414,6 +426,17 @@ const fr = {
   e_too_many_connections: "Trop de pages sont ouvertes depuis votre adresse : fermez-en quelques-unes, puis rechargez celle-ci.", e_seat_elsewhere: "Cette place est ouverte dans trop d'autres pages : celle-ci a été fermée. Rechargez-la pour jouer ici.",
   e_no_spectators: "Seuls les joueurs peuvent regarder cette table.", e_not_creator: "Seule la personne qui a créé la table peut changer cela.",
   e_name_taken: "Ce nom est déjà pris, ou un nom qui lui ressemble ({message}).", e_bad_origin: "Cette page ne peut pas jouer sur ce serveur.",
+  e_name_not_text: "Un nom s'écrit en lettres : tapez-en un.",
+  e_name_empty: "Tapez un nom : de 1 à {max} lettres.",
+  e_name_too_long: "Un nom a {max} lettres au plus : celui-ci en a {length}. Raccourcissez-le.",
+  e_name_like_bot: "« {name} » pourrait passer pour un robot ou une place : choisissez un autre nom.",
+  e_name_like_guest: "« {name} » est le nom que « Jouer maintenant » donne à qui n'en a pas : choisissez-en un autre.",
+  e_name_at_table: "Quelqu'un à cette table s'appelle déjà « {held} » : choisissez un autre nom.",
+  e_name_like_at_table: "Quelqu'un à cette table s'appelle déjà « {held} », et « {name} » lui ressemble trop : ajoutez de quoi vous distinguer (une initiale, un nom de famille) ou choisissez un autre nom.",
+  e_name_on_server: "Un joueur de ce serveur s'appelle déjà « {held} » : choisissez un autre nom.",
+  e_name_like_on_server: "Un joueur de ce serveur s'appelle déjà « {held} », et « {name} » lui ressemble trop : ajoutez de quoi vous distinguer (une initiale, un nom de famille) ou choisissez un autre nom.",
+  e_name_just_taken: "Un joueur vient de prendre un nom comme « {name} » : choisissez-en un autre.",
+  nameTooLong: "{max} lettres au plus : ce nom en a {length}.",
   e_damaged: "La partie de cette table ne peut pas être ouverte.",
   // conseils et analyses (ronda.analysis : chaque option évaluée d'après ce que le joueur pouvait voir)
   hint: "Conseil", hintAsk: "Vos meilleures options maintenant, d'après ce que vous voyez (H)", hintThinking: "Réflexion…",
@@ -634,6 +657,17 @@ const ar = {
   e_too_many_connections: "صفحات كثيرة مفتوحة من عنوانك: أغلق بعضها ثم أعد تحميل هذه الصفحة.", e_seat_elsewhere: "هذا المقعد مفتوح في صفحات أخرى كثيرة: أُغلقت هذه. أعد تحميلها لتلعب هنا.",
   e_no_spectators: "لا يشاهد هذه الطاولة إلا لاعبوها.", e_not_creator: "وحده من أنشأ الطاولة يستطيع تغيير ذلك.",
   e_name_taken: "هذا الاسم مأخوذ، أو اسم يشبهه ({message}).", e_bad_origin: "لا يمكن لهذه الصفحة أن تلعب على ذلك الخادم.",
+  e_name_not_text: "الاسم يُكتب بالحروف: اكتب اسمًا.",
+  e_name_empty: "اكتب اسمًا: من حرف واحد إلى {max} حرفًا.",
+  e_name_too_long: "الاسم {max} حرفًا على الأكثر، وهذا فيه {length}: اختصره.",
+  e_name_like_bot: "قد يُظن «{name}» حاسوبًا أو مقعدًا: اختر اسمًا آخر.",
+  e_name_like_guest: "«{name}» هو ما يسمي به «العب الآن» من لا اسم له: اختر غيره.",
+  e_name_at_table: "أحد الجالسين إلى هذه الطاولة اسمه «{held}»: اختر اسمًا آخر.",
+  e_name_like_at_table: "أحد الجالسين إلى هذه الطاولة اسمه «{held}»، و«{name}» يشبهه إلى حد الالتباس: أضف ما يميزك (حرفًا أول، اسم العائلة) أو اختر اسمًا آخر.",
+  e_name_on_server: "أحد لاعبي هذا الخادم اسمه «{held}»: اختر اسمًا آخر.",
+  e_name_like_on_server: "أحد لاعبي هذا الخادم اسمه «{held}»، و«{name}» يشبهه إلى حد الالتباس: أضف ما يميزك (حرفًا أول، اسم العائلة) أو اختر اسمًا آخر.",
+  e_name_just_taken: "أخذ لاعب للتو اسمًا مثل «{name}»: اختر غيره.",
+  nameTooLong: "{max} حرفًا على الأكثر: في هذا الاسم {length}.",
   e_damaged: "تعذّر فتح لعبة هذه الطاولة.",
   // النصائح والتحليل (كل خيار مُقيَّم حسب ما كان يراه اللاعب)
   hint: "نصيحة", hintAsk: "أفضل خياراتك الآن، حسب ما تراه (H)", hintThinking: "أفكّر…",
@@ -744,6 +778,26 @@ export function language() {
 /** Whether the current language has its own string for `key`. */
 export function has(key) {
   return key in STRINGS[current];
+}
+
+const ISOLATE = (text) => `\u2068${text}\u2069`; // a name keeps its own direction inside the sentence
+
+/**
+ * A server's refusal in the page's language: by its `reason` (a name refused, with the name tried and the name it
+ * looks like), else by its `code`, else the server's own words. `error` is the server's {code, message, reason?,
+ * ...params}, or an ApiError holding it as `detail`.
+ */
+export function refusal(error) {
+  const said = error?.detail ?? error;
+  const reason = said?.reason;
+  if (reason && has(`e_${reason}`)) {
+    const params = { ...said };
+    for (const key of ["name", "held"]) if (typeof params[key] === "string") params[key] = ISOLATE(params[key]);
+    return t(`e_${reason}`, params);
+  }
+  const code = error?.code;
+  if (code && has(`e_${code}`)) return t(`e_${code}`, { message: error.message || "" });
+  return error?.message ? t("e_generic", { message: error.message }) : t("e_offline");
 }
 
 /** A string of the page in the current language (English when missing), with {placeholders} filled. */

@@ -1,7 +1,7 @@
 // The lobby (a new table; the tables to join, watch or replay) and the invite page.
 
 import { cardSvg } from "./cards.js";
-import { el } from "./dom.js";
+import { MAX_NAME, el, nameNote } from "./dom.js";
 import { has, t } from "./i18n.js";
 import { mePanel, whoAmI } from "./me.js";
 import { levelName, namer } from "./narrate.js";
@@ -86,6 +86,7 @@ export async function showLobby(app, { go, fail, meta }) {
     for (const [input, draft] of [[name, drafts?.name], [playName, drafts?.play]]) {
       input.readOnly = Boolean(who.name);
       input.value = who.name || draft || localStorage.getItem(NAME) || "";
+      input.dispatchEvent(new Event("input")); // its note follows
     }
     drafts = null;
   };
@@ -143,10 +144,11 @@ export async function showLobby(app, { go, fail, meta }) {
     el("label", { class: "check" }, listed, el("span", {}, t("listPublic"))),
     el("label", { class: "check" }, watchable, el("span", {}, t("letWatch"))),
     el("label", { class: "check" }, hinted, el("span", {}, t("allowHints"))));
-  const name = el("input", { id: "name", name: "name", maxlength: 24, required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
+  const name = el("input", { id: "name", name: "name", required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   form.append(
     el("h2", {}, t("newTable")),
     el("label", { class: "field" }, el("span", {}, t("yourName")), name),
+    nameNote(name, tooLong),
     el("div", { class: "field" }, el("span", { id: "players-label" }, t("players")), players),
     el("div", { class: "row" },
       el("label", { class: "field grow" }, el("span", {}, t("preset")), preset),
@@ -244,7 +246,10 @@ export async function showLobby(app, { go, fail, meta }) {
     event.preventDefault();
     const n = count();
     const me = name.value.trim();
-    if (!me) return name.focus();
+    if (!me) {
+      fail({ reason: "name_empty", max: MAX_NAME }); // spaces alone: said, as the server would
+      return name.focus();
+    }
     localStorage.setItem(NAME, me);
     const chosen = [{ kind: "human", name: me }];
     for (let seat = 1; seat < n; seat++) {
@@ -269,7 +274,7 @@ export async function showLobby(app, { go, fail, meta }) {
 
   // ---- play now: strangers asking for the same game are seated together (docs/web-protocol.md, "Play now")
   let waitTimer = null;
-  const playName = el("input", { id: "play-name", name: "play-name", maxlength: 24, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
+  const playName = el("input", { id: "play-name", name: "play-name", value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
     [2, 3, 4].map((n) => [
       el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === 2 }),
@@ -297,6 +302,7 @@ export async function showLobby(app, { go, fail, meta }) {
     el("p", { class: "hint", id: "play-public" }, t("playPublic")),
     el("div", { class: "row" },
       el("label", { class: "field" }, el("span", {}, t("yourName")), playName),
+      nameNote(playName, tooLong),
       el("div", { class: "field" }, el("span", { id: "play-players-label" }, t("players")), playPlayers),
       el("label", { class: "field" }, el("span", {}, t("preset")), playPreset)),
     el("div", { class: "row" },
@@ -469,12 +475,15 @@ export async function showLobby(app, { go, fail, meta }) {
   };
 }
 
+/** The note under a name field once it is too long. */
+const tooLong = (length) => t("nameTooLong", { max: MAX_NAME, length });
+
 /** The invite page: who is at the table, a name, and "take a seat" (or just watch). */
 export function showJoin(app, summary, { go, fail, joined }) {
   const names = namer(summary, null);
   const host = summary.seats.find((s) => s.kind === "human" && s.taken);
   const free = summary.seats.filter((s) => s.kind === "human" && !s.taken);
-  const name = el("input", { id: "join-name", name: "name", maxlength: 24, required: true, value: localStorage.getItem(NAME) || "", autocomplete: "nickname", placeholder: t("namePlaceholder") });
+  const name = el("input", { id: "join-name", name: "name", required: true, value: localStorage.getItem(NAME) || "", autocomplete: "nickname", placeholder: t("namePlaceholder") });
   const form = el("form", { class: "panel join", id: "join" },
     fan(["12o", "1c", "7e", "11b"]),
     el("h1", {}, host ? t("invitedBy", { name: names.seatName(host.seat) }) : t("takeSeat")),
@@ -483,6 +492,7 @@ export function showJoin(app, summary, { go, fail, joined }) {
       el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1),
       s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat")))),
     el("label", { class: "field" }, el("span", {}, t("yourName")), name),
+    nameNote(name, tooLong),
     el("div", { class: "row" },
       el("button", { class: "btn primary big", type: "submit", id: "join-button" }, t("takeSeat")),
       el("a", { class: "btn", href: `/t/${summary.table_id}?watch`, "data-link": "" }, t("justWatch"))));
@@ -492,11 +502,15 @@ export function showJoin(app, summary, { go, fail, joined }) {
     if (!who.name) return;
     name.value = who.name; // a kept name is the seat's name
     name.readOnly = true;
+    name.dispatchEvent(new Event("input"));
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const me = name.value.trim();
-    if (!me) return;
+    if (!me) {
+      fail({ reason: "name_empty", max: MAX_NAME }); // spaces alone: said, as the server would, not ignored
+      return name.focus();
+    }
     localStorage.setItem(NAME, me);
     const button = form.querySelector("#join-button");
     button.disabled = true;

@@ -6,7 +6,7 @@
 
 import { installSprite, cardSvg } from "./cards.js";
 import { copyText, el, toast } from "./dom.js";
-import { LANGUAGES, has, initialLanguage, language, setLanguage, t } from "./i18n.js";
+import { LANGUAGES, initialLanguage, language, refusal, setLanguage, t } from "./i18n.js";
 import { showJoin, showLobby } from "./lobby.js";
 import { showLeaderboard, showPlayer } from "./players.js";
 import { TableConnection, api, tokens } from "./net.js";
@@ -18,12 +18,9 @@ let meta = null;
 let current = null; // {leave(), redraw(), key(event)} of the screen shown
 let epoch = 0; // bumps on every route change, so a slow answer for an old screen is dropped
 
-/** A refusal in the reader's language: the protocol's code when we know it, else the server's words. */
+/** A refusal in the reader's language: the protocol's reason or code when we know it, else the server's words. */
 export function explain(error) {
-  const code = error?.code;
-  if (code && has(`e_${code}`)) return t(`e_${code}`, { message: error.message || "" });
-  if (error?.message) return t("e_generic", { message: error.message });
-  return t("e_offline");
+  return refusal(error);
 }
 
 const GLOBE = `<svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" stroke-width="1.6"><circle cx="12" cy="12" r="9"/><path d="M3 12h18M12 3c2.6 2.8 3.8 5.8 3.8 9s-1.2 6.2-3.8 9c-2.6-2.8-3.8-5.8-3.8-9S9.4 5.8 12 3z"/></svg>`;

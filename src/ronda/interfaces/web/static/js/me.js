@@ -3,15 +3,12 @@
 //
 // The cookie is HttpOnly: this page never sees the token, only what GET /api/me says of it.
 
-import { el } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { MAX_NAME, el, nameNote } from "./dom.js";
+import { refusal, t } from "./i18n.js";
 import { api } from "./net.js";
 
-/** The server's refusal in the page's words (its own message when the page has none for its code). */
-function said(error) {
-  if (error?.code && has(`e_${error.code}`)) return t(`e_${error.code}`, { message: error.message || "" });
-  return error?.message ? t("e_generic", { message: error.message }) : t("e_offline");
-}
+/** The server's refusal in the page's words (its own message when the page has none for its reason or code). */
+const said = refusal;
 
 async function send(path, method, body) {
   const response = await fetch(path, {
@@ -20,7 +17,10 @@ async function send(path, method, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw Object.assign(new Error(data?.error?.message || ""), { status: response.status, code: data?.error?.code });
+  if (!response.ok) {
+    const detail = data?.error && typeof data.error === "object" ? data.error : {};
+    throw Object.assign(new Error(detail.message || ""), { status: response.status, code: detail.code, detail });
+  }
   return data;
 }
 
@@ -96,7 +96,7 @@ export function mePanel(first, changed) {
       }));
       parts.push(el("p", { id: "me-ended" }, t("me_ended")), loginForm(), fresh);
     } else if (!me.id) {
-      const [name, nameField] = field("me-name", t("yourName"), { maxlength: 24, required: true, autocomplete: "nickname", placeholder: t("namePlaceholder") });
+      const [name, nameField] = field("me-name", t("yourName"), { required: true, autocomplete: "nickname", placeholder: t("namePlaceholder") });
       const keep = el("button", { class: "btn primary", id: "me-keep", type: "submit" }, t("me_keep"));
       const form = el("form", { id: "me-form", class: "row" }, nameField, keep);
       form.addEventListener("submit", (event) => {
@@ -106,7 +106,7 @@ export function mePanel(first, changed) {
           await again();
         });
       });
-      parts.push(el("p", { class: "hint" }, t("me_hint")), form,
+      parts.push(el("p", { class: "hint" }, t("me_hint")), form, nameNote(name, (length) => t("nameTooLong", { max: MAX_NAME, length })),
         el("details", {}, el("summary", {}, t("me_login_title")), loginForm()));
     } else {
       parts.push(el("p", { id: "me-who" }, t("me_playing_as", { name: me.name }),

@@ -100,12 +100,16 @@ export class TableConnection {
   }
 }
 
-/** An HTTP refusal: `status`, the server's `code` and its plain-words `message`. */
+/**
+ * An HTTP refusal: `status`, the server's `code` and its plain-words `message`; `detail` is the whole error,
+ * with a refused name's `reason` and parameters (`name`, `held`, `length`, `max`: docs/web-protocol.md).
+ */
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, detail = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.detail = detail;
   }
 }
 
@@ -125,7 +129,8 @@ export async function api(path, body, token = null) {
   }
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
-    throw new ApiError(response.status, data?.error?.code || "http", data?.error?.message || `${response.status}`);
+    const error = data?.error && typeof data.error === "object" ? data.error : {};
+    throw new ApiError(response.status, error.code || "http", error.message || `${response.status}`, error);
   }
   return data;
 }
