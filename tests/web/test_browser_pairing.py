@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,9 @@ from test_browser import DESKTOP, get_json, hand_of, open_page, served, table_id
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+SHOTS = "/tmp/lobbyfix"
+"""Where the screenshots of the waits go, for a person to look at."""
 
 
 @pytest.fixture(scope="module")
@@ -261,3 +266,68 @@ def test_play_now_says_its_tables_are_public(browser: Any, url: str) -> None:
         page.wait_for_selector("#play-public:has-text('publiques')")
         page.select_option("#language", "ar")
         page.wait_for_selector("#play-public:has-text('عامة')")
+
+
+def test_a_long_wait_for_people_only_says_how_long_and_what_else_to_do(browser: Any, url: str) -> None:
+    """Bots unticked and nobody else coming: after 20 s the page says how long the wait has lasted and what the
+    person can do (tick the bots' box, or invite a friend to a new table); ticking the box then brings bots, the
+    wait already spent counting towards theirs."""
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    with open_page(browser, **DESKTOP) as page:
+        page.clock.install()  # the page's time, jumped ahead below (the server's wait goes on in real time)
+        ask_to_play(page, url, "Farid", 2)
+        page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
+        assert not page.locator("#play-alone").is_visible()  # not at once: people may come
+        page.clock.fast_forward(25_000)
+        page.wait_for_selector("#play-alone:visible")
+        assert re.fullmatch(
+            r"Nobody else has asked for this game yet: you have waited 2\d s\.", page.inner_text("#play-waited")
+        ), page.inner_text("#play-waited")
+        advice = page.inner_text("#play-advice")
+        assert "Tick “Bots fill the empty seats”" in advice and "“A friend (invite)”" in advice, advice
+        assert_inside_the_window(page, "#play-alone")
+        page.screenshot(path=f"{SHOTS}/waiting-alone-en.png")
+        page.check("#play-bots")  # the wait chosen is 30 s, 25 of which are spent: bots in about 5 s
+        page.wait_for_selector("#play-status:has-text('Bots in')")
+        assert not page.locator("#play-alone").is_visible()
+        page.wait_for_selector("#hand .hand-card", timeout=30_000)
+        table = get_json(f"{url}/api/tables/{table_id_of(page)}")
+        assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
+
+
+def test_the_arabic_wait_counts_one_and_two_in_the_singular_and_the_dual(browser: Any, url: str) -> None:
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.select_option("#language", "ar")
+        for players, said in (
+            (2, "في انتظار لاعب آخر…"),
+            (3, "في انتظار لاعبَين آخرَين…"),
+            (4, "في انتظار 3 لاعبين آخرين…"),
+        ):
+            page.click(f"label[for='play-players-{players}']")
+            page.uncheck("#play-bots")
+            page.click("#play-button")
+            page.wait_for_selector("#play-cancel:visible")
+            page.wait_for_selector(f"#play-status:has-text('{said}')")
+            page.click("#play-cancel")
+            page.wait_for_selector("#play-button:enabled")
+
+
+def assert_inside_the_window(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    window = page.viewport_size
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= window["height"], (selector, box, window)
+
+
+def test_the_wait_starts_in_view_on_a_desktop_whose_window_ends_above_it(browser: Any, url: str) -> None:
+    """At 1280 by 800 px the Play now buttons are just above the window's bottom edge and the status below it: pressing
+    Play now brings the status into view, so that the person reads that they wait (not greyed buttons only)."""
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    with open_page(browser, **{**DESKTOP, "viewport": {"width": 1280, "height": 800}}) as page:
+        ask_to_play(page, url, "Ghita", 2, bots=True)
+        page.wait_for_selector("#play-status:has-text('Bots in')")
+        page.wait_for_timeout(200)  # any scrolling done
+        page.screenshot(path=f"{SHOTS}/waiting-desktop-1280x800.png")
+        assert_inside_the_window(page, "#play-status")
+        assert_inside_the_window(page, "#play-cancel")
+        page.click("#play-cancel")

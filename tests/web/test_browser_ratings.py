@@ -9,6 +9,7 @@ import os
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,6 +33,9 @@ from test_browser_pages import AXE, serious_violations
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+SHOTS = "/tmp/lobbyfix"
+"""Where the screenshots of these pages go, for a person to look at."""
 
 CHANGE = re.compile(r"^[+\u2212]\d+ \u2192 \d{1,3}(,\d{3})*$")
 """A rating change as the page shows it: "+12 → 1,012"."""
@@ -66,24 +70,33 @@ def play_both_to_game_over(pages: list[Any], seconds: float = 60) -> None:
         pages[0].wait_for_timeout(40)
 
 
+def play_a_rated_game(url: str, host: Any, host_name: str, friend: Any, friend_name: str, public: bool = False) -> str:
+    """``host`` and ``friend`` keep their names and play a short game (the first point wins) at the host's table
+    (listed, if ``public``, so that anyone sees it on their pages), to its end; its table id."""
+    keep_name(host, url, host_name)
+    keep_name(friend, url, friend_name)
+    host.goto(url)  # the table is made under the host's kept name, and the friend joins under theirs
+    host.select_option("[data-seat-kind='1']", "human")
+    host.fill("#target", "1")  # the first point wins: a short game
+    if public:
+        host.check("#create-public")
+    host.click("#create")
+    link = host.locator("#invite-link")
+    link.wait_for()
+    friend.goto(link.input_value())
+    friend.click("#join-button")
+    for page in (host, friend):
+        page.wait_for_selector("#hand .hand-card")
+    table_id = table_id_of(host)
+    play_both_to_game_over([host, friend])
+    return table_id
+
+
 def test_after_a_game_between_two_people_each_sees_their_rating_change_and_the_game_on_their_page(
     browser: Any, url: str
 ) -> None:
     with open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
-        keep_name(amina, url, "Amina")
-        keep_name(brahim, url, "Brahim")
-        amina.goto(url)  # the table is made under her kept name, and the friend joins under his
-        amina.select_option("[data-seat-kind='1']", "human")
-        amina.fill("#target", "1")  # the first point wins: a short game
-        amina.click("#create")
-        link = amina.locator("#invite-link")
-        link.wait_for()
-        brahim.goto(link.input_value())
-        brahim.click("#join-button")
-        for page in (amina, brahim):
-            page.wait_for_selector("#hand .hand-card")
-        table_id = table_id_of(amina)
-        play_both_to_game_over([amina, brahim])
+        table_id = play_a_rated_game(url, amina, "Amina", brahim, "Brahim")
         for page in (amina, brahim):
             page.locator("#rating-changes .rating-change.own").wait_for()
         summary = get_json(f"{url}/api/tables/{table_id}")
@@ -123,3 +136,48 @@ def shown_change(summary: dict[str, Any], seat: int) -> str:
     change = summary["ratings"][seat]
     sign = "+" if change["change"] >= 0 else "\u2212"
     return f"{sign}{abs(change['change'])} \u2192 {change['after']:,}"
+
+
+WIDER_THAN_SHOWN = """((width) => {
+  const wider = [...document.querySelectorAll("#player *")].filter((e) => {
+    const box = e.getBoundingClientRect();
+    if (box.width === 0) return false;
+    for (let up = e.parentElement; up; up = up.parentElement) {  // inside a box of its own that scrolls: fine
+      if (["auto", "scroll"].includes(getComputedStyle(up).overflowX)) return false;
+    }
+    return box.left < -0.5 || box.right > width + 0.5;
+  });
+  const box = document.querySelector("#player .ratings-table").parentElement;
+  return { scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+    table: [box.scrollWidth, box.clientWidth],
+    cols: [...box.querySelectorAll("thead th")].map((c) => Math.round(c.getBoundingClientRect().width)),
+    cells: [...box.querySelectorAll("tbody tr:first-child > *")].map((c) => Math.round(c.scrollWidth)),
+    wider: wider.slice(0, 8).map((e) => `${e.tagName}.${e.className}: ${e.textContent.slice(0, 40)}`) };
+})"""
+"""What runs past the right edge of a screen ``width`` wide: the page's width, the window's (a phone's browser widens
+its window to a page wider than the screen, zooming out: then the text is smaller than it should be), and the
+elements of the player's page past either edge that no box of their own scrolls, and the widths of the ratings table
+and of its box."""
+
+
+def test_a_players_page_fits_a_phone_in_every_language(browser: Any, url: str) -> None:
+    """A player's page with a rated game, at 390 and at 320 px, in French (the longest words: "Toutes les parties,
+    robots compris", "Analyser la partie"), English and Arabic: nothing runs past the window's right edge, and the
+    page never scrolls sideways."""
+    with open_page(browser, **DESKTOP) as chama, open_page(browser, **DESKTOP) as driss:
+        table_id = play_a_rated_game(url, chama, "Chama", driss, "Driss", public=True)
+    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+    for width in (390, 320):
+        with open_page(browser, **{**PHONE, "viewport": {"width": width, "height": 844}, "locale": "fr-FR"}) as phone:
+            page_url = f"{url}/p/Chama"
+            for language in ("fr", "en", "ar"):
+                phone.goto(page_url)
+                phone.select_option("#language", language)
+                phone.wait_for_selector(f"html[lang='{language}'] #player .history-game[data-table='{table_id}']")
+                phone.wait_for_timeout(100)  # the fonts and the layout settle
+                phone.screenshot(path=f"{SHOTS}/profile-{language}-{width}.png", full_page=True)
+                shown = phone.evaluate(WIDER_THAN_SHOWN, width)
+                assert shown["scroll"] <= width and shown["inner"] == width, (language, width, shown)
+                assert shown["wider"] == [], (language, width, shown)
+                table, box = shown["table"]
+                assert table <= box, (language, width, shown)  # the ratings fit: not even their box scrolls

@@ -13,6 +13,7 @@ const TICKET = "ronda.playTicket";
 const PLAY_WAIT = "ronda.playWait"; // play now's wait for people and bots' level: this browser's last choices
 const PLAY_LEVEL = "ronda.playLevel";
 const WAITS = [10, 30, 60, 120];
+const ALONE_AFTER = 20; // seconds a wait for people only lasts before the page says what else the person can do
 let drafts = null; // the names typed and not sent yet, carried over a redraw of the lobby (a language switch)
 
 /** A fan of cards for the lobby and the invite page. */
@@ -25,6 +26,17 @@ function fan(names = ["1o", "12c", "11e", "10b", "7o"]) {
 
 export function presetName(name) {
   return has(`preset_${name}`) ? t(`preset_${name}`) : name;
+}
+
+/** "Waiting for 1 more…", in the number the language gives to `n` (the Arabic singular and dual have their own). */
+function waitingFor(n) {
+  return has(`playWaiting_${n}`) ? t(`playWaiting_${n}`) : t("playWaiting", { n });
+}
+
+/** A wait as people read it: "25 s", "2 min 05 s". */
+function waited(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return s < 60 ? t("secondsN", { n: s }) : t("minutesSecondsN", { m: Math.floor(s / 60), s: String(s % 60).padStart(2, "0") });
 }
 
 function presetSummary(name, meta) {
@@ -274,6 +286,7 @@ export async function showLobby(app, { go, fail, meta }) {
 
   // ---- play now: strangers asking for the same game are seated together (docs/web-protocol.md, "Play now")
   let waitTimer = null;
+  let waitSince = null; // when this page began to wait (Date.now()): the wait shown, and bots asked for mid-wait
   const playName = el("input", { id: "play-name", name: "play-name", value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
     [2, 3, 4].map((n) => [
@@ -293,6 +306,11 @@ export async function showLobby(app, { go, fail, meta }) {
   playWait.addEventListener("change", () => localStorage.setItem(PLAY_WAIT, playWait.value));
   playLevel.addEventListener("change", () => localStorage.setItem(PLAY_LEVEL, playLevel.value));
   const playStatus = el("p", { id: "play-status", class: "hint", "aria-live": "polite" });
+  // A wait for people only, long and alone: how long it has lasted, and what else the person can do.
+  // The time waited changes each second, so only the advice is read out (once, as it appears).
+  const playWaited = el("p", { class: "hint", id: "play-waited" });
+  const playAdvice = el("p", { class: "hint", id: "play-advice", "aria-live": "polite" });
+  const playAlone = el("div", { id: "play-alone", hidden: true }, playWaited, playAdvice);
   const playButton = el("button", { class: "btn primary big", id: "play-button", type: "submit" }, t("playNow"));
   const cancelButton = el("button", { class: "btn", id: "play-cancel", type: "button", hidden: true }, t("playCancel"));
   playNow.append(
@@ -310,7 +328,8 @@ export async function showLobby(app, { go, fail, meta }) {
       el("label", { class: "field" }, el("span", {}, t("playWait")), playWait),
       el("label", { class: "field" }, el("span", {}, t("playLevel")), playLevel)),
     el("div", { class: "row" }, playButton, cancelButton),
-    playStatus);
+    playStatus,
+    playAlone);
   const playCount = () => Number(playNow.querySelector("input[name=play-players]:checked").value);
   const drawPlayPresets = () => {
     const n = playCount();
@@ -322,10 +341,28 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   drawPlayPresets();
   playPlayers.addEventListener("change", drawPlayPresets);
-  playBots.addEventListener("change", () => { playWait.disabled = playLevel.disabled = !playBots.checked; });
+  // While a wait goes on, its bots follow the form: ticking the box (or choosing another wait or level) asks
+  // again with the ticket, which replaces the request; the wait already spent counts towards the bots' wait.
+  const askAgain = async () => {
+    if (waitTimer === null || !localStorage.getItem(TICKET)) return;
+    try {
+      playAnswer(await askToPlay());
+    } catch (error) {
+      if (error.status !== 0) fail(error);
+    }
+  };
+  playBots.addEventListener("change", () => {
+    playWait.disabled = playLevel.disabled = !playBots.checked;
+    askAgain();
+  });
+  playWait.addEventListener("change", () => { if (playBots.checked) askAgain(); });
+  playLevel.addEventListener("change", () => { if (playBots.checked) askAgain(); });
   const stopWaiting = () => {
     clearInterval(waitTimer);
     waitTimer = null;
+    waitSince = null;
+    playAlone.hidden = true;
+    playAdvice.textContent = "";
     playButton.disabled = false;
     cancelButton.hidden = true;
   };
@@ -343,17 +380,37 @@ export async function showLobby(app, { go, fail, meta }) {
     playButton.disabled = true;
     cancelButton.hidden = false;
     if (!waitTimer) waitTimer = setInterval(look, 1000);
+    const starting = waitSince === null;
+    if (starting) waitSince = Date.now();
     if (answer.status === "seating") return; // matched: the table is being made, the next look seats us
     const more = answer.players - 1 - answer.others;
-    playStatus.textContent = [t("playWaiting", { n: more }),
+    playStatus.textContent = [waitingFor(more),
       answer.bots_in === null ? "" : t("playBotsIn", { n: Math.ceil(answer.bots_in) })].filter(Boolean).join(" ");
+    // On a desktop the status starts below the window's bottom edge: it is brought to the window's middle, the
+    // buttons above it, when the wait starts (not at each look, which would pull back a person who scrolled away),
+    // and the line on what to do is shown as it appears.
+    if (starting) playStatus.scrollIntoView({ block: "center" });
+    const spent = (Date.now() - waitSince) / 1000;
+    const alone = answer.bots_in === null && spent >= ALONE_AFTER;
+    if (alone) {
+      const appearing = playAlone.hidden;
+      playWaited.textContent = t("playAlone", { time: waited(spent) });
+      playAlone.hidden = false;
+      if (appearing) {
+        playAdvice.textContent = t("playAloneWhat", { bots: t("playBots"), friend: t("human") });
+        playAlone.scrollIntoView({ block: "nearest" });
+      }
+    } else {
+      playAlone.hidden = true;
+    }
   };
+  const spentWaiting = () => (waitSince === null ? 0 : (Date.now() - waitSince) / 1000);
   // The request the form describes (the name typed, if any, is the one kept: the field shows it once kept).
   const askToPlay = () => {
     const me = playName.value.trim();
     return api("/api/play", {
       players: playCount(), preset: playPreset.value, ...(me ? { name: me } : {}),
-      bots_after: playBots.checked ? Number(playWait.value) : null, level: playLevel.value,
+      bots_after: playBots.checked ? Math.max(0, Math.round(Number(playWait.value) - spentWaiting())) : null, level: playLevel.value,
       ticket: localStorage.getItem(TICKET),
     });
   };

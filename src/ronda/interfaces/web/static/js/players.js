@@ -24,6 +24,9 @@ export function ratingChange(change) {
 
 const playerLink = (id, name) => el("a", { href: `/p/${encodeURIComponent(id)}`, "data-link": "" }, name);
 
+/** A table in a box of its own that scrolls sideways should it be wider than a narrow screen: never the page. */
+const scrolling = (table) => el("div", { class: "table-scroll" }, table);
+
 function date(iso) {
   const when = new Date(iso);
   return Number.isNaN(when.getTime()) ? "" : when.toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
@@ -75,7 +78,7 @@ export async function showPlayer(app, key, { fail, current }) {
     el("section", { class: "panel" },
       el("h1", {}, page.name),
       page.you ? el("p", { class: "hint" }, t("yourPage")) : null,
-      ratings,
+      scrolling(ratings),
       el("p", { class: "hint" }, t("ratingsExplained"))),
     el("section", { class: "panel", "aria-labelledby": "history-title" },
       el("h2", { id: "history-title" }, t("gamesPlayed")),
@@ -109,11 +112,11 @@ export async function showLeaderboard(app, players, { fail, current }) {
       el("h1", { id: "leaderboard-title" }, t("leaderboardOf", { n: board.players })),
       tabs,
       board.ranked.length
-        ? el("table", { class: "summary-table", id: "ranked" }, head, el("tbody", {}, rows(board.ranked)))
+        ? scrolling(el("table", { class: "summary-table", id: "ranked" }, head, el("tbody", {}, rows(board.ranked))))
         : el("p", { class: "empty" }, t("noRatingsYet")),
       board.provisional.length ? [
         el("h2", {}, t("provisionalPlayers", { n: board.provisional_games })),
-        el("table", { class: "summary-table", id: "provisional" }, head.cloneNode(true), el("tbody", {}, rows(board.provisional))),
+        scrolling(el("table", { class: "summary-table", id: "provisional" }, head.cloneNode(true), el("tbody", {}, rows(board.provisional)))),
       ] : null,
       el("p", { class: "hint" }, t("ratingsExplained")))));
 }
