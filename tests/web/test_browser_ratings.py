@@ -181,3 +181,30 @@ def test_a_players_page_fits_a_phone_in_every_language(browser: Any, url: str) -
                 assert shown["wider"] == [], (language, width, shown)
                 table, box = shown["table"]
                 assert table <= box, (language, width, shown)  # the ratings fit: not even their box scrolls
+
+
+def test_a_game_between_people_without_kept_names_says_why_it_is_not_rated(browser: Any, url: str) -> None:
+    """An audit: two people played now with the name left empty ("You" and "Guest 2": names for that table only,
+    no player kept) and finished a game; it is not rated (docs/server.md), but the end screen showed no Rating
+    section and no reason. It says why, in the page's language."""
+    with open_page(browser, **DESKTOP) as first, open_page(browser, **DESKTOP) as second:
+        for page in (first, second):
+            page.goto(url)
+            page.select_option("#play-preset", "short")  # first to 25: the shortest game play now offers
+            page.uncheck("#play-bots")
+            page.click("#play-button")  # the name left empty
+        for page in (first, second):
+            page.wait_for_selector("#hand .hand-card", timeout=20_000)
+        table_id = table_id_of(first)
+        play_both_to_game_over([first, second], seconds=300)
+        assert get_json(f"{url}/api/tables/{table_id}")["unrated"] == ["guest"]
+        for page in (first, second):
+            said = page.locator("#summary #unrated")
+            assert (
+                said.inner_text() == "Not rated: a player without a kept name is not rated — keep a name to be rated."
+            )
+            assert page.locator("#summary #rating-changes").count() == 0
+        second.select_option("#language", "fr")
+        assert second.inner_text("#summary #unrated") == (
+            "Partie non classée : un joueur sans nom gardé n'est pas classé — gardez un nom pour être classé."
+        )

@@ -102,6 +102,40 @@ def contested(players: int, abandoned: set[int]) -> bool:
     return len({side_of(players, seat) for seat in abandoned}) < sides
 
 
+BOT, GUEST, SAME_PLAYER, UNPLAYED, ALL_LEFT = "bot", "guest", "same_player", "unplayed", "all_left"
+"""Why a finished game is not rated (:func:`unrated`): a bot's seat; a person's seat taken without a kept name
+(docs/server.md, "Identity and accounts"); one player in two seats; a person who never made a decision of their
+own; every side has a player who left."""
+
+
+def unrated(seats: list[tuple[str, str | None]], unplayed: tuple[int, ...], abandoned: set[int]) -> list[str]:
+    """Every reason why a finished game is not rated, in the order above; empty: it is rated.
+
+    ``seats``: each seat's kind and player (``None`` without a kept name), in seat order; ``unplayed``: the people's
+    seats that made no decision of their own; ``abandoned``: the seats whose players left it. The store decides
+    with it (:meth:`.store.Store.rate_game`) and the table tells the players with it (the summary's ``unrated``),
+    so that what the end screen says is what the store did.
+
+    >>> unrated([("human", "a"), ("human", "b")], (), set()), unrated([("human", "a"), ("bot", None)], (), set())
+    ([], ['bot'])
+    >>> unrated([("human", "a"), ("human", None)], (1,), set()), unrated([("human", "a"), ("human", "a")], (), {0, 1})
+    (['guest', 'unplayed'], ['same_player', 'all_left'])
+    """
+    people = [player for kind, player in seats if kind == "human" and player is not None]
+    reasons = []
+    if any(kind != "human" for kind, _ in seats):
+        reasons.append(BOT)
+    if any(kind == "human" and player is None for kind, player in seats):
+        reasons.append(GUEST)
+    if len(set(people)) != len(people):
+        reasons.append(SAME_PLAYER)
+    if unplayed:
+        reasons.append(UNPLAYED)
+    if not contested(len(seats), abandoned):
+        reasons.append(ALL_LEFT)
+    return reasons
+
+
 def ranks_of(players: int, winner: int, scores: list[int], abandoned: set[int]) -> list[Placing]:
     """Each seat's placing from the game's winning side, the sides' scores and the seats whose players left.
 

@@ -749,7 +749,8 @@ class Store:
         own (``unplayed``: they never came, or were away for a whole rematch,
         and the stand-in played it all): no contest took place, and rating it
         as abandoned would let anyone farm rating points off a second name that
-        joins and never connects. The players' rows are locked (PostgreSQL) so
+        joins and never connects. The reasons are :func:`.ratings.unrated`'s,
+        which the table's summary also tells its players. The players' rows are locked (PostgreSQL) so
         that two servers finishing two games of one player rate them one after
         the other.
         """
@@ -764,13 +765,13 @@ class Store:
             .where(seats_table.c.table_id == table_id)
             .order_by(seats_table.c.seat)
         ).all()
-        people = [s.player_id for s in seats if s.kind == "human" and s.player_id is not None]
         players = len(seats)
-        if players not in ratings.PLAYER_COUNTS or len(set(people)) != players:
-            return
-        if not ratings.contested(players, set(abandoned)):
+        reasons = ratings.unrated([(s.kind, s.player_id) for s in seats], unplayed, set(abandoned))
+        if ratings.ALL_LEFT in reasons:
             log.info("table %s: game %d is not rated: every side has a player who left it", table_id, game)
+        if players not in ratings.PLAYER_COUNTS or reasons:
             return
+        people = [s.player_id for s in seats]  # no reason above: each seat a person's, each a different player
         held = {
             r.player_id: ratings.Skill(r.mu, r.sigma, r.games)
             for r in db.execute(

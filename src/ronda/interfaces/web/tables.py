@@ -83,6 +83,7 @@ from .protocol import (
     rules_json,
     view_json,
 )
+from .ratings import unrated as why_unrated
 from .replays import dealt_events
 from .store import CommitUnknown, Decision, Journal, StoreConflict, StoreUnavailable, resolve_unknown_commit
 from .workers import BotFailed, BotPool
@@ -347,7 +348,21 @@ class Table:
             "stalled": self.stalled,
             "turn_time": self.settings.turn_time,
             **({"ratings": self.ratings[self.number]} if self.number in self.ratings else {}),
+            **({"unrated": reasons} if (reasons := self.unrated()) else {}),
         }
+
+    def unrated(self) -> list[str]:
+        """Why the current game, finished, is not rated (:func:`.ratings.unrated`), from the facts the store rated it
+        with (the seats, who played, who left); empty while it goes on and once it is rated.
+
+        The end screen says it: a game among people that showed no rating and no reason left them guessing (an
+        audit: two guests, neither with a kept name). Who left is kept in memory only: a table rebuilt after a
+        restart cannot tell that every side left, and says nothing rather than a wrong reason.
+        """
+        if self.number not in self.results or self.number in self.ratings:
+            return []
+        seats = [(s.kind, s.player) for s in self.seats]
+        return why_unrated(seats, self._unplayed(self.acted), self.abandoned)
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat this token opens, comparing hashes in constant time; ``None`` when it opens none."""

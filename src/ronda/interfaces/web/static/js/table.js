@@ -799,12 +799,16 @@ export class TableScreen {
   }
 
   /** The rating change of each player of a rated game (sent once stored, in the table's summary), or why the
-   * game is not rated: a bot played. */
+   * game is not rated, each reason the server gives (the summary's `unrated`): a game among guests that showed
+   * neither left its players guessing. Neither while a rated game's changes are on their way. */
   ratingChanges(names) {
     const changes = this.table?.ratings;
     if (!changes) {
-      const bots = (this.table?.seats || []).some((x) => x.kind === "bot");
-      return bots ? el("p", { class: "hint unrated", id: "unrated" }, t("unratedBots")) : null;
+      const reasons = this.table?.unrated || [];
+      return reasons.length
+        ? el("p", { class: "hint unrated", id: "unrated", "data-reasons": reasons.join(" ") },
+          [t("notRated"), ...reasons.map((reason) => t(`unrated_${reason}`))].join(" "))
+        : null;
     }
     return el("section", { class: "rating-changes", id: "rating-changes", "aria-labelledby": "rating-title" },
       el("h3", { id: "rating-title" }, t("ratingTitle")),
