@@ -21,9 +21,6 @@ from test_browser import DESKTOP, get_json, hand_of, open_page, served, table_id
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
 
-SHOTS = "/tmp/lobbyfix"
-"""Where the screenshots of the waits go, for a person to look at."""
-
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -268,11 +265,10 @@ def test_play_now_says_its_tables_are_public(browser: Any, url: str) -> None:
         page.wait_for_selector("#play-public:has-text('عامة')")
 
 
-def test_a_long_wait_for_people_only_says_how_long_and_what_else_to_do(browser: Any, url: str) -> None:
+def test_a_long_wait_for_people_only_says_how_long_and_what_else_to_do(browser: Any, url: str, tmp_path: Path) -> None:
     """Bots unticked and nobody else coming: after 20 s the page says how long the wait has lasted and what the
     person can do (tick the bots' box, or invite a friend to a new table); ticking the box then brings bots, the
     wait already spent counting towards theirs."""
-    Path(SHOTS).mkdir(parents=True, exist_ok=True)
     with open_page(browser, **DESKTOP) as page:
         page.clock.install()  # the page's time, jumped ahead below (the server's wait goes on in real time)
         ask_to_play(page, url, "Farid", 2)
@@ -286,7 +282,7 @@ def test_a_long_wait_for_people_only_says_how_long_and_what_else_to_do(browser: 
         advice = page.inner_text("#play-advice")
         assert "Tick “Bots fill the empty seats”" in advice and "“A friend (invite)”" in advice, advice
         assert_inside_the_window(page, "#play-alone")
-        page.screenshot(path=f"{SHOTS}/waiting-alone-en.png")
+        page.screenshot(path=str(tmp_path / "waiting-alone-en.png"))
         page.check("#play-bots")  # the wait chosen is 30 s, 25 of which are spent: bots in about 5 s
         page.wait_for_selector("#play-status:has-text('Bots in')")
         assert not page.locator("#play-alone").is_visible()
@@ -319,15 +315,16 @@ def assert_inside_the_window(page: Any, selector: str) -> None:
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= window["height"], (selector, box, window)
 
 
-def test_the_wait_starts_in_view_on_a_desktop_whose_window_ends_above_it(browser: Any, url: str) -> None:
+def test_the_wait_starts_in_view_on_a_desktop_whose_window_ends_above_it(
+    browser: Any, url: str, tmp_path: Path
+) -> None:
     """At 1280 by 800 px the Play now buttons are just above the window's bottom edge and the status below it: pressing
     Play now brings the status into view, so that the person reads that they wait (not greyed buttons only)."""
-    Path(SHOTS).mkdir(parents=True, exist_ok=True)
     with open_page(browser, **{**DESKTOP, "viewport": {"width": 1280, "height": 800}}) as page:
         ask_to_play(page, url, "Ghita", 2, bots=True)
         page.wait_for_selector("#play-status:has-text('Bots in')")
         page.wait_for_timeout(200)  # any scrolling done
-        page.screenshot(path=f"{SHOTS}/waiting-desktop-1280x800.png")
+        page.screenshot(path=str(tmp_path / "waiting-desktop-1280x800.png"))
         assert_inside_the_window(page, "#play-status")
         assert_inside_the_window(page, "#play-cancel")
         page.click("#play-cancel")

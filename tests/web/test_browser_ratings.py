@@ -34,9 +34,6 @@ from test_browser_pages import AXE, serious_violations
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
 
-SHOTS = "/tmp/lobbyfix"
-"""Where the screenshots of these pages go, for a person to look at."""
-
 CHANGE = re.compile(r"^[+\u2212]\d+ \u2192 \d{1,3}(,\d{3})*$")
 """A rating change as the page shows it: "+12 → 1,012"."""
 
@@ -75,19 +72,8 @@ def play_a_rated_game(url: str, host: Any, host_name: str, friend: Any, friend_n
     (listed, if ``public``, so that anyone sees it on their pages), to its end; its table id."""
     keep_name(host, url, host_name)
     keep_name(friend, url, friend_name)
-    host.goto(url)  # the table is made under the host's kept name, and the friend joins under theirs
-    host.select_option("[data-seat-kind='1']", "human")
-    host.fill("#target", "1")  # the first point wins: a short game
-    if public:
-        host.check("#create-public")
-    host.click("#create")
-    link = host.locator("#invite-link")
-    link.wait_for()
-    friend.goto(link.input_value())
-    friend.click("#join-button")
-    for page in (host, friend):
-        page.wait_for_selector("#hand .hand-card")
-    table_id = table_id_of(host)
+    # The table is made under the host's kept name, and the friend joins under theirs; the first point wins.
+    table_id = make_table_for_two(host, friend, url, target=1, public=public)
     play_both_to_game_over([host, friend])
     return table_id
 
@@ -160,13 +146,12 @@ elements of the player's page past either edge that no box of their own scrolls,
 and of its box."""
 
 
-def test_a_players_page_fits_a_phone_in_every_language(browser: Any, url: str) -> None:
+def test_a_players_page_fits_a_phone_in_every_language(browser: Any, url: str, tmp_path: Path) -> None:
     """A player's page with a rated game, at 390 and at 320 px, in French (the longest words: "Toutes les parties,
     robots compris", "Analyser la partie"), English and Arabic: nothing runs past the window's right edge, and the
     page never scrolls sideways."""
     with open_page(browser, **DESKTOP) as chama, open_page(browser, **DESKTOP) as driss:
         table_id = play_a_rated_game(url, chama, "Chama", driss, "Driss", public=True)
-    Path(SHOTS).mkdir(parents=True, exist_ok=True)
     for width in (390, 320):
         with open_page(browser, **{**PHONE, "viewport": {"width": width, "height": 844}, "locale": "fr-FR"}) as phone:
             page_url = f"{url}/p/Chama"
@@ -175,12 +160,30 @@ def test_a_players_page_fits_a_phone_in_every_language(browser: Any, url: str) -
                 phone.select_option("#language", language)
                 phone.wait_for_selector(f"html[lang='{language}'] #player .history-game[data-table='{table_id}']")
                 phone.wait_for_timeout(100)  # the fonts and the layout settle
-                phone.screenshot(path=f"{SHOTS}/profile-{language}-{width}.png", full_page=True)
+                phone.screenshot(path=str(tmp_path / f"profile-{language}-{width}.png"), full_page=True)
                 shown = phone.evaluate(WIDER_THAN_SHOWN, width)
                 assert shown["scroll"] <= width and shown["inner"] == width, (language, width, shown)
                 assert shown["wider"] == [], (language, width, shown)
                 table, box = shown["table"]
                 assert table <= box, (language, width, shown)  # the ratings fit: not even their box scrolls
+
+
+def make_table_for_two(host: Any, guest: Any, url: str, target: int, public: bool = False) -> str:
+    """``host`` makes a table for two people to ``target`` points (listed, if ``public``), ``guest`` joins it by its
+    invite; its id."""
+    host.goto(url)
+    host.select_option("[data-seat-kind='1']", "human")
+    host.fill("#target", str(target))
+    if public:
+        host.check("#create-public")
+    host.click("#create")
+    link = host.locator("#invite-link")
+    link.wait_for()
+    guest.goto(link.input_value())
+    guest.click("#join-button")
+    for page in (host, guest):
+        page.wait_for_selector("#hand .hand-card")
+    return table_id_of(host)
 
 
 def test_a_game_between_people_without_kept_names_says_why_it_is_not_rated(browser: Any, url: str) -> None:
@@ -208,3 +211,72 @@ def test_a_game_between_people_without_kept_names_says_why_it_is_not_rated(brows
         assert second.inner_text("#summary #unrated") == (
             "Partie non classée : un joueur sans nom gardé n'est pas classé — gardez un nom pour être classé."
         )
+
+
+@pytest.fixture(scope="module")
+def leaving_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose grace period is short: a person who closes their page leaves the game at once."""
+    yield from served(tmp_path_factory, "leaving", grace=0.3)
+
+
+def test_who_left_a_rated_game_reads_it_lost_and_the_other_reads_it_won_whoever_reached_the_target(
+    browser: Any, leaving_url: str
+) -> None:
+    """An audit: Amina left a rated game and her stand-in reached the target; back, she read a trophy and "You win!
+    First to 41: You." above "(left the game: counted as lost)", and Brahim read "You lost" above his gain, while
+    their pages listed the game as she lost it. The headline says the outcome that counts; the rules' result stays,
+    told as her seat's, played by the computer, where it won."""
+    url = leaving_url
+    with open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        keep_name(amina, url, "Leila")
+        keep_name(brahim, url, "Driss")
+        table_id = make_table_for_two(amina, brahim, url, target=3)
+        # Leila makes one decision of her own (a game a person never played in is not rated), then closes her page.
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline, "Leila never had a decision to make"
+            mover = next(
+                (
+                    p
+                    for p in (amina, brahim)
+                    if p.locator("[data-action^='declare-']").count() or p.locator("#hand .hand-card.playable").count()
+                ),
+                None,
+            )
+            if mover is not None:
+                if mover.locator("[data-action^='declare-']").count():
+                    mover.click(f"[data-action='declare-{truthful(hand_of(mover))}']")
+                else:
+                    mover.locator("#hand .hand-card.playable").first.click()
+                if mover is amina:
+                    break
+            brahim.wait_for_timeout(100)
+        amina.wait_for_timeout(300)  # her decision stored before she goes
+        amina.goto("about:blank")
+        while not get_json(f"{url}/api/tables/{table_id}")["seats"][0]["stand_in"]:
+            assert time.monotonic() < deadline + 30, "the stand-in never played for Leila"
+            time.sleep(0.1)
+        play_both_to_game_over([brahim], seconds=120)
+        brahim.locator("#summary #rating-changes").wait_for()
+        amina.goto(f"{url}/t/{table_id}")  # Leila comes back to the table
+        amina.locator("#summary #rating-changes").wait_for()
+        summary = get_json(f"{url}/api/tables/{table_id}")
+        assert [(c["result"], c["abandoned"]) for c in summary["ratings"]] == [("lost", True), ("won", False)]
+        stand_in_won = summary["winner"] == 0
+
+        assert amina.inner_text("#summary-title") == "You left the game: counted as a loss"
+        assert amina.locator("#summary .trophy").count() == 0
+        assert amina.inner_text("#summary .verdict") == (
+            "Your seat, played by the computer after you left, reached 3 first."
+            if stand_in_won
+            else "First to 3: Driss."
+        )
+        assert "(left the game: counted as lost)" in amina.inner_text("#summary #rating-changes .own")
+
+        assert brahim.inner_text("#summary-title") == "Leila left the game: you win"
+        assert brahim.locator("#summary .trophy.won").count() == 1
+        assert brahim.inner_text("#summary .verdict") == (
+            "Leila's seat, played by the computer, reached 3 first." if stand_in_won else "First to 3: You."
+        )
+        brahim.select_option("#language", "ar")
+        assert brahim.inner_text("#summary-title") == "غادر Leila المباراة: فزت"

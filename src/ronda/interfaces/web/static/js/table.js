@@ -819,6 +819,32 @@ export class TableScreen {
         c.abandoned ? el("small", { class: "abandoned" }, ` ${t("abandonedLost")}`) : null))));
   }
 
+  /** The headline of a rated game that a player left (their seat's rating change is `abandoned`): the outcome
+   * that counts, as the ratings and the players' pages have it, not the rules' winner, which may be the leaver's
+   * stand-in (an audit: the leaver read "You win!" above "counted as lost"). The rules' result is said below,
+   * with who played the leaver's seat where it won (`verdict`, else `null`: the rules' result as it is said). `null`
+   * when nobody left a rated game: the rules' result is the outcome. */
+  leftGame(s, names, view) {
+    const changes = this.table?.ratings || [];
+    const leavers = changes.filter((c) => c.abandoned).map((c) => c.seat);
+    if (!leavers.length) return null;
+    const name = leavers.map((seat) => names.seatName(seat)).join(", ");
+    const own = changes.find((c) => c.seat === this.seat);
+    const partnerLeft = names.players === 4 && leavers.some((seat) => names.isMySide(seat % 2));
+    let title;
+    if (!own) title = t("leftCountedLost", { name }); // a spectator: who left, no side taken
+    else if (own.abandoned) title = t("youLeftLost");
+    else if (own.result === "won") title = t("leftYouWin", { name });
+    else title = partnerLeft ? t("leftYourSideLoses", { name }) : t("weLose");
+    // The rules' result stays as it was said, unless the leaver's side won it: then whose seat the computer played.
+    const standIn = leavers.filter((seat) => (names.players === 4 ? seat % 2 : seat) === s.winner);
+    const challenge = s.reason === "failed_challenge";
+    let verdict = null;
+    if (standIn.includes(this.seat)) verdict = t(challenge ? "yourStandInWonByChallenge" : "yourStandInReached", { target: view.target });
+    else if (standIn.length) verdict = t(challenge ? "standInWonByChallenge" : "standInReached", { name: standIn.map((seat) => names.seatName(seat)).join(", "), target: view.target });
+    return { title, verdict: verdict && el("p", { class: "verdict" }, verdict), won: Boolean(own && !own.abandoned && own.result === "won") };
+  }
+
   summaryDialog(view, names) {
     const s = this.summary;
     const sides = view.scores.map((_, side) => side);
@@ -847,6 +873,7 @@ export class TableScreen {
     let title;
     let verdict = null;
     let wants = null; // who else asked for another game, said beside Play again
+    let won = s.kind === "game" && (this.seat === null || names.isMySide(s.winner)); // the trophy's: a win or a spectator
     const buttons = [];
     if (s.kind === "game") {
       const mine = names.isMySide(s.winner);
@@ -858,6 +885,8 @@ export class TableScreen {
       const byChallenge = this.seat !== null ? (mine ? "challengeWon" : "challengeLost")
         : pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge";
       verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : t("wonByTarget", { name: winners, target: view.target }));
+      const left = this.leftGame(s, names, view);
+      if (left) [title, verdict, won] = [left.title, left.verdict || verdict, left.won];
       if (this.seat !== null) {
         const seats = this.table.seats || [];
         const own = seats.find((x) => x.seat === this.seat);
@@ -898,8 +927,7 @@ export class TableScreen {
     }
     const dialog = el("div", { class: "dialog", role: "document" },
       // The trophy is the winners': the losing side's screen shows none.
-      s.kind === "game" && (this.seat === null || names.isMySide(s.winner))
-        ? el("div", { class: `trophy${names.isMySide(s.winner) ? " won" : ""}`, "aria-hidden": "true", html: trophy() }) : null,
+      won ? el("div", { class: `trophy${this.seat !== null ? " won" : ""}`, "aria-hidden": "true", html: trophy() }) : null,
       el("h2", { id: "summary-title" }, title),
       verdict,
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
