@@ -163,7 +163,7 @@ def test_points_taken_back_from_a_side_say_what_it_keeps():
     assert lines[1:] == [
         "Seat 3's tringa is exposed as false",
         "Your side (you and seat 2) +5 (false announcement)",
-        "Side 1 (seats 1 and 3)'s announcement points are taken back (-5), 1 left",
+        "The announcement points of side 1 (seats 1 and 3) are taken back (-5), 1 left",
     ]
     assert session.game.scores == [5, 1]
 

@@ -309,9 +309,16 @@ class Narrator:
             self.given[side] += diff
             if diff < 0:
                 name = side_name(side, self.players, self.me)
-                owner = "your" if name == "you" else f"{name}'s"
                 left = f", {self.given[side]} left" if self.given[side] else ""
-                lines.append(f"{owner} announcement points are taken back ({diff}){left}")
+                # A partnership's name ends in its seats: "side 1 (seats 1 and 3)'s points" reads badly (an audit).
+                points = (
+                    "your announcement points"
+                    if name == "you"
+                    else f"the announcement points of {name}"
+                    if name.endswith(")")
+                    else f"{name}'s announcement points"
+                )
+                lines.append(f"{points} are taken back ({diff}){left}")
         if any(diff > 0 for diff in diffs):
             takers = [side for side in range(self.sides) if self.given[side] > 0]
             declaring = {self._side_of(s) for s, kind in enumerate(self.declared) if kind not in (None, "none")}
