@@ -175,3 +175,42 @@ def test_R9_5_a_bluff_whose_points_would_reach_the_target_is_said_to_be_shown_fi
     game.apply(DECLARES["tringa"])
     game.apply(DECLARES["none"])
     assert game.scores == [36, 35]  # shown, exposed: 5 to seat 1, never 5 to seat 0 (R9.5, R8.6)
+
+
+BROWSER_FLOORS = """
+const { outcomeFloors, reason } = await import(process.argv[2]);
+const names = { seatName: (s) => `seat ${s}` };
+const drop = (card, won) => ({ won, lost: 0, facts: { kind: "play", card, taken: [], raised: false,
+  caida: false, missa: false, next_seat: 1, reply_caida: 0, reply_missa: 0 } });
+const options = [drop("6c", 0.261), drop("7c", 0.18), drop("2e", 0.02)];
+const floors = outcomeFloors(options);
+for (const option of options) console.log(reason(option, names, (c) => c, { floors }).join(""));
+"""
+
+
+def test_options_shown_together_each_say_their_share_of_games_won_once_one_does(tmp_path: Path) -> None:
+    """A learner's audit: of three near-equal first plays only one carried "wins the game within this round in
+    26%", the next (18.5%, under the 20% from which a share is said) nothing, and they read as different. Once one
+    option shown says its share, each says its own from 5%; a share under that stays unsaid. The browser's hint
+    panel words them the same way (coach.js)."""
+    game = Game(Rules(players=2), seed=1)
+    view = game.view(game.turn)
+    options = tuple(drop(card, 0.3, won=won) for card, won in (("6c", 0.261), ("7c", 0.18), ("2e", 0.02)))
+    lines = hint_lines(Evaluation(view.seat, "play", options, 200, False, 0), me=view.seat)
+    assert lines[1].endswith("; wins the game within this round in 26% of the guesses")
+    assert lines[2].endswith("; wins the game within this round in 18% of the guesses")
+    assert "wins the game" not in lines[3]
+    alone = hint_lines(Evaluation(view.seat, "play", options[1:], 200, False, 0), me=view.seat)
+    assert not any("wins the game" in line for line in alone)  # none says it: 18% alone is no news
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the browser's coach.js")
+    script = tmp_path / "floors.mjs"
+    script.write_text(BROWSER_FLOORS, encoding="utf-8")
+    coach = (Path(ronda.__file__).parent / "interfaces/web/static/js/coach.js").as_uri()
+    said = subprocess.run([node, str(script), coach], capture_output=True, text=True, timeout=60, check=True)
+    assert said.stdout.splitlines() == [
+        "drops it · wins the game within this round in 26% of the guesses",
+        "drops it · wins the game within this round in 18% of the guesses",
+        "drops it",
+    ]

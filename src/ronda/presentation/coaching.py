@@ -18,6 +18,7 @@ is the reader's seat, told "you" as in the play-by-play.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..analysis.grades import GRADES, LOSS_DIGITS, chance_points, shown_chance, thresholds_text
@@ -33,6 +34,11 @@ LIKELY = 0.5
 """A reply the next seat has in at least this share of the guesses is called likely."""
 WORTH_SAYING = 0.2
 """Below this share a risk is not mentioned: most cards leave some."""
+
+WORTH_COMPARING = 0.05
+"""In a hint where one option's share of games won (or lost) within the horizon is said, each other option's is
+said too from this share: near-equal options, one "wins the game within this round in 20%" and the next silent at
+18%, read as different when they are not (a learner's audit)."""
 
 
 def _cards(cards: tuple[int, ...]) -> str:
@@ -101,6 +107,7 @@ def option_reason(
     seat: int | None = None,
     within: str = "this round",
     known: bool = False,
+    floors: tuple[float, float] = (WORTH_SAYING, WORTH_SAYING),
 ) -> str:
     """Why an option is worth what it is, in a few words of the game.
 
@@ -109,7 +116,8 @@ def option_reason(
     the reader's (its hand is then "seat 1's hand", not "your hand": ``ronda analyse --json`` has no reader,
     and its reasons name the seat as its lines do — the coach audit, item 9, read "seat 1 declared none"
     beside "your hand holds no combination"); ``known``: the cards left are known
-    (:func:`known`), so a share of the guesses is a certainty and said as one.
+    (:func:`known`), so a share of the guesses is a certainty and said as one; ``floors``: the shares of games
+    won and lost from which they are said (:func:`outcome_floors`).
     """
     facts = option.facts
     if isinstance(facts, PlayFacts):
@@ -120,11 +128,26 @@ def option_reason(
         text = _challenge_reason(facts, "you" if seat is None else seat_name(seat, me), known)
     if not outcome:
         return text
-    if option.won >= WORTH_SAYING:
+    if option.won >= floors[0]:
         text += f"; wins the game within {within}{_of_guesses(option.won, known)}"
-    if option.lost >= WORTH_SAYING and not isinstance(facts, ChallengeFacts):
+    if option.lost >= floors[1] and not isinstance(facts, ChallengeFacts):
         text += f"; loses the game within {within}{_of_guesses(option.lost, known)}"
     return text
+
+
+def outcome_floors(options: Sequence[Option]) -> tuple[float, float]:
+    """The shares of games won and lost from which options shown together say theirs: :data:`WORTH_SAYING`, or
+    :data:`WORTH_COMPARING` once one of them says it, so that options are compared on the same terms.
+
+    >>> from ronda.engine.actions import DECLARES
+    >>> said = lambda won: Option(DECLARES["none"], 0.5, 0.0, won, 0.0, DeclareFacts("none", "none", 0))
+    >>> outcome_floors([said(0.26), said(0.185)]), outcome_floors([said(0.1), said(0.15)])
+    ((0.05, 0.2), (0.2, 0.2))
+    """
+    won = WORTH_COMPARING if any(o.won >= WORTH_SAYING for o in options) else WORTH_SAYING
+    challenge = [o for o in options if not isinstance(o.facts, ChallengeFacts)]
+    lost = WORTH_COMPARING if any(o.lost >= WORTH_SAYING for o in challenge) else WORTH_SAYING
+    return won, lost
 
 
 def known(evaluation: Evaluation) -> bool:
@@ -255,9 +278,11 @@ def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None
         f"Hint — your chance to win the game after each option, from what you can see ({_guesses(evaluation)}); "
         f"in brackets the expected points, your side's minus the others', within {within}:"
     ]
-    for number, option in enumerate(shown_options(evaluation, shown), 1):
+    options = shown_options(evaluation, shown)
+    floors = outcome_floors(options)
+    for number, option in enumerate(options, 1):
         name = option_name(option.action, me)
-        reason = option_reason(option, me, within=within, known=known(evaluation))
+        reason = option_reason(option, me, within=within, known=known(evaluation), floors=floors)
         lines.append(f"  {number}. {name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}")
     return lines
 

@@ -15,6 +15,18 @@ import { kindName, kindWord, rankName, t } from "./i18n.js";
 export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const LIKELY = 0.5;
 const WORTH_SAYING = 0.2;
+// Once one option shown beside others says its share of games won (or lost), each says its own from this share:
+// "wins … in 20%" beside a silent 18% reads as a difference that is not there (coaching.py's WORTH_COMPARING).
+const WORTH_COMPARING = 0.05;
+
+/** The shares of games won and lost from which options shown together say theirs (coaching.py's outcome_floors). */
+export function outcomeFloors(options) {
+  const said = (share) => options.some((o) => share(o) >= WORTH_SAYING);
+  return {
+    won: said((o) => o.won) ? WORTH_COMPARING : WORTH_SAYING,
+    lost: said((o) => ((o.facts || {}).kind === "challenge" ? 0 : o.lost)) ? WORTH_COMPARING : WORTH_SAYING,
+  };
+}
 const MARK = "\u0002";
 
 /** A share of the guesses as a percentage. */
@@ -49,7 +61,7 @@ export function optionName(option, names, chip) {
  * Why an option is worth what it is, in the reader's language (pieces of text and card chips). `known`: the
  * cards left were known (one guess, searched exactly), so a share of 100% is a certainty, said without guesses.
  */
-export function reason(option, names, chip, { outcome = true, risks = true, known = false } = {}) {
+export function reason(option, names, chip, { outcome = true, risks = true, known = false, floors = null } = {}) {
   const sure = (share) => known && share >= 1;
   const facts = option.facts || {};
   const said = [];
@@ -90,8 +102,9 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
     else if (sure(facts.loses_game)) said.push(t("why_challengeSure", { kind }));
     else said.push(t("why_challengeRisk", { kind, share: pct(facts.loses_game) }));
   }
-  if (outcome && option.won >= WORTH_SAYING) said.push(sure(option.won) ? t("why_winsSure") : t("why_wins", { share: pct(option.won) }));
-  if (outcome && option.lost >= WORTH_SAYING && facts.kind !== "challenge") {
+  const floor = floors || { won: WORTH_SAYING, lost: WORTH_SAYING };
+  if (outcome && option.won >= floor.won) said.push(sure(option.won) ? t("why_winsSure") : t("why_wins", { share: pct(option.won) }));
+  if (outcome && option.lost >= floor.lost && facts.kind !== "challenge") {
     said.push(sure(option.lost) ? t("why_losesSure") : t("why_loses", { share: pct(option.lost) }));
   }
   return rich(said.join(" · "), chip);
@@ -101,6 +114,7 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
 export function hintPanel(hint, names, chip, close) {
   const known = Boolean(hint.exact && hint.guesses === 1);
   const how = known ? t("hintExact") : t("hintGuesses", { n: hint.guesses });
+  const floors = outcomeFloors(hint.options);
   return el("section", { class: "hint-panel", id: "hint", "aria-labelledby": "hint-title", role: "region" },
     el("div", { class: "hint-head" },
       el("h3", { id: "hint-title" }, t("hintTitle")),
@@ -109,7 +123,7 @@ export function hintPanel(hint, names, chip, close) {
       el("span", { class: "hint-option" }, optionName(option, names, chip)),
       el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
       option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${t("pointsN", { n: points(option.expected) })})`),
-      el("span", { class: "hint-reason" }, reason(option, names, chip, { known }))))),
+      el("span", { class: "hint-reason" }, reason(option, names, chip, { known, floors }))))),
     el("p", { class: "hint muted" }, t("hintNote", { how })));
 }
 
