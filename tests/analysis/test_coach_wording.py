@@ -93,17 +93,22 @@ console.log(gains(more, less, "seat 1").replace(/[\\u0002\\u2066\\u2069]/g, ""))
 """
 
 
-def test_item_9_item_3_the_browser_says_a_caida_and_a_bluff_in_the_hints_words(tmp_path: Path) -> None:
-    """The browser builds its reasons from the same facts (coach.js): a certainty and a chance, as the terminal."""
+def browser_coach_says(tmp_path: Path, script: str) -> list[str]:
+    """The lines a node ``script`` prints with the page's coach.js (its URL the script's first argument)."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("no node to run the browser's coach.js")
-    script = tmp_path / "reasons.mjs"
-    script.write_text(BROWSER_REASONS, encoding="utf-8")
+    path = tmp_path / "coach-script.mjs"
+    path.write_text(script, encoding="utf-8")
     coach = (Path(ronda.__file__).parent / "interfaces/web/static/js/coach.js").as_uri()
-    run = subprocess.run([node, str(script), coach], capture_output=True, text=True, timeout=60, check=True)
+    run = subprocess.run([node, str(path), coach], capture_output=True, text=True, timeout=60, check=True)
+    return run.stdout.splitlines()
+
+
+def test_item_9_item_3_the_browser_says_a_caida_and_a_bluff_in_the_hints_words(tmp_path: Path) -> None:
+    """The browser builds its reasons from the same facts (coach.js): a certainty and a chance, as the terminal."""
     # The browser names ranks by their Spanish names (Caballo: the 11).
-    assert run.stdout.splitlines() == [
+    assert browser_coach_says(tmp_path, BROWSER_REASONS) == [
         "drops it · seat 1 holds a Caballo: a caida · wins the game within this round",
         "drops it · seat 1 holds a 3 in 26% of the guesses: a chance of a caida",
         "a false tringa (you hold a ronda): its settlement points are scored first, and it pays if the game is won"
@@ -202,14 +207,7 @@ def test_options_shown_together_each_say_their_share_of_games_won_once_one_does(
     assert "wins the game" not in lines[3]
     alone = hint_lines(Evaluation(view.seat, "play", options[1:], 200, False, 0), me=view.seat)
     assert not any("wins the game" in line for line in alone)  # none says it: 18% alone is no news
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node to run the browser's coach.js")
-    script = tmp_path / "floors.mjs"
-    script.write_text(BROWSER_FLOORS, encoding="utf-8")
-    coach = (Path(ronda.__file__).parent / "interfaces/web/static/js/coach.js").as_uri()
-    said = subprocess.run([node, str(script), coach], capture_output=True, text=True, timeout=60, check=True)
-    assert said.stdout.splitlines() == [
+    assert browser_coach_says(tmp_path, BROWSER_FLOORS) == [
         "drops it · wins the game within this round in 26% of the guesses",
         "drops it · wins the game within this round in 18% of the guesses",
         "drops it",
