@@ -777,8 +777,13 @@ class RondaApp(App[None]):
             box.show(session)
         self.query_one(TableView).show(session)
         self.query_one(HandView).show(session)
-        self.query_one(PromptLine).say(self.prompt_text(), self.error, self._place_hint())
+        self._say_prompt()
         self.call_after_refresh(self.keep_prompt_in_view)
+
+    def _say_prompt(self, size: Size | None = None) -> None:
+        """The prompt, the last refusal and the note under the board, a hint placed first (:meth:`_place_hint`)."""
+        note = self._place_hint(size)
+        self.screen_stack[0].query_one(PromptLine).say(self.prompt_text(), self.error, note)
 
     def _place_hint(self, size: Size | None = None) -> str:
         """Put a hint where the table stays in sight with it, and return the note for under the prompt.
@@ -830,7 +835,7 @@ class RondaApp(App[None]):
         if not game.query("#board"):
             return
         log = game.query_one(PlayLog)
-        game.query_one(PromptLine).say(self.prompt_text(), self.error, self._place_hint(event.size))
+        self._say_prompt(event.size)
         self._show_recent(log, event.size)
         for widget in (*game.query(TableView), *game.query(HandView)):
             widget.refresh(layout=True)

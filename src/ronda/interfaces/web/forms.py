@@ -263,13 +263,14 @@ def name_taken(held: str, name: str, where: Literal["table", "server"]) -> HttpE
 {'name': 'Amina', 'held': 'Amina'})
     """
     who = "someone at this table" if where == "table" else "a player on this server"
+    place = "at_table" if where == "table" else "on_server"
     params: dict[str, str | int] = {"name": name, "held": held}
     if held == name:
         return HttpError(
             409,
             "name_taken",
             f"{who} is already called {held!r}: choose another name",
-            reason=f"name_{'at_table' if where == 'table' else 'on_server'}",
+            reason=f"name_{place}",
             params=params,
         )
     return HttpError(
@@ -277,7 +278,7 @@ def name_taken(held: str, name: str, where: Literal["table", "server"]) -> HttpE
         "name_taken",
         f"{who} is already called {held!r}, and {name!r} looks the same: a name this similar is taken; "
         "add something to tell you apart (an initial, a surname) or choose another name",
-        reason=f"name_like_{'at_table' if where == 'table' else 'on_server'}",
+        reason=f"name_like_{place}",
         params=params,
     )
 

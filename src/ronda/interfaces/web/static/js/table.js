@@ -830,14 +830,14 @@ export class TableScreen {
     if (!leavers.length) return null;
     const name = leavers.map((seat) => names.seatName(seat)).join(", ");
     const own = changes.find((c) => c.seat === this.seat);
-    const partnerLeft = names.players === 4 && leavers.some((seat) => names.isMySide(seat % 2));
+    const partnerLeft = names.players === 4 && leavers.some((seat) => names.isMySide(sideOf(seat, names.players)));
     let title;
     if (!own) title = t("leftCountedLost", { name }); // a spectator: who left, no side taken
     else if (own.abandoned) title = t("youLeftLost");
     else if (own.result === "won") title = t("leftYouWin", { name });
     else title = partnerLeft ? t("leftYourSideLoses", { name }) : t("weLose");
     // The rules' result stays as it was said, unless the leaver's side won it: then whose seat the computer played.
-    const standIn = leavers.filter((seat) => (names.players === 4 ? seat % 2 : seat) === s.winner);
+    const standIn = leavers.filter((seat) => sideOf(seat, names.players) === s.winner);
     const challenge = s.reason === "failed_challenge";
     let verdict = null;
     if (standIn.includes(this.seat)) verdict = t(challenge ? "yourStandInWonByChallenge" : "yourStandInReached", { target: view.target });
