@@ -269,9 +269,9 @@ def test_a_player_who_never_moves_at_all_loses_the_rated_game_and_the_stand_in_p
     was unrated) and kept the other waiting a whole turn time for every decision. Now a person there when their
     time runs out took part; after three in a row the stand-in plays on for them at the table's pace."""
     with server(tmp_path, grace=30, turn_time=0.3, stand_in="random") as http:
-        # To 15: before the dodger's third decision Amina can score 9 at most (a tringa taking a ronda's point too, a
-        # missa, then a caida and a
-        # missa); to 6 a random deck let her win first, and the dodger's clock ran out twice only (a CI run).
+        # To 15: before the dodger's third decision Amina can score 9 at most (a tringa taking a ronda's point too,
+        # a missa, then a caida and a missa); to 6 a random deck let her win first, and the dodger's clock ran out
+        # twice only (a CI run).
         table_id, _, tokens = seat_two(http, target=15)
         clients = seat_clients(http, table_id, tokens)
         amina, dodger = clients[0], clients[1]
