@@ -855,6 +855,63 @@ def test_on_a_short_terminal_the_hint_takes_the_play_by_play_s_place_beside_the_
     run(scenario)
 
 
+def hint_text(app: RondaApp) -> str:
+    """The screen's words as one line, a pane's side borders left out: a hint's sentence wraps beside the
+    play-by-play, whose border comes between its lines."""
+    return " ".join(word for word in screen_text(app).split() if word != "│")
+
+
+def test_h_says_on_screen_the_card_that_exposes_your_own_bluff():
+    """A learner's audit: after bluffing a tringa (R8.2) with 2o 6b 11e and playing 2o, either card left shows the
+    bluff false (R8.5, R8.6), and the hint said only "drops it". The screen now says what the card gives away."""
+    from ronda.analysis.search import Method
+
+    session = explicit_session([{0: "2o 6b 11e", 1: "5o 7c 12b"}], table="3c 4c 10o 1e")
+    session.bots[1] = ScriptedBot("none", "12b 5o 7c")
+    session.method = Method(guesses=6)
+    session.act(DECLARES["tringa"])
+    session.step_bot()
+    session.act(PLAYS[parse_card("2o")])
+    session.step_bot()
+
+    async def scenario() -> None:
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
+            text = hint_text(app)
+            for card in ("6b", "11e"):
+                said = f"play {card}: "
+                assert said in text, text
+                reason = text.split(said, 1)[1].split(" points): ", 1)[1]
+                assert reason.startswith(
+                    "drops it; exposes your false tringa: 5 to each opposing side in penalties, and the points it"
+                    " scored are taken back (R8.6)"
+                ), reason
+
+    run(scenario)
+
+
+def test_h_with_three_players_says_on_screen_that_the_others_points_are_their_average():
+    """With three players an option's points are yours minus the other two players' average: "the others'" read
+    as the two together (a learner's audit)."""
+    from ronda.analysis.search import Method
+
+    async def scenario() -> None:
+        session = Session(quick_settings(seed=3, players=3))
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
+            text = hint_text(app)
+            assert "in brackets the expected points, yours minus the average of the other two players', within" in text
+
+    run(scenario)
+
+
 def test_h_while_a_bot_plays_says_to_wait_and_queues_nothing():
     async def scenario() -> None:
         session, gate, app = held_game()

@@ -97,6 +97,24 @@ def test_a_hint_shows_the_best_options_with_points_and_reasons_then_goes_with_th
         assert record["hints"] is True
 
 
+def test_with_three_players_the_hint_says_the_others_points_are_their_average(browser: Any, coach_url: str) -> None:
+    """With three players an option's points are yours minus the other two players' average; the note under the
+    options said "the others'", read as the two together (a learner's audit). In the three languages."""
+    with open_page(browser, **DESKTOP) as page:
+        create_table(page, coach_url, name="Yasmine", players=3)
+        page.wait_for_selector("[data-action^='declare-']")
+        page.click("#hint-button")
+        page.wait_for_selector("#hint .hint-options li")
+        note = "#hint .hint.muted"
+        assert "in brackets the expected points, yours minus the average of the other two players'" in page.inner_text(
+            note
+        )
+        page.select_option("#language", "fr")
+        assert "les vôtres moins la moyenne de ceux des deux autres joueurs" in page.inner_text(note)
+        page.select_option("#language", "ar")
+        assert "نقاطك ناقص متوسط نقاط اللاعبَين الآخرَين" in page.inner_text(note)
+
+
 def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class(
     browser: Any, coach_url: str, tmp_path: Path
 ) -> None:

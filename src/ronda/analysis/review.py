@@ -265,6 +265,10 @@ def facts_json(facts: Facts) -> dict[str, Any]:
             "next_seat": facts.next_seat,
             "reply_caida": round(facts.reply_caida, 3),
             "reply_missa": round(facts.reply_missa, 3),
+            "exposes": round(facts.exposes, 3),
+            "declared": facts.declared,
+            "penalty": facts.penalty,
+            "taken_back": facts.taken_back,
         }
     if isinstance(facts, DeclareFacts):
         return {

@@ -87,7 +87,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ..bots.declarations import challenge as proven_challenge
@@ -100,7 +100,7 @@ from ..bots.winprob import game_win_probability
 from ..engine.actions import Action, Challenge, Declare, Play
 from ..engine.cards import Card
 from ..engine.combinations import KIND_VALUE, NONE, RONDA, Kind, hand_combination
-from ..engine.events import Event, Score, TableTaken
+from ..engine.events import Event, Exposure, Score, TableTaken, Transfer
 from ..engine.game import DECLARE, OVER, PLAY, Game, Policy
 from ..engine.table import capture_run, play_step
 from ..engine.view import SeatView
@@ -155,6 +155,16 @@ class PlayFacts:
     opponent who plays next (``None`` when it is a partner or nobody);
     ``reply_caida``, ``reply_missa``: the share of guesses in which that seat
     holds a card that takes this card for a caida, or clears the table.
+
+    ``exposes``: the share of guesses in which the card exposes the seat's own
+    false declaration, ``declared`` (R8.6: its cards leave it no candidate, R8.5,
+    complete the combination it did not declare, R8.7, or its hand is shown
+    before a win, R9.5) — as the engine exposes it in the guess, never by a
+    second reading of the rules; then ``penalty``: what each opposing side
+    scores for it, ``taken_back``: the settlement points the seat's side loses.
+    The chance to win already counts it; the words did not say it, and a
+    learner who bluffed a tringa read "drops it" for the card that gave the
+    bluff away (a learner's audit).
     """
 
     card: Card
@@ -165,6 +175,10 @@ class PlayFacts:
     next_seat: int | None
     reply_caida: float
     reply_missa: float
+    exposes: float = 0.0
+    declared: Kind = NONE
+    penalty: int = 0
+    taken_back: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +239,8 @@ class Sources:
     """An option's points by where they come from: the explanation of its value, in the coach's words.
 
     Each is a margin over the same horizon as the option's value (the seat's
-    side's points minus the others', on average over the guesses): ``cards``
+    side's points minus the others' — their average with three players — on
+    average over the guesses): ``cards``
     the card count (R7.2) and, in a round the horizon stops inside, the cards
     captured since at half a point each (as the value counts them); ``caidas``
     caidas and chains (R5); ``missas`` (R6.1); ``combinations`` declared ones
@@ -300,7 +315,8 @@ class Option:
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """Every option of one decision, best first (:func:`rank`); ``guesses`` searched, ``exact`` when solved to the
-    round's end."""
+    round's end; ``sides``: the game's sides, whose number the others' points are averaged over (with three
+    players, two: the words must say so)."""
 
     seat: int
     phase: Literal["declare", "play"]
@@ -309,6 +325,7 @@ class Evaluation:
     exact: bool
     seed: int
     method: Method = field(default_factory=Method)
+    sides: int = 2
 
     @property
     def best(self) -> Option:
@@ -442,14 +459,16 @@ class _Search:
         after_challenge: dict[Challenge, dict[Play, list[float]]] = {c: {} for c in self.challenges}
         failed: dict[Challenge, int] = dict.fromkeys(self.challenges, 0)
         replies: dict[Play, list[int]] = {p: [0, 0] for p in self.plays}
+        exposures: dict[Play, list[int]] = {p: [0, 0, 0] for p in self.plays}
         for _ in range(guesses):
             guess = self.sampler.sample_game(self.rng)
             crn = self.rng.getrandbits(64)
             for action in sums:
                 game = guess.copy(history=False)
-                game.apply(action)
+                events = game.apply(action)
                 if type(action) is Play:
                     self._note_reply(game, replies[action])
+                    self._note_exposure(events, exposures[action])
                 self._add(sums[action], self._finish(game, crn))
             for challenge in self.challenges:
                 game = guess.copy(history=False)
@@ -468,7 +487,7 @@ class _Search:
                     child.apply(play)
                     self._add(table.setdefault(play, [0.0] * _WIDTH), self._finish(child, crn, game.events))
         options = [
-            self._option(a, sums[self._searched(a) if type(a) is Play else a], guesses, replies)
+            self._option(a, sums[self._searched(a) if type(a) is Play else a], guesses, replies, exposures)
             for a in self.legal
             if type(a) is not Challenge
         ]
@@ -480,7 +499,14 @@ class _Search:
         order = sorted(range(len(options)), key=lambda i: (*rank(options[i]), i))
         phase: Literal["declare", "play"] = "declare" if view.phase == DECLARE else "play"
         return Evaluation(
-            view.seat, phase, tuple(options[i] for i in order), guesses, self.exact, self.seed, self.method
+            view.seat,
+            phase,
+            tuple(options[i] for i in order),
+            guesses,
+            self.exact,
+            self.seed,
+            self.method,
+            view.rules.sides,
         )
 
     @staticmethod
@@ -586,12 +612,63 @@ class _Search:
                     counts[1] += 1
                     break
 
-    def _option(self, action: Action, total: list[float], guesses: int, replies: dict[Play, list[int]]) -> Option:
+    def _note_exposure(self, events: Sequence[Event], counts: list[int]) -> None:
+        """Whether the card just played exposed the seat's own declaration (R8.6), what each opposing side scored
+        for it and what the seat's side lost of the settlement: counts[0] one more, counts[1:] the most seen.
+
+        Read from the engine's events of the play (its R8.5, R8.7 and R9.5 steps), so the words say what the
+        engine does; the exposure depends on the seat's own hand and public facts alone, so in practice it is
+        the same in every guess. Under ``transfer_scoring`` (R10) the penalty is paid in cards, read from the
+        transfers; what is paid back of the settlement is not told apart there from the other side's new
+        settlement points, and is left unsaid.
+        """
+        seat, side = self.view.seat, self.view.side
+        exposed = False
+        penalty = taken_back = 0
+        opposing = -1
+        for event in events:
+            if type(event) is Exposure and event.seat == seat:
+                exposed = True
+                continue
+            if type(event) is Score:
+                receiver, points = event.side, event.points
+            elif type(event) is Transfer:
+                receiver, points = event.payee, event.cards + event.owed
+            else:
+                continue
+            if receiver != side and event.reason in ("false_announcement", "undeclared"):
+                if opposing < 0:
+                    opposing = receiver  # every opposing side scores the same: one is counted
+                if receiver == opposing:
+                    penalty += points
+            elif exposed and type(event) is Score and receiver == side and event.reason == "announcement":
+                taken_back -= min(0, points)
+        if exposed:
+            counts[0] += 1
+            counts[1] = max(counts[1], penalty)
+            counts[2] = max(counts[2], taken_back)
+
+    def _option(
+        self,
+        action: Action,
+        total: list[float],
+        guesses: int,
+        replies: dict[Play, list[int]],
+        exposures: dict[Play, list[int]],
+    ) -> Option:
         chance, value, won, lost, *rest = (x / guesses for x in total)
         facts: Facts
         if type(action) is Play:
-            counts = replies[self._searched(action)]
+            searched = self._searched(action)
+            counts = replies[searched]
             facts = self._play_facts(action.card, counts[0] / guesses, counts[1] / guesses)
+            exposed, penalty, taken_back = exposures[searched]
+            if exposed:
+                declared = self.view.declarations[self.view.seat]
+                assert declared is not None
+                facts = replace(
+                    facts, exposes=exposed / guesses, declared=declared, penalty=penalty, taken_back=taken_back
+                )
         else:
             assert type(action) is Declare
             facts = self._declare_facts(action.declaration)

@@ -31,8 +31,8 @@ DESCRIPTION = (
     "against the best (its loss), its class, and a summary per seat: the average loss per decision, the count of "
     "each class, the five costliest decisions in words. An option's chance: 1 for a game won within the rest of "
     "the round, 0 for one lost, else the win-probability model (docs/winprob.md) at the scores the round ends "
-    "with. Its expected points, the explanation: the seat's side's points minus the others' over the rest of the "
-    "round, by source (the card count, caidas, missas, combinations, penalties). "
+    "with. Its expected points, the explanation: the seat's side's points minus the others' (with three players, "
+    "their average) over the rest of the round, by source (the card count, caidas, missas, combinations, penalties). "
     f"Classes: {thresholds_text()}."
 )
 

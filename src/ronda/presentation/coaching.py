@@ -120,12 +120,13 @@ def option_reason(
     won and lost from which they are said (:func:`outcome_floors`).
     """
     facts = option.facts
+    who = "you" if seat is None else seat_name(seat, me)
     if isinstance(facts, PlayFacts):
-        text = _play_reason(facts, me, risks, known)
+        text = _play_reason(facts, me, risks, known, who)
     elif isinstance(facts, DeclareFacts):
-        text = _declare_reason(facts, "you" if seat is None else seat_name(seat, me))
+        text = _declare_reason(facts, who)
     else:
-        text = _challenge_reason(facts, "you" if seat is None else seat_name(seat, me), known)
+        text = _challenge_reason(facts, who, known)
     if not outcome:
         return text
     if option.won >= floors[0]:
@@ -168,7 +169,7 @@ def _of_guesses(share: float, known: bool) -> str:
     return "" if _certain(share, known) else f" in {_share(share)} of the guesses"
 
 
-def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True, known: bool = False) -> str:
+def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True, known: bool = False, who: str = "you") -> str:
     if facts.raised:
         text = f"raises the chain, takes {_cards(facts.taken)}"
     elif facts.taken:
@@ -180,7 +181,25 @@ def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True, known: bo
         text = "drops it"
     if facts.raised and facts.missa:
         text += " — missa"
+    text += _exposure(facts, who)
     return text + _risk(facts, me, known) if risks else text
+
+
+def _exposure(facts: PlayFacts, who: str = "you") -> str:
+    """What the card does to the seat's own false declaration: exposes it (R8.6), said with what it costs.
+
+    It is no risk of the next seat's reply but the card's own doing, so it is said even where risks are not
+    (an analysis's best option). A learner who had bluffed a tringa read "drops it" for the card that gave the
+    bluff away, its penalty and the points taken back unsaid (a learner's audit).
+    """
+    if facts.exposes < WORTH_SAYING:
+        return ""
+    often = "" if facts.exposes >= 1.0 else f" in {_share(facts.exposes)} of the guesses"
+    back = ", and the points it scored are taken back" if facts.taken_back else ""
+    return (
+        f"; exposes {possessive(who)} false {_kind(facts.declared)}{often}:"
+        f" {facts.penalty} to each opposing side in penalties{back} (R8.6)"
+    )
 
 
 def _risk(facts: PlayFacts, me: int | None, known: bool = False) -> str:
@@ -276,7 +295,7 @@ def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None
     within = horizon(evaluation)
     lines = [
         f"Hint — your chance to win the game after each option, from what you can see ({_guesses(evaluation)}); "
-        f"in brackets the expected points, your side's minus the others', within {within}:"
+        f"in brackets the expected points, {_margin_words(evaluation.sides)}, within {within}:"
     ]
     options = shown_options(evaluation, shown)
     floors = outcome_floors(options)
@@ -285,6 +304,18 @@ def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None
         reason = option_reason(option, me, within=within, known=known(evaluation), floors=floors)
         lines.append(f"  {number}. {name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}")
     return lines
+
+
+def _margin_words(sides: int) -> str:
+    """Whose points the expected points are: with three players, the others' are their average (the search's
+    margin, :class:`~ronda.analysis.search.Sources`), and "the others'" read as the two together (a learner's audit).
+
+    >>> _margin_words(2), _margin_words(3)
+    ("your side's minus the others'", "yours minus the average of the other two players'")
+    """
+    if sides == 3:
+        return "yours minus the average of the other two players'"
+    return "your side's minus the others'"
 
 
 def _guesses(evaluation: Evaluation) -> str:

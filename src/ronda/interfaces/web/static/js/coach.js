@@ -73,6 +73,12 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
       if (facts.missa) said.push(t("term_missa"));
     } else said.push(t("why_drops"));
     if (facts.raised && facts.missa) said.push(t("term_missa"));
+    // The card exposes the seat's own false declaration (R8.6), as the engine did in the guesses: the card's own
+    // doing, not a reply's risk, so it is said where risks are not (coaching.py's _exposure).
+    if (facts.exposes >= WORTH_SAYING) {
+      const words = { kind: kindWord(facts.declared), n: facts.penalty, back: facts.taken_back ? t("why_takenBack") : "" };
+      said.push(facts.exposes >= 1 ? t("why_exposes", words) : t("why_exposesShare", { ...words, share: pct(facts.exposes) }));
+    }
     if (risks && facts.next_seat !== null && facts.next_seat !== undefined) {
       const name = names.seatName(facts.next_seat);
       const rank = rankName(Number(parseCard(facts.card)[0]));
@@ -114,6 +120,8 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
 export function hintPanel(hint, names, chip, close) {
   const known = Boolean(hint.exact && hint.guesses === 1);
   const how = known ? t("hintExact") : t("hintGuesses", { n: hint.guesses });
+  // With three players the others' points are their average (the search's margin): say so (a learner's audit).
+  const note = names.players === 3 ? "hintNoteThree" : "hintNote";
   const floors = outcomeFloors(hint.options);
   return el("section", { class: "hint-panel", id: "hint", "aria-labelledby": "hint-title", role: "region" },
     el("div", { class: "hint-head" },
@@ -124,7 +132,7 @@ export function hintPanel(hint, names, chip, close) {
       el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
       option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${t("pointsN", { n: points(option.expected) })})`),
       el("span", { class: "hint-reason" }, reason(option, names, chip, { known, floors }))))),
-    el("p", { class: "hint muted" }, t("hintNote", { how })));
+    el("p", { class: "hint muted" }, t(note, { how })));
 }
 
 // ------------------------------------------------------------------ the analysis in a replay
