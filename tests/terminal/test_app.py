@@ -873,6 +873,20 @@ def test_h_says_on_screen_the_card_that_exposes_your_own_bluff():
     session.step_bot()
     session.act(PLAYS[parse_card("2o")])
     session.step_bot()
+    text = hint_on_screen(session)
+    for card in ("6b", "11e"):
+        said = f"play {card}: "
+        assert said in text, text
+        reason = text.split(said, 1)[1].split(" points): ", 1)[1]
+        assert reason.startswith(
+            "drops it; exposes your false tringa: 5 to each opposing side in penalties, and the points it"
+            " scored are taken back (R8.6)"
+        ), reason
+
+
+def hint_on_screen(session: Session) -> str:
+    """The hint as the screen shows it after `h`, for the session's seat to play."""
+    shown: list[str] = []
 
     async def scenario() -> None:
         app = RondaApp(session=session)
@@ -880,17 +894,10 @@ def test_h_says_on_screen_the_card_that_exposes_your_own_bluff():
             await settle(pilot, app)
             await pilot.press("h")
             await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
-            text = hint_text(app)
-            for card in ("6b", "11e"):
-                said = f"play {card}: "
-                assert said in text, text
-                reason = text.split(said, 1)[1].split(" points): ", 1)[1]
-                assert reason.startswith(
-                    "drops it; exposes your false tringa: 5 to each opposing side in penalties, and the points it"
-                    " scored are taken back (R8.6)"
-                ), reason
+            shown.append(hint_text(app))
 
     run(scenario)
+    return shown[0]
 
 
 def test_h_with_three_players_says_on_screen_that_the_others_points_are_their_average():
@@ -898,18 +905,10 @@ def test_h_with_three_players_says_on_screen_that_the_others_points_are_their_av
     as the two together (a learner's audit)."""
     from ronda.analysis.search import Method
 
-    async def scenario() -> None:
-        session = Session(quick_settings(seed=3, players=3))
-        session.method = Method(guesses=6)
-        app = RondaApp(session=session)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await pilot.press("h")
-            await until(pilot, lambda: "Hint — your chance to win" in screen_text(app))
-            text = hint_text(app)
-            assert "in brackets the expected points, yours minus the average of the other two players', within" in text
-
-    run(scenario)
+    session = Session(quick_settings(seed=3, players=3))
+    session.method = Method(guesses=6)
+    text = hint_on_screen(session)
+    assert "in brackets the expected points, yours minus the average of the other two players', within" in text
 
 
 def test_h_while_a_bot_plays_says_to_wait_and_queues_nothing():
