@@ -358,7 +358,8 @@ def test_a_pairs_win_and_a_challenge_of_you_are_said_in_their_own_grammar(browse
 def test_a_partnership_s_win_is_told_in_the_play_by_play_as_a_side_s(browser: Any, url: str) -> None:
     """An audit: at the end of a 4-player game a seat's play-by-play read "Game over — winner: Them" (or "Us"),
     where the result panel beside it says "You lose"; a watcher read "winner: Bot 2 & Bot 4". Seats now read which
-    side won, a watcher the winners, in each language; with 2 or 3 players a seat wins alone, as before."""
+    side won, a watcher the winners, in each language; with 2 or 3 players a seat wins alone: the winner reads
+    "you win" (it read "winner: You", in French "vainqueur : Vous"), the others who won."""
     with open_page(browser, **DESKTOP) as page:
         page.goto(url)
         said = page.evaluate(
@@ -387,7 +388,9 @@ def test_a_partnership_s_win_is_told_in_the_play_by_play_as_a_side_s(browser: An
     assert said["en 4 0 failed_challenge"] == "Game over on a failed challenge — the other side wins"
     assert said["en 4 1 failed_challenge"] == "Game over on a failed challenge — your side wins"
     assert said["en 2 0 target"] == "Game over — winner: Bot 2"  # one seat wins alone: unchanged
-    assert said["en 3 1 target"] == "Game over — winner: You"
+    assert said["en 3 1 target"] == "Game over — you win"  # a seat that wins alone: never "winner: You"
+    assert said["fr 3 1 target"] == "Partie terminée — vous gagnez"  # nor "vainqueur : Vous"
+    assert said["ar 3 1 target"] == "انتهت اللعبة — فزت"
     assert said["fr 4 0 target"] == "Partie terminée — l'autre camp gagne"
     assert said["fr 4 1 target"] == "Partie terminée — votre camp gagne"
     assert said["ar 4 1 target"] == "انتهت اللعبة — فاز فريقك"

@@ -123,7 +123,10 @@ const en = {
   inviteHelp: "Send this link to your friends: the game starts as soon as every seat is taken.",
   cardsTaken: "Cards taken", cardPoints: "Card points", thisRound: "This round", total: "Total",
   roundOverN: "Round {n} over", next: "Continue", weWin: "You win!", weLose: "You lose", winnerIs: "{name} wins!", winnersAre: "{name} win!",
-  wonByTarget: "First to {target}: {name}.", wonByChallenge: "{name} won on a failed challenge.", challengeWon: "Won on a failed challenge: the other side challenged a true declaration.", challengeLost: "Lost on a failed challenge: a true declaration was challenged.",
+  // How the game was won, under the headline that says who won: the reader is never a name inside the sentence.
+  reachedYou: "You reached {target} first.", reachedUs: "Your side reached {target} first.", reachedThem: "The other side reached {target} first.",
+  reached: "{name} reached {target} first.", pairReached: "{name} reached {target} first.",
+  wonByChallenge: "{name} won on a failed challenge.", challengeWon: "Won on a failed challenge: the other side challenged a true declaration.", challengeLost: "Lost on a failed challenge: a true declaration was challenged.",
   // ratings and players' pages
   leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard: games of {n}", player: "Player", rating: "Rating",
   wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
@@ -177,6 +180,8 @@ const en = {
   n_round_end: "Round over — piles: {piles}",
   n_game_over: "Game over — winner: {side}",
   n_game_over_challenge: "Game over on a failed challenge — winner: {side}",
+  // A seat that wins alone reads it as "you win", not "winner: You" (in French "vainqueur : Vous").
+  n_game_over_you: "Game over — you win", n_game_over_challenge_you: "Game over on a failed challenge — you win",
   // A partnership wins together (4 players): its seats read which side won, a watcher the pair's names.
   n_game_over_won: "Game over — your side wins", n_game_over_lost: "Game over — the other side wins",
   n_game_over_pair: "Game over — winners: {side}",
@@ -378,7 +383,9 @@ const fr = {
   inviteHelp: "Envoyez ce lien à vos amis : la partie commence dès que toutes les places sont prises.",
   cardsTaken: "Cartes prises", cardPoints: "Points des cartes", thisRound: "Cette manche", total: "Total",
   roundOverN: "Fin de la manche {n}", next: "Continuer", weWin: "Vous gagnez !", weLose: "Vous avez perdu", winnerIs: "{name} gagne !", winnersAre: "{name} gagnent !",
-  wonByTarget: "Premier à {target} : {name}.", wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.", challengeWon: "Gagné : l'autre camp a contesté une annonce vraie.", challengeLost: "Perdu : une annonce vraie a été contestée.",
+  reachedYou: "Vous avez atteint {target} en premier.", reachedUs: "Votre camp a atteint {target} en premier.", reachedThem: "L'autre camp a atteint {target} en premier.",
+  reached: "{name} a atteint {target} en premier.", pairReached: "{name} ont atteint {target} en premier.",
+  wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.", challengeWon: "Gagné : l'autre camp a contesté une annonce vraie.", challengeLost: "Perdu : une annonce vraie a été contestée.",
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement : parties à {n}", player: "Joueur", rating: "Cote",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
@@ -429,6 +436,7 @@ const fr = {
   n_round_end: "Fin de la manche — levées : {piles}",
   n_game_over: "Partie terminée — vainqueur : {side}",
   n_game_over_challenge: "Partie terminée sur une contestation perdue — vainqueur : {side}",
+  n_game_over_you: "Partie terminée — vous gagnez", n_game_over_challenge_you: "Partie terminée sur une contestation perdue — vous gagnez",
   n_game_over_won: "Partie terminée — votre camp gagne", n_game_over_lost: "Partie terminée — l'autre camp gagne",
   n_game_over_pair: "Partie terminée — vainqueurs : {side}",
   n_game_over_challenge_won: "Partie terminée sur une contestation perdue — votre camp gagne",
@@ -628,7 +636,9 @@ const ar = {
   inviteHelp: "أرسل هذا الرابط إلى أصدقائك: تبدأ اللعبة حين تُشغل كل المقاعد.",
   cardsTaken: "الأوراق المأخوذة", cardPoints: "نقاط الأوراق", thisRound: "هذه الجولة", total: "المجموع",
   roundOverN: "انتهت الجولة {n}", next: "تابع", weWin: "فزت!", weLose: "خسرت", winnerIs: "{name} يفوز!", winnersAre: "{name} يفوزان!",
-  wonByTarget: "أول من بلغ {target}: {name}.", wonByChallenge: "فاز {name} بتحدٍّ خاسر.", challengeWon: "فوز بتحدٍّ خاسر: تحدّى الطرف الآخر إعلانًا صادقًا.", challengeLost: "خسارة بتحدٍّ خاسر: تُحُدِّي إعلان صادق.",
+  reachedYou: "وصلت إلى {target} أولًا.", reachedUs: "وصل فريقك إلى {target} أولًا.", reachedThem: "وصل الفريق الآخر إلى {target} أولًا.",
+  reached: "وصل {name} إلى {target} أولًا.", pairReached: "وصل {name} إلى {target} أولًا.",
+  wonByChallenge: "فاز {name} بتحدٍّ خاسر.", challengeWon: "فوز بتحدٍّ خاسر: تحدّى الطرف الآخر إعلانًا صادقًا.", challengeLost: "خسارة بتحدٍّ خاسر: تُحُدِّي إعلان صادق.",
   // التصنيف وصفحات اللاعبين
   leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب: مباريات {n} لاعبين", player: "اللاعب", rating: "التصنيف",
   wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",
@@ -678,6 +688,7 @@ const ar = {
   n_round_end: "انتهت الجولة — المأخوذ: {piles}",
   n_game_over: "انتهت اللعبة — الفائز: {side}",
   n_game_over_challenge: "انتهت اللعبة بتحدٍّ خاسر — الفائز: {side}",
+  n_game_over_you: "انتهت اللعبة — فزت", n_game_over_challenge_you: "انتهت اللعبة بتحدٍّ خاسر — فزت",
   n_game_over_won: "انتهت اللعبة — فاز فريقك", n_game_over_lost: "انتهت اللعبة — فاز الفريق الآخر",
   n_game_over_pair: "انتهت اللعبة — الفائزان: {side}",
   n_game_over_challenge_won: "انتهت اللعبة بتحدٍّ خاسر — فاز فريقك",

@@ -175,9 +175,10 @@ export class Narrator {
         };
       case "game_over": {
         const key = event.reason === "failed_challenge" ? "n_game_over_challenge" : "n_game_over";
+        // A seat that wins alone reads "you win": its own name inside the line read "winner: You" ("vainqueur : Vous").
+        let text = isMySide(event.winner) ? t(`${key}_you`) : t(key, { side: sideName(event.winner) });
         // A partnership wins together: "winner: Them" (or "Us") read wrongly to a seat of a 4-player game. Its seats
         // read which side won, as the result panel says it to them, and a watcher the pair's names after "winners".
-        let text = t(key, { side: sideName(event.winner) });
         if (this.names.players === 4) {
           const seated = this.names.me !== null && this.names.me !== undefined;
           text = seated ? t(`${key}_${isMySide(event.winner) ? "won" : "lost"}`) : t(`${key}_pair`, { side: sideName(event.winner) });

@@ -884,7 +884,7 @@ export class TableScreen {
       // A seat reads its own side's win or loss without a subject: "Them won…", "Vous gagne…" read wrongly.
       const byChallenge = this.seat !== null ? (mine ? "challengeWon" : "challengeLost")
         : pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge";
-      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : t("wonByTarget", { name: winners, target: view.target }));
+      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : reachedFirst(s.winner, names, view.target));
       const left = this.leftGame(s, names, view);
       if (left) [title, verdict, won] = [left.title, left.verdict || verdict, left.won];
       if (this.seat !== null) {
@@ -934,7 +934,8 @@ export class TableScreen {
       s.kind === "game" ? this.ratingChanges(names) : null,
       s.kind === "round" && this.myTurn() && this.table?.turn_time
         ? el("p", { class: "summary-clock", id: "summary-clock", role: "timer" }, this.summaryClockText()) : null,
-      el("p", { class: "hint" }, t("targetN", { n: view.target })),
+      // Between rounds, the target still to reach; at the game's end the verdict has said it once already.
+      s.kind === "round" ? el("p", { class: "hint" }, t("targetN", { n: view.target })) : null,
       wants,
       el("div", { class: "dialog-buttons" }, buttons));
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;
@@ -945,6 +946,16 @@ export class TableScreen {
     s.drawn = true;
     return overlay;
   }
+}
+
+/** How a game was won by reaching the target, from where the reader sits: the headline above says who won, and
+ * this line says it once more only as the subject of how ("You reached 41 first", "The other side…", "Amina…"),
+ * never the reader as a name in the sentence (an audit: "First to 41: You." under "You win!", above "first to 41";
+ * in French "Premier à 41 : Vous."). */
+function reachedFirst(side, names, target) {
+  if (names.me === null || names.me === undefined) return t(names.players === 4 ? "pairReached" : "reached", { name: names.sideName(side), target });
+  if (names.players === 4) return t(names.isMySide(side) ? "reachedUs" : "reachedThem", { target });
+  return names.isMySide(side) ? t("reachedYou", { target }) : t("reached", { name: names.sideName(side), target });
 }
 
 /** A sentence with a command in it, the command kept whole and left to right (also inside Arabic text). */
