@@ -134,3 +134,51 @@ def test_a_name_refused_on_a_french_page_is_said_in_french(browser: Any, url: st
         other.wait_for_selector("#toasts .toast:has-text('cette table')")
         said = french_only(other.inner_text("#toasts .toast"))
         assert "Quelqu'un à cette table s'appelle déjà « Karim », et « KARIM » lui ressemble trop" in said, said
+
+
+WHERE_WORDS_ARE = """(([selector, words]) => {
+  const node = document.querySelector(selector);
+  const text = [...node.childNodes].find((child) => child.nodeType === Node.TEXT_NODE);
+  const box = (word) => {
+    const at = text.data.indexOf(word);
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + word.length);
+    const r = range.getBoundingClientRect();
+    return { left: r.left, right: r.right, top: Math.round(r.top) };
+  };
+  const line = node.getBoundingClientRect();
+  return { direction: getComputedStyle(node).direction, line: { left: line.left, right: line.right },
+    words: words.map(box) };
+})"""
+"""Where ``words`` of the text in ``selector`` are drawn, and the direction and edges of its box."""
+
+
+def test_a_name_refused_on_an_arabic_page_is_said_in_arabic_right_to_left(browser: Any, url: str) -> None:
+    """The Arabic refusals were only checked to be in i18n.js, never shown: a name like a kept one, refused on a
+    page set to Arabic, reads in Arabic, from the right, the two names whole and in their places in the sentence."""
+    with open_page(browser, **DESKTOP) as nadir, open_page(browser, **DESKTOP) as other:
+        nadir.goto(url)
+        nadir.fill("#me-name", "Nadir")
+        nadir.click("#me-keep")
+        nadir.wait_for_selector("#me-who:has-text('Nadir')")
+
+        other.goto(url)
+        other.select_option("#language", "ar")
+        other.wait_for_selector("html[dir='rtl'] #me-name")
+        other.fill("#me-name", "NADIR")  # Nadir's name, to the eye
+        other.click("#me-keep")
+        other.wait_for_selector("#me-status:has-text('يشبهه')")
+        said = other.inner_text("#me-status")
+        assert said == (
+            "أحد لاعبي هذا الخادم اسمه «\u2068Nadir\u2069»، و«\u2068NADIR\u2069» يشبهه إلى حد الالتباس:"
+            " أضف ما يميزك (حرفًا أول، اسم العائلة) أو اختر اسمًا آخر."
+        ), said
+        assert not [word for word in ENGLISH_WORDS if word in said.lower()], said
+        drawn = other.evaluate(WHERE_WORDS_ARE, ["#me-status", ["أحد", "Nadir", "NADIR"]])
+        assert drawn["direction"] == "rtl", drawn
+        first, held, tried = drawn["words"]
+        assert abs(drawn["line"]["right"] - first["right"]) <= 2, drawn  # the sentence starts at the right edge
+        assert first["top"] == held["top"] == tried["top"], drawn  # one line, at this width
+        assert first["left"] > held["right"] and held["left"] > tried["right"], drawn  # read from the right
+        assert not other.is_visible("#me-who")
