@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -289,6 +290,29 @@ def test_a_long_wait_for_people_only_says_how_long_and_what_else_to_do(browser: 
         page.wait_for_selector("#hand .hand-card", timeout=30_000)
         table = get_json(f"{url}/api/tables/{table_id_of(page)}")
         assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
+
+
+def test_a_wait_opened_again_counts_on_from_the_servers_count_not_from_zero(browser: Any, url: str) -> None:
+    """An audit: the page counted the wait itself, so a reload started "you have waited" at 0 again. The server's
+    status says how long the request has waited (``waited``): the page opened again counts on from there."""
+    with open_page(browser, **DESKTOP) as page:
+        page.clock.install()  # the page's time, jumped ahead below; the server's wait goes on in real time
+        ask_to_play(page, url, "Hicham", 2)
+        page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
+        ticket = page.evaluate("localStorage.getItem('ronda.playTicket')")
+        deadline = time.monotonic() + 20
+        while get_json(f"{url}/api/play/{ticket}")["waited"] < 5:  # five real seconds of wait, on the server
+            assert time.monotonic() < deadline, "the server's count of the wait did not grow"
+            page.wait_for_timeout(200)
+        page.reload()
+        page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
+        assert page.evaluate("localStorage.getItem('ronda.playTicket')") == ticket  # the same wait, taken up again
+        page.clock.fast_forward(16_000)  # 16 s on the page since the reload: 21 s or more since the ask
+        page.wait_for_selector("#play-alone:visible")
+        said = page.inner_text("#play-waited")
+        shown = re.fullmatch(r"Nobody else has asked for this game yet: you have waited (\d+) s\.", said)
+        assert shown and int(shown.group(1)) >= 21, said
+        page.click("#play-cancel")
 
 
 def test_the_arabic_wait_counts_one_and_two_in_the_singular_and_the_dual(browser: Any, url: str) -> None:

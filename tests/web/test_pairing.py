@@ -248,3 +248,21 @@ def test_a_request_not_looked_at_is_never_taken_along_with_bots(bench: Bench) ->
     (match,) = bench.run(pairing.due())
     assert names(match) == ["amina", "brahim"] and match.bots == 2
     assert bench.run(pairing.waiting("ghost")) is None
+
+
+def test_a_look_says_how_long_the_ticket_has_waited_for_its_game_even_after_asking_again(bench: Bench) -> None:
+    """A page opened again (a reload) learns the wait from the server: it used to count from 0 itself. Asking again
+    for the same game (the bots' wait changed) keeps the count; another game starts it afresh."""
+    pairing = bench.make()
+    bench.run(pairing.ask(ask("amina", TWO)))
+    bench.looking(pairing, 12, "amina")
+    waiting = bench.run(pairing.waiting("amina"))
+    assert waiting is not None and waiting.waited == pytest.approx(12)
+    bench.run(pairing.ask(ask("amina", TWO, bots_after=30)))  # bots ticked: the bots' wait counts from now
+    bench.looking(pairing, 15, "amina")
+    waiting = bench.run(pairing.waiting("amina"))
+    assert waiting is not None and waiting.waited == pytest.approx(15) and waiting.bots_in == pytest.approx(27)
+    bench.run(pairing.ask(ask("amina", THREE)))  # another game: a new wait
+    bench.looking(pairing, 17, "amina")
+    waiting = bench.run(pairing.waiting("amina"))
+    assert waiting is not None and waiting.waited == pytest.approx(2)

@@ -308,6 +308,23 @@ def test_play_now_seats_two_people_asking_two_processes_together_once(tmp_path: 
         assert chama.status_code == 202 and chama.json()["others"] == 0  # Driss no longer waits
 
 
+def test_play_now_says_how_long_a_request_has_waited_on_whichever_process_it_is_asked(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A page opened again counts the wait on from the server's ``waited`` (it restarted at 0): in a cluster, the
+    queue's count (Redis' clock), whichever process answers, and asking again for the same game keeps it."""
+    with two_processes(tmp_path, redis_url) as (a, b):
+        ticket = play(a, players=2, name="Amina").json()["ticket"]
+        deadline = time.monotonic() + 10
+        while (waited := b.get(f"/api/play/{ticket}").json()["waited"]) < 0.5:
+            assert time.monotonic() < deadline, "the wait was not counted"
+            time.sleep(0.05)
+        again = play(b, players=2, name="Amina", ticket=ticket, bots_after=60)  # bots ticked while waiting
+        assert again.status_code == 202 and again.json()["ticket"] == ticket
+        assert again.json()["waited"] >= waited and again.json()["bots_in"] > 59
+        assert a.get(f"/api/play/{ticket}").json()["waited"] >= waited
+
+
 def test_play_now_bots_come_for_a_wait_that_ended_on_any_process(tmp_path: Path, redis_url: str) -> None:
     with two_processes(tmp_path, redis_url) as (a, b):
         ticket = play(a, players=2, name="Amina", bots_after=0.2, level="easy").json()["ticket"]

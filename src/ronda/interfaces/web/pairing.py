@@ -14,7 +14,8 @@ The rules it keeps:
 - A person is their *ticket* (a secret the server draws at the first ask, until
   issue 26 item 2 gives people a durable identity). Asking again with a ticket
   still waiting replaces that one request (another game, another wait): a
-  ticket waits at most once.
+  ticket waits at most once. For the same game, the time it has waited
+  counts on (:attr:`Waiting.waited`: what a page opened again shows).
 - A *player* (a kept name, :attr:`Ask.player`) waits at most once too: their
   new ask replaces their earlier waiting request, whatever its ticket. Two
   tabs of one browser send two tickets but one player, and without this rule
@@ -103,6 +104,9 @@ class Waiting:
     """Other people waiting for the same game."""
     bots_in: float | None
     """Seconds left before bots fill the seats (``None``: no bots)."""
+    waited: float
+    """Seconds since the person began waiting for this game: a page opened again (a reload) counts on from there,
+    not from 0. Asking again with the same ticket for the same game (another bots' wait) keeps it."""
 
 
 @dataclass(frozen=True)
@@ -166,8 +170,11 @@ class Pairing(Protocol):
 class _Entry:
     ask: Ask
     since: float
+    """When this request was made: its bots' wait counts from here."""
     seen: float
     """When the request was last asked or looked at: :data:`STALE` seconds later it is dropped."""
+    began: float
+    """When its ticket began waiting for this game (:attr:`Waiting.waited`): kept when the ticket asks again."""
 
 
 class LocalPairing:
@@ -205,6 +212,8 @@ class LocalPairing:
         if ask.ticket in self.seatings:
             raise ValueError(f"ticket {ask.ticket[:8]}… was seated: it is done")
         now = self._sweep()
+        held = self._entry(ask.ticket)
+        began = held.began if held is not None and held.ask.game == ask.game else now
         self._drop(ask.ticket)
         if ask.player is not None and (earlier := self.players.get(ask.player)) not in (None, ask.ticket):
             assert earlier is not None
@@ -215,7 +224,7 @@ class LocalPairing:
         if mine >= self.per_client:
             raise TooManyWaiting(ask.client)
         queue = self.queues.setdefault(ask.game, [])
-        queue.append(_Entry(ask, now, now))
+        queue.append(_Entry(ask, now, now, began))
         self.where[ask.ticket] = ask.game
         if ask.player is not None:
             self.players[ask.player] = ask.ticket
@@ -234,16 +243,14 @@ class LocalPairing:
 
     async def waiting(self, ticket: str) -> Waiting | None:
         now = self._sweep()
-        game = self.where.get(ticket)
-        if game is None:
+        entry = self._entry(ticket)
+        if entry is None:
             return None
-        queue = self.queues[game]
-        (entry,) = (e for e in queue if e.ask.ticket == ticket)
         entry.seen = now
         bots_in = None
         if entry.ask.bots_after is not None:
             bots_in = max(0.0, entry.since + entry.ask.bots_after - now)
-        return Waiting(entry.ask, len(queue) - 1, bots_in)
+        return Waiting(entry.ask, len(self.queues[entry.ask.game]) - 1, bots_in, now - entry.began)
 
     async def due(self) -> list[Match]:
         now = self._sweep()
@@ -275,6 +282,13 @@ class LocalPairing:
             self._drop(ask.ticket)
             self.seatings[ask.ticket] = Seating()  # pending, in the same step: a look meanwhile finds it matched
         return Match(game, tuple(people), bots, level)
+
+    def _entry(self, ticket: str) -> _Entry | None:
+        """The ticket's waiting request, if it has one."""
+        game = self.where.get(ticket)
+        if game is None:
+            return None
+        return next(e for e in self.queues[game] if e.ask.ticket == ticket)
 
     def _sweep(self) -> float:
         """Drop every request not looked at for :attr:`stale` seconds (their clients went away); the time now."""

@@ -83,6 +83,10 @@ local player = ARGV[12]
 if redis.call('EXISTS', P .. 'seat:' .. ticket) == 1 then return {'seated'} end
 local since = now()
 sweep(since)
+-- The ticket asking again for the same game (another bots' wait) has waited since it first asked: kept.
+local held = redis.call('HMGET', P .. 'ask:' .. ticket, 'game', 'began')
+local began = since
+if held[1] == game and held[2] then began = tonumber(held[2]) end
 drop(ticket)
 if player ~= '' then
   local earlier = redis.call('GET', P .. 'player:' .. player)
@@ -94,7 +98,7 @@ end
 if redis.call('SCARD', P .. 'client:' .. client) >= per_client then return {'too_many'} end
 redis.call('ZADD', P .. 'q:' .. game, redis.call('INCR', P .. 'order'), ticket)
 redis.call('HSET', P .. 'ask:' .. ticket, 'ask', ask, 'game', game, 'client', client, 'since', tostring(since),
-  'level', level, 'bots_after', bots_after, 'player', player)
+  'level', level, 'bots_after', bots_after, 'player', player, 'began', tostring(began))
 redis.call('ZADD', P .. 'seen', since, ticket)
 redis.call('SADD', P .. 'client:' .. client, ticket)
 if player ~= '' then redis.call('SET', P .. 'player:' .. player, ticket) end
@@ -143,15 +147,17 @@ LOOK = (
     + """
 local ticket, at = ARGV[3], now()
 sweep(at)
-local held = redis.call('HMGET', P .. 'ask:' .. ticket, 'ask', 'game', 'since', 'bots_after')
+local held = redis.call('HMGET', P .. 'ask:' .. ticket, 'ask', 'game', 'since', 'bots_after', 'began')
 if not held[1] then return false end
 redis.call('ZADD', P .. 'seen', at, ticket)
 local bots_in = ''
 if held[4] ~= '' then bots_in = tostring(math.max(0, tonumber(held[3]) + tonumber(held[4]) - at)) end
-return {held[1], redis.call('ZCARD', P .. 'q:' .. held[2]) - 1, bots_in}
+local began = tonumber(held[5] or held[3])
+return {held[1], redis.call('ZCARD', P .. 'q:' .. held[2]) - 1, bots_in, tostring(at - began)}
 """
 )
-"""A look at a waiting request, which keeps it waiting: (its ask, how many others wait for the game, bots in)."""
+"""A look at a waiting request, which keeps it waiting: (its ask, how many others wait for the game, bots in, the
+seconds its ticket has waited for the game; a request queued before ``began`` was kept counts from its ask)."""
 
 
 def _game_key(game: Game) -> str:
@@ -233,8 +239,9 @@ class RedisPairing:
         held = await self._run(self._look, ticket)
         if not held:
             return None
-        ask_text, others, bots_in = held
-        return Waiting(_ask_of(ask_text), int(others), float(_text(bots_in)) if _text(bots_in) else None)
+        ask_text, others, bots_in, waited = held
+        bots = float(_text(bots_in)) if _text(bots_in) else None
+        return Waiting(_ask_of(ask_text), int(others), bots, float(_text(waited)))
 
     async def due(self) -> list[Match]:
         found = await self._run(self._due, KEEP_SEATING)

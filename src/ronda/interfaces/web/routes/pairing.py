@@ -155,7 +155,8 @@ async def _answer(request: Request, pairing: Pairing, ticket: str) -> JSONRespon
 
 
 def _waiting(ticket: str, waiting: Waiting) -> JSONResponse:
-    """A request still waiting (202): for which game, how many others wait for it, when bots come."""
+    """A request still waiting (202): for which game, how many others wait for it, when bots come, and how long it
+    has waited (a page opened again counts on from there: its own count started at 0 at each reload)."""
     ask = waiting.ask
     return JSONResponse(
         {
@@ -166,6 +167,7 @@ def _waiting(ticket: str, waiting: Waiting) -> JSONResponse:
             "others": waiting.others,
             "bots_in": None if waiting.bots_in is None else round(waiting.bots_in, 1),
             "level": None if ask.bots_after is None else ask.level,
+            "waited": round(waiting.waited, 1),
         },
         status_code=202,
     )

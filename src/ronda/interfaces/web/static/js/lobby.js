@@ -381,7 +381,8 @@ export async function showLobby(app, { go, fail, meta }) {
     cancelButton.hidden = false;
     if (!waitTimer) waitTimer = setInterval(look, 1000);
     const starting = waitSince === null;
-    if (starting) waitSince = Date.now();
+    // The server says how long this request has waited: a page opened again (a reload) counts on, not from 0.
+    if (starting) waitSince = Date.now() - (answer.waited ?? 0) * 1000;
     if (answer.status === "seating") return; // matched: the table is being made, the next look seats us
     const more = answer.players - 1 - answer.others;
     playStatus.textContent = [waitingFor(more),
