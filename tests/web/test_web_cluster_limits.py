@@ -30,7 +30,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from real_server import free_port
-from web_helpers import Client, Server, new_table
+from web_helpers import TEST_HOSTS, Client, Server, new_table
 
 from ronda.interfaces.web.app import create_app
 from ronda.interfaces.web.pairing import STALE
@@ -56,6 +56,7 @@ def process(tmp_path: Path, redis_url: str, name: str, **options: Any) -> Server
     options.setdefault("bot_workers", 1)
     options.setdefault("flood_rate", 10_000.0)
     options.setdefault("tables_per_client", 1_000)
+    options.setdefault("allowed_hosts", TEST_HOSTS)
     url = options.pop("database_url", None) or _STORE[-1]
     (tmp_path / name).mkdir(exist_ok=True)
     return Server(create_app(url, redis_url=redis_url, **options))

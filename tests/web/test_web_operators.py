@@ -15,7 +15,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from real_server import RealServer
-from web_helpers import Client, Server, database, new_table, play_out, random_chooser
+from web_helpers import TEST_HOSTS, Client, Server, database, new_table, play_out, random_chooser
 
 from ronda.interfaces.web.app import create_app
 from ronda.interfaces.web.metrics import drain
@@ -27,6 +27,7 @@ def operator_server(tmp_path: Path, client: tuple[str, int] = LOOPBACK_CLIENT, *
     options.setdefault("bot_delay", 0)
     options.setdefault("flood_rate", 10_000.0)
     options.setdefault("bot_workers", 1)
+    options.setdefault("allowed_hosts", TEST_HOSTS)
     return Server(create_app(database(tmp_path), **options), client=client)
 
 

@@ -16,8 +16,9 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
-from web_helpers import Client, new_table, play_out, random_chooser, server
+from web_helpers import TEST_HOSTS, Client, new_table, play_out, random_chooser, server
 
 from ronda.interfaces.web.app import create_app
 
@@ -263,14 +264,53 @@ def test_a_rebinding_page_cannot_play_on_a_server_listening_on_this_computer(tmp
 
 def test_a_server_on_the_network_or_behind_a_proxy_keeps_its_own_pages(tmp_path: Path) -> None:
     body = {"players": 2, "seats": FRIEND, "keep": False}
-    with server(tmp_path, listen_host="0.0.0.0") as http:  # friends open it by the machine's name or address
+    lan = (*TEST_HOSTS, "ronda.lan")  # --allowed-host ronda.lan: the machine's name is the operator's to give
+    with server(tmp_path, listen_host="0.0.0.0", allowed_hosts=lan) as http:  # friends open it by name or address
         for name in ("ronda.lan:8000", "192.168.1.20:8000"):
             own = http.post("/api/tables", json=body, headers={"Origin": f"http://{name}", "Host": name})
             assert own.status_code == 201, name
-    with server(tmp_path, listen_host="127.0.0.1", forwarded=True) as http:  # a proxy on the same machine
+    proxy = (*TEST_HOSTS, "ronda.example")
+    with server(tmp_path, listen_host="127.0.0.1", forwarded=True, allowed_hosts=proxy) as http:  # a proxy here
         proxied = {"Origin": "https://ronda.example", "X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"}
         assert http.post("/api/tables", json=body, headers={**proxied, "Host": "127.0.0.1:8000"}).status_code == 201
         error_of(http.post("/api/tables", json=body, headers={"Origin": "https://evil.example"}), 403, "bad_origin")
+
+
+def test_a_server_on_the_network_answers_no_name_it_was_not_given_so_a_rebound_page_cannot_play(
+    tmp_path: Path,
+) -> None:
+    """DNS rebinding against ``--host 0.0.0.0`` without ``--public-url``: evil.example rebound to this computer sends
+    ``Origin`` and ``Host`` both evil.example, and the ``Host`` was the server's own origin. A name is answered only
+    when it is loopback, an IP address or an ``--allowed-host``; the refusal names the host and the option."""
+    body = {"players": 2, "seats": FRIEND, "keep": False}
+    rebound = {"Origin": "http://evil.example:8000", "Host": "evil.example:8000"}
+    with server(tmp_path, listen_host="0.0.0.0", allowed_hosts=(*TEST_HOSTS, "ronda.lan")) as http:
+        table_id = new_table(http, 2, FRIEND)["table_id"]
+        refused = http.post("/api/tables", json=body, headers=rebound)
+        message = error_of(refused, 421, "bad_host")
+        assert "'evil.example'" in message and "--allowed-host evil.example" in message
+        assert refused.json()["error"]["host"] == "evil.example"
+        error_of(http.post(f"/api/tables/{table_id}/join", json={"name": "Mallory"}, headers=rebound), 421, "bad_host")
+        with (
+            pytest.raises(WebSocketDenialResponse) as socket_refused,
+            http.websocket_connect(f"/ws/{table_id}", headers=rebound),
+        ):
+            pass
+        assert socket_refused.value.status_code == 421 and "--allowed-host evil.example" in socket_refused.value.text
+        page = http.get("/", headers={"Host": "evil.example:8000"})  # the page itself: a sentence for the person
+        assert page.status_code == 421 and page.headers["content-type"].startswith("text/plain")
+        assert "--allowed-host evil.example" in page.text
+        assert http.get("/healthz", headers={"Host": "ronda-2:8000"}).status_code == 200  # a load balancer's check
+        assert live_tables(http) == 1
+        for name in ("ronda.lan:8000", "RONDA.LAN.:8000", "192.168.1.20:8000", "[fe80::1]:8000", "localhost:8000"):
+            own = http.post("/api/tables", json=body, headers={"Origin": f"http://{name.lower()}", "Host": name})
+            assert own.status_code == 201, name
+    with server(tmp_path, listen_host="127.0.0.1", forwarded=True) as http:  # a proxy passing on any name
+        proxied = {"Origin": "https://evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https"}
+        answer = http.post("/api/tables", json=body, headers={**proxied, "Host": "127.0.0.1:8000"})
+        assert "--allowed-host evil.example" in error_of(answer, 421, "bad_host")
+    with server(tmp_path, public_url="https://ronda.example", allowed_hosts=()) as http:
+        assert http.get("/api/meta", headers={"Host": "ronda-3:8000"}).status_code == 200  # the origin is the URL's
 
 
 def test_an_origin_or_host_that_does_not_parse_is_refused_not_a_server_error(
@@ -379,7 +419,7 @@ def test_the_invite_names_the_address_friends_use(tmp_path: Path) -> None:
             headers={"X-Forwarded-Host": "ronda.example", "X-Forwarded-Proto": "https"},
         ).json()
         assert proxied["invite"].startswith("http://testserver/")  # proxy headers are not trusted unless told
-    with server(tmp_path, forwarded=True) as http:
+    with server(tmp_path, forwarded=True, allowed_hosts=(*TEST_HOSTS, "ronda.example")) as http:
         proxied = http.post(
             "/api/tables",
             json={"players": 2, "seats": FRIEND, "keep": False},

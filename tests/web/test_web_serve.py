@@ -35,6 +35,7 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         "--bot-workers",
         "--public-url",
         "--allow-origin",
+        "--allowed-host",
         "--forwarded",
         "--store-timeout",
         "--sync",
@@ -90,6 +91,7 @@ def test_redis_without_the_cluster_extra_says_how_to_install_it_into_this_python
         (["serve", "--close-after", "-1"], "--close-after is zero or more seconds, not -1"),
         (["serve", "--analysis-budget", "0"], "--analysis-budget is 1 or more guesses, not 0"),
         (["serve", "--drain", "-5"], "--drain is zero or more seconds, not -5"),
+        (["serve", "--allowed-host", "http://ronda.lan:8000"], "--allowed-host is a host name like ronda.lan"),
     ],
 )
 def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -265,3 +267,38 @@ def test_the_load_benchmark_lets_people_arrive_over_a_ramp_and_times_the_bots_tu
     assert result["moves"] > 0 and result["latency_ms_p99"] >= result["latency_ms_p50"] > 0
     assert result["bot_wait_s_p99"] >= result["bot_wait_s_p50"] > 0
     assert result["errors"] == 0 and result["decisions_lost"] == 0
+
+
+def test_a_real_server_refuses_a_page_whose_name_was_rebound_to_it_over_http_and_websockets(tmp_path: Path) -> None:
+    """DNS rebinding against `ronda serve` as the README starts it (127.0.0.1, no --public-url): a page of
+    evil.example whose name now resolves to 127.0.0.1 reaches the real server naming ``Host: evil.example``. It read
+    the lobby, a table's summary, and /metrics (its peer is this computer's own address), and opened websockets;
+    now each answer is a 421 naming the host and --allowed-host, while localhost, 127.0.0.1 and an allowed name
+    still play."""
+    pytest.importorskip("websockets")
+    import httpx
+    from real_server import RealServer
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    with RealServer(tmp_path / "data", "--allowed-host", "ronda.test") as real:
+        table_id, tokens = real.two_people()
+        evil = {"Host": f"evil.example:{real.port}"}
+        for path in ("/", "/api/tables", f"/api/tables/{table_id}", "/metrics"):
+            answer = httpx.get(real.base + path, headers=evil)
+            assert answer.status_code == 421, (path, answer.text)
+            assert "'evil.example'" in answer.text and "--allowed-host evil.example" in answer.text, path
+        rebound = socket.create_connection(("127.0.0.1", real.port))  # evil.example resolved to 127.0.0.1
+        with pytest.raises(InvalidStatus) as refused:
+            connect(f"ws://evil.example:{real.port}/ws/{table_id}", sock=rebound, open_timeout=10)
+        assert refused.value.response.status_code == 421
+        assert b"--allowed-host evil.example" in refused.value.response.body
+        assert httpx.get(f"{real.base}/healthz", headers=evil).status_code == 200  # a load balancer's check
+        for name in ("localhost", "127.0.0.1", "ronda.test"):
+            own = {"Host": f"{name}:{real.port}", "Origin": f"http://{name}:{real.port}"}
+            assert httpx.get(f"{real.base}/api/tables/{table_id}", headers=own).status_code == 200, name
+            made = httpx.post(f"{real.base}/api/tables", json={"players": 2, "keep": False}, headers=own)
+            assert made.status_code == 201, (name, made.text)
+        with connect(f"ws://127.0.0.1:{real.port}/ws/{table_id}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": tokens[0], "since": None}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"

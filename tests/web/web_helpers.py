@@ -30,6 +30,11 @@ def database(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'ronda.sqlite3'}"
 
 
+TEST_HOSTS = ("testserver",)
+"""The host Starlette's test client names in every request: answered as ``--allowed-host testserver`` would make
+it (without it, only loopback names and IP addresses are: guard.Origins.stranger)."""
+
+
 class Server(TestClient):
     """A TestClient that closes every websocket opened through it before stopping the app.
 
@@ -54,6 +59,7 @@ def server(tmp_path: Path, database_url: str | None = None, **options: Any) -> S
     options.setdefault("create_rate", 10_000.0)  # and make tables faster than people
     options.setdefault("tables_per_client", 1_000)
     options.setdefault("bot_workers", 1)
+    options.setdefault("allowed_hosts", TEST_HOSTS)
     return Server(create_app(database_url or database(tmp_path), **options))
 
 

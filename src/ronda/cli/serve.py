@@ -101,6 +101,15 @@ def register(commands: Any) -> None:
         "are refused",
     )
     p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to besides localhost and IP addresses, e.g. mypc.local or "
+        "ronda.lan; may be repeated. Without --public-url, a request for any other name is refused (421): a page "
+        "of another site whose name was made to resolve to this computer (DNS rebinding) could otherwise play here",
+    )
+    p.add_argument(
         "--forwarded",
         action="store_true",
         help="behind a reverse proxy: trust its X-Forwarded-For, -Proto and -Host headers",
@@ -343,6 +352,14 @@ def run(args: argparse.Namespace) -> int:
     if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
         print(f"ronda serve: --public-url starts with http:// or https://, not {args.public_url!r}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from ..interfaces.web.guard import allowed_host
+
+    try:
+        for name in args.allowed_host:
+            allowed_host(name)
+    except ValueError as error:
+        print(f"ronda serve: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     # Whatever the server writes (the SQLite database and its journal, made later by SQLite itself) is
     # readable by its user alone: the database holds the hidden cards of every game in play.
     os.umask(os.umask(0o077) | 0o077)
@@ -402,6 +419,7 @@ def run(args: argparse.Namespace) -> int:
         close_after=args.close_after,
         public_url=args.public_url,
         allow_origins=tuple(args.allow_origin),
+        allowed_hosts=tuple(args.allowed_host),
         paced_collector=True,
         forwarded=args.forwarded,
         listen_host=args.host,

@@ -37,7 +37,7 @@ from .cluster_lobby import SharedListing
 from .collector import Collector
 from .connections import CONNECTIONS_PER_CLIENT
 from .forms import HttpError
-from .guard import Guard, Origins, origin_of
+from .guard import Guard, Origins, allowed_host, origin_of
 from .lobby import Limits, Lobby
 from .metrics import LOOPBACK, CountConnections, CountedLimit, Metrics, networks
 from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE
@@ -75,6 +75,7 @@ def create_app(
     linger: float = 30.0,
     public_url: str | None = None,
     allow_origins: tuple[str, ...] = (),
+    allowed_hosts: tuple[str, ...] = (),
     forwarded: bool = False,
     listen_host: str | None = None,
     analysis_budget: int = DEFAULT_GUESSES,
@@ -96,7 +97,9 @@ def create_app(
     addresses and networks that may read ``/metrics`` (:mod:`.metrics`; default this machine only).
     ``redis_url``: the Redis of a cluster of processes; the rate limits, the caps on connections and the play-now
     queue are then kept there, shared by every process (:mod:`.redis_limits`), and this process is one of several
-    over the same PostgreSQL database (:mod:`.cluster`).
+    over the same PostgreSQL database (:mod:`.cluster`). ``allowed_hosts``: the host names answered, without a
+    ``public_url``, besides loopback names and IP addresses (``--allowed-host``, :meth:`.guard.Origins.stranger`;
+    a test client built in-process names ``testserver``).
     """
     if redis_url is not None and database_url.startswith("sqlite"):
         raise ValueError(
@@ -133,7 +136,8 @@ def create_app(
         max_spectators=spectators_per_table,
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
-    origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host)
+    hosts = frozenset(allowed_host(h) for h in allowed_hosts)
+    origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host, hosts)
     cluster = None
     if redis_url is not None:
         from .cluster import Cluster  # the cluster extra (redis) is needed only here

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,13 +48,56 @@ class Origins:
     ``allowed`` are other origins let in on purpose (``--allow-origin``, a
     proxy set up so); ``forwarded`` trusts the ``X-Forwarded-Proto`` and
     ``X-Forwarded-Host`` headers of a proxy in front (``--forwarded``).
-    ``listen`` is the address the server listens on.
+    ``listen`` is the address the server listens on. ``hosts`` are the host
+    names a request may name without ``--public-url`` besides loopback names
+    and IP addresses (``--allowed-host``; :meth:`stranger`).
     """
 
     public_url: str | None = None
     allowed: frozenset[str] = frozenset()
     forwarded: bool = False
     listen: str | None = None
+    hosts: frozenset[str] = frozenset()
+
+    def stranger(self, headers: Any) -> str | None:
+        """The host name a request asks for that this server does not answer to, or ``None`` when it answers.
+
+        Without ``--public-url`` the server's own origin is the one the request names (:meth:`own`), and a page
+        of another site can make its own name resolve to this computer (DNS rebinding: evil.example rebound to
+        127.0.0.1 sends ``Host`` and ``Origin`` both ``evil.example``): it would then be same-origin, and read
+        what the server answers to a GET from this machine (``/metrics``). No such page can be served under a
+        loopback name, an IP address, or a name the operator owns, so only those are answered: ``localhost``,
+        ``127.0.0.1``, ``[::1]``, ``192.168.1.20``, the ``--allowed-host`` names. Behind ``--forwarded`` the
+        proxy's ``X-Forwarded-Host`` is the name the browser asked for, and is held to the same rule. With
+        ``--public-url`` nothing is refused here: the origin is that URL's, whatever ``Host`` says, and a proxy's
+        health checks may name a replica by its service name. A ``Host`` that does not parse is refused too.
+
+        >>> Origins().stranger({"host": "evil.example:8000"}), Origins().stranger({"host": "localhost:8000"})
+        ('evil.example', None)
+        >>> [Origins().stranger({"host": h}) for h in ("127.0.0.1:8000", "[::1]:8000", "192.168.1.20", "")]
+        [None, None, None, None]
+        >>> Origins(hosts=frozenset({"ronda.lan"})).stranger({"host": "RONDA.lan.:8000"}) is None
+        True
+        >>> Origins(forwarded=True).stranger({"host": "127.0.0.1:8000", "x-forwarded-host": "evil.example"})
+        'evil.example'
+        >>> Origins(public_url="https://ronda.example").stranger({"host": "ronda-3:8000"}) is None
+        True
+        """
+        if self.public_url:
+            return None
+        named = [headers.get("host") or ""]
+        if self.forwarded:
+            named.append((headers.get("x-forwarded-host") or "").split(",")[0].strip())
+        for host in named:
+            if not host:
+                continue  # no browser sends none: a script's request names no site
+            try:
+                name = (urlsplit(f"//{host}").hostname or "").rstrip(".")
+            except ValueError:  # a broken IPv6 address, "[::1"
+                return host
+            if not (loopback(name) or literal(name) or name in self.hosts):
+                return name or host
+        return None
 
     def base(self, scheme: str, headers: Any) -> str:
         """The server's own address, as a friend's browser should open it (no trailing slash)."""
@@ -74,10 +118,12 @@ class Origins:
 
         - with ``--public-url``, the server's origins are that URL's and ``--allow-origin``'s, never the
           ``Host``'s;
+        - without it, a request naming a host the server does not answer to never comes this far
+          (:meth:`stranger`: only loopback names, IP addresses and ``--allowed-host`` names are answered);
         - on a server listening on this computer only (``--host 127.0.0.1``, the default), a ``Host`` that is
-          not loopback (``localhost``, ``127.0.0.0/8``, ``[::1]``) gives no origin: nobody else can reach the
-          server, so such a name is a rebinding one;
-        - otherwise (``--host 0.0.0.0`` reached by a LAN name or address, or no listen address known) the
+          neither loopback (``localhost``, ``127.0.0.0/8``, ``[::1]``) nor an ``--allowed-host`` name gives no
+          origin: nobody else can reach the server, so another address is a made-up one;
+        - otherwise (``--host 0.0.0.0`` reached by a LAN address or allowed name, or no listen address known) the
           ``Host``'s origin is the server's, and behind ``--forwarded`` the proxy's ``X-Forwarded-Host`` too.
 
         >>> sorted(Origins(listen="127.0.0.1").own("http", {"host": "localhost:8000"}))
@@ -91,7 +137,8 @@ class Origins:
             return {origin_of(self.public_url)} | self.allowed
         host = headers.get("host") or "localhost"
         mine: set[str] = set()
-        if not loopback(self.listen) or loopback(urlsplit(f"//{host}").hostname):
+        name = (urlsplit(f"//{host}").hostname or "").rstrip(".")
+        if not loopback(self.listen) or loopback(name) or name in self.hosts:
             mine.add(origin_of(f"{scheme}://{host}"))
         if self.forwarded:
             mine.add(origin_of(self.base(scheme, headers)))
@@ -106,6 +153,37 @@ class Origins:
         if loopback(urlsplit(base).hostname):
             return "loopback_address"
         return None
+
+
+def literal(host: str) -> bool:
+    """Whether ``host`` is an IP address (IPv6 without its brackets): a name no other site's page can be served under.
+
+    >>> [literal(h) for h in ("192.168.1.20", "::1", "10.0.0.1.evil.example", "ronda.lan")]
+    [True, True, False, False]
+    """
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def allowed_host(value: str) -> str:
+    """An ``--allowed-host`` value as :meth:`Origins.stranger` compares it: a host name, lower case, no final dot.
+
+    Raises :class:`ValueError` in words for what is not a host name (a URL, a port, a space).
+
+    >>> allowed_host("Ronda.LAN."), allowed_host("mypc.local")
+    ('ronda.lan', 'mypc.local')
+    >>> allowed_host("http://ronda.lan:8000")
+    Traceback (most recent call last):
+    ...
+    ValueError: --allowed-host is a host name like ronda.lan (no scheme, port or path), not 'http://ronda.lan:8000'
+    """
+    name = value.strip().lower().rstrip(".")
+    if not name or not all(part and re.fullmatch(r"[a-z0-9_-]+", part) for part in name.split(".")):
+        raise ValueError(f"--allowed-host is a host name like ronda.lan (no scheme, port or path), not {value!r}")
+    return name
 
 
 def origin_of(url: str) -> str:
@@ -139,15 +217,23 @@ def security_headers(scheme: str, host: str) -> list[tuple[bytes, bytes]]:
 ASGIApp = Callable[[dict[str, Any], Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
 
+OPEN_PATHS = frozenset({"/healthz", "/readyz"})
+"""Answered whatever host a request names: a load balancer's checks name a replica by its own address or service
+name, and these answers say nothing of any table or person (docs/deploy.md)."""
+
+
 class Guard:
-    """ASGI middleware: same-origin only for what changes state, and the security headers on every answer.
+    """ASGI middleware: the server's own host names, same-origin only for what changes state, and the security
+    headers on every answer.
 
     A websocket upgrade, or a POST, that carries an ``Origin`` other than the
     server's own (:meth:`Origins.own`: never a ``Host`` a rebinding page could
-    send) is refused: 403 for
-    HTTP with a JSON error, and a refused handshake for a websocket. Requests
-    without ``Origin`` (scripts, the load benchmark) are not a browser page of
-    another site and pass.
+    send) is refused: 403 for HTTP with a JSON error, and a refused handshake
+    for a websocket. Requests without ``Origin`` (scripts, the load benchmark)
+    are not a browser page of another site and pass. Then any request, a GET
+    too, naming a host the server does not answer to (:meth:`Origins.stranger`)
+    is refused with 421 (Misdirected Request) naming the host and
+    ``--allowed-host``, as an HTTP answer for a websocket upgrade as well.
     """
 
     def __init__(self, app: Any, origins: Origins) -> None:
@@ -189,6 +275,9 @@ class Guard:
             )
             await send({"type": "http.response.body", "body": body})
             return
+        stranger = None if scope.get("path") in OPEN_PATHS else self.origins.stranger(headers)
+        if stranger is not None:
+            return await self.misdirected(scope, send, scheme, stranger)
         if scope["type"] == "websocket":
             return await self.app(scope, receive, send)
         extra = security_headers(scheme, headers.get("host", ""))
@@ -199,3 +288,32 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+    @staticmethod
+    async def misdirected(scope: dict[str, Any], send: Any, scheme: str, host: str) -> None:
+        """421 for a request naming ``host``: JSON for the API and websockets, a plain sentence for a page (read by
+        the person who typed the address). A websocket upgrade gets the same HTTP answer where the server can
+        send one (uvicorn's ``websocket.http.response``), else a refused handshake."""
+        log.info("refused a request for the host %r", host[:100])
+        message = (
+            f"this server does not answer to the name {host!r}: open it by localhost or its IP address, or, if "
+            f"the name is yours, start it with --allowed-host {host} (a page of another site whose name was made "
+            "to resolve to this computer, DNS rebinding, is refused so)"
+        )
+        path = str(scope.get("path", ""))
+        websocket = scope["type"] == "websocket"
+        if websocket or path.startswith("/api/"):
+            body = json.dumps({"error": {"code": "bad_host", "message": message, "host": host}}).encode()
+            kind = b"application/json"
+        else:
+            body, kind = (message + "\n").encode(), b"text/plain; charset=utf-8"
+        headers = [(b"content-type", kind), *security_headers(scheme, "")]
+        if websocket:
+            if "websocket.http.response" not in scope.get("extensions", {}):
+                await send({"type": "websocket.close", "code": 4421, "reason": "unknown host"})
+                return
+            await send({"type": "websocket.http.response.start", "status": 421, "headers": headers})
+            await send({"type": "websocket.http.response.body", "body": body})
+            return
+        await send({"type": "http.response.start", "status": 421, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
