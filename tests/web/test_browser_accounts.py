@@ -116,6 +116,12 @@ def test_a_name_refused_on_a_french_page_is_said_in_french(browser: Any, url: st
         other.wait_for_selector("#me-status:has-text('Jouer maintenant')")
         french_only(other.inner_text("#me-status"))
 
+        other.fill("#me-name", "Sal0pe")  # an insult, spelled to slip through
+        other.click("#me-keep")
+        other.wait_for_selector("#me-status:has-text('refuse dans les noms')")
+        said = french_only(other.inner_text("#me-status"))
+        assert said == "« Sal0pe » contient un mot que ce serveur refuse dans les noms : choisissez un autre nom.", said
+
         long = "Amina Benali El Idrissi Alaoui"  # 30: said at once under the field, not cut
         other.fill("#me-name", long)
         assert other.input_value("#me-name") == long

@@ -173,6 +173,7 @@ def refusal_of(response: Any, status: int, code: str) -> dict[str, Any]:
         ("Amina Benali El Idrissi Alaoui", "name_too_long", {"name": "Amina Benali El Idrissi Alaoui", "length": 30}),
         ("B\u043et 3", "name_like_bot", {"name": "B\u043et 3"}),
         ("Guest 3", "name_like_guest", {"name": "Guest 3"}),
+        ("Amina S@l0pe", "name_rude", {"name": "Amina S@l0pe"}),
     ],
 )
 def test_a_name_refused_says_why_by_a_reason_and_its_parameters(
@@ -215,3 +216,78 @@ def test_every_name_reason_is_in_the_protocol_and_in_every_language_of_the_page(
     for reason in NAME_REASONS:
         assert f"`{reason}`" in protocol, reason
         assert strings.count(f"  e_{reason}: ") == 3, reason  # en, fr, ar
+
+
+RUDE = [
+    "Connard",  # plain, as a whole name
+    "Amina Salope",  # one word of the name
+    "CONNARD",  # case
+    "Enculé_93",  # an accent, a digit and an underscore around it
+    "5al0pe",  # leetspeak digits
+    "B!TCH",  # a symbol for a letter
+    "s a l o p e",  # spelled out
+    "F.U.C.K",  # spelled out with dots
+    "Karim f u c k",  # spelled out inside a longer name
+    "Sa-lope",  # split by punctuation, the whole name run together
+    "fuuuuck",  # a letter repeated
+    "Fucker",  # a stem's word
+    "fils de pute",  # a phrase
+    "C\u043enn\u0430rd",  # a Cyrillic o and a
+    "\uff26\uff35\uff23\uff2b",  # full width
+    "9a7ba",  # Moroccan Arabic, in Arabizi
+    "wld l9ahba",
+    "\u0642\u062d\u0628\u0647",  # Arabic, its ta marbuta written as a ha
+    "\u0643\u0633 \u0627\u0645\u0643",
+    "\u0642\u064e\u062d\u0652\u0628\u064e\u0629",  # with short vowels
+]
+ORDINARY = [
+    "Scunthorpe", "Cassandra", "Shital", "Constance", "Conor", "Putellas", "Dick", "Hancock", "Nikola", "Niger",
+    "Jad", "Hammam", "Salade", "Salut", "Bitesize", "Zebda", "Kike", "Zamil",
+    "\u0632\u0628\u064a\u062f\u0629", "\u062c\u0627\u062f", "\u062d\u0645\u0627\u0645", "\u0645\u062d\u0645\u062f",
+]  # fmt: skip
+"""Names that hold a listed word inside a longer one, or look like one without being one: the Scunthorpe problem."""
+
+
+@pytest.mark.parametrize("typed", RUDE)
+def test_a_rude_name_is_refused_however_it_is_spelled_wherever_it_is_typed(tmp_path: Path, typed: str) -> None:
+    """An insult or a slur is no name to keep on the leaderboard, nor to sit under at a table: refused with its
+    own reason, whether typed to keep (the "You" panel, create) or for one table (a join, play now), and nothing is
+    made."""
+    with server(tmp_path) as http:
+        refused = refusal_of(http.post("/api/me", json={"name": typed}), 400, "bad_request")
+        assert (refused["reason"], refused["name"]) == ("name_rude", typed), refused
+        assert "refuses in names" in refused["message"]
+        made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": typed}, ME[1]]})
+        assert refusal_of(made, 400, "bad_request")["reason"] == "name_rude"
+        table_id = new_table(http, 3, THREE)["table_id"]
+        for keep in (True, False):
+            joined = http.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": keep})
+            assert refusal_of(joined, 400, "bad_request")["reason"] == "name_rude", keep
+        asked = http.post("/api/play", json={"players": 2, "name": typed, "keep": False})
+        assert refusal_of(asked, 400, "bad_request")["reason"] == "name_rude"
+        assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["taken"] is False
+        assert http.get("/api/me").json()["id"] is None  # no player was made
+
+
+def test_ordinary_names_holding_a_rude_word_inside_are_welcome(tmp_path: Path) -> None:
+    """Whole words only: "cunt" in Scunthorpe, "ass" in Cassandra, "shit" in Shital, "zb" in Zubaida."""
+    with server(tmp_path) as http:
+        for name in ORDINARY:
+            http.cookies.clear()  # each a stranger keeping their own name
+            kept = http.post("/api/me", json={"name": name})
+            assert kept.status_code == 201, (name, kept.text)
+
+
+def test_an_operator_adds_words_and_takes_a_shipped_one_back(tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("# ours\nmallory*\nvilain canard  # a phrase\n!bâtard\n", encoding="utf-8")
+    with server(tmp_path, rude_words=words) as http:
+        for typed in ("Mallory", "Malloryyy", "M4llory Jones", "Le Vilain Canard"):
+            refused = refusal_of(http.post("/api/me", json={"name": typed}), 400, "bad_request")
+            assert refused["reason"] == "name_rude", typed
+        for name in ("Bâtard", "Canard", "Salade"):  # taken back, and ordinary words
+            http.cookies.clear()
+            assert http.post("/api/me", json={"name": name}).status_code == 201, name
+        http.cookies.clear()
+        refused = refusal_of(http.post("/api/me", json={"name": "Connard"}), 400, "bad_request")
+        assert refused["reason"] == "name_rude"  # the shipped list still holds

@@ -36,6 +36,7 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         "--public-url",
         "--allow-origin",
         "--allowed-host",
+        "--rude-words",
         "--forwarded",
         "--store-timeout",
         "--sync",
@@ -92,6 +93,7 @@ def test_redis_without_the_cluster_extra_says_how_to_install_it_into_this_python
         (["serve", "--analysis-budget", "0"], "--analysis-budget is 1 or more guesses, not 0"),
         (["serve", "--drain", "-5"], "--drain is zero or more seconds, not -5"),
         (["serve", "--allowed-host", "http://ronda.lan:8000"], "--allowed-host is a host name like ronda.lan"),
+        (["serve", "--rude-words", "/nonexistent/words.txt"], "--rude-words /nonexistent/words.txt: no such file"),
     ],
 )
 def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,6 +103,17 @@ def test_bad_options_exit_2_naming_them(argv: list[str], words: str, capsys: pyt
     out, err = capsys.readouterr()
     assert out == "" and words in err and err.count("\n") == 1
     assert re.findall(r"--[a-z][a-z-]*", err) == [argv[1]]
+
+
+def test_a_rude_words_line_without_a_word_is_one_line_naming_the_file_and_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("uvicorn")
+    words = tmp_path / "words.txt"
+    words.write_text("# ours\nmallory\n***\n", encoding="utf-8")
+    assert main(["serve", "--rude-words", str(words), "--data", str(tmp_path / "data")]) == 2
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", f"ronda serve: {words}, line 3: '***' has no letter to refuse\n")
 
 
 def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:

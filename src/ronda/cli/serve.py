@@ -110,6 +110,14 @@ def register(commands: Any) -> None:
         "of another site whose name was made to resolve to this computer (DNS rebinding) could otherwise play here",
     )
     p.add_argument(
+        "--rude-words",
+        metavar="FILE",
+        help="a file of more words no player's name may hold, one a line (# comments; 'word*' also refuses what "
+        "begins so; '!word' takes back a word of the shipped list of English, French and Arabic insults and "
+        "slurs); matched as whole words after folding case, accents, look-alike letters and leetspeak "
+        '(docs/server.md, "Names")',
+    )
+    p.add_argument(
         "--forwarded",
         action="store_true",
         help="behind a reverse proxy: trust its X-Forwarded-For, -Proto and -Host headers",
@@ -352,11 +360,17 @@ def run(args: argparse.Namespace) -> int:
     if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
         print(f"ronda serve: --public-url starts with http:// or https://, not {args.public_url!r}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from ..engine.jsontext import os_error_words
     from ..interfaces.web.guard import allowed_host
+    from ..interfaces.web.rude import RudeWords
 
     try:
         for name in args.allowed_host:
             allowed_host(name)
+        RudeWords.load(args.rude_words)
+    except OSError as error:
+        print(f"ronda serve: cannot read --rude-words {args.rude_words}: {os_error_words(error)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except ValueError as error:
         print(f"ronda serve: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -420,6 +434,7 @@ def run(args: argparse.Namespace) -> int:
         public_url=args.public_url,
         allow_origins=tuple(args.allow_origin),
         allowed_hosts=tuple(args.allowed_host),
+        rude_words=args.rude_words,
         paced_collector=True,
         forwarded=args.forwarded,
         listen_host=args.host,

@@ -42,6 +42,7 @@ from fastapi import Request, Response
 from ...bots import levels
 from .forms import Body, HttpError, check_name, looks_like_guest, name_keys, name_taken, read_body, read_name
 from .rates import RateLimit, TokenBuckets
+from .rude import RudeWords
 from .store import Journal, StoreConflict, StoredPlayer, StoredSession, StoreUnavailable
 
 COOKIE = "ronda_player"
@@ -277,6 +278,7 @@ async def seat_name(
     given: str | None,
     keep: bool,
     address: str,
+    rude: RudeWords,
     first: Callable[[str], object] | None = None,
 ) -> Sitter:
     """The name a seat is taken under, and the player taking it, for create, join and play now.
@@ -285,8 +287,9 @@ async def seat_name(
     keeps none and typed ``given`` becomes a player named so (:func:`choose_name`:
     refused, before anything is made, when it looks like a player's or a bot's);
     with ``keep`` false they sit under ``given`` at this table only, unless it
-    looks like a player's. ``first`` checks the seat before a player is made
-    (raising :class:`.forms.HttpError`): a refused join keeps no name.
+    looks like a player's or holds a word of ``rude``. ``first`` checks the seat
+    before a player is made (raising :class:`.forms.HttpError`): a refused join
+    keeps no name.
     """
     me = await identity_of(request, journal)
     if me is not None:
@@ -294,9 +297,10 @@ async def seat_name(
     if given is not None and keep:
         if first is not None:
             first(given)
-        made, token = await choose_name(request, journal, given, address)
+        made, token = await choose_name(request, journal, given, address, rude)
         return Sitter(given, made.player.id, token)
     if given is not None:
+        rude.check(given)
         await check_free_name(journal, given)
     return Sitter(given)
 
@@ -312,8 +316,12 @@ def new_session(player_id: str, request: Request, address: str) -> tuple[str, St
     return token, session
 
 
-async def choose_name(request: Request, journal: Journal, raw: str, address: str) -> tuple[Identity, str]:
-    """A new player named ``raw`` (checked), with this browser's first session; returns it and the cookie's token."""
+async def choose_name(
+    request: Request, journal: Journal, raw: str, address: str, rude: RudeWords
+) -> tuple[Identity, str]:
+    """A new player named ``raw`` (checked: not rude, nobody's look-alike), with this browser's first session;
+    returns it and the cookie's token."""
+    rude.check(raw)
     check_name(raw, (), levels())
     if looks_like_guest(raw):
         raise HttpError(

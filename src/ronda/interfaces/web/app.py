@@ -21,6 +21,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -44,6 +45,7 @@ from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE
 from .redis_limits import RedisCaps, cluster_client, login_limits, server_limits
 from .routes import ROUTERS
 from .routes.pages import STATIC
+from .rude import RudeWords
 from .site import Site
 from .store import STORE_TIMEOUT, Journal, Store
 from .tables import ServerSettings
@@ -84,6 +86,7 @@ def create_app(
     spectators_per_table: int = 64,
     metrics_from: tuple[str, ...] = LOOPBACK,
     redis_url: str | None = None,
+    rude_words: str | Path | None = None,
 ) -> Any:
     """The web server as an ASGI app; the database opens, and stored tables are listed, when it starts.
 
@@ -99,7 +102,9 @@ def create_app(
     queue are then kept there, shared by every process (:mod:`.redis_limits`), and this process is one of several
     over the same PostgreSQL database (:mod:`.cluster`). ``allowed_hosts``: the host names answered, without a
     ``public_url``, besides loopback names and IP addresses (``--allowed-host``, :meth:`.guard.Origins.stranger`;
-    a test client built in-process names ``testserver``).
+    a test client built in-process names ``testserver``). ``rude_words``: the operator's file of words no name may
+    hold, beside the shipped list (``--rude-words``, :mod:`.rude`; an unreadable file raises :class:`OSError`, a
+    line without a word :class:`ValueError`).
     """
     if redis_url is not None and database_url.startswith("sqlite"):
         raise ValueError(
@@ -166,6 +171,7 @@ def create_app(
         metrics=metrics,
         metrics_from=networks(metrics_from),
         logins=login_limits(redis),
+        rude=RudeWords.load(rude_words),
     )
 
     @asynccontextmanager

@@ -236,6 +236,7 @@ NAME_REASONS = {
     "name_too_long": "more than 24 characters (400; ``name``, ``length``, ``max``)",
     "name_like_bot": "could pass for a bot, a seat's label or the reader (400; ``name``)",
     "name_like_guest": 'could pass for play now\'s "Guest N" (400; ``name``)',
+    "name_rude": "holds an insult or a slur of the server's list (400; ``name``; :mod:`.rude`)",
     "name_at_table": "someone at this table has this name (409 ``name_taken``; ``name``, ``held``)",
     "name_like_at_table": "someone at this table has a name looking the same (409 ``name_taken``; ``name``, ``held``)",
     "name_on_server": "a player on this server keeps this name (409 ``name_taken``; ``name``, ``held``)",

@@ -25,6 +25,7 @@ from .lobby import Lobby
 from .metrics import LOOPBACK, Metrics, networks
 from .pairing import Pairing
 from .rates import RateLimit
+from .rude import RudeWords
 from .tables import ServerSettings, Table
 
 if TYPE_CHECKING:
@@ -56,6 +57,8 @@ class Site:
     """Who may read ``/metrics`` (``--metrics-from``)."""
     logins: Logins = field(default_factory=Logins)
     """Passwords one address, and one username, may try (:mod:`.accounts`)."""
+    rude: RudeWords = field(default_factory=RudeWords.load)
+    """The words no name typed here may hold (:mod:`.rude`: the shipped list and ``--rude-words``)."""
 
 
 def site_of(request: Request | WebSocket) -> Site:

@@ -61,7 +61,7 @@ async def sitter(
     request: Request, given: str | None, keep: bool, first: Callable[[str], object] | None = None
 ) -> Sitter:
     """Who takes the seat a request asks for (:func:`..accounts.seat_name`): a typed name is kept unless told not."""
-    return await seat_name(request, _journal(request), given, keep, client_of(request), first)
+    return await seat_name(request, _journal(request), given, keep, client_of(request), site_of(request).rude, first)
 
 
 async def seated(request: Request, who: Sitter, work: Callable[[], Awaitable[JSONResponse]]) -> JSONResponse:
@@ -123,7 +123,7 @@ async def choose(request: Request) -> JSONResponse:
     if not (verdict := await site_of(request).creating.hit(client)).admitted:
         raise HttpError(429, "rate_limited", "you are choosing names too fast: wait a minute", verdict.retry_seconds)
     name = read_name_body(await json_body(request))
-    identity, token = await choose_name(request, journal, name, client)
+    identity, token = await choose_name(request, journal, name, client, site_of(request).rude)
     response = JSONResponse(identity.to_json(), status_code=201)
     set_cookie(response, token, _https(request))
     return response
