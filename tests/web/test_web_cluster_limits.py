@@ -210,6 +210,33 @@ def test_a_relayed_connection_reads_its_answers_in_the_order_of_its_messages_as_
             assert answers(b, table_id, frames, len(expected)) == expected
 
 
+def test_a_name_the_owner_refuses_reaches_the_joiner_on_another_process_with_its_reason_and_parameters(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """A seat at a table another process owns is taken by that owner (``Cluster.join_at``): when it refuses the name,
+    the joiner's process must answer as the owner would, the ``reason`` and its parameters included, or a French or
+    Arabic page shows the server's English message instead of its own words (i18n.js ``refusal``)."""
+    seats = [{"kind": "human", "name": "Amina"}, {"kind": "human"}, {"kind": "bot", "level": "random"}]
+    with two_processes(tmp_path, redis_url) as (a, b):
+        table_id = new_table(a, 3, seats)["table_id"]  # a owns it
+        refused = {
+            "Amina": (409, {"reason": "name_at_table", "name": "Amina", "held": "Amina"}),
+            "AMINA": (409, {"reason": "name_like_at_table", "name": "AMINA", "held": "Amina"}),
+            "B\u043et 2": (400, {"reason": "name_like_bot", "name": "B\u043et 2"}),  # a Cyrillic o
+        }
+        for typed, (status, said) in refused.items():
+            at_b = b.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": False})
+            assert at_b.status_code == status, at_b.text
+            error = at_b.json()["error"]
+            assert {key: error.get(key) for key in said} == said, error
+            at_a = a.post(f"/api/tables/{table_id}/join", json={"name": typed, "keep": False})
+            assert (at_a.status_code, at_a.json()) == (status, at_b.json())  # word for word what the owner says
+        assert table_id not in b.app.state.lobby.tables  # type: ignore[attr-defined]  # every answer came through a
+        joined = b.post(f"/api/tables/{table_id}/join", json={"name": "Youssef", "keep": False})
+        assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
+        assert table_id not in b.app.state.lobby.tables  # type: ignore[attr-defined]
+
+
 def test_a_relayed_connection_is_told_of_its_flood_after_the_answers_to_what_came_before(
     tmp_path: Path, redis_url: str
 ) -> None:
