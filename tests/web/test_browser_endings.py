@@ -105,12 +105,13 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
             ("won", False), ("lost", True), ("won", False), ("lost", False),
         ]  # fmt: skip
         stand_in_won = summary["winner"] == 1  # Bilal's side reached the target, his seat played by the computer
-        by_his_seat = "Bilal's seat, played by the computer, reached 3 first."
+        # A side reaches the target: it is named, then whose seat the computer played.
+        by_his_side = "Bilal & Dounia reached 3 first, with the computer playing Bilal's seat."
 
         left = end_screen(bilal)
         assert left["title"] == "You left the game: counted as a loss"
         assert left["verdict"] == (
-            "Your seat, played by the computer after you left, reached 3 first."
+            "Your side reached 3 first, with the computer playing your seat after you left."
             if stand_in_won
             else "The other side reached 3 first."
         )
@@ -119,18 +120,22 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
 
         partner = end_screen(dounia)
         assert partner["title"] == "Bilal left the game: your side loses"
-        assert partner["verdict"] == (by_his_seat if stand_in_won else "The other side reached 3 first.")
+        assert partner["verdict"] == (
+            "Your side reached 3 first, with the computer playing Bilal's seat."
+            if stand_in_won
+            else "The other side reached 3 first."
+        )
         assert partner["trophy"] is False and partner["rating"].startswith("\u2212")
 
         for page in (amira, chadia):
             opponent = end_screen(page)
             assert opponent["title"] == "Bilal left the game: you win"
-            assert opponent["verdict"] == (by_his_seat if stand_in_won else "Your side reached 3 first.")
+            assert opponent["verdict"] == (by_his_side if stand_in_won else "Your side reached 3 first.")
             assert opponent["trophy"] == "won" and opponent["rating"].startswith("+")
 
         watching = end_screen(watcher)
         assert watching["title"] == "Bilal left the game: counted as a loss"
-        assert watching["verdict"] == (by_his_seat if stand_in_won else "Amira & Chadia reached 3 first.")
+        assert watching["verdict"] == (by_his_side if stand_in_won else "Amira & Chadia reached 3 first.")
         assert watching["trophy"] is False and watching["rating"] is None
 
         for screen in (left, partner, opponent, watching):
@@ -140,7 +145,7 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
         chadia.select_option("#language", "fr")
         assert end_screen(chadia)["title"] == "Bilal a quitté la partie : vous gagnez"
         assert end_screen(chadia)["verdict"] == (
-            "La place de Bilal, jouée par l'ordinateur, a atteint 3 en premier."
+            "Bilal & Dounia ont atteint 3 en premier, l'ordinateur jouant la place de Bilal."
             if stand_in_won
             else "Votre camp a atteint 3 en premier."
         )

@@ -840,8 +840,12 @@ export class TableScreen {
     const standIn = leavers.filter((seat) => sideOf(seat, names.players) === s.winner);
     const challenge = s.reason === "failed_challenge";
     let verdict = null;
-    if (standIn.includes(this.seat)) verdict = t(challenge ? "yourStandInWonByChallenge" : "yourStandInReached", { target: view.target });
-    else if (standIn.length) verdict = t(challenge ? "standInWonByChallenge" : "standInReached", { name: standIn.map((seat) => names.seatName(seat)).join(", "), target: view.target });
+    const standInName = standIn.map((seat) => names.seatName(seat)).join(", ");
+    const how = (key) => t(challenge ? `${key}WonByChallenge` : `${key}Reached`, { name: standInName, side: `${names.seatName(s.winner)} & ${names.seatName(s.winner + 2)}`, target: view.target });
+    // With four players a side reaches the target, not the seat the computer played: the side says so, then whose seat.
+    if (names.players === 4 && standIn.length) verdict = how(standIn.includes(this.seat) ? "yourSideStandIn" : names.isMySide(s.winner) ? "partnerStandIn" : "sideStandIn");
+    else if (standIn.includes(this.seat)) verdict = how("yourStandIn");
+    else if (standIn.length) verdict = how("standIn");
     return { title, verdict: verdict && el("p", { class: "verdict" }, verdict), won: Boolean(own && !own.abandoned && own.result === "won") };
   }
 
