@@ -70,6 +70,13 @@ def test_a_bad_policy_or_opponent_is_named_before_anything_is_played() -> None:
         evaluate("easy", ["random", "grandmaster"], units=1)
 
 
+@pytest.mark.parametrize("nobody", [[], ()])
+def test_an_empty_field_of_opponents_is_refused_not_an_empty_table(nobody: list[str]) -> None:
+    """An audit: ``evaluate(policy, [])`` returned a table of headings alone, as if measured against no one."""
+    with pytest.raises(ValueError, match=r"evaluate\(\) needs at least one opponent"):
+        evaluate("easy", nobody, units=1)
+
+
 def test_an_sb3_model_is_a_checkpoint_evaluate_plays() -> None:
     require("train")
     from sb3_contrib import MaskablePPO

@@ -144,6 +144,8 @@ def evaluate(
         if isinstance(opponents, list | tuple) and not is_level_with_settings(opponents)
         else [opponents]
     )
+    if not field_:  # an empty table would read as a policy measured against nobody, not as a mistake
+        raise ValueError("evaluate() needs at least one opponent, like ['easy', 'medium']: the field given is empty")
     for spec in (policy, *field_):  # each is named before anything is played
         check_players(opponent_name(spec), spec, _chooser(spec, 0), players)
     result = Evaluation([], counted="rounds" if rounds_only else "games")
