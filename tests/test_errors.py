@@ -6,11 +6,25 @@ Each is a :class:`RondaError` (so an interface shows its message) and still a
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from ronda.analysis.hints import read_hints
 from ronda.arena import Sprt, parse_sprt, seatings
 from ronda.bots import make_bot
-from ronda.engine.errors import BotError, IllegalActionError, MatchError, MissingExtraError, RondaError
+from ronda.cli.main import main
+from ronda.engine.deck import check_deck
+from ronda.engine.errors import (
+    BotError,
+    DeckError,
+    IllegalActionError,
+    MatchError,
+    MissingExtraError,
+    RecordError,
+    RondaError,
+)
+from ronda.engine.rules import Rules
 
 
 def test_an_unknown_bot_level_or_time_limit_is_a_bot_error_naming_it() -> None:
@@ -42,3 +56,33 @@ def test_the_terminal_game_refuses_a_move_with_the_engine_error() -> None:
     from ronda.interfaces.terminal.session import IllegalMove
 
     assert IllegalMove is IllegalActionError
+
+
+@pytest.mark.parametrize(
+    ("record", "said"),
+    [
+        ('{"format": "ronda/1", "rules": null, "rounds": []}', "rules must be an object, not null"),
+        ('{"format": "ronda/1", "rules": {"players": true}, "rounds": []}', "players must be a whole number, not true"),
+        (
+            '{"format": "ronda/1", "rules": {"players": 2, "ace_high": null}}',
+            "ace_high must be true or false, not null",
+        ),
+        ("[1, 2]", "a record is a JSON object, not a list"),
+        ('"ronda"', "a record is a JSON object, not a string"),
+    ],
+)
+def test_a_bad_record_is_refused_in_its_own_words_not_pythons(
+    record: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An audit: "rules must be an object, not NoneType", "... not True": Python's names for what the file says."""
+    path = tmp_path / "game.json"
+    path.write_text(record)
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err == f"ronda replay: {path}: {said}\n"
+
+
+def test_a_deck_or_hint_of_the_wrong_kind_is_named_in_a_records_words() -> None:
+    with pytest.raises(DeckError, match=r"a deck must be a list of 40 cards, not a string$"):
+        check_deck("5o 6o", Rules())
+    with pytest.raises(RecordError, match=r'"guesses" must be a whole number, 0 or more, not true$'):
+        read_hints({"rounds": [{}], "hints": [{"round": 0, "action": 0, "seat": 0, "guesses": True}]})

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.actions import Action, Play, action_from_record, action_to_record
-from ..engine.errors import RecordError, RondaError
+from ..engine.errors import RecordError, RondaError, quoted
 from .search import Evaluation, Option
 
 HINT_OPTIONS = 3
@@ -127,7 +127,7 @@ def _read_hint(entry: object, number: int, rounds: Sequence[Any]) -> Hint:
     for key in ("round", "action", "seat", "guesses"):
         value = entry.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise bad(f'"{key}" must be a whole number, 0 or more, not {value!r}')
+            raise bad(f'"{key}" must be a whole number, 0 or more, not {quoted(value)}')
         values[key] = value
     round_index, action_index, seat = values["round"], values["action"], values["seat"]
     if round_index >= len(rounds):
@@ -145,15 +145,17 @@ def _read_hint(entry: object, number: int, rounds: Sequence[Any]) -> Hint:
     read: list[tuple[Action, float, float | None]] = []
     for option in options:
         if not isinstance(option, dict):
-            raise bad(f'an option is an object like {{"play": "3c", "chance": 0.62, "expected": 0.8}}, not {option!r}')
+            raise bad(
+                f'an option is an object like {{"play": "3c", "chance": 0.62, "expected": 0.8}}, not {quoted(option)}'
+            )
         expected = option.get("expected")
         if not isinstance(expected, (int, float)) or isinstance(expected, bool) or not math.isfinite(expected):
-            raise bad(f'an option\'s "expected" must be a number of points, not {expected!r}')
+            raise bad(f'an option\'s "expected" must be a number of points, not {quoted(expected)}')
         chance = option.get("chance")
         if chance is not None and (
             not isinstance(chance, (int, float)) or isinstance(chance, bool) or not 0.0 <= chance <= 1.0
         ):
-            raise bad(f'an option\'s "chance" must be a chance from 0 to 1, not {chance!r}')
+            raise bad(f'an option\'s "chance" must be a chance from 0 to 1, not {quoted(chance)}')
         try:
             action_keys = {k: v for k, v in option.items() if k not in ("expected", "chance")}
             _, action = action_from_record({"seat": seat, **action_keys})

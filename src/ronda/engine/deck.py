@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from .cards import NUM_CARDS, card_name, rank_of
-from .errors import DeckError, quoted
+from .errors import DeckError, json_kind, quoted
 from .rules import Rules
 
 
@@ -86,7 +86,7 @@ def shuffled_deck(rules: Rules, rng: random.Random) -> list[int]:
 def check_deck(deck: object, rules: Rules) -> None:
     """Raise :class:`DeckError` unless ``deck`` is 40 distinct card ids with a valid opening table."""
     if not isinstance(deck, (list, tuple)):
-        raise DeckError(f"a deck must be a list of 40 cards, not {type(deck).__name__}")
+        raise DeckError(f"a deck must be a list of 40 cards, not {json_kind(deck)}")
     if len(deck) != NUM_CARDS:
         raise DeckError(f"a deck must hold 40 cards, this one holds {len(deck)}")
     seen: set[int] = set()

@@ -27,11 +27,42 @@ def quoted(value: object) -> str:
     "'5o'"
     >>> quoted("Z" * 100)
     "'ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ… (102 characters)"
+
+    ``null``, ``true`` and ``false`` are written as a record (JSON) writes them: "not True" named Python's value to
+    a person who wrote ``true`` in a file or on a page.
+
+    >>> quoted(True), quoted(None)
+    ('true', 'null')
     """
+    if value is None or isinstance(value, bool):
+        return json_kind(value)
     text = repr(value)
     if len(text) <= QUOTED_LENGTH:
         return text
     return f"{text[: QUOTED_LENGTH - 1]}… ({len(text)} characters)"
+
+
+def json_kind(value: object) -> str:
+    """What a value is, in a record's (JSON's) words, for a message that refuses it: never a Python type name.
+
+    "rules must be an object, not NoneType" named the Python type; a person wrote ``null`` (or left a key out).
+
+    >>> json_kind(None), json_kind(False), json_kind("5o"), json_kind(3), json_kind([1]), json_kind({})
+    ('null', 'false', 'a string', 'a number', 'a list', 'an object')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"  # only from Python (a set, a Game): there the type's name is the word
 
 
 class RondaError(ValueError):

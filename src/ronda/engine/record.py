@@ -23,7 +23,7 @@ from typing import Any
 
 from .actions import action_from_record
 from .cards import parse_card
-from .errors import CardError, InputError, RecordError, RondaError, quoted
+from .errors import CardError, InputError, RecordError, RondaError, json_kind, quoted
 from .game import OVER, WAITING, Game
 from .jsontext import read_json
 from .rules import Rules
@@ -56,7 +56,7 @@ def load_record(path: str | Path) -> dict[str, Any]:
     except InputError as error:
         raise RecordError(str(error)) from None
     if not isinstance(data, dict):
-        raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
+        raise RecordError(f"a record is a JSON object, not {json_kind(data)}")
     return data
 
 
@@ -157,7 +157,7 @@ def replay(record: Mapping[str, Any]) -> Game:
     Raises :class:`RecordError` naming the round and action index at fault.
     """
     if not isinstance(record, Mapping):
-        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+        raise RecordError(f"a record is a JSON object, not {json_kind(record)}")
     rules = _read_rules(record)
     dealer = record.get("dealer", rules.players - 1)
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < rules.players:

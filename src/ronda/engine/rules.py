@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import RulesError, quoted
+from .errors import RulesError, json_kind, quoted
 
 CHAIN_POINTS_CHOICES = ((1, 5, 10), (1, 6, 15))
 """R10 chain_points: what the 2nd, 3rd and 4th card of one rank score in a chain."""
@@ -99,7 +99,7 @@ class Rules:
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a record's ``rules`` object; unknown keys are errors (RECORD.md)."""
         if not isinstance(data, Mapping):
-            raise RulesError(f"rules must be an object, not {type(data).__name__}")
+            raise RulesError(f"rules must be an object, not {json_kind(data)}")
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
