@@ -74,6 +74,7 @@ A bad parameter raises ``pyspiel.SpielError`` naming it, like any OpenSpiel game
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from typing import Any
@@ -86,9 +87,10 @@ from ..engine.actions import action_from_record
 from ..engine.cards import NUM_CARDS, CardSet, card_name, parse_card, rank_of
 from ..engine.combinations import DECLARATIONS
 from ..engine.deck import is_run_of_four
-from ..engine.errors import RondaError
+from ..engine.errors import RondaError, RulesError
 from ..engine.events import Event
 from ..engine.game import OVER, WAITING, Game
+from ..engine.presets import parse_chain_points
 from ..engine.record import load_record, replay
 from ..engine.rules import CHAIN_POINTS_CHOICES, Rules
 from ..engine.view import PublicView, SeatView
@@ -157,16 +159,12 @@ def chain_points_text(value: object) -> str:
     >>> chain_points_text("1,6,15"), chain_points_text((1, 5, 10))
     ('1_6_15', '1_5_10')
     """
-    if isinstance(value, str):
-        parts = value.replace(",", "_").replace("-", "_").replace(" ", "_").split("_")
-    elif isinstance(value, (list, tuple)):
-        parts = [str(v) for v in value]
-    else:
-        parts = []
-    try:
-        points = tuple(int(p) for p in parts if p)
-    except ValueError:
-        points = ()
+    points: tuple[int, ...] = ()
+    if isinstance(value, str):  # the command line's reader: one spelling of a variant's text everywhere
+        with contextlib.suppress(RulesError):
+            points = parse_chain_points(value)
+    elif isinstance(value, (list, tuple)) and all(type(v) is int for v in value):
+        points = tuple(value)
     if points not in CHAIN_POINTS_CHOICES:
         raise pyspiel.SpielError(f"python_ronda: chain_points must be 1_5_10 or 1_6_15, not {value!r}")
     return "_".join(str(p) for p in points)

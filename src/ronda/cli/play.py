@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ..engine.errors import install_hint
+from .variants import add_variant_option, read_variants
 
 EXIT_BAD_INPUT = 2
 TUI_HINT = f"(plain mode: for the full-screen game, {install_hint('tui')})"
@@ -40,14 +41,7 @@ def register(commands: Any) -> None:
         "(default medium)",
     )
     p.add_argument("--preset", help="a named set of variants (default classic: the rules with no variant)")
-    p.add_argument(
-        "--variant",
-        action="append",
-        default=[],
-        metavar="NAME[=VALUE]",
-        help="a variant of the rules, repeatable: auto_declare, ace_high, dealer_duty, four_card_hands, "
-        "transfer_scoring, chain_points=1,6,15, undeclared_ronda_penalty=5",
-    )
+    add_variant_option(p)
     p.add_argument("--target", type=int, help="points to win (default 41)")
     p.add_argument("--seed", type=int, help="seed of the shuffles and the bots, to play a game again (default random)")
     p.add_argument(
@@ -77,7 +71,6 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..engine.errors import RecordError, RondaError
-    from ..engine.presets import parse_variant
     from ..interfaces.terminal.session import DEFAULT_PACE, Session, Settings, level_count_error
 
     plain = args.plain or not (sys.stdout.isatty() and sys.stdin.isatty())
@@ -106,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 wrong = level_count_error(len([n for n in args.level.split(",") if n.strip()]), players, seat)
                 if wrong:
                     return _fail(f"--level: {wrong}")
-            variants = dict(parse_variant(text) for text in args.variant)
+            variants = read_variants(args.variant)
             if args.target is not None:
                 variants["target"] = args.target
             settings = Settings.make(

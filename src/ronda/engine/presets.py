@@ -17,11 +17,12 @@ ronda.engine.errors.RulesError: unknown preset 'no-such' (known: classic, advanc
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RulesError, quoted
-from .rules import Rules
+from .rules import CHAIN_POINTS_CHOICES, UNDECLARED_RONDA_PENALTIES, Rules
 
 
 @dataclass(frozen=True)
@@ -106,34 +107,88 @@ def preset_of(rules: Rules) -> str | None:
     return None
 
 
+_ON = ("true", "yes", "on", "1")
+_OFF = ("false", "no", "off", "0")
+
+
+def variant_values(name: str) -> str:
+    """The values a variant takes, as they are typed: what an error about that variant offers.
+
+    >>> variant_values("dealer_duty")
+    'on or off (dealer_duty alone is on; also true/false, yes/no, 1/0)'
+    >>> variant_values("chain_points")
+    '1,5,10 or 1,6,15 (also written 1_6_15 or 1-6-15)'
+    """
+    if name == "chain_points":
+        return "1,5,10 or 1,6,15 (also written 1_6_15 or 1-6-15)"
+    if name == "undeclared_ronda_penalty":
+        return " or ".join(str(p) for p in UNDECLARED_RONDA_PENALTIES)
+    if name == "target":
+        return "a whole number of points from 1 to 10000"
+    return f"on or off ({name} alone is on; also true/false, yes/no, 1/0)"
+
+
+def parse_chain_points(text: str) -> tuple[int, int, int]:
+    """``chain_points`` as it is written anywhere: ``1,6,15``, ``1_6_15`` (OpenSpiel), ``1-6-15``, ``[1, 6, 15]``.
+
+    One reader for the command line and the OpenSpiel game string: Python's ``int("1_6_15")`` reads underscores as
+    digit separators (1615), so the parts are split on every separator first.
+
+    >>> parse_chain_points("1_6_15"), parse_chain_points("[1, 5, 10]")
+    ((1, 6, 15), (1, 5, 10))
+    >>> parse_chain_points("1615")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ronda.engine.errors.RulesError: variant chain_points takes 1,5,10 or 1,6,15 (...), not '1615'
+    """
+    parts = re.split(r"[\s,_\-]+", text.strip().strip("[]()").strip())
+    if all(re.fullmatch(r"[0-9]{1,3}", part) for part in parts):
+        points = tuple(int(part) for part in parts)
+        for choice in CHAIN_POINTS_CHOICES:
+            if points == choice:
+                return choice
+    raise RulesError(f"variant chain_points takes {variant_values('chain_points')}, not {quoted(text)}")
+
+
 def parse_variant(text: str) -> tuple[str, Any]:
     """``dealer_duty`` or ``chain_points=1,6,15`` or ``target=25`` as a (name, value) pair for :class:`Rules`.
 
+    The one reader of a variant typed as text, for every command that takes one (``ronda play``, ``ronda arena``):
+    the same spellings and the same refusals everywhere. An empty value (``dealer_duty=``) is refused, not read as
+    on: a value was meant and is missing.
+
     >>> parse_variant("chain_points=1,6,15"), parse_variant("ace_high"), parse_variant("target=25")
     (('chain_points', [1, 6, 15]), ('ace_high', True), ('target', 25))
+    >>> parse_variant("chain_points=1_6_15"), parse_variant("dealer-duty=off")
+    (('chain_points', [1, 6, 15]), ('dealer_duty', False))
     """
-    name, _, raw = text.partition("=")
+    name, equals, raw = text.partition("=")
     name = name.strip().replace("-", "_")
     known = Rules.__dataclass_fields__
     if name not in known or name == "players":
         names = ", ".join(n for n in known if n != "players")
         raise RulesError(f"unknown variant {quoted(name)} (variants: {names})")
     default = getattr(Rules(), name)
+    raw = raw.strip()
+    if not equals and isinstance(default, bool):
+        return name, True
     if not raw:
-        if isinstance(default, bool):
-            return name, True
-        raise RulesError(f"variant {name} needs a value, like {name}={variant_value_text(default)}")
-    raw = raw.strip().lower()
+        where = " after '='" if equals else ""
+        raise RulesError(f"variant {name} needs a value{where}: it takes {variant_values(name)}")
     if isinstance(default, bool):
-        if raw not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
-            raise RulesError(f"variant {name} is on or off, not {quoted(raw)}")
-        return name, raw in ("true", "yes", "on", "1")
+        if raw.lower() not in _ON + _OFF:
+            raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}")
+        return name, raw.lower() in _ON
+    if isinstance(default, tuple):
+        return name, list(parse_chain_points(raw))
+    if not re.fullmatch(r"[0-9]+", raw):  # not int(): it would read 4_1 as 41, and ٤١ too
+        raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}")
+    value = int(raw)
     try:
-        if isinstance(default, tuple):
-            return name, [int(part) for part in raw.replace(" ", "").split(",")]
-        return name, int(raw)
-    except ValueError:
-        raise RulesError(f"variant {name} takes whole numbers, like {name}={variant_value_text(default)}") from None
+        Rules.from_dict({"players": 2, name: value})
+    except RulesError:
+        raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}") from None
+    return name, value
 
 
 def variant_value_text(value: Any) -> str:

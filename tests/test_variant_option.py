@@ -1,0 +1,59 @@
+"""``--variant NAME[=VALUE]``: one reader, the same spellings and refusals in ``ronda play`` and ``ronda arena``."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from ronda.cli.main import EXIT_BAD_INPUT, main
+from ronda.engine.errors import RulesError
+from ronda.engine.presets import parse_variant
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "chain_points=1,6,15",
+        "chain_points=1_6_15",
+        "chain_points=1-6-15",
+        "chain_points=[1, 6, 15]",
+        "chain-points= 1 6 15",
+    ],
+)
+def test_chain_points_is_read_in_every_spelling_the_project_documents(text: str) -> None:
+    """OpenSpiel's game string writes ``1_6_15`` (research.md); Python's int() read it as 1615 and refused it."""
+    assert parse_variant(text) == ("chain_points", [1, 6, 15])
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("dealer_duty=", "variant dealer_duty needs a value after '=': it takes on or off (dealer_duty alone is on"),
+        ("ace_high= ", "variant ace_high needs a value after '=': it takes on or off"),
+        ("chain_points=", "variant chain_points needs a value after '=': it takes 1,5,10 or 1,6,15"),
+        (
+            "chain_points=1615",
+            "variant chain_points takes 1,5,10 or 1,6,15 (also written 1_6_15 or 1-6-15), not '1615'",
+        ),
+        ("target=4_1", "variant target takes a whole number of points from 1 to 10000, not '4_1'"),
+        ("undeclared_ronda_penalty=3", "variant undeclared_ronda_penalty takes 1 or 5, not '3'"),
+    ],
+)
+def test_an_empty_or_wrong_value_is_refused_naming_the_variant_and_its_values(text: str, said: str) -> None:
+    """``dealer_duty=`` turned the variant on, and ``target=4_1`` played to 41: a value meant and mistyped."""
+    with pytest.raises(RulesError) as refused:
+        parse_variant(text)
+    assert str(refused.value).startswith(said)
+
+
+def test_play_takes_openspiels_spelling_and_refuses_an_empty_value(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    argv = ["play", "--plain", "--seed", "1", "--level", "random"]
+    assert main([*argv, "--variant", "chain_points=1_6_15"]) == 0
+    assert "Rules with chain_points=[1, 6, 15], target 41." in capsys.readouterr().out.splitlines()[0]
+    assert main([*argv, "--variant", "dealer_duty="]) == EXIT_BAD_INPUT
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("ronda play: variant dealer_duty needs a value after '='")
