@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 
 import pytest
 
@@ -57,3 +58,39 @@ def test_play_takes_openspiels_spelling_and_refuses_an_empty_value(
     assert main([*argv, "--variant", "dealer_duty="]) == EXIT_BAD_INPUT
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("ronda play: variant dealer_duty needs a value after '='")
+
+
+def test_the_arena_plays_rules_outside_the_presets_and_says_which_in_its_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """dealer_duty with ace_high is no preset: the arena could not measure it (no --variant)."""
+    argv = ["arena", "easy", "medium", "--units", "1", "--json", "--no-progress"]
+    assert (
+        main([*argv, "--variant", "dealer_duty", "--variant", "ace-high=on", "--variant", "chain_points=1_6_15"]) == 0
+    )
+    result = json.loads(capsys.readouterr().out)
+    assert result["rules"] == {"players": 2, "ace_high": True, "chain_points": [1, 6, 15], "dealer_duty": True}
+    assert result["games"] == 2
+    assert main([*argv, "--preset", "short", "--variant", "undeclared_ronda_penalty=5"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == {"players": 2, "target": 25, "undeclared_ronda_penalty": 5}
+
+
+@pytest.mark.parametrize("text", ["dealer_duty=", "chain_points=1615", "four_card", "target=0"])
+def test_play_and_the_arena_refuse_a_bad_variant_in_the_same_words(
+    text: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["arena", "easy", "medium", "--units", "1", "--variant", text]) == EXIT_BAD_INPUT
+    arena = capsys.readouterr()
+    assert main(["play", "--plain", "--variant", text]) == EXIT_BAD_INPUT
+    play = capsys.readouterr()
+    assert arena.out == play.out == "" and arena.err.count("\n") == 1
+    assert arena.err.removeprefix("ronda arena: ") == play.err.removeprefix("ronda play: ")
+
+
+def test_a_target_variant_does_not_go_with_rounds_any_more_than_target_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "easy", "medium", "--rounds", "--variant", "target=25"]) == EXIT_BAD_INPUT
+    assert capsys.readouterr().err == (
+        "ronda arena: --target does not go with --rounds: single rounds are played to their end, no target\n"
+    )

@@ -281,3 +281,79 @@ def test_settings_given_to_a_level_that_takes_none_are_said_to_be_so(capsys: pyt
     assert out == ""
     said = "bot 'easy:bogus=1': easy takes no settings (only hard and expert do, e.g. hard:samples=32)"
     assert err == f"ronda arena: {said}\n"
+
+
+def test_an_sprt_still_undecided_at_the_units_cap_says_so_and_where_it_stands(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An audit: a test capped by --units printed nothing, as if --sprt had been ignored, and the JSON had no key."""
+    argv = ["arena", "easy", "medium", "--rounds", "--sprt", "0.45,0.55", "--units", "5", "--no-progress"]
+    assert main(argv) == 0
+    assert (
+        "SPRT: 'easy beats medium' undecided after 5 units: log-likelihood ratio -0.80, between the bounds -2.94 "
+        "and +2.94; run more units (--units)\n"
+    ) in capsys.readouterr().out
+    assert main([*argv, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sprt"] == {
+        "claim": "easy beats medium",
+        "p0": 0.45,
+        "p1": 0.55,
+        "alpha": 0.05,
+        "beta": 0.05,
+        "wins": 3,
+        "losses": 7,
+        "llr": -0.8027,
+        "bounds": [-2.9444, 2.9444],
+        "verdict": None,
+        "decision": "undecided",
+        "units": 5,
+    }
+
+
+def test_a_decided_sprt_is_an_object_in_the_json_too(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "easy", "medium", "--rounds", "--sprt", "0.45,0.55", "--units", "50", "--no-progress"]
+    assert main(argv) == 0
+    assert "SPRT: 'easy beats medium' rejected after 21 units: log-likelihood ratio -3.21, at or below the lower" in (
+        capsys.readouterr().out
+    )
+    assert main([*argv, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["units"] == result["sprt"]["units"] == 21
+    assert (result["sprt"]["verdict"], result["sprt"]["decision"]) == ("H0", "rejected")
+    assert result["sprt"]["llr"] <= result["sprt"]["bounds"][0]
+
+
+def test_a_match_of_single_rounds_counts_rounds_only(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "4 games, 4 rounds": with --rounds each game is one round, the same thing counted twice."""
+    assert main(["arena", "easy", "medium", "--rounds", "--units", "2", "--no-progress"]) == 0
+    assert capsys.readouterr().out.startswith("2 players, 2 duplicate units: 4 rounds, ")
+    assert main(["arena", "easy", "medium", "--units", "1", "--no-progress"]) == 0
+    assert re.match(r"2 players, 1 duplicate unit: 2 games, \d+ rounds, ", capsys.readouterr().out)
+
+
+def test_two_entrants_of_one_level_are_told_apart_by_where_they_were_named(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "easy", "medium", "medium", "--rounds", "--units", "1", "--no-progress"]) == 0
+    rows = [line.split("  ")[0] for line in capsys.readouterr().out.splitlines()[2:5]]
+    assert rows == ["easy", "medium (2nd)", "medium (3rd)"]
+    assert main(["arena", "easy", "easy", "easy", "easy", "--rounds", "--units", "1", "--json"]) == 0
+    names = [e["name"] for e in json.loads(capsys.readouterr().out)["entrants"]]
+    assert names == ["easy+easy (1st, 3rd)", "easy+easy (2nd, 4th)"]
+
+
+def test_a_long_entrant_name_keeps_the_columns_under_their_headings(capsys: pytest.CaptureFixture[str]) -> None:
+    """A policy:PATH of a deep folder pushed its row's numbers out of their columns."""
+    long_name = "truthful-first-from-a-checkpoint-of-a-long-training-run"
+    register(long_name, TruthfulFirstCard)
+    assert main(["arena", long_name, "random", "--units", "1", "--no-progress"]) == 0
+    heading, first, second = capsys.readouterr().out.splitlines()[1:4]
+    assert len(heading) == len(first) == len(second) < 140
+    won = heading.index("games won") + len("games won")
+    assert first[won - 1].isdigit() and second[won - 1].isdigit() and first[won] == second[won] == " "
+    assert first.startswith("…eckpoint-of-a-long-training-run ")  # its end, where checkpoints differ
+
+
+def test_the_arena_help_is_plain_text_with_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "``" not in out and "\nexamples:\n  ronda arena hard medium --units 100\n" in out
+    assert "first round only" in out and "10,000" in out  # what --rounds plays, and what the bots then value

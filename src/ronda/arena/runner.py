@@ -144,6 +144,8 @@ class MatchOutcome:
     tally: Tally
     seconds: float
     sprt_verdict: str | None = None
+    sprt: Sprt | None = None
+    """The test the match ran under, if any: decided or not, its state goes into the summary."""
 
 
 def run_match(
@@ -166,7 +168,7 @@ def run_match(
             verdict = sprt.verdict(*tally.head_to_head(0, 1, spec.rounds_only))
             if verdict is not None:
                 break
-    return MatchOutcome(tally, time.perf_counter() - start, verdict)
+    return MatchOutcome(tally, time.perf_counter() - start, verdict, sprt)
 
 
 def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
@@ -223,13 +225,56 @@ def summary(spec: MatchSpec, outcome: MatchOutcome) -> dict[str, Any]:
         margins = tally.unit_margins(0, 1)
         mean, spread = mean_interval(margins)[0], interval(margins)
         result["margin_per_round"] = {"mean": mean, "95": spread, "of": f"{names[0]} - {names[1]}"}
-    if outcome.sprt_verdict is not None:
-        result["sprt"] = outcome.sprt_verdict
+    if outcome.sprt is not None:
+        result["sprt"] = sprt_state(outcome.sprt, tally, spec.rounds_only, names)
     return result
 
 
+def sprt_state(sprt: Sprt, tally: Tally, rounds_only: bool, names: list[str]) -> dict[str, Any]:
+    """Where the test stands, decided or not: a run capped by its units before a verdict says so, with how far it got.
+
+    ``verdict`` is ``"H1"`` (the claim accepted), ``"H0"`` (rejected) or ``None`` (undecided); ``llr`` is the
+    log-likelihood ratio after ``wins`` and ``losses``, decided once it leaves ``bounds``.
+    """
+    wins, losses = tally.head_to_head(0, 1, rounds_only)
+    verdict = sprt.verdict(wins, losses)
+    lower, upper = sprt.bounds
+    return {
+        "claim": f"{names[0]} beats {names[1]}",
+        "p0": round(sprt.p0, 4),
+        "p1": round(sprt.p1, 4),
+        "alpha": sprt.alpha,
+        "beta": sprt.beta,
+        "wins": wins,
+        "losses": losses,
+        "llr": round(sprt.llr(wins, losses), 4),
+        "bounds": [round(lower, 4), round(upper, 4)],
+        "verdict": verdict,
+        "decision": {"H1": "accepted", "H0": "rejected", None: "undecided"}[verdict],
+        "units": len(tally.units),
+    }
+
+
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+
+
 def entrant_names(spec: MatchSpec) -> list[str]:
-    """Entrants as people read them: a partnership of one level is "hard+hard"."""
+    """Entrants as people read them: a partnership of one level is "hard+hard".
+
+    Two entrants of one name are told apart by where they were named on the command line (``hard medium medium``:
+    ``medium (2nd)`` and ``medium (3rd)``; a partnership of the 1st and 3rd names, ``(1st, 3rd)``): identical rows
+    left the reader unable to say which was which.
+    """
     if spec.rules.players == 4:
-        return [name if "+" in name else f"{name}+{name}" for name in spec.entrants]
-    return list(spec.entrants)
+        names = [name if "+" in name else f"{name}+{name}" for name in spec.entrants]
+    else:
+        names = list(spec.entrants)
+    if len(set(names)) == len(names):
+        return names
+    labelled = []
+    for index, name in enumerate(names):
+        if names.count(name) > 1:
+            place = ORDINALS[index] if "+" not in spec.entrants[index] else f"{ORDINALS[index]}, {ORDINALS[index + 2]}"
+            name = f"{name} ({place})"
+        labelled.append(name)
+    return labelled

@@ -1,8 +1,14 @@
-"""``ronda arena BOT BOT [BOT [BOT]]``: bots against bots on duplicate deals.
+"""ronda arena BOT BOT [BOT [BOT]]: bots against bots on duplicate deals.
 
 Two names play one against one, three each for itself, four as two
 partnerships (the 1st and 3rd name against the 2nd and 4th); two names with
-``--players 4`` make two partnerships of one level each.
+--players 4 make two partnerships of one level each. Every game of a unit is
+dealt the same decks, the seats rotated, so luck cancels.
+
+--rounds plays each game's first round only, from 0-0, and counts rounds won.
+The rules are the preset's with the target raised to 10,000, so no round's
+points end the game; the search bots (hard, expert) then value their choices
+by the chance to win a game to 10,000, not a game to 41 (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -18,8 +24,18 @@ from ..engine.errors import MissingExtraError, RulesError, install_hint
 from ..engine.jsontext import os_error_words
 from ..engine.presets import preset_rules
 from .progress import progress_bar
+from .variants import add_variant_option, read_variants
 
 UNITS_HELP = "duplicate units to play (default 50): each is one deal sequence played once per seating"
+ROUNDS_TARGET = 10_000
+"""The target of a --rounds game: far enough that no round's points end it, so every round reaches its card count."""
+EXAMPLES = """examples:
+  ronda arena hard medium --units 100
+      whole games to 41, seats swapped: win rates and the margin, with 95% intervals
+  ronda arena hard medium --rounds --sprt 0.5,0.6 --units 200
+      first rounds until 'hard beats medium' is decided, or where the test stands after 200 units
+  ronda arena medium easy --variant dealer_duty --variant ace_high --json
+      rules outside the presets, the result as one JSON object"""
 
 
 def _entrants(bots: list[str], players: int | None) -> tuple[tuple[str, ...], int]:
@@ -63,14 +79,16 @@ def _plugins(entrants: tuple[str, ...]) -> tuple[str, ...]:
 def _print_table(result: dict[str, Any]) -> None:
     unit = result["unit"]
     units = result["units"]
-    print(
-        f"{result['players']} players, {units} duplicate unit{'s' if units != 1 else ''}: {result['games']} games, "
-        f"{result['rounds']} rounds, {result['seconds']} s"
-    )
+    # A --rounds game is one round: "10 games, 10 rounds" counted the same thing twice.
+    played = f"{result['rounds']} rounds" if unit == "round" else f"{result['games']} games, {result['rounds']} rounds"
+    plural = "s" if units != 1 else ""
+    print(f"{result['players']} players, {units} duplicate unit{plural}: {played}, {result['seconds']} s")
     won = "rounds won" if unit == "round" else "games won"
     times = f"{'choice median':>15}{'p95':>11}{'mean':>11}"
-    print(f"{'entrant':<22}{won:>11}{'win rate (95%)':>24}{'points/round (95%)':>28}{times}")
-    for e in result["entrants"]:
+    shown = _table_names([e["name"] for e in result["entrants"]])
+    width = max(22, 2 + max(len(name) for name in shown))  # the columns stay under their headings
+    print(f"{'entrant':<{width}}{won:>11}{'win rate (95%)':>24}{'points/round (95%)':>28}{times}")
+    for e, name in zip(result["entrants"], shown, strict=True):
         wins = e["rounds_won"] if unit == "round" else e["games_won"]
         rate = f"{e['win_rate']:.1%} [{e['win_rate_95'][0]:.1%}, {e['win_rate_95'][1]:.1%}]"
         points = (
@@ -80,27 +98,69 @@ def _print_table(result: dict[str, Any]) -> None:
         )
         median, p95 = _duration(e["choice_cpu_seconds_median"]), _duration(e["choice_cpu_seconds_p95"])
         mean = _duration(e["choice_cpu_seconds_mean"])
-        print(f"{e['name']:<22}{wins:>11}{rate:>24}{points:>28}{median:>15}{p95:>11}{mean:>11}")
+        print(f"{name:<{width}}{wins:>11}{rate:>24}{points:>28}{median:>15}{p95:>11}{mean:>11}")
     # One measure, said once: forced cards and declarations take microseconds and would pull a median of
     # every decision far below what a player waits for (the JSON has that one too, move_seconds_*).
     print("choice median, p95, mean: CPU time of each card choice (cards of two or more ranks) on this machine")
-    for e in result["entrants"]:
+    for e, name in zip(result["entrants"], shown, strict=True):
         line = _announcements_line(e["announcements"])
         if line:
-            print(f"{e['name']}: {line}")
+            print(f"{name}: {line}")
     if "margin_per_round" in result:
         m = result["margin_per_round"]
+        of = f"{shown[0]} - {shown[1]}"
         if units > 1:
-            print(
-                f"margin per round ({m['of']}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]"
-            )
+            print(f"margin per round ({of}): {m['mean']:+.3f}, 95% interval [{m['95'][0]:+.3f}, {m['95'][1]:+.3f}]")
         else:
-            print(f"margin per round ({m['of']}): {m['mean']:+.3f}, no interval from 1 unit (give --units 2 or more)")
+            print(f"margin per round ({of}): {m['mean']:+.3f}, no interval from 1 unit (give --units 2 or more)")
     if "sprt" in result:
-        names = [e["name"] for e in result["entrants"]]
-        claim = f"{names[0]} beats {names[1]}"
-        verdict = "accepted" if result["sprt"] == "H1" else "rejected"
-        print(f"SPRT: '{claim}' {verdict} after {units} unit{'s' if units != 1 else ''}")
+        print(_sprt_line(result["sprt"]))
+
+
+def _sprt_line(state: dict[str, Any]) -> str:
+    """The test's outcome in one line; an undecided one too, or a run capped by --units reads as --sprt ignored.
+
+    >>> _sprt_line({"claim": "hard beats medium", "decision": "undecided", "units": 50, "llr": 1.0007,
+    ...             "bounds": [-2.9444, 2.9444]})  # doctest: +NORMALIZE_WHITESPACE
+    "SPRT: 'hard beats medium' undecided after 50 units: log-likelihood ratio +1.00, between the bounds -2.94 and
+    +2.94; run more units (--units)"
+    """
+    units = f"{state['units']} unit{'s' if state['units'] != 1 else ''}"
+    llr, (lower, upper) = state["llr"], state["bounds"]
+    if state["decision"] == "undecided":
+        return (
+            f"SPRT: '{state['claim']}' undecided after {units}: log-likelihood ratio {llr:+.2f}, between the bounds "
+            f"{lower:+.2f} and {upper:+.2f}; run more units (--units)"
+        )
+    bound = (
+        f"at or above the upper bound {upper:+.2f}"
+        if state["verdict"] == "H1"
+        else f"at or below the lower bound {lower:+.2f}"
+    )
+    return f"SPRT: '{state['claim']}' {state['decision']} after {units}: log-likelihood ratio {llr:+.2f}, {bound}"
+
+
+TABLE_NAME = 32
+"""The most characters of an entrant's name the table shows: a policy:PATH can be any length, and a row wider
+than the terminal wraps and loses its columns."""
+
+
+def _table_names(names: list[str]) -> list[str]:
+    """The entrants' names as the table shows them: a long one keeps its family and the end of its path.
+
+    The whole names stay in the command line echoed under the table and in --json; if two shortened names read
+    the same, the whole ones are shown.
+
+    >>> _table_names(["policy:/tmp/runs/of-a-long-training/checkpoints/best.npz", "medium"])
+    ['policy:…ing/checkpoints/best.npz', 'medium']
+    """
+    shortened = []
+    for name in names:
+        if len(name) > TABLE_NAME:
+            family = name.split(":", 1)[0] + ":" if ":" in name else ""
+            name = family + "…" + name[-(TABLE_NAME - len(family) - 1) :]
+        shortened.append(name)
+    return shortened if len(set(shortened)) == len(set(names)) else names
 
 
 def _duration(seconds: float) -> str:
@@ -147,11 +207,11 @@ def _run(args: argparse.Namespace) -> int:
                         raise ValueError(f"{name} was trained for {trained}-player games, not {players}")
                 elif name not in known:
                     raise ValueError(f"unknown bot {name!r} (known: {', '.join(known)}, policy:PATH)")
-        overrides: dict[str, Any] = {}
+        overrides = read_variants(args.variant)
         if args.rounds:
-            if args.target is not None:  # None unless given: plain --rounds is fine
+            if args.target is not None or "target" in overrides:  # None unless given: plain --rounds is fine
                 raise ValueError("--target does not go with --rounds: single rounds are played to their end, no target")
-            overrides["target"] = 10_000  # single rounds are never cut short by a win
+            overrides["target"] = ROUNDS_TARGET  # single rounds are never cut short by a win
         elif args.target is not None:
             overrides["target"] = args.target
         rules = preset_rules(args.preset, players, **overrides)
@@ -212,6 +272,7 @@ def register(commands: Any) -> None:
         "arena",
         help="play bots against each other on duplicate deals",
         description=__doc__,
+        epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -222,13 +283,24 @@ def register(commands: Any) -> None:
     )
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="with two bots, 4 makes two partnerships")
     p.add_argument("--units", "--games", type=int, default=50, help=UNITS_HELP)
-    p.add_argument("--rounds", action="store_true", help="play single rounds instead of whole games to the target")
+    p.add_argument(
+        "--rounds",
+        action="store_true",
+        help="play each game's first round only, from 0-0, and count rounds won (the target is raised to 10,000, "
+        "so search bots value a game to 10,000: see above)",
+    )
     p.add_argument("--preset", default="classic", help="rule preset (see 'ronda rules --list'; default classic)")
+    add_variant_option(p)
     p.add_argument("--target", type=int, help="points to win (default: the preset's; not with --rounds)")
     p.add_argument("--seed", type=int, default=0, help="seed of the decks and the bots (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes on this machine (default 1)")
     p.add_argument("--backend", choices=("local", "ray"), default="local", help=f"ray needs {install_hint('ray')}")
-    p.add_argument("--sprt", metavar="P0,P1", help="stop once 'first beats second' is decided: p0,p1 or Elo0,Elo1")
+    p.add_argument(
+        "--sprt",
+        metavar="P0,P1",
+        help="stop once 'first beats second' is decided: p0,p1 or Elo0,Elo1 (undecided after "
+        "--units: said, with the log-likelihood ratio)",
+    )
     p.add_argument(
         "--time-limit",
         type=float,
