@@ -48,7 +48,17 @@ def dealt_events(game: Game) -> list[Event]:
 def _steps(record: Mapping[str, Any]) -> Iterator[tuple[Game, dict[str, Any] | None, list[Event]]]:
     """The game after its deal (no action), then after each decision: the game, the action, the events it caused.
 
-    Raises :class:`RecordError` naming the round and action at fault.
+    Raises :class:`RecordError` naming the round and action at fault, or what keeps the record from starting a
+    game, in words (not Python's ``KeyError``: an audit):
+
+    >>> next(_steps({"rules": {"players": 2}}))
+    Traceback (most recent call last):
+    ...
+    ronda.engine.errors.RecordError: the record cannot start a game: it has no 'rounds'
+    >>> next(_steps({"rules": {"players": 2}, "rounds": []}))
+    Traceback (most recent call last):
+    ...
+    ronda.engine.errors.RecordError: the record cannot start a game: no rules or first deck as RECORD.md has them
     """
     try:
         rules = Rules.from_dict(record["rules"])
@@ -56,8 +66,12 @@ def _steps(record: Mapping[str, Any]) -> Iterator[tuple[Game, dict[str, Any] | N
         decks = [[parse_card(card) for card in rnd["deck"]] for rnd in rounds]
         game = Game(rules, decks=[decks[0]], dealer=record.get("dealer", rules.players - 1))
         dealt = dealt_events(game)
-    except (RondaError, KeyError, TypeError, IndexError) as error:
-        raise RecordError(f"the record cannot start a game ({type(error).__name__})") from None
+    except RondaError as error:
+        raise RecordError(f"the record cannot start a game: {error}") from None
+    except KeyError as error:
+        raise RecordError(f"the record cannot start a game: it has no {error.args[0]!r}") from None
+    except (TypeError, IndexError):
+        raise RecordError("the record cannot start a game: no rules or first deck as RECORD.md has them") from None
     yield game, None, dealt
     for index, rnd in enumerate(rounds):
         for number, entry in enumerate(rnd["actions"]):
