@@ -239,10 +239,17 @@ RUDE = [
     "\u0642\u062d\u0628\u0647",  # Arabic, its ta marbuta written as a ha
     "\u0643\u0633 \u0627\u0645\u0643",
     "\u0642\u064e\u062d\u0652\u0628\u064e\u0629",  # with short vowels
+    "\ufed7\ufea4\ufe92\ufe94",  # Arabic presentation forms, drawn as قحبة
+    "\ua730\u1d1c\u1d04\u1d0b",  # Latin small capitals, drawn as FUCK
+    "Biitch Amina",  # one letter doubled
+    "\u064a\u0627\u0642\u062d\u0628\u0629",  # the vocative written joined to the word
+    "\u0669a\u0667ba",  # Arabizi with Arabic-Indic digits
+    "fdp",  # a French abbreviation, as a whole word
 ]
 ORDINARY = [
     "Scunthorpe", "Cassandra", "Shital", "Constance", "Conor", "Putellas", "Dick", "Hancock", "Nikola", "Niger",
-    "Jad", "Hammam", "Salade", "Salut", "Bitesize", "Zebda", "Kike", "Zamil",
+    "Jad", "Hammam", "Salade", "Salut", "Bitesize", "Zebda", "Kike", "Zamil", "Zamel", "En retard", "Enculturation",
+    "En Culture", "Chin K", "Shi T.", "Bitche S", "Fagot", "Conard",
     "\u0632\u0628\u064a\u062f\u0629", "\u062c\u0627\u062f", "\u062d\u0645\u0627\u0645", "\u0645\u062d\u0645\u062f",
 ]  # fmt: skip
 """Names that hold a listed word inside a longer one, or look like one without being one: the Scunthorpe problem."""
@@ -291,3 +298,79 @@ def test_an_operator_adds_words_and_takes_a_shipped_one_back(tmp_path: Path) -> 
         http.cookies.clear()
         refused = refusal_of(http.post("/api/me", json={"name": "Connard"}), 400, "bad_request")
         assert refused["reason"] == "name_rude"  # the shipped list still holds
+
+
+def test_a_name_taken_is_welcome_with_the_initial_the_refusal_advises(tmp_path: Path) -> None:
+    """The 409 for a name like one kept tells people to add an initial: "Chin K" is Chin and an initial, not "chink"
+    run together (an audit: it was refused as rude, so the advice led nowhere)."""
+    with server(tmp_path) as http:
+        for name in ("Chin", "Shi"):
+            http.cookies.clear()
+            assert http.post("/api/me", json={"name": name}).status_code == 201
+        for name, initial in (("CHIN", "Chin K"), ("SHI", "Shi T.")):
+            http.cookies.clear()
+            refused = refusal_of(http.post("/api/me", json={"name": name}), 409, "name_taken")
+            assert "an initial" in refused["message"]
+            kept = http.post("/api/me", json={"name": initial})
+            assert kept.status_code == 201, (initial, kept.text)
+
+
+def shipped_entries() -> list[str]:
+    from ronda.interfaces.web.rude import SHIPPED
+
+    lines = (line.split("#", 1)[0].strip() for line in SHIPPED.read_text(encoding="utf-8").splitlines())
+    return [line.removesuffix("*") for line in lines if line]
+
+
+SMALL_CAPITALS = dict(
+    zip(
+        "abcdefghijklmnopqrstuvwxyz",
+        "\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262\u029c\u026a\u1d0a\u1d0b\u029f\u1d0d\u0274\u1d0f\u1d18\ua7af\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21x\u028f\u1d22",
+        strict=True,
+    )
+)
+"""Each Latin letter as its small capital (x has none): neither NFKC nor the UTS #39 skeleton folds these."""
+
+
+def presentation_form(letter: str) -> str:
+    """An Arabic letter in its final (else isolated) presentation form: drawn the same, another code point."""
+    import unicodedata
+
+    for form in ("FINAL FORM", "ISOLATED FORM"):
+        try:
+            return unicodedata.lookup(f"{unicodedata.name(letter)} {form}")
+        except KeyError:
+            continue
+    return letter
+
+
+def test_every_shipped_word_is_refused_doubled_in_small_capitals_or_in_arabic_forms() -> None:
+    """An audit found every English and French word passing with one letter doubled ("Fuuck") or in small
+    capitals (\ua730\u1d1c\u1d04\u1d0b), and a third of the Arabic ones in presentation forms or with يا before them
+    or ك after."""
+    from ronda.interfaces.web.rude import RudeWords
+
+    words = RudeWords.load()
+    entries = shipped_entries()
+    latin = [e for e in entries if e.isascii()]
+    arabic = [e for e in entries if "\u0600" <= e[0] <= "\u06ff"]
+    assert len(latin) > 50 and len(arabic) > 20
+    passing = [f"{e[:i]}{e[i]}{e[i:]}" for e in entries if e not in arabic for i in range(len(e)) if e[i].isalpha()]
+    passing = [name for name in passing if not words.holds(name)]
+    passing += [e for e in latin if not words.holds("".join(SMALL_CAPITALS.get(c, c) for c in e))]
+    passing += [e for e in arabic if not words.holds("".join(presentation_form(c) for c in e))]
+    single = [e for e in arabic if " " not in e]
+    passing += [e for e in single if not words.holds("\u064a\u0627" + e)]
+    passing += [e for e in single if not words.holds(e.replace("\u0629", "\u062a") + "\u0643")]
+    assert passing == []
+
+
+def test_a_doubled_letter_of_a_listed_word_must_be_there_twice() -> None:
+    """Squeezing doubled letters makes "nigger" read "niger" and "faggot" "fagot" (a country, French for a bundle
+    of sticks): a letter the listed word has twice must be written twice, so those stay ordinary words."""
+    from ronda.interfaces.web.rude import RudeWords
+
+    words = RudeWords.load()
+    assert [words.holds(n) for n in ("Niger", "Fagot", "Conard", "Nigger", "Nigggger", "Faggot", "Connard")] == [
+        False, False, False, True, True, True, True,
+    ]  # fmt: skip
