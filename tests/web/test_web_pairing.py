@@ -126,6 +126,33 @@ def test_strangers_of_the_same_name_are_told_apart_by_their_seat(tmp_path: Path)
         assert http.delete(f"/api/play/{first['ticket']}").json()["error"]["code"] == "already_seated"
 
 
+def test_a_name_play_now_makes_is_read_for_rude_words_as_a_typed_one(tmp_path: Path) -> None:
+    """A second "Amina" sits as "Amina 2": a name nobody typed, which the server's list may refuse (an audit: the
+    shipped list refused a typed "Nigg 2", Arabizi for "nigga", and play now made it). Made names are checked too,
+    and one refused gives way to "Guest N"."""
+    words = tmp_path / "words.txt"
+    words.write_text("amina 2\n", encoding="utf-8")
+    with server(tmp_path, rude_words=words) as http:
+        assert http.post("/api/me", json={"name": "Amina 2"}).json()["error"]["reason"] == "name_rude"
+        play(http, name="Amina")
+        seated = play(http, name="Amina").json()
+        table = http.get(f"/api/tables/{seated['table_id']}").json()
+        assert [s["name"] for s in table["seats"]] == ["Amina", "Guest 2"]
+
+
+def test_the_names_the_server_gives_pass_its_own_check_of_rude_words() -> None:
+    """Play now's "Guest N" and "NAME N", and the pages' labels of bots, are names a person may type too: "Nigg 2"
+    was refused typed (the whole name run together, 2 read as a) and made by play now; its digit is now read as an
+    initial, as "Chin K"'s letter is."""
+    from ronda.bots import levels
+    from ronda.interfaces.web.rude import RudeWords
+
+    words = RudeWords.load()
+    made = [f"Guest {n}" for n in range(1, 5)] + [f"Bot {n}" for n in range(1, 5)] + [*levels()]
+    made += [f"Nigg {n}" for n in range(2, 5)] + [f"Shi {n}" for n in range(2, 5)]
+    assert [name for name in made if words.holds(name)] == []
+
+
 def test_once_the_game_is_over_the_same_ticket_asks_afresh(tmp_path: Path) -> None:
     """Never seated twice while a game goes on; after it (here: closed, nobody came), asking again is a new request."""
     with server(tmp_path, close_after=0.1) as http:

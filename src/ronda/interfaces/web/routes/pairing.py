@@ -27,6 +27,7 @@ from ....engine.presets import preset_rules
 from ..forms import HttpError, SeatSpec, TableSpec, read_play
 from ..lobby import Lobby
 from ..pairing import STALE, Ask, Game, Match, Pairing, Seating, TooManyWaiting, Waiting
+from ..rude import RudeWords
 from ..site import client_of, invite_of, json_body, lobby_of, site_of
 from ..store import StoreUnavailable
 from ..tables import CLOSED, FINISHED, Table
@@ -48,10 +49,11 @@ def _not_waiting() -> HttpError:
     )
 
 
-async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
+async def _make_table(lobby: Lobby, match: Match, rude: RudeWords) -> list[Seating]:
     """A public table for ``match``: the first person creates it, the others join; one seating per person.
 
-    A refusal (a full server, the store down) is the seating of everyone not seated yet.
+    A refusal (a full server, the store down) is the seating of everyone not seated yet. ``rude`` reads the names
+    the server makes for people (:func:`_join`) as it reads those typed.
     """
     players, people = match.game.players, match.people
     seats = [SeatSpec("human", people[0].name or "Guest 1")]
@@ -74,20 +76,25 @@ async def _make_table(lobby: Lobby, match: Match) -> list[Seating]:
         table, token = await lobby.create(spec, owner=owner, player=people[0].player)
         seatings.append(Seating(table.id, 0, token))
         for index, ask in enumerate(people[1:], start=1):
-            seatings.append(await _join(table, ask, index))
+            seatings.append(await _join(table, ask, index, rude))
     except HttpError as error:
         refusal = Seating(error=(error.status, error.code, error.message))
         seatings += [refusal] * (len(people) - len(seatings))
     return seatings
 
 
-async def _join(table: Table, ask: Ask, seat: int) -> Seating:
+async def _join(table: Table, ask: Ask, seat: int, rude: RudeWords) -> Seating:
     """``ask``'s person takes ``seat`` as a joiner does; a name another has already gets the seat number after it.
 
-    A person who gave no name sits as "Guest N" (N their seat).
+    A person who gave no name sits as "Guest N" (N their seat). A name made here is one nobody typed, so it goes
+    through the check of rude words a typed one does (:mod:`..rude`), and one it refuses is not tried: the name
+    and a digit could read as a listed word ("Nigg 2", 2 being Arabizi for a), shown on a public table.
     """
     tries = [ask.name, f"{ask.name} {seat + 1}"] if ask.name else []
-    tries += [f"Guest {seat + 1}", f"Guest {secrets.token_hex(2)}"]  # "Player N" is the page's own label: taken
+    tries += [f"Guest {seat + 1}"]  # "Player N" is the page's own label: taken
+    tries = [name for name in tries if name == ask.name or not rude.holds(name)]
+    guests = [f"Guest {secrets.token_hex(2)}" for _ in range(8)]  # an operator's "guest*" refuses them all
+    tries.append(next((name for name in guests if not rude.holds(name)), guests[-1]))
     for name in tries[:-1]:
         try:
             index, token = await table.join(name, seat, levels(), ask.player)
@@ -102,7 +109,7 @@ async def _join(table: Table, ask: Ask, seat: int) -> Seating:
 
 async def _seat(request: Request, pairing: Pairing, matches: list[Match]) -> None:
     for match in matches:
-        seatings = await _make_table(lobby_of(request), match)
+        seatings = await _make_table(lobby_of(request), match, site_of(request).rude)
         for ask, seating in zip(match.people, seatings, strict=True):
             await pairing.seat(ask.ticket, seating)
 
