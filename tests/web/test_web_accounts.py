@@ -219,6 +219,26 @@ def test_a_bad_login_or_account_body_is_refused_naming_the_problem_and_never_ech
     assert amina.get("/api/me").json()["username"] == "amina"
 
 
+def test_a_password_with_a_lone_surrogate_is_refused_as_a_bad_password_not_a_server_error(
+    amina: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ "\\ud800" is legal JSON but no character: Argon2 could not hash it, and registering or logging in with it
+    answered 500 with a traceback in the log (an audit). Refused as a bad password, naming the problem."""
+
+    def sent(username: str) -> dict[str, Any]:
+        body = b'{"username": "%s", "password": "abc\\ud800defgh"}' % username.encode()
+        return {"content": body, "headers": {"Content-Type": "application/json"}}
+
+    with second_browser(amina) as other:
+        choose(other, "Brahim")
+        for path, username in (("/api/me/login", "amina"), ("/api/me/login", "nobody"), ("/api/me/account", "brahim")):
+            refused = other.post(path, **sent(username))
+            assert "lone surrogate" in error_of(refused, 400, "bad_password"), path
+            assert refused.json()["error"]["reason"] == "password_not_unicode"
+        assert other.get("/api/me").json()["account"] is False
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
 def test_a_huge_password_body_is_refused_before_any_hashing(amina: Server) -> None:
     huge = amina.post("/api/me/login", json={"username": "amina", "password": "x" * 20_000})
     error_of(huge, 413, "too_large")

@@ -130,13 +130,33 @@ def browser_of(user_agent: str) -> str:
 
 
 def read_password(raw: object) -> str:
-    """A password as sent, checked for type and length (never echoed: the words name only what is wrong)."""
+    """A password as sent, checked for type and length (never echoed: the words name only what is wrong).
+
+    JSON may carry a lone UTF-16 surrogate (``"\\ud800"``), which is no character: it has no UTF-8 bytes to hash,
+    and Argon2 failed on it with a 500 and a traceback in the log (an audit). It is refused here, before hashing,
+    as a password no keyboard types (400 ``bad_password``, ``reason`` ``password_not_unicode``).
+
+    >>> read_password("abc\\ud800defgh")
+    Traceback (most recent call last):
+    ...
+    ronda.interfaces.web.forms.HttpError: a password holds a lone surrogate (\\ud800 to \\udfff), which is no \
+character: type it again
+    """
     if not isinstance(raw, str):
         raise HttpError(400, "bad_request", "a password is text")
     if not MIN_PASSWORD <= len(raw) <= MAX_PASSWORD:
         raise HttpError(
             400, "bad_password", f"a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters, not {len(raw)}"
         )
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise HttpError(
+            400,
+            "bad_password",
+            "a password holds a lone surrogate (\\ud800 to \\udfff), which is no character: type it again",
+            reason="password_not_unicode",
+        ) from None
     return raw
 
 
