@@ -38,6 +38,7 @@ def test_the_help_names_every_option(capsys: pytest.CaptureFixture[str]) -> None
         "--allowed-host",
         "--rude-words",
         "--forwarded",
+        "--forwarded-from",
         "--store-timeout",
         "--sync",
         "--max-tables",
@@ -315,3 +316,94 @@ def test_a_real_server_refuses_a_page_whose_name_was_rebound_to_it_over_http_and
         with connect(f"ws://127.0.0.1:{real.port}/ws/{table_id}", open_timeout=10) as ws:
             ws.send(json.dumps({"type": "hello", "token": tokens[0], "since": None}))
             assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+
+
+def raw_answer(port: int, head: str, body: str = "") -> tuple[int, str]:
+    """The status and the whole answer of a request written by hand (``head``: its lines, CRLF-ended), for what no
+    HTTP client sends: two ``Host`` headers, a ``Host`` that is no host."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall((head + "Connection: close\r\n\r\n" + body).encode("latin-1"))
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    text = answer.decode("latin-1")
+    return int(text.split(" ", 2)[1]), text
+
+
+def test_a_real_server_reads_one_host_and_never_writes_a_host_that_is_no_host_into_its_headers(tmp_path: Path) -> None:
+    """An audit: with ``Host: evil.example`` then the server's own name, the check read the last and the invite link
+    the first (201, inviting to evil.example); and ``Host: localhost:PORT; report-uri https://evil.example/r`` went
+    into the Content-Security-Policy as a directive of the sender's. Both are refused with 400 ``bad_host``."""
+    from real_server import RealServer
+
+    with RealServer(tmp_path / "data", "--allowed-host", "mypc.local") as real:
+        port = real.port
+        own = f"GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        status, answer = raw_answer(port, own)
+        assert status == 200 and f"connect-src 'self' ws://127.0.0.1:{port} wss://127.0.0.1:{port};" in answer
+        body = '{"players": 2, "keep": false}'
+        twice = (
+            f"POST /api/tables HTTP/1.1\r\nHost: evil.example:{port}\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        )
+        status, answer = raw_answer(port, twice, body)
+        assert status == 400 and "2 Host headers" in answer and "evil.example" not in answer.split("\r\n\r\n")[1]
+        for host in (
+            f"localhost:{port}; report-uri https://evil.example/r",
+            "localhost:1 'unsafe-eval' *",
+            f"evil.example@127.0.0.1:{port}",
+            "localhost:abc",
+            "localhost:99999",
+        ):
+            status, answer = raw_answer(port, f"GET /api/meta HTTP/1.1\r\nHost: {host}\r\n")
+            assert status == 400 and '"bad_host"' in answer, (host, answer)
+            assert "report-uri" not in answer.split("\r\n\r\n")[0] and "unsafe-eval" not in answer.split("\r\n\r\n")[0]
+            status, _ = raw_answer(port, f"GET / HTTP/1.1\r\nHost: {host}\r\n")  # the page: a sentence, not a page
+            assert status == 400, host
+
+
+def lan_address() -> str | None:
+    """This machine's address on its network (not loopback), or ``None`` where it has none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the way out
+        except OSError:
+            return None
+        address = str(probe.getsockname()[0])
+    return None if address.startswith("127.") else address
+
+
+def test_a_replica_reached_directly_does_not_believe_forwarded_headers_from_a_peer_that_is_not_its_proxy(
+    tmp_path: Path,
+) -> None:
+    """An audit: a replica as the container recipe ran it (``--host 0.0.0.0 --forwarded``), reached on its own
+    address, believed ``X-Forwarded-For: 127.0.0.1`` from anyone: /metrics was served as to this machine, and each
+    request could claim a new address and a fresh share of the limits. The headers are now believed from the
+    ``--forwarded-from`` proxies only (default: this machine), and the peer's own address counts otherwise."""
+    import httpx
+    from real_server import RealServer
+
+    address = lan_address()
+    if address is None:
+        pytest.skip("this machine has no address but loopback to reach the server from")
+    options = ("--host", "0.0.0.0", "--forwarded", "--create-rate", "1")
+    with RealServer(tmp_path / "data", *options) as real:
+        direct = f"http://{address}:{real.port}"
+        assert httpx.get(f"{direct}/metrics").status_code == 403
+        claimed = httpx.get(f"{direct}/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
+        assert claimed.status_code == 403, claimed.text
+        body = {"players": 2, "keep": False}
+        first = httpx.post(f"{direct}/api/tables", json=body, headers={"X-Forwarded-For": "198.51.100.1"})
+        assert first.status_code == 201, first.text
+        again = httpx.post(f"{direct}/api/tables", json=body, headers={"X-Forwarded-For": "198.51.100.2"})
+        assert again.status_code == 429, again.text  # the same peer, whatever it claims
+        # The proxy on this machine (loopback, trusted by default) is believed: its client is another address.
+        proxied = httpx.post(f"{real.base}/api/tables", json=body, headers={"X-Forwarded-For": "198.51.100.3"})
+        assert proxied.status_code == 201, proxied.text
+        assert httpx.get(f"{real.base}/metrics", headers={"X-Forwarded-For": "198.51.100.3"}).status_code == 403
+    with RealServer(tmp_path / "data", "--host", "0.0.0.0", "--forwarded-from", address, "--create-rate", "1") as real:
+        direct = f"http://{address}:{real.port}"  # now this peer is the proxy named: its headers are believed
+        assert httpx.get(f"{direct}/metrics", headers={"X-Forwarded-For": "127.0.0.1"}).status_code == 200
+        for n in (1, 2):
+            made = httpx.post(f"{direct}/api/tables", json=body, headers={"X-Forwarded-For": f"198.51.100.{n}"})
+            assert made.status_code == 201, made.text

@@ -60,7 +60,9 @@ def server(tmp_path: Path, database_url: str | None = None, **options: Any) -> S
     options.setdefault("tables_per_client", 1_000)
     options.setdefault("bot_workers", 1)
     options.setdefault("allowed_hosts", TEST_HOSTS)
-    return Server(create_app(database_url or database(tmp_path), **options))
+    # Behind --forwarded, the test client plays a proxy on this machine, which --forwarded-from trusts by default.
+    client = options.pop("client", ("127.0.0.1", 50000) if options.get("forwarded") else ("testclient", 50000))
+    return Server(create_app(database_url or database(tmp_path), **options), client=client)
 
 
 def new_table(

@@ -38,7 +38,8 @@ def register(commands: Any) -> None:
         "players, any seat a bot), and send the invite link to friends. Games are stored as they are played "
         "and survive a restart.",
         epilog="Examples: ronda serve · ronda serve --host 0.0.0.0 --port 8080 (friends on your network) · "
-        "ronda serve --host 0.0.0.0 --public-url https://ronda.example (behind a proxy, with --forwarded) · "
+        "ronda serve --host 0.0.0.0 --public-url https://ronda.example --forwarded-from 10.0.0.2 (behind a proxy "
+        "at 10.0.0.2) · "
         "DATABASE_URL=postgresql://user:pw@host/ronda ronda serve · ronda serve --bot-delay 0 (fast bots)",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
@@ -120,7 +121,18 @@ def register(commands: Any) -> None:
     p.add_argument(
         "--forwarded",
         action="store_true",
-        help="behind a reverse proxy: trust its X-Forwarded-For, -Proto and -Host headers",
+        help="behind a reverse proxy: trust its X-Forwarded-For, -Proto and -Host headers, from the addresses of "
+        "--forwarded-from only",
+    )
+    p.add_argument(
+        "--forwarded-from",
+        action="append",
+        default=[],
+        metavar="ADDR",
+        help="the reverse proxy's address or network (10.0.0.2, 10.0.0.0/24) whose X-Forwarded-* headers are "
+        "believed; may be repeated; implies --forwarded (default: this machine only, 127.0.0.1 and ::1). From any "
+        "other peer the headers are ignored and its own address counts: a replica reached directly cannot claim "
+        "another address for /metrics or the per-address limits",
     )
     p.add_argument(
         "--bot-workers",
@@ -385,11 +397,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:  # a folder others may write to, a database that is a link
         print(f"ronda serve: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    from ..interfaces.web.guard import LOOPBACK_PROXIES, proxy_networks
     from ..interfaces.web.logs import log_config
     from ..interfaces.web.metrics import LOOPBACK, networks
 
     try:
         networks(args.metrics_from)
+        proxy_networks(tuple(args.forwarded_from))
     except ValueError as error:
         print(f"ronda serve: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -436,7 +450,8 @@ def run(args: argparse.Namespace) -> int:
         allowed_hosts=tuple(args.allowed_host),
         rude_words=args.rude_words,
         paced_collector=True,
-        forwarded=args.forwarded,
+        forwarded=args.forwarded or bool(args.forwarded_from),
+        forwarded_from=tuple(args.forwarded_from) or LOOPBACK_PROXIES,
         listen_host=args.host,
         analysis_budget=args.analysis_budget,
         connections_per_client=args.connections_per_client,
@@ -459,8 +474,7 @@ def run(args: argparse.Namespace) -> int:
         log_config=logs,
         ws_max_size=WS_MAX_BYTES,
         ws_per_message_deflate=False,
-        proxy_headers=args.forwarded,
-        forwarded_allow_ips="*" if args.forwarded else None,
+        proxy_headers=False,  # the Guard reads them, from --forwarded-from's proxies only (guard.Guard.forward)
     )
     with sock:
         draining_server(config, app, args.drain).run(sockets=[sock])

@@ -38,7 +38,7 @@ from .cluster_lobby import SharedListing
 from .collector import Collector
 from .connections import CONNECTIONS_PER_CLIENT
 from .forms import HttpError
-from .guard import Guard, Origins, allowed_host, origin_of
+from .guard import LOOPBACK_PROXIES, Guard, Origins, allowed_host, origin_of, proxy_networks
 from .lobby import Limits, Lobby
 from .metrics import LOOPBACK, CountConnections, CountedLimit, Metrics, networks
 from .rates import CREATE_RATE, FLOOD_RATE, JOIN_RATE
@@ -79,6 +79,7 @@ def create_app(
     allow_origins: tuple[str, ...] = (),
     allowed_hosts: tuple[str, ...] = (),
     forwarded: bool = False,
+    forwarded_from: tuple[str, ...] = LOOPBACK_PROXIES,
     listen_host: str | None = None,
     analysis_budget: int = DEFAULT_GUESSES,
     paced_collector: bool = False,
@@ -102,9 +103,11 @@ def create_app(
     queue are then kept there, shared by every process (:mod:`.redis_limits`), and this process is one of several
     over the same PostgreSQL database (:mod:`.cluster`). ``allowed_hosts``: the host names answered, without a
     ``public_url``, besides loopback names and IP addresses (``--allowed-host``, :meth:`.guard.Origins.stranger`;
-    a test client built in-process names ``testserver``). ``rude_words``: the operator's file of words no name may
-    hold, beside the shipped list (``--rude-words``, :mod:`.rude`; an unreadable file raises :class:`OSError`, a
-    line without a word :class:`ValueError`).
+    a test client built in-process names ``testserver``). ``forwarded``: behind a reverse proxy, whose
+    ``X-Forwarded-For``, ``-Proto`` and ``-Host`` are believed from the addresses of ``forwarded_from`` only
+    (``--forwarded-from``; default this machine; :meth:`.guard.Guard.forward`). ``rude_words``: the operator's
+    file of words no name may hold, beside the shipped list (``--rude-words``, :mod:`.rude`; an unreadable file
+    raises :class:`OSError`, a line without a word :class:`ValueError`).
     """
     if redis_url is not None and database_url.startswith("sqlite"):
         raise ValueError(
@@ -142,7 +145,14 @@ def create_app(
     )
     limits = Limits(max_tables=max_tables, tables_per_client=tables_per_client)
     hosts = frozenset(allowed_host(h) for h in allowed_hosts)
-    origins = Origins(public_url, frozenset(origin_of(o) for o in allow_origins), forwarded, listen_host, hosts)
+    origins = Origins(
+        public_url,
+        frozenset(origin_of(o) for o in allow_origins),
+        forwarded,
+        listen_host,
+        hosts,
+        proxy_networks(forwarded_from),
+    )
     cluster = None
     if redis_url is not None:
         from .cluster import Cluster  # the cluster extra (redis) is needed only here

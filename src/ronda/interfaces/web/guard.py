@@ -21,6 +21,51 @@ from urllib.parse import urlsplit
 log = logging.getLogger("ronda.web")
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+LOOPBACK_PROXIES = ("127.0.0.0/8", "::1/128")
+"""The proxies ``--forwarded`` believes unless ``--forwarded-from`` names others: one on this machine."""
+LOOPBACK_NETWORKS: tuple[Network, ...] = tuple(ipaddress.ip_network(n) for n in LOOPBACK_PROXIES)
+FORWARDED_HEADERS = frozenset({b"x-forwarded-for", b"x-forwarded-proto", b"x-forwarded-host"})
+HOST = re.compile(
+    r"(?:\[(?P<ipv6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?))(?::(?P<port>[0-9]{1,5}))?"
+)
+"""A ``Host`` as browsers send it: a name of letters, digits, dashes and underscores in dotted parts (a trailing dot
+too), an IPv4 address, or an IPv6 address in brackets, and a port."""
+
+
+def well_formed_host(value: str) -> bool:
+    """Whether a ``Host`` (or ``X-Forwarded-Host``) value is a host and an optional port, and nothing else.
+
+    Anything else is refused before it reaches a header or a link: the value is written into the
+    Content-Security-Policy (``connect-src``) and the invite links, and ``localhost:8000; report-uri https://...``
+    added a directive of the sender's choosing (an audit). Browsers always send a well-formed one.
+
+    >>> [well_formed_host(h) for h in ("localhost:8000", "[::1]:8000", "ronda.lan.", "ronda-3", "192.168.1.20")]
+    [True, True, True, True, True]
+    >>> bad = ("localhost:8000; report-uri https://evil.example", "evil.example@127.0.0.1", "localhost:abc",
+    ...        "localhost:99999", "[::1", "m\u00ffpc.local", "a b", "")
+    >>> [well_formed_host(h) for h in bad]
+    [False, False, False, False, False, False, False, False]
+    """
+    found = HOST.fullmatch(value)
+    if found is None:
+        return False
+    if found["ipv6"] is not None and not literal(found["ipv6"]):
+        return False
+    return found["port"] is None or 0 < int(found["port"]) < 65536
+
+
+def proxy_networks(values: tuple[str, ...]) -> tuple[Network, ...]:
+    """The networks of ``--forwarded-from`` (addresses or CIDR blocks); a clear error naming a bad one."""
+    found = []
+    for value in values:
+        try:
+            found.append(ipaddress.ip_network(value.strip(), strict=False))
+        except ValueError:
+            raise ValueError(
+                f"--forwarded-from takes the proxy's address or network, like 10.0.0.2 or 10.0.0.0/24, not {value!r}"
+            ) from None
+    return tuple(found)
 
 
 def loopback(host: str | None) -> bool:
@@ -50,7 +95,10 @@ class Origins:
     ``X-Forwarded-Host`` headers of a proxy in front (``--forwarded``).
     ``listen`` is the address the server listens on. ``hosts`` are the host
     names a request may name without ``--public-url`` besides loopback names
-    and IP addresses (``--allowed-host``; :meth:`stranger`).
+    and IP addresses (``--allowed-host``; :meth:`stranger`). The forwarded
+    headers are read only from a peer in ``proxies``; from any other, the Guard
+    drops them before anything reads them (:meth:`Guard.forward`), so
+    ``forwarded`` here means "what the headers say came from a trusted proxy".
     """
 
     public_url: str | None = None
@@ -58,6 +106,17 @@ class Origins:
     forwarded: bool = False
     listen: str | None = None
     hosts: frozenset[str] = frozenset()
+    proxies: tuple[Network, ...] = LOOPBACK_NETWORKS
+    """The proxies whose ``X-Forwarded-*`` headers are believed under ``--forwarded`` (``--forwarded-from``; this
+    machine by default): :meth:`Guard.forward` drops those headers from any other peer."""
+
+    def proxy(self, address: str) -> bool:
+        """Whether ``address`` (a peer's, or an entry of ``X-Forwarded-For``) is one of :attr:`proxies`."""
+        try:
+            found = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(found in network for network in self.proxies)
 
     def stranger(self, headers: Any) -> str | None:
         """The host name a request asks for that this server does not answer to, or ``None`` when it answers.
@@ -251,10 +310,65 @@ class Guard:
         except ValueError:
             return False
 
+    def forward(self, scope: dict[str, Any]) -> None:
+        """Behind ``--forwarded``, believe the forwarded headers from a trusted proxy alone.
+
+        From a peer in :attr:`Origins.proxies`, the client is the last address of ``X-Forwarded-For`` that is no
+        proxy of ours (what our proxy saw; earlier entries are whatever the client sent) and the scheme is
+        ``X-Forwarded-Proto``'s, as uvicorn's ``--forwarded-allow-ips`` would do. From any other peer the
+        ``X-Forwarded-*`` headers are dropped, so nothing after this reads them and the peer's own address counts:
+        a replica reached directly (``--host 0.0.0.0``) believed ``X-Forwarded-For: 127.0.0.1`` from anyone, and
+        served it ``/metrics`` and a fresh share of every per-address limit (an audit).
+        """
+        peer = scope.get("client")
+        if not (peer and self.origins.proxy(str(peer[0]))):
+            scope["headers"] = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in FORWARDED_HEADERS]
+            return
+        chain = [
+            part.strip()
+            for key, value in scope.get("headers", [])
+            if key.lower() == b"x-forwarded-for"
+            for part in value.decode("latin-1").split(",")
+            if part.strip()
+        ]
+        client = next((entry for entry in reversed(chain) if not self.origins.proxy(entry)), chain[0] if chain else "")
+        if client:
+            scope["client"] = (client[:100], 0)
+        proto = next(
+            (v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == b"x-forwarded-proto"), ""
+        )
+        proto = proto.split(",")[0].strip().lower()
+        if proto in ("http", "https"):
+            scope["scheme"] = proto if scope["type"] == "http" else {"http": "ws", "https": "wss"}[proto]
+
+    def host_problem(self, scope: dict[str, Any]) -> str | None:
+        """Why the host a request names cannot be read, in words, or ``None``.
+
+        Two ``Host`` headers (or two ``X-Forwarded-Host`` from a trusted proxy) were read two ways: the check below
+        took one, the application's links the other (an audit: ``Host: evil.example`` then the server's own name
+        passed, and the invite link named evil.example). A value that is not a host and a port is refused before it
+        reaches the Content-Security-Policy or a link (:func:`well_formed_host`).
+        """
+        names = [b"host", b"x-forwarded-host"] if self.origins.forwarded else [b"host"]
+        for name in names:
+            values = [v.decode("latin-1") for k, v in scope.get("headers", []) if k.lower() == name]
+            header = name.decode().title()
+            if len(values) > 1:
+                return f"a request names its host once: this one has {len(values)} {header} headers"
+            value = values[0].split(",")[0].strip() if values and name != b"host" else (values or [""])[0]
+            if value and not well_formed_host(value):
+                shown = value if len(value) <= 100 else value[:100] + "…"
+                return f"the {header} header is a host name or address and a port, like localhost:8000, not {shown!r}"
+        return None
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
-        headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        if self.origins.forwarded:
+            self.forward(scope)
+        headers: dict[str, str] = {}
+        for key, value in scope.get("headers", []):  # the first of each, as the application reads them
+            headers.setdefault(key.decode("latin-1").lower(), value.decode("latin-1"))
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
         origin = headers.get("origin")
         changes = scope["type"] == "websocket" or scope.get("method") not in ("GET", "HEAD", "OPTIONS")
@@ -275,6 +389,10 @@ class Guard:
             )
             await send({"type": "http.response.body", "body": body})
             return
+        problem = self.host_problem(scope)
+        if problem is not None:
+            log.info("refused a request whose host cannot be read")
+            return await self.refuse(scope, send, scheme, 400, {"code": "bad_host", "message": problem})
         stranger = None if scope.get("path") in OPEN_PATHS else self.origins.stranger(headers)
         if stranger is not None:
             return await self.misdirected(scope, send, scheme, stranger)
@@ -289,31 +407,37 @@ class Guard:
 
         await self.app(scope, receive, send_with_headers)
 
-    @staticmethod
-    async def misdirected(scope: dict[str, Any], send: Any, scheme: str, host: str) -> None:
-        """421 for a request naming ``host``: JSON for the API and websockets, a plain sentence for a page (read by
-        the person who typed the address). A websocket upgrade gets the same HTTP answer where the server can
-        send one (uvicorn's ``websocket.http.response``), else a refused handshake."""
+    @classmethod
+    async def misdirected(cls, scope: dict[str, Any], send: Any, scheme: str, host: str) -> None:
+        """421 for a request naming ``host``, naming the host and ``--allowed-host`` (:meth:`refuse`)."""
         log.info("refused a request for the host %r", host[:100])
         message = (
             f"this server does not answer to the name {host!r}: open it by localhost or its IP address, or, if "
             f"the name is yours, start it with --allowed-host {host} (a page of another site whose name was made "
             "to resolve to this computer, DNS rebinding, is refused so)"
         )
+        await cls.refuse(scope, send, scheme, 421, {"code": "bad_host", "message": message, "host": host})
+
+    @staticmethod
+    async def refuse(scope: dict[str, Any], send: Any, scheme: str, status: int, error: dict[str, str]) -> None:
+        """``status`` with ``error``: JSON for the API and websockets, its message as a plain sentence for a page (read
+        by the person who typed the address). A websocket upgrade gets the same HTTP answer where the server can send
+        one (uvicorn's ``websocket.http.response``), else a refused handshake."""
         path = str(scope.get("path", ""))
         websocket = scope["type"] == "websocket"
         if websocket or path.startswith("/api/"):
-            body = json.dumps({"error": {"code": "bad_host", "message": message, "host": host}}).encode()
+            body = json.dumps({"error": error}).encode()
             kind = b"application/json"
         else:
-            body, kind = (message + "\n").encode(), b"text/plain; charset=utf-8"
+            body, kind = (error["message"] + "\n").encode(), b"text/plain; charset=utf-8"
         headers = [(b"content-type", kind), *security_headers(scheme, "")]
         if websocket:
             if "websocket.http.response" not in scope.get("extensions", {}):
-                await send({"type": "websocket.close", "code": 4421, "reason": "unknown host"})
+                reason = "unknown host" if status == 421 else "bad host"
+                await send({"type": "websocket.close", "code": 4000 + status, "reason": reason})
                 return
-            await send({"type": "websocket.http.response.start", "status": 421, "headers": headers})
+            await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
             await send({"type": "websocket.http.response.body", "body": body})
             return
-        await send({"type": "http.response.start", "status": 421, "headers": headers})
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -83,9 +83,8 @@ def analyses_of(request: Request | WebSocket) -> Analyses:
 
 
 def client_of(request: Request | WebSocket) -> str:
-    """Who the limits count: the address, or the proxy's ``X-Forwarded-For`` first entry when trusted."""
-    if site_of(request).origins.forwarded and (chain := request.headers.get("x-forwarded-for")):
-        return chain.split(",")[0].strip()
+    """Who the limits count: the peer's address, or, from a trusted proxy behind ``--forwarded``, the client's as the
+    proxy saw it (:meth:`.guard.Guard.forward` has put it there)."""
     return request.client.host if request.client else "unknown"
 
 
