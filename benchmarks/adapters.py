@@ -94,7 +94,7 @@ def gymnasium(rounds: int, first: int = 0) -> int:
 
 def openspiel(rounds: int, first: int = 0) -> int:
     rng = random.Random(first)
-    game = pyspiel.load_game("python_ronda", {"players": 2})
+    game = pyspiel.load_game("python_ronda", {"players": 2, "reward": "round"})
     decisions = 0
     for _ in range(rounds):
         state = game.new_initial_state()

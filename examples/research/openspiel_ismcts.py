@@ -4,8 +4,10 @@ python examples/research/openspiel_ismcts.py --simulations 30 --bot medium --rou
 
 ``Stateless`` lets evaluate_bots drive OpenSpiel's ISMCTSBot (which keeps no
 state between steps but does not implement ``restart_at``); ``RondaBot``
-plays a ronda level as an OpenSpiel bot. Returns are the round rewards of
-:mod:`ronda.adapters.returns`, in points, seat 0 first.
+plays a ronda level as an OpenSpiel bot. An episode is one round
+(``reward=round``; ``python_ronda``'s default is a whole game, too long for
+random rollouts): returns are the round rewards of :mod:`ronda.adapters.returns`,
+in points, seat 0 first.
 
 It shows the plumbing, not strength: ISMCTS with random rollouts and a few
 dozen simulations plays Ronda badly. At the defaults it loses most rounds to
@@ -25,7 +27,7 @@ from ronda.adapters.openspiel import RondaBot, Stateless
 
 
 def play_rounds(simulations: int, bot_level: str, rounds: int, seed: int) -> list[list[float]]:
-    game = pyspiel.load_game("python_ronda", {"players": 2})
+    game = pyspiel.load_game("python_ronda", {"players": 2, "reward": "round"})
     rng = np.random.RandomState(seed)
     searcher = ismcts.ISMCTSBot(
         game,

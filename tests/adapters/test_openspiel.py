@@ -16,14 +16,16 @@ import pytest
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 from ronda.adapters import openspiel as ronda_openspiel
+from ronda.adapters.gymnasium import RondaEnv
 from ronda.adapters.openspiel import INFORMATION_STATE_SIZE, RondaBot, Stateless
+from ronda.adapters.pettingzoo import env
 from ronda.engine.cards import card_name
 
 ROOT = Path(__file__).resolve().parents[2]
 
 VARIANTS = [
     {},
-    {"players": 3},
+    {"players": 3, "reward": "round"},
     {"players": 4, "reward": "game", "max_rounds": 2, "dealer_duty": True},
     {"players": 3, "chain_points": "1,6,15", "undeclared_ronda_penalty": 5},
     {"four_card_hands": True, "ace_high": True},
@@ -104,14 +106,27 @@ def test_returns_and_lengths_stay_within_the_game_s_bounds_and_sum_to_zero(param
         assert sum(returns) == pytest.approx(0.0)
 
 
+def test_left_at_their_defaults_the_three_libraries_pay_for_the_same_thing_a_whole_game_won() -> None:
+    """A researcher comparing PettingZoo, Gymnasium and OpenSpiel without naming a reward compares one objective."""
+    game = pyspiel.load_game("python_ronda")
+    assert game.get_type().parameter_specification["reward"] == "outcome"
+    assert env().reward_mode == RondaEnv(opponents="random").reward_mode == "outcome"
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    rounds = set()
+    for seed in range(6):
+        state = _random_state(game, seed, decisions=10_000)
+        assert state.is_terminal() and sorted(state.returns()) == [-1.0, 1.0]
+        rounds.add(state.engine.round)
+    assert max(rounds) > 0  # the episode went on past its first round
+
+
 def test_the_utility_bounds_are_the_returns_helper_s() -> None:
-    assert (pyspiel.load_game("python_ronda").min_utility(), pyspiel.load_game("python_ronda").max_utility()) == (
-        -41.0,
-        41.0,
-    )
+    one_round = pyspiel.load_game("python_ronda(reward=round)")
+    assert (one_round.min_utility(), one_round.max_utility()) == (-41.0, 41.0)
     outcome = pyspiel.load_game("python_ronda(players=3,reward=outcome)")
     assert (outcome.min_utility(), outcome.max_utility()) == (-0.5, 1.0)
-    assert pyspiel.load_game("python_ronda(auto_declare=True)").max_game_length() == 36
+    assert pyspiel.load_game("python_ronda(auto_declare=True,reward=round)").max_game_length() == 36
+    assert pyspiel.load_game("python_ronda(auto_declare=True,max_rounds=3)").max_game_length() == 3 * 36
 
 
 def test_the_information_state_recalls_the_order_of_play_and_the_observation_does_not() -> None:
@@ -202,7 +217,7 @@ def test_resampled_states_keep_the_information_state_and_the_legal_actions() -> 
 
 
 def test_openspiel_ismcts_and_evaluate_bots_play_a_round_against_a_ronda_bot() -> None:
-    game = pyspiel.load_game("python_ronda", {"players": 2})
+    game = pyspiel.load_game("python_ronda", {"players": 2, "reward": "round"})
     rng = np.random.RandomState(4)
     searcher = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), [Stateless(searcher), RondaBot(1, "easy", 3)], rng)

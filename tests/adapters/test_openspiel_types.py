@@ -195,7 +195,7 @@ def test_the_start_parameters_survive_the_game_string_pickling_and_serialization
 
 
 def test_R9_3_a_round_begun_at_36_30_pays_the_game_s_result_when_a_side_reaches_the_target() -> None:
-    game = pyspiel.load_game("python_ronda", {"scores": "36_30"})
+    game = pyspiel.load_game("python_ronda", {"scores": "36_30", "reward": "round"})
     finished = 0
     for seed in range(6):
         state = _play(game, seed, 1000)

@@ -4,7 +4,10 @@
 >>> game = pyspiel.load_game("python_ronda(players=3,chain_points=1_6_15)")
 >>> str(game) == str(pyspiel.load_game(str(game)))
 True
->>> game.min_utility(), game.max_utility()
+>>> game.min_utility(), game.max_utility()  # a whole game: +1 to the winner
+(-0.5, 1.0)
+>>> one_round = pyspiel.load_game("python_ronda(players=3,reward=round)")
+>>> one_round.min_utility(), one_round.max_utility()  # one round, in points
 (-41.0, 82.0)
 
 Parameters (every one survives ``str(game)`` → ``load_game``, pickling and
@@ -12,8 +15,8 @@ Parameters (every one survives ``str(game)`` → ``load_game``, pickling and
 
 ==========================  ==================================================
 ``players``                 2, 3 or 4
-``reward``                  ``round`` (default) or ``chances``: an episode is
-                            one round; ``game`` or ``outcome``: a whole game
+``reward``                  ``outcome`` (default) or ``game``: an episode is
+                            a whole game; ``round`` or ``chances``: one round
                             (:mod:`ronda.adapters.returns` says what each pays)
 ``max_rounds``              with ``game``/``outcome``, the most rounds an
                             episode lasts (default 50; a game cut short has no
@@ -44,6 +47,14 @@ chance, its decisions up to that one taken (earlier rounds count through
 the scores).
 
 A bad parameter raises ``pyspiel.SpielError`` naming it, like any OpenSpiel game.
+
+The default reward is PettingZoo's and Gymnasium's, ``outcome``, so that the
+three libraries, left at their defaults, optimise the same thing: winning the
+game that ``python_ronda`` (long name "Python Ronda") names, not one round of
+it. Search over single rounds, as OpenSpiel's ISMCTS example does, asks for
+``reward=round``. (Before 2026-11-28 the default was ``round``: a game string
+saved then without ``reward=`` now reads as a whole game; add ``reward=round``
+to it.)
 
 - **Chance** deals explicitly: each chance node picks the next card of the
   round's deck in dealing order (RECORD.md), uniformly among the cards left.
@@ -108,7 +119,7 @@ from .returns import REWARDS, ROUND_REWARDS, Reward, forfeiting_side, return_bou
 
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
-    "reward": "round",
+    "reward": "outcome",
     "max_rounds": 50,
     "target": 41,
     "auto_declare": False,
