@@ -303,6 +303,29 @@ def test_transfer_scoring_debts_lapse_and_the_game_is_won_only_at_a_round_end() 
         assert "round_end" in last_types and last_types[-1] == "game_over"
 
 
+def test_transfer_scoring_a_failed_challenge_still_wins_the_game_in_the_middle_of_a_round() -> None:
+    """transfer_scoring, R8.8: points win only at a round's end, but a true declaration challenged wins at once."""
+    game = start(CARDS, [{0: "1o 1c 7o", 1: "2b 5b 11b"}], table="3c 6c 10c 12c")
+    events = run(game, "declare ronda; declare none; play 7o; challenge 0")
+    assert game.finished and game.winner == 0 and game.round == 0 and game.scores == [0, 0]
+    assert events[-1].to_json() == {"type": "game_over", "winner": 0, "reason": "failed_challenge"}
+    assert "round_end" not in [e.TYPE for e in events]
+
+
+def test_ronda_rules_cards_says_when_a_game_paid_in_cards_is_won(capsys) -> None:
+    """The rulebook of transfer_scoring names both ways to win: the count at a round's end, a wrong challenge now."""
+    assert main(["rules", "cards"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "points win the game only at the end of a round; a wrong challenge still loses it on the spot" in text
+    assert "wins at once, even in the middle of a deal" not in text
+    assert "wins, at the card count that ends a round" in text
+    assert "A wrong challenge ends the game at once, whatever the scores." in text
+    assert main(["rules", "classic"]) == 0
+    assert "The first side to reach 41 points wins at once, even in the middle of a deal." in " ".join(
+        capsys.readouterr().out.split()
+    )
+
+
 # --------------------------------------------------------------------------- presets and ronda rules
 
 

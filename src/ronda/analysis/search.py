@@ -685,7 +685,7 @@ class _Search:
         view = self.view
         shown = (
             declared != NONE
-            and not rules.transfer_scoring  # no win comes mid-round there: nothing is shown first (R9.5)
+            and not rules.transfer_scoring  # no points win mid-round there: nothing is shown first (R9.5)
             and view.scores[view.side] + KIND_VALUE[declared] >= rules.target
         )
         return DeclareFacts(declared, held, penalty, shown)

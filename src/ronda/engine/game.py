@@ -17,7 +17,7 @@ the whole API.
 >>> [event.TYPE for event in game.apply(Play(13))]
 ['drop']
 
-Choices where RULES.md is silent (each also noted where it is implemented):
+Choices where RULES.md is silent or contradicts itself (each also noted where it is implemented):
 
 - Candidates (R8.5) of different declarations range independently of each
   other, as R8.5 says, even where two hands could not both hold them.
@@ -35,6 +35,13 @@ Choices where RULES.md is silent (each also noted where it is implemented):
   on, R9.3), with ``auto_declare`` too (the hands shown are then all true);
   only the first false declaration is exposed, as written (see
   ``_show_declarations``).
+- transfer_scoring: RULES.md contradicts itself. R10 says "a game is won only
+  at the end of a round", R8.8 that a true declaration challenged "wins the
+  game at once". The source texts settle it: in their card-transfer version
+  points are scored only at the end, and a wrong challenge makes the
+  challenger's opponents win immediately. So points win only at the card count
+  (R7.2), and a failed challenge ends the game mid-round in every variant
+  (:meth:`_challenge`); docs/RULES.md says so.
 - transfer_scoring: a payment moves the payer's lowest cards (by card id);
   which cards move matters only to a raise (R5.3), which takes the open
   capture from whichever piles hold its cards now, since a debt paid on the
@@ -1051,7 +1058,11 @@ class Game(Announcements):
     # ---------------------------------------------------------- challenges
 
     def _challenge(self, target: int) -> None:
-        """R8.8: the target's hand as dealt is shown; a false declaration is exposed (R8.6), a true one wins."""
+        """R8.8: the target's hand as dealt is shown; a false declaration is exposed (R8.6), a true one wins.
+
+        It wins at once with transfer_scoring too, in the middle of a round:
+        R10's "won only at the end of a round" is about points (see the module docstring).
+        """
         seat = self._turn
         truth = self._truth[target]
         truthful = truth is not None and truth.kind == self._declared[target]

@@ -148,14 +148,29 @@ def rules_text(rules: Rules, name: str | None = None, width: int | None = 88) ->
                 else " (the opposing side pays)"
             )
             + ". A payer without cards owes them and pays when it next captures; debts lapse at the end "
-            "of the round. Only the card count adds to the score, so the game is won only at the end of a "
-            "round."
+            "of the round. Only the card count adds to the score, so points win the game only at the end of "
+            "a round"
+            + (
+                "."
+                if rules.auto_declare
+                else "; a wrong challenge still loses it on the spot, in the middle of a deal."
+            )
         )
-    sections.append(
-        f"Winning. The first side to reach {rules.target} points wins at once, even in the middle of a deal. "
-        "If one step brings several sides there, the highest wins; if they are equal, play goes on until "
-        "one side is alone on top."
-    )
+        # RULES.md R10 says "won only at the end of a round" and R8.8 "wins the game at once": the
+        # source texts settle it (points are counted only at the end; a wrong challenge loses at once).
+        winning = (
+            f"Winning. The first side to reach {rules.target} points wins, at the card count that ends a "
+            "round (the scores change at no other time). If the count brings several sides there, the "
+            "highest wins; if they are equal, play goes on until a later count leaves one side alone on top."
+            + ("" if rules.auto_declare else " A wrong challenge ends the game at once, whatever the scores.")
+        )
+    else:
+        winning = (
+            f"Winning. The first side to reach {rules.target} points wins at once, even in the middle of a "
+            "deal. If one step brings several sides there, the highest wins; if they are equal, play goes on "
+            "until one side is alone on top."
+        )
+    sections.append(winning)
     return "\n\n".join(_wrap(section, width) for section in sections) + "\n"
 
 
