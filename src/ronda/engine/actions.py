@@ -8,6 +8,18 @@ action so that generating legal actions allocates nothing.
 Play(card=16)
 >>> str(Play.parse("5o")), str(Declare("ronda")), str(Challenge(1))
 ('play 5o', 'declare ronda', 'challenge 1')
+
+A card is its id (R1.2, :mod:`~ronda.engine.cards`), so an action built from a
+card's name is refused where it is built, pointing to the parsers, rather than
+later by :meth:`~ronda.engine.game.Game.apply` or by ``str()``:
+
+>>> Play("4c")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ronda.engine.errors.IllegalActionError: Play takes a card id from 0 to 39, not '4c': write Play.parse('4c') or ...
+
+The engine builds each action once (:data:`PLAYS`, :data:`DECLARES`,
+:data:`CHALLENGES`), so these checks cost its playouts nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +38,17 @@ class Play:
 
     card: Card
 
+    def __post_init__(self) -> None:
+        card: object = self.card
+        if type(card) is not int or not 0 <= card < NUM_CARDS:
+            if isinstance(card, str):
+                hint = f": write Play.parse({quoted(card)}) or parse_action({quoted('play ' + card)})"
+            elif type(card) not in (int, bool) and hasattr(card, "__index__"):  # numpy's integers
+                hint = ": pass int(card)"
+            else:
+                hint = ""
+            raise IllegalActionError(f"Play takes a card id from 0 to {NUM_CARDS - 1}, not {quoted(card)}{hint}")
+
     @classmethod
     def parse(cls, text: str) -> Play:
         """The play of a card written in R1.2 notation."""
@@ -41,6 +64,10 @@ class Declare:
 
     declaration: Kind
 
+    def __post_init__(self) -> None:
+        if self.declaration not in DECLARATIONS:
+            raise IllegalActionError(f"unknown declaration {quoted(self.declaration)} ({', '.join(DECLARATIONS)})")
+
     def __str__(self) -> str:
         return f"declare {self.declaration}"
 
@@ -50,6 +77,11 @@ class Challenge:
     """Challenge the current declaration of the seat ``target`` before playing (R8.8)."""
 
     target: int
+
+    def __post_init__(self) -> None:
+        # Which seats exist depends on the game: Game.apply names a seat out of range.
+        if type(self.target) is not int:
+            raise IllegalActionError(f"Challenge takes the declarer's seat number, not {quoted(self.target)}")
 
     def __str__(self) -> str:
         return f"challenge {self.target}"
