@@ -194,6 +194,21 @@ def test_malformed_records_are_refused_with_one_line(tmp_path, capsys, text, wor
     assert_refused(*run_replay(tmp_path, capsys, text, "--json"), *words)
 
 
+def test_a_record_without_format_is_read_as_ronda_1_and_any_other_value_is_refused(tmp_path, capsys) -> None:
+    """RECORD.md shows "format" without saying it may be left out: ronda reads a record without it as ronda/1.
+
+    This pins behaviour that already held, now written in docs/RECORD.md.
+    """
+    record = json.loads(SAMPLE.read_text())
+    assert record["format"] == "ronda/1"
+    code, with_format, _ = run_replay(tmp_path, capsys, json.dumps(record), "--json")
+    del record["format"]
+    assert run_replay(tmp_path, capsys, json.dumps(record), "--json") == (code, with_format, "") and code == 0
+    for value in (None, "ronda/2", 1):
+        text = json.dumps({**record, "format": value})
+        assert_refused(*run_replay(tmp_path, capsys, text, "--json"), "unknown record format", "reads 'ronda/1'")
+
+
 def _deck_case(mutate) -> dict:
     record = _record()
     mutate(record["rounds"][0])

@@ -127,6 +127,13 @@ def dumps_record(record: Mapping[str, Any]) -> str:
 
 
 def _read_rules(record: Mapping[str, Any]) -> Rules:
+    """The record's rules, after its ``format`` and top-level keys are checked.
+
+    RECORD.md shows ``"format": "ronda/1"`` but does not say the key may be left
+    out. ronda's choice (docs/RECORD.md): a record without it is read as
+    ``ronda/1``, the only version there is, so records of programs that leave it
+    out still replay; any other value is refused, naming it.
+    """
     if record.get("format", FORMAT) != FORMAT:
         raise RecordError(f"unknown record format {quoted(record.get('format'))} (this engine reads {FORMAT!r})")
     unknown = sorted(set(record) - {"format", "rules", "dealer", "rounds", *EXTENSIONS})
