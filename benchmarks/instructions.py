@@ -83,23 +83,45 @@ def work(workload: str, warm: int, units: int, positions: str) -> dict[str, Any]
 
     players, auto = ROUNDS_OF[workload]
     rng = random.Random(7)
-    game = Game(Rules(players=players, auto_declare=auto, target=10_000), seed=7)
+    rules = Rules(players=players, auto_declare=auto, target=10_000)
+    games = [Game(rules, seed=7)]
+
+    def progress() -> int:
+        """Rounds played so far, over every game: those ended, and the one that won a game."""
+        return sum(g.round + g.finished for g in games)
 
     def rounds(count: int) -> None:
-        if workload != "api":
-            game.playout(rng, rounds=count) if count else None
-            return
-        target = game.round + count
-        while game.round < target:
-            actions = game.legal_actions()
-            if type(actions[-1]) is Challenge:
-                actions = [a for a in actions if type(a) is not Challenge]
-            game.apply(actions[int(rng.random() * len(actions))])
+        # A game to 10,000 is won after some 500 (3 players) to 600 rounds of random play, and a won game plays
+        # nothing more: a new one is dealt then, so that every round counted is played (as ``ronda bench`` does).
+        left = count
+        while left > 0:
+            game = games[-1]
+            if game.finished:
+                game = Game(rules, seed=7 + len(games))
+                games.append(game)
+            before = progress()
+            if workload != "api":
+                game.playout(rng, rounds=left)
+            else:
+                target = game.round + left
+                while game.round < target and not game.finished:
+                    actions = game.legal_actions()
+                    if type(actions[-1]) is Challenge:
+                        actions = [a for a in actions if type(a) is not Challenge]
+                    game.apply(actions[int(rng.random() * len(actions))])
+            left -= progress() - before
 
     rounds(warm)
+    before = progress()
     start = time.process_time()
     rounds(units)
-    return {"seconds": time.process_time() - start, "fingerprint": [game.round, list(game.scores)]}
+    seconds = time.process_time() - start
+    game = games[-1]
+    return {
+        "seconds": seconds,
+        "rounds": progress() - before,
+        "fingerprint": [len(games), game.round, list(game.scores)],
+    }
 
 
 # ----------------------------------------------------------------- driver
