@@ -121,6 +121,15 @@ def _training_script():  # type: ignore[no-untyped-def]
     return module
 
 
+def test_a_training_run_s_cpu_minutes_count_its_collecting_workers() -> None:
+    """The meta's cpu_minutes said 0.1 for a run whose --workers took 48 s: a finished child's CPU counts now."""
+    script = _training_script()
+    before = script.cpu_minutes()
+    burn = "import time\nend = time.process_time() + 1.5\nwhile time.process_time() < end: pass"
+    subprocess.run([sys.executable, "-c", burn], check=True)  # a worker: another process, finished and waited for
+    assert script.cpu_minutes() - before >= 1.4 / 60
+
+
 def test_a_tiny_training_run_imitates_reinforces_and_saves_what_the_torch_model_plays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
