@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from ronda import bots
 from ronda.arena import MatchSpec, Sprt, mean_interval, parse_sprt, run_match, seatings, summary, wilson_interval
 from ronda.arena.stats import percentile
 from ronda.bots import register
@@ -340,10 +341,13 @@ def test_two_entrants_of_one_level_are_told_apart_by_where_they_were_named(capsy
     assert names == ["easy+easy (1st, 3rd)", "easy+easy (2nd, 4th)"]
 
 
-def test_a_long_entrant_name_keeps_the_columns_under_their_headings(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_long_entrant_name_keeps_the_columns_under_their_headings(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A policy:PATH of a deep folder pushed its row's numbers out of their columns."""
     long_name = "truthful-first-from-a-checkpoint-of-a-long-training-run"
-    register(long_name, TruthfulFirstCard)
+    # A level for this test only: left registered, every later test in the process read it among the levels.
+    monkeypatch.setitem(bots._FACTORIES, long_name, TruthfulFirstCard)
     assert main(["arena", long_name, "random", "--units", "1", "--no-progress"]) == 0
     heading, first, second = capsys.readouterr().out.splitlines()[1:4]
     assert len(heading) == len(first) == len(second) < 140
