@@ -151,6 +151,18 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
         )
 
 
+def seat_and_watch(url: str, people: dict[str, Any], watcher: Any, target: int) -> str:
+    """Each of ``people`` (name: page) keeps their name and sits at a table the first makes, played to
+    ``target``, with ``watcher`` watching it; the table's id."""
+    for name, page in people.items():
+        keep_name(page, url, name)
+    host, *others = people.values()
+    table_id = make_table_for_people(host, others, url, target=target)
+    watcher.goto(f"{url}/t/{table_id}?watch")
+    watcher.wait_for_selector(".watch-note")
+    return table_id
+
+
 def test_a_game_watched_to_its_end_says_who_won_once_to_the_watcher_and_to_each_player(
     browser: Any, url: str, tmp_path: Path
 ) -> None:
@@ -162,11 +174,7 @@ def test_a_game_watched_to_its_end_says_who_won_once_to_the_watcher_and_to_each_
         open_page(browser, **DESKTOP) as jamila,
         open_page(browser, **DESKTOP) as watcher,
     ):
-        keep_name(idris, url, "Idris")
-        keep_name(jamila, url, "Jamila")
-        table_id = make_table_for_people(idris, [jamila], url, target=3)
-        watcher.goto(f"{url}/t/{table_id}?watch")
-        watcher.wait_for_selector(".watch-note")
+        table_id = seat_and_watch(url, {"Idris": idris, "Jamila": jamila}, watcher, target=3)
         play_both_to_game_over([idris, jamila], seconds=120)
         winner = get_json(f"{url}/api/tables/{table_id}")["winner"]
         won, lost = (idris, jamila) if winner == 0 else (jamila, idris)
@@ -230,11 +238,7 @@ def test_a_game_lost_by_challenging_a_true_ronda_says_so_to_each_and_never_that_
         open_page(browser, **DESKTOP) as latif,
         open_page(browser, **DESKTOP) as watcher,
     ):
-        keep_name(karima, url, "Karima")
-        keep_name(latif, url, "Latif")
-        table_id = make_table_for_people(karima, [latif], url, target=41)
-        watcher.goto(f"{url}/t/{table_id}?watch")
-        watcher.wait_for_selector(".watch-note")
+        table_id = seat_and_watch(url, {"Karima": karima, "Latif": latif}, watcher, target=41)
         karima.click("[data-action='declare-none']")
         latif.click("[data-action='declare-ronda']")
         karima.click("[data-action='challenge-1']")
