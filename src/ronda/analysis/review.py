@@ -269,6 +269,7 @@ def facts_json(facts: Facts) -> dict[str, Any]:
             "declared": facts.declared,
             "penalty": facts.penalty,
             "taken_back": facts.taken_back,
+            "partner": facts.partner,
         }
     if isinstance(facts, DeclareFacts):
         return {

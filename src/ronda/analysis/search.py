@@ -164,7 +164,11 @@ class PlayFacts:
     scores for it, ``taken_back``: the settlement points the seat's side loses.
     The chance to win already counts it; the words did not say it, and a
     learner who bluffed a tringa read "drops it" for the card that gave the
-    bluff away (a learner's audit).
+    bluff away (a learner's audit). ``partner``: the declaration exposed is the
+    partner's (four players), not the seat's own: the seat's card decides the
+    settlement, whose award would bring the side to the target, so the side's
+    hands are shown first (R9.5) and the partner's false one is exposed; it is
+    said only where the seat's own is not exposed in any guess.
     """
 
     card: Card
@@ -179,6 +183,7 @@ class PlayFacts:
     declared: Kind = NONE
     penalty: int = 0
     taken_back: int = 0
+    partner: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,7 +464,7 @@ class _Search:
         after_challenge: dict[Challenge, dict[Play, list[float]]] = {c: {} for c in self.challenges}
         failed: dict[Challenge, int] = dict.fromkeys(self.challenges, 0)
         replies: dict[Play, list[int]] = {p: [0, 0] for p in self.plays}
-        exposures: dict[Play, list[int]] = {p: [0, 0, 0] for p in self.plays}
+        exposures: dict[Play, list[int]] = {p: [0] * 6 for p in self.plays}
         for _ in range(guesses):
             guess = self.sampler.sample_game(self.rng)
             crn = self.rng.getrandbits(64)
@@ -613,21 +618,33 @@ class _Search:
                     break
 
     def _note_exposure(self, events: Sequence[Event], counts: list[int]) -> None:
-        """Whether the card just played exposed the seat's own declaration (R8.6), what each opposing side scored
-        for it and what the seat's side lost of the settlement: counts[0] one more, counts[1:] the most seen.
+        """Whether the card just played exposed the seat's own declaration (R8.6), or else its partner's, what each
+        opposing side scored for it and what the seat's side lost of the settlement: counts[0:3] for its own
+        (one more, then the most seen), counts[3:6] for its partner's.
 
         Read from the engine's events of the play (its R8.5, R8.7 and R9.5 steps), so the words say what the
-        engine does; the exposure depends on the seat's own hand and public facts alone, so in practice it is
-        the same in every guess. Under ``transfer_scoring`` (R10) the penalty is paid in cards, read from the
-        transfers; what is paid back of the settlement is not told apart there from the other side's new
-        settlement points, and is left unsaid.
+        engine does. The seat's own exposure depends on its own hand and public facts alone, so in practice it is
+        the same in every guess. A partner's is exposed by the seat's card too, with four players: the card
+        narrows the seat's own declaration (R8.5) or exposes it, the settlement is decided, and its award would
+        bring the side to the target, so the side's hands are shown first and the first false one is exposed
+        (R9.5). Whether the partner's is false depends on the partner's hidden hand, so that happens in a share
+        of the guesses; an opponent's exposed so is no cost of the seat's and is not counted. Where the seat's
+        own and its partner's fall on one card, both penalties are its own's (one card, one cost). Under
+        ``transfer_scoring`` (R10) the penalty is paid in cards, read from the transfers; what is paid back of
+        the settlement is not told apart there from the other side's new settlement points, and is left unsaid
+        (and R9.5 does not apply, so no partner's is exposed by a card).
         """
-        seat, side = self.view.seat, self.view.side
+        view = self.view
+        seat, side = view.seat, view.side
+        partner = (seat + 2) % 4 if view.players == 4 else -1
         exposed = False
+        whose = 0  # 0: the seat's own, 3: its partner's (an offset into counts)
         penalty = taken_back = 0
         opposing = -1
         for event in events:
-            if type(event) is Exposure and event.seat == seat:
+            if type(event) is Exposure and event.seat in (seat, partner):
+                if event.seat == seat or not exposed:
+                    whose = 0 if event.seat == seat else 3
                 exposed = True
                 continue
             if type(event) is Score:
@@ -644,9 +661,9 @@ class _Search:
             elif exposed and type(event) is Score and receiver == side and event.reason == "announcement":
                 taken_back -= min(0, points)
         if exposed:
-            counts[0] += 1
-            counts[1] = max(counts[1], penalty)
-            counts[2] = max(counts[2], taken_back)
+            counts[whose] += 1
+            counts[whose + 1] = max(counts[whose + 1], penalty)
+            counts[whose + 2] = max(counts[whose + 2], taken_back)
 
     def _option(
         self,
@@ -662,12 +679,20 @@ class _Search:
             searched = self._searched(action)
             counts = replies[searched]
             facts = self._play_facts(action.card, counts[0] / guesses, counts[1] / guesses)
-            exposed, penalty, taken_back = exposures[searched]
+            noted = exposures[searched]
+            partner = not noted[0] and noted[3] > 0  # the seat's own first: a card's cost is its own bluff's
+            exposed, penalty, taken_back = noted[3:6] if partner else noted[0:3]
             if exposed:
-                declared = self.view.declarations[self.view.seat]
+                whose = (self.view.seat + 2) % 4 if partner else self.view.seat
+                declared = self.view.declarations[whose]
                 assert declared is not None
                 facts = replace(
-                    facts, exposes=exposed / guesses, declared=declared, penalty=penalty, taken_back=taken_back
+                    facts,
+                    exposes=exposed / guesses,
+                    declared=declared,
+                    penalty=penalty,
+                    taken_back=taken_back,
+                    partner=partner,
                 )
         else:
             assert type(action) is Declare

@@ -185,19 +185,22 @@ def _play_reason(facts: PlayFacts, me: int | None, risks: bool = True, known: bo
     return text + _risk(facts, me, known) if risks else text
 
 
-def _exposure(facts: PlayFacts, who: str = "you") -> str:
-    """What the card does to the seat's own false declaration: exposes it (R8.6), said with what it costs.
+def _exposure(facts: PlayFacts, who: str = "you", lead: str = "; exposes") -> str:
+    """What the card does to the side's false declaration: exposes it (R8.6), said with what it costs.
 
     It is no risk of the next seat's reply but the card's own doing, so it is said even where risks are not
-    (an analysis's best option). A learner who had bluffed a tringa read "drops it" for the card that gave the
-    bluff away, its penalty and the points taken back unsaid (a learner's audit).
+    (an analysis's best option), and of the option taken as of the best (``lead``: ", which exposes" after what
+    the seat did). A learner who had bluffed a tringa read "drops it" for the card that gave the bluff away, its
+    penalty and the points taken back unsaid (a learner's audit); then "you dropped 6b" for the option taken,
+    beside a best option that said it. With four players it may be the partner's, shown before a win (R9.5).
     """
     if facts.exposes < WORTH_SAYING:
         return ""
     often = "" if facts.exposes >= 1.0 else f" in {_share(facts.exposes)} of the guesses"
     back = ", and the points it scored are taken back" if facts.taken_back else ""
+    whose = possessive(who) + (" partner's" if facts.partner else "")
     return (
-        f"; exposes {possessive(who)} false {_kind(facts.declared)}{often}:"
+        f"{lead} {whose} false {_kind(facts.declared)}{often}:"
         f" {facts.penalty} to each opposing side in penalties{back} (R8.6)"
     )
 
@@ -328,16 +331,18 @@ def _guesses(evaluation: Evaluation) -> str:
 # ------------------------------------------------------------------ decisions
 
 
-def _did(action: Action, option: Option, me: int | None) -> str:
-    """What the seat did, in the past tense."""
+def _did(action: Action, option: Option, me: int | None, who: str = "you") -> str:
+    """What the seat did, in the past tense, with the false declaration its card exposed (:func:`_exposure`)."""
     facts = option.facts
     if isinstance(facts, PlayFacts):
         card = card_name(facts.card)
         if facts.raised:
-            return f"raised the chain with {card}"
-        if facts.taken:
-            return f"played {card}, taking {_cards(facts.taken)}"
-        return f"dropped {card}"
+            did = f"raised the chain with {card}"
+        elif facts.taken:
+            did = f"played {card}, taking {_cards(facts.taken)}"
+        else:
+            did = f"dropped {card}"
+        return did + _exposure(facts, who, ", which exposes")
     if isinstance(facts, DeclareFacts):
         if facts.truthful:
             return f"declared {_kind(facts.declared)}"
@@ -491,7 +496,7 @@ def costly_text(decision: Decision, me: int | None = None) -> str:
     sure = known(evaluation)
     gains = gains_text(best, taken, _short(taken), moment.seat, moment.view.players, me, horizon(evaluation), sure)
     return (
-        f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me)}"
+        f"round {moment.round + 1}, deal {moment.deal + 1}: {who} {_did(moment.taken, taken, me, who)}"
         f"{_consequence(taken, me, sure)}: a {chance(taken.chance)} chance to win the game"
         f" ({points(taken.expected)} points). "
         f"{_capital(_instead(best, me))} ({what}) gave {chance(best.chance)}, "
@@ -521,7 +526,7 @@ def decision_line(decision: Decision, me: int | None = None) -> str:
     moment, evaluation = decision.moment, decision.evaluation
     taken = evaluation.option(moment.taken)
     who = seat_name(moment.seat, me)
-    did = _did(moment.taken, taken, me)
+    did = _did(moment.taken, taken, me, who)
     value = f"{chance(taken.chance)} to win ({points(taken.expected)} points)"
     line = f"{who} {did}: {value}, {decision.grade}"
     if decision.grade != "best":

@@ -61,7 +61,7 @@ export function optionName(option, names, chip) {
  * Why an option is worth what it is, in the reader's language (pieces of text and card chips). `known`: the
  * cards left were known (one guess, searched exactly), so a share of 100% is a certainty, said without guesses.
  */
-export function reason(option, names, chip, { outcome = true, risks = true, known = false, floors = null } = {}) {
+export function reason(option, names, chip, { outcome = true, risks = true, known = false, floors = null, seat = null } = {}) {
   const sure = (share) => known && share >= 1;
   const facts = option.facts || {};
   const said = [];
@@ -73,12 +73,8 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
       if (facts.missa) said.push(t("term_missa"));
     } else said.push(t("why_drops"));
     if (facts.raised && facts.missa) said.push(t("term_missa"));
-    // The card exposes the seat's own false declaration (R8.6), as the engine did in the guesses: the card's own
-    // doing, not a reply's risk, so it is said where risks are not (coaching.py's _exposure).
-    if (facts.exposes >= WORTH_SAYING) {
-      const words = { kind: kindWord(facts.declared), n: facts.penalty, back: facts.taken_back ? t("why_takenBack") : "" };
-      said.push(facts.exposes >= 1 ? t("why_exposes", words) : t("why_exposesShare", { ...words, share: pct(facts.exposes) }));
-    }
+    const exposed = exposure(facts, names, seat);
+    if (exposed) said.push(exposed);
     if (risks && facts.next_seat !== null && facts.next_seat !== undefined) {
       const name = names.seatName(facts.next_seat);
       const rank = rankName(Number(parseCard(facts.card)[0]));
@@ -114,6 +110,27 @@ export function reason(option, names, chip, { outcome = true, risks = true, know
     said.push(sure(option.lost) ? t("why_losesSure") : t("why_loses", { share: pct(option.lost) }));
   }
   return rich(said.join(" · "), chip);
+}
+
+/**
+ * What a card does to its side's false declaration (R8.6), as the engine did in the guesses: the card's own doing,
+ * not a reply's risk, so it is said where risks are not, and of the option a decision took as of the best
+ * (coaching.py's _exposure). With four players it may be the partner's, shown before a win (R9.5). `seat`: the
+ * deciding seat where it may not be the reader's (an analysis's decisions); `null`: the reader's own (a hint).
+ * Analyses stored before it have no `exposes`: nothing is said.
+ */
+export function exposure(facts, names, seat = null) {
+  if (!(facts.exposes >= WORTH_SAYING)) return "";
+  const words = { kind: kindWord(facts.declared), n: facts.penalty, back: facts.taken_back ? t("why_takenBack") : "" };
+  const players = names.players ?? 2;
+  const whose = seat === null || seat === undefined ? null : facts.partner ? (seat + 2) % players : seat;
+  let key = facts.partner ? "why_exposesPartner" : "why_exposes";
+  if (whose !== null && names.isMine?.(whose)) key = "why_exposes";
+  else if (whose !== null && !(facts.partner && names.isMine?.(seat))) {
+    key = "why_exposesOf";
+    words.name = names.seatName(whose);
+  }
+  return facts.exposes >= 1 ? t(key, words) : t(`${key}Share`, { ...words, share: pct(facts.exposes) });
 }
 
 /** The hint panel: the best options of the seat's decision, their expected points and why. */
@@ -156,6 +173,9 @@ function decisionLabel(decision, names, caption) {
   if (!did && "play" in taken) did = t("replayPlay", { name: who, card: cardLabel(taken.play) });
   else if (!did && "declare" in taken) did = declaredWords(who, taken.declare);
   else if (!did) did = t("replayChallenge", { name: who, target: names.seatName(taken.challenge) });
+  // The card the seat played gave its side's bluff away: said with what it did (the terminal's "which exposes").
+  const exposed = exposure(takenOption(decision)?.facts || {}, names, decision.seat);
+  if (exposed) did = `${did} · ${exposed}`;
   return t("decisionLabel", {
     round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: lossPoints(decision.loss),
   });
@@ -229,12 +249,17 @@ export function verdict(decision, names, chip) {
     const taken = takenOption(decision) || best;
     const value = (option) => `${chance(option.chance)} (${t("pointsN", { n: points(option.expected) })})`;
     out.push(" ", t("lossOf", { loss: lossPoints(decision.loss) }), " · ", t("takenWas"), " ",
-      ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false, known }),
+      ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false, known, seat: decision.seat }),
       " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
-      ...reason(best, names, chip, { outcome: false, risks: false }));
+      ...reason(best, names, chip, { outcome: false, risks: false, seat: decision.seat }));
     const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
     const more = gains(best, taken, who, known);
     if (more) out.push(" · ", ...rich(t("againstTaken", { option: shortName(taken), gains: more }), chip));
+  }
+  else {
+    // The best option taken may still give the side's bluff away (the game's only way on): said as of any other.
+    const exposed = exposure((takenOption(decision) || best).facts || {}, names, decision.seat);
+    if (exposed) out.push(" — ", exposed);
   }
   if (decision.hinted) out.push(" · ", t("afterHint"));
   return el("span", { class: "verdict-line" }, out);
