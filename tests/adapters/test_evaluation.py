@@ -12,7 +12,7 @@ import pytest
 from ronda.adapters.evaluation import evaluate
 from ronda.adapters.policy import Policy, resolve
 from ronda.arena.match import MatchSpec
-from ronda.arena.runner import run_match
+from ronda.arena.runner import run_match, summary
 from ronda.arena.stats import wilson_interval
 from ronda.engine.rules import Rules
 
@@ -33,6 +33,19 @@ def test_the_figures_are_the_arena_s_for_the_same_match() -> None:
         assert (row.opponent, row.games, row.wins, row.losses) == (opponent, len(arena.games), wins, losses)
         assert row.win_interval == wilson_interval(wins, wins + losses)
     assert result.win_rate == sum(r.wins for r in result.rows) / sum(r.wins + r.losses for r in result.rows)
+
+
+def test_with_the_arena_s_target_a_searching_opponent_s_rounds_are_ronda_arena_rounds_exactly() -> None:
+    """``ronda arena --rounds`` plays first rounds at a target of 10,000, which a search bot values; evaluate's
+    ``rounds_only`` keeps the rules' target (41) unless told, as its docstring says (a researcher's audit)."""
+    from ronda.cli.arena import ROUNDS_TARGET
+
+    def margin(**target: int) -> float:
+        return evaluate("hard:4", ["medium"], units=2, seed=5, rounds_only=True, **target).rows[0].margin
+
+    spec = MatchSpec(("hard:4", "medium"), Rules(players=2, target=ROUNDS_TARGET), rounds_only=True, seed=5)
+    arena = summary(spec, run_match(spec, 2))["margin_per_round"]["mean"]
+    assert margin(target=ROUNDS_TARGET) == arena
 
 
 def test_trajectories_hold_every_decision_of_the_policy_and_its_return() -> None:

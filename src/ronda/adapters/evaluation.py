@@ -26,6 +26,13 @@ cards. The figures are the arena's (:mod:`ronda.arena.stats`,
 (or rounds, ``rounds_only``) with Wilson's 95 % interval, and its mean points
 margin per round over units with a 95 % interval.
 
+``rounds_only`` plays each unit's first round under the rules as given, their
+target included (41 by default), so a search opponent values it as the first
+round of that game. ``ronda arena --rounds`` plays first rounds at a target of
+10,000 instead (no round cut short by a win), which such a bot values a little
+differently (2 of 472 of ``hard``'s choices, ``benchmarks/rounds_target.py``):
+pass ``target=10000`` to play the arena's rounds exactly.
+
 ``trajectories=True`` also returns every decision of the policy, in its own
 frame (the observation, the mask and the action id it would take in
 ``Ronda-v0``), with the game's return under ``reward``: a self-play loop

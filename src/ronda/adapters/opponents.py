@@ -30,7 +30,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..bots import Bot, RandomBot, make_bot
+from ..bots import Bot, RandomBot, make_bot, search_settings
+from ..bots.search import SearchBot
 from ..engine.actions import Action
 from ..engine.errors import IllegalActionError
 from ..engine.view import SeatView
@@ -109,19 +110,28 @@ def reads_view(chooser: Chooser) -> bool:
 
 
 def make_level(level: str, settings: dict[str, Any], seed: int) -> Bot:
-    """A bot of ``level`` seeded with ``seed``, its class built with ``settings``; search on a fixed budget."""
-    bot = make_bot(level, seed=seed)  # an unknown level fails here, naming the known ones
-    kind: Callable[..., Bot] = type(bot)
-    parameters = inspect.signature(kind).parameters
-    if "time_limit" in parameters and "time_limit" not in settings:
-        settings = {**settings, "time_limit": None}
+    """A bot of ``level`` seeded with ``seed``, its class built with ``settings``; search on a fixed budget.
+
+    A level's own settings (``hard:4``) are kept under ``settings``: the bot was rebuilt from its class with
+    ``settings`` alone, so ``hard:4`` played as ``hard``'s 48 guesses and ``evaluate`` did not play the arena's
+    match (found checking that ``evaluate`` and ``ronda arena --rounds`` agree).
+
+    >>> make_level("hard:4", {}, 1).budget, make_level("hard:4", {"race": 8}, 1).budget
+    (4, 4)
+    """
+    bot = make_bot(level, seed=seed)  # an unknown level fails here, naming the known ones (no time limit)
     if not settings:
         return bot
+    kind: Callable[..., Bot] = type(bot)
+    parameters = inspect.signature(kind).parameters
     unknown = sorted(set(settings) - set(parameters))
     if unknown:
         known = ", ".join(p for p in parameters if p != "seed")
         raise ValueError(f"the {level} level has no setting {unknown[0]!r} (settings: {known})")
-    return kind(seed, **settings)
+    _, colon, argument = level.partition(":")
+    own = search_settings(level, argument) if colon and isinstance(bot, SearchBot) else {}
+    fixed = {"time_limit": None} if "time_limit" in parameters else {}
+    return kind(seed, **{**fixed, **own, **settings})
 
 
 def _policy_chooser(policy: PolicyFunction) -> Chooser:
