@@ -150,9 +150,8 @@ class Origins:
         for host in named:
             if not host:
                 continue  # no browser sends none: a script's request names no site
-            try:
-                name = (urlsplit(f"//{host}").hostname or "").rstrip(".")
-            except ValueError:  # a broken IPv6 address, "[::1"
+            name = host_name(host)
+            if name is None:  # a broken IPv6 address, "[::1"
                 return host
             if not (loopback(name) or literal(name) or name in self.hosts):
                 return name or host
@@ -196,7 +195,7 @@ class Origins:
             return {origin_of(self.public_url)} | self.allowed
         host = headers.get("host") or "localhost"
         mine: set[str] = set()
-        name = (urlsplit(f"//{host}").hostname or "").rstrip(".")
+        name = host_name(host) or ""
         if not loopback(self.listen) or loopback(name) or name in self.hosts:
             mine.add(origin_of(f"{scheme}://{host}"))
         if self.forwarded:
@@ -211,6 +210,19 @@ class Origins:
             return "loopback_only"
         if loopback(urlsplit(base).hostname):
             return "loopback_address"
+        return None
+
+
+def host_name(host: str) -> str | None:
+    """The name a ``Host`` value asks for, as :meth:`Origins.stranger` and :meth:`Origins.own` compare it: lower case,
+    without its port or a final dot; ``None`` for a value that does not parse.
+
+    >>> host_name("RONDA.lan.:8000"), host_name("[::1]:8000"), host_name("[::1")
+    ('ronda.lan', '::1', None)
+    """
+    try:
+        return (urlsplit(f"//{host}").hostname or "").rstrip(".")
+    except ValueError:
         return None
 
 
