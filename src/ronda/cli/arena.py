@@ -23,11 +23,12 @@ from typing import Any
 from ..engine.errors import MissingExtraError, RulesError, install_hint
 from ..engine.jsontext import os_error_words
 from ..engine.presets import preset_rules
+from ..engine.rules import MAX_TARGET
 from .progress import progress_bar
 from .variants import add_variant_option, read_variants
 
 UNITS_HELP = "duplicate units to play (default 50): each is one deal sequence played once per seating"
-ROUNDS_TARGET = 10_000
+ROUNDS_TARGET = MAX_TARGET
 """The target of a --rounds game: far enough that no round's points end it, so every round reaches its card count."""
 EXAMPLES = """examples:
   ronda arena hard medium --units 100

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import RulesError, quoted
-from .rules import CHAIN_POINTS_CHOICES, UNDECLARED_RONDA_PENALTIES, Rules
+from .rules import CHAIN_POINTS_CHOICES, MAX_TARGET, UNDECLARED_RONDA_PENALTIES, Rules
 
 
 @dataclass(frozen=True)
@@ -120,11 +120,13 @@ def variant_values(name: str) -> str:
     '1,5,10 or 1,6,15 (also written 1_6_15 or 1-6-15)'
     """
     if name == "chain_points":
-        return "1,5,10 or 1,6,15 (also written 1_6_15 or 1-6-15)"
+        choices = " or ".join(",".join(map(str, choice)) for choice in CHAIN_POINTS_CHOICES)
+        last = CHAIN_POINTS_CHOICES[-1]
+        return f"{choices} (also written {'_'.join(map(str, last))} or {'-'.join(map(str, last))})"
     if name == "undeclared_ronda_penalty":
         return " or ".join(str(p) for p in UNDECLARED_RONDA_PENALTIES)
     if name == "target":
-        return "a whole number of points from 1 to 10000"
+        return f"a whole number of points from 1 to {MAX_TARGET}"
     return f"on or off ({name} alone is on; also true/false, yes/no, 1/0)"
 
 

@@ -20,6 +20,9 @@ from typing import Any
 
 from .errors import RulesError, json_kind, quoted
 
+MAX_TARGET = 10_000
+"""The highest target a game may be played to (``ronda arena --rounds`` plays to it: no round cut short)."""
+
 CHAIN_POINTS_CHOICES = ((1, 5, 10), (1, 6, 15))
 """R10 chain_points: what the 2nd, 3rd and 4th card of one rank score in a chain."""
 
@@ -48,8 +51,8 @@ class Rules:
         if self.players not in (2, 3, 4):
             raise RulesError(f"players must be 2, 3 or 4, not {self.players}")
         _require_int("target", self.target)
-        if not 1 <= self.target <= 10_000:
-            raise RulesError(f"target must be a whole number of points from 1 to 10000, not {self.target}")
+        if not 1 <= self.target <= MAX_TARGET:
+            raise RulesError(f"target must be a whole number of points from 1 to {MAX_TARGET}, not {self.target}")
         for name in ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(f"{name} must be true or false, not {quoted(getattr(self, name))}")
