@@ -556,7 +556,7 @@ export function showJoin(app, summary, { go, fail, joined }) {
       el("a", { class: "btn", href: `/t/${summary.table_id}?watch`, "data-link": "" }, t("justWatch"))));
   app.replaceChildren(el("div", { class: "join-wrap" }, form));
   name.focus({ preventScroll: true });
-  whoAmI().then((who) => {
+  const kept = whoAmI().then((who) => {
     if (!who.name) return;
     name.value = who.name; // a kept name is the seat's name
     name.readOnly = true;
@@ -564,6 +564,8 @@ export function showJoin(app, summary, { go, fail, joined }) {
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    // A click before the kept name arrived sent the field as it was (empty: "type a name"): wait for it first.
+    await kept;
     const me = name.value.trim();
     if (!me) {
       fail({ reason: "name_empty", max: MAX_NAME }); // spaces alone: said, as the server would, not ignored
