@@ -184,7 +184,12 @@ def make_table_for_people(host: Any, guests: list[Any], url: str, target: int, p
     for guest in guests:
         guest.goto(link.input_value())
         guest.click("#join-button")
-        guest.wait_for_selector("#waiting, #hand .hand-card")  # seated: the next guest takes the next seat
+        try:  # seated: the next guest takes the next seat
+            guest.wait_for_selector("#waiting, #hand .hand-card", timeout=30_000)
+        except playwright_api.Error:  # what the guest's page says instead, for the reader of a failure
+            raise AssertionError(
+                f"a guest was not seated; {guest.url} shows: {guest.inner_text('body')[:500]}"
+            ) from None
     for page in (host, *guests):
         page.wait_for_selector("#hand .hand-card")
     return table_id_of(host)
