@@ -7,12 +7,35 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ronda.cli.main import EXIT_BAD_INPUT, main
+from ronda.engine.game import Game
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+@pytest.mark.parametrize("api", [False, True])
+def test_bench_counts_only_whole_rounds_across_the_games_it_deals(api: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With random declarations a game to 10,000 is won within a few hundred rounds, mid-round as often as not;
+    ``ronda bench`` counted that broken-off round as a round played, so its rounds a second were not all of 40
+    cards. Every game it deals is kept here, and the rounds it counts are the rounds those games finished."""
+    import ronda.cli.bench as bench
+
+    games: list[Game] = []
+
+    class Kept(Game):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            games.append(self)
+
+    monkeypatch.setattr(bench, "Game", Kept)
+    result = bench.random_rounds(2, False, 1200, seed=3, api=api)
+    assert len(games) >= 2  # a game was won, and the rounds went on in a new one
+    whole = sum(game.round for game in games)  # rounds from 0: those before the current one ended whole
+    assert result.rounds == 1200 == whole
 
 
 @pytest.mark.parametrize("rounds", ["0", "-5"])

@@ -43,8 +43,10 @@ def random_rounds(players: int, auto_declare: bool, rounds: int, seed: int = 0, 
     By default the engine's own rollout (:meth:`Game.playout`) plays them, as
     bots' simulations do; ``api=True`` drives every decision through
     ``legal_actions()`` and ``apply()`` instead, as an interface does. Games
-    are played with a target no side reaches in the time measured, so every
-    timed round is a whole round of 40 cards.
+    are played to a target of 10,000, so that rounds are whole rounds of 40
+    cards; a game is won at last (with random declarations within a few hundred
+    rounds: false declarations' penalties add up), and the next rounds are a
+    new game's. The round in which a game is won ends early and is not counted.
     """
     rules = Rules(players=players, auto_declare=auto_declare, target=10_000)
     rng = random.Random(seed)
@@ -56,7 +58,8 @@ def random_rounds(players: int, auto_declare: bool, rounds: int, seed: int = 0, 
         if not api:
             while game.phase != OVER and played < rounds:
                 game.playout(rng)
-                played += 1
+                if not game.finished:
+                    played += 1
             continue
         legal_actions, apply = game.legal_actions, game.apply
         current = game.round
@@ -67,5 +70,5 @@ def random_rounds(players: int, auto_declare: bool, rounds: int, seed: int = 0, 
             apply(actions[int(pick() * len(actions))])
             if game.round != current:
                 current = game.round
-                played += 1
+                played += 1  # a round won mid-way leaves the round number as it was: not counted
     return BenchResult(players, auto_declare, played, time.perf_counter() - start)
