@@ -166,6 +166,7 @@ def test_a_wait_that_ends_elsewhere_is_told_not_silently_dropped(browser: Any, u
         renewed = page.evaluate("localStorage.getItem('ronda.playTicket')")
         with urllib.request.urlopen(f"{url}/api/play/{renewed}", timeout=10) as answer:
             assert json.load(answer)["status"] == "waiting"  # the server holds the new request
+        page.click("#play-cancel")  # not left waiting for the next test's person
 
 
 def test_asking_again_from_another_device_stops_the_first_page_instead_of_a_loop(browser: Any, url: str) -> None:
@@ -312,6 +313,35 @@ def test_a_wait_opened_again_counts_on_from_the_servers_count_not_from_zero(brow
         said = page.inner_text("#play-waited")
         shown = re.fullmatch(r"Nobody else has asked for this game yet: you have waited (\d+) s\.", said)
         assert shown and int(shown.group(1)) >= 21, said
+        page.click("#play-cancel")
+
+
+def test_a_wait_the_server_forgot_and_the_page_asked_again_for_counts_on_from_the_first_ask(
+    browser: Any, url: str
+) -> None:
+    """The last closing note: a wait the server dropped (a restart, or a background tab's slowed timers) was asked
+    for again by the page, and "you have waited" started again from 0, as if the person had just come."""
+    with open_page(browser, **DESKTOP) as page:
+        page.clock.install()  # the page's time, jumped ahead below; the server's wait goes on in real time
+        ask_to_play(page, url, "Yassine", 2)
+        page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
+        ticket = page.evaluate("localStorage.getItem('ronda.playTicket')")
+        deadline = time.monotonic() + 20
+        while get_json(f"{url}/api/play/{ticket}")["waited"] < 10:  # ten real seconds of wait, on the server
+            assert time.monotonic() < deadline, "the server's count of the wait did not grow"
+            page.wait_for_timeout(200)
+        request = urllib.request.Request(f"{url}/api/play/{ticket}", method="DELETE")  # the server forgets it
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert json.load(answer)["status"] == "cancelled"
+        page.wait_for_function(
+            "old => { const t = localStorage.getItem('ronda.playTicket'); return t !== null && t !== old; }",
+            arg=ticket,
+        )  # asked again by the page, a new ticket
+        page.clock.fast_forward(16_000)  # 16 s on the page since: 26 s or more since the first ask
+        page.wait_for_selector("#play-alone:visible")
+        said = page.inner_text("#play-waited")
+        shown = re.fullmatch(r"Nobody else has asked for this game yet: you have waited (\d+) s\.", said)
+        assert shown and int(shown.group(1)) >= 26, said  # counted from the new ask, the line shows at 20 s
         page.click("#play-cancel")
 
 

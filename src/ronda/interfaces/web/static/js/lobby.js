@@ -435,14 +435,19 @@ export async function showLobby(app, { go, fail, meta }) {
         // A wait this page was showing is gone: the server restarted, or dropped it because this page stopped
         // looking (a background tab's timers slow to once a minute). The person never chose to stop: ask again
         // at once with the same choices; only if that fails are they told to press Play now.
+        // The wait asked again for goes on from when the person first asked: its count does not restart at 0, and
+        // the bots' wait (bots_after) counts the time already spent.
         const waiting = waitTimer !== null;
+        const since = waitSince;
         localStorage.removeItem(TICKET);
         stopWaiting();
         playStatus.textContent = "";
         if (waiting) {
+          waitSince = since;
           try {
             playAnswer(await askToPlay());
           } catch (again) {
+            waitSince = null;
             playStatus.textContent = t("playLost");
             if (again.status !== 0) fail(again);
           }
