@@ -151,3 +151,25 @@ def test_a_game_saved_mid_deal_keeps_the_other_seats_hands_of_that_deal_hidden(t
     assert [d["taken"] for d in own["decisions"]] == [{"declare": "ronda"}, {"play": "11b"}] and own["withheld"] == 0
     assert main(["analyse", str(record), "--budget", "8", "--json", "--seat", "0"]) == 0
     assert "5e" not in capsys.readouterr().out  # seat 0 alone: its own options, never seat 1's hand
+
+
+def test_the_text_says_the_card_dropped_exposed_the_seats_false_tringa(tmp_path, capsys) -> None:
+    """What ``ronda analyse`` prints of a card that gave a bluff away (R8.6), in the decision's line and among the
+    costliest: seat 0 declared tringa holding 2o 6b 12e, nothing, at target 6 (its 5 at once, R8.5); after 2o and
+    12b, 12e's caida was the sixth point and 6b exposed the tringa, then 6o's caida on it won the game for seat 1.
+    The terminal's analysis screen (tests/terminal/test_app.py) and the replay's list (test_browser_coaching.py)
+    read the same game."""
+    game = start(Rules(players=2, target=6), [{0: "2o 6b 12e", 1: "12b 6o 7c"}], table="3c 4c 10o 1e", dealer=1)
+    run(game, "declare tringa; declare none; play 2o; play 12b; play 6b; play 6o")
+    record = tmp_path / "game.json"
+    record.write_text(dumps_record(game.to_record()), encoding="utf-8")
+    assert main(["analyse", str(record), "--budget", "6", "--no-progress", "--seat", "0"]) == 0
+    out = capsys.readouterr().out
+    exposed = (
+        "seat 0 dropped 6b, which exposes seat 0's false tringa: 5 to each opposing side in penalties, and the points"
+        " it scored are taken back (R8.6)"
+    )
+    lines = [line.strip() for line in out.splitlines()]
+    assert any(line.startswith(exposed) and "blunder" in line for line in lines), out
+    assert any(line.startswith(f"1. round 1, deal 1: {exposed}") for line in lines), out
+    assert out.count("exposes") == 2  # 6b alone: 2o, dropped first, left three of a rank possible

@@ -28,12 +28,13 @@ from terminal_helpers import (
 from textual import events
 from textual.widgets import Select
 
+from decks import build_deck
 from ronda.engine.actions import DECLARES, PLAYS, Action
 from ronda.engine.cards import parse_card
-from ronda.engine.game import DECLARE
+from ronda.engine.game import DECLARE, Game
 from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.app import HelpScreen, MessageScreen, RondaApp, SetupScreen
-from ronda.interfaces.terminal.session import Session, Settings
+from ronda.interfaces.terminal.session import Session, Settings, spread_levels
 from ronda.interfaces.terminal.widgets import TableView
 
 SIZE = (150, 46)
@@ -970,6 +971,71 @@ def test_a_on_the_game_over_screen_shows_the_analysis_of_your_decisions():
             await pilot.press("escape")
             await until(pilot, lambda: "Game over" in screen_text(app))
             assert session.over and app.session is session
+
+    run(scenario)
+
+
+def exposed_tringa_session() -> Session:
+    """You (seat 0) hold 2o 6b 12e, nothing (R8.1); seat 1 holds 12b 6o 7c, declares none and plays them in order.
+    Target 6: a false tringa declared scores 5 at once (R8.5), 12e takes the 12b dropped after 2o (a caida, the
+    sixth point: won before any exposure, R9.2, R9.3), and 6b, beside 2o, leaves the tringa no candidate: exposed
+    (R8.6), seat 1 at 5 and your 5 taken back, then 6o's caida on 6b wins it for seat 1."""
+    rules = Rules(players=2, target=6)
+    deck = build_deck(rules, [{0: "2o 6b 12e", 1: "12b 6o 7c"}], table="3c 4c 10o 1e", dealer=1)
+    game = Game(rules, decks=[[parse_card(card) for card in deck]], dealer=1)
+    session = Session(Settings(rules, 0, spread_levels("random", 2, 0), seed=1, pace=0), game)
+    session.bots[1] = ScriptedBot("none", "12b 6o 7c")
+    return session
+
+
+def analysis_text(app: RondaApp) -> str:
+    """The words inside the analysis's box as one line: its borders, and the scrollbar's blocks beside the lines,
+    left out, so that a sentence the box wrapped reads whole."""
+    rows = screen_text(app).splitlines()
+    top = next(i for i, row in enumerate(rows) if "Analysis of your decisions" in row)
+    left = rows[top].rfind("┃", 0, rows[top].find("Analysis of your decisions"))
+    right = rows[top].find("┃", left + 1)
+    inside = []
+    for row in rows[top:]:
+        if row[left : left + 1] != "┃":
+            break
+        inside.append(row[left + 1 : right])
+    return " ".join(word for word in " ".join(inside).split() if word.strip("▁▂▃▄▅▆▇█▔▕▏▎▍▌▋▊▉"))
+
+
+def test_a_on_the_game_over_screen_says_the_card_you_dropped_exposed_your_false_tringa():
+    """The analysis screen's costliest decision and its list of every decision that lost some chance say what the
+    card dropped gave away: "you dropped 6b" alone hid the penalty and the points taken back (R8.6) that lost the
+    game, where 12e's caida won it. Only the analysis's own words are read, off the screen."""
+    from ronda.analysis.search import Method
+
+    exposed = (
+        "you dropped 6b, which exposes your false tringa: 5 to each opposing side in penalties, and the points it"
+        " scored are taken back (R8.6)"
+    )
+
+    async def scenario() -> None:
+        session = exposed_tringa_session()
+        session.method = Method(guesses=6)
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("t")  # a tringa, a bluff
+            for card in ("2o", "6b"):
+                await settle(pilot, app)
+                await pilot.press(str(list(session.view.hand).index(parse_card(card)) + 1))
+            await settle(pilot, app)
+            assert "Game over" in screen_text(app) and "Seat 1 wins!" in screen_text(app)
+            await pilot.press("a")
+            await until(pilot, lambda: "average loss" in screen_text(app))
+            text = analysis_text(app)
+            costliest = text.split("The costliest: ", 1)[1]
+            assert costliest.startswith(f"1. round 1, deal 1: {exposed}"), text
+            assert "Every decision that lost some chance to win: round 1, deal 1:" in text
+            # Its line in the list of every decision that lost some chance (": 16.7% to win"), below: scrolled to.
+            slip = re.compile(re.escape(f"round 1, deal 1: {exposed}") + r"[^:]*: [0-9.]+% to win \(")
+            await pilot.press("end")
+            await until(pilot, lambda: slip.search(analysis_text(app)) is not None)
 
     run(scenario)
 

@@ -29,6 +29,7 @@ from test_browser import (
     open_page,
     play_until_game_over,
     served,
+    table_id_of,
     truthful,
 )
 
@@ -194,3 +195,57 @@ def test_the_analysis_fits_a_phone(browser: Any, coach_url: str, tmp_path: Path)
         box = page.locator("#analysis-graph").bounding_box()
         assert box is not None and box["width"] <= 390
         page.screenshot(path=str(tmp_path / "analysis-phone.png"), full_page=True)
+
+
+def test_the_analysis_lists_the_card_that_exposed_a_false_tringa_with_its_cost_in_three_languages(
+    browser: Any, coach_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The list of decisions that lost winning chances says what the card dropped gave away (R8.6), in the page's
+    language: "drops 6b" alone hid the penalty and the points taken back that lost the game, where 12e's caida
+    won it. Salma (seat 0) holds 2o 6b 12e, nothing, and declares tringa; her friend (seat 1) holds 12b 6o 7c and
+    declares none. Target 6: the tringa's 5 come at once (R8.5); after 2o and 12b, 12e's caida is the sixth point,
+    6b leaves the tringa no candidate (exposed: 5 to seat 1, Salma's 5 taken back), and 6o's caida on it wins."""
+    import ronda.interfaces.web.lobby as lobby_module
+    from decks import build_deck
+    from ronda.engine.cards import parse_card
+    from ronda.engine.rules import Rules
+
+    dealt = build_deck(Rules(players=2), [{0: "2o 6b 12e", 1: "12b 6o 7c"}], table="3c 4c 10o 1e", dealer=1)
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: [parse_card(card) for card in dealt])
+    with open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as friend:
+        page.goto(coach_url)
+        page.fill("#name", "Salma")
+        page.select_option("[data-seat-kind='1']", "human")
+        page.fill("#target", "6")
+        page.click("#create")
+        friend.goto(page.locator("#invite-link").input_value())
+        friend.fill("#join-name", "Driss")
+        friend.click("#join-button")
+        table_id = table_id_of(page)
+        page.click("[data-action='declare-tringa']")  # a bluff
+        friend.click("[data-action='declare-none']")
+        for mine, theirs in (("2o", "12b"), ("6b", "6o")):
+            page.click(f"#hand [data-card='{mine}'].playable")
+            friend.click(f"#hand [data-card='{theirs}'].playable")
+        page.wait_for_selector("#summary[data-kind='game']")
+        page.goto(f"{coach_url}/t/{table_id}?replay")
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-graph", timeout=120_000)
+        analysis = get_json(f"{coach_url}/api/tables/{table_id}/analysis")["analysis"]
+        dropped = next(d for d in analysis["decisions"] if d["taken"] == {"play": "6b"})
+        assert dropped["class"] != "best"  # a costly decision: it is listed
+        listed = page.locator("#analysis .analysis-costly li")
+        said = {  # the replay names every seat, its player's own too, as its captions do ("Salma drops 6b")
+            "en": "exposes Salma's false tringa: 5 to each opposing side in penalties, and the points it scored are"
+            " taken back",
+            "fr": "démasque la tringa fausse de Salma : 5 à chaque camp adverse en pénalités, et les points qu'elle a"
+            " marqués sont repris",
+            "ar": "تكشف كذب ترينكا التي أعلنها Salma: 5 لكل فريق خصم عقوبةً، وتُستردّ النقاط التي سجّلتها",
+        }
+        for language, words in said.items():
+            page.select_option("#language", language)
+            texts = listed.all_inner_texts()
+            line = page.inner_text(f"#analysis .analysis-costly [data-step='{dropped['index'] + 1}']")
+            assert words in line, line
+            assert [words in text for text in texts].count(True) == 1, texts  # the card alone: no other decision
+        page.screenshot(path=str(tmp_path / "analysis-exposed.png"), full_page=True)
