@@ -246,6 +246,25 @@ def open_analysis(page: Any, url: str, table_id: str) -> None:
     page.wait_for_selector("#analysis-graph", timeout=120_000)
 
 
+def scale_as_seen(page: Any) -> list[str]:
+    """The graph's scale as a person reads it: each tick's text, if it stands on one line and clear of the graph's
+    plot, else what shows of it. The ticks' texts were right while "100.0%" broke after "100", under the plot,
+    which hid the rest: the scale read "100", "50.0" (".0%", ".0%" in Arabic)."""
+    return page.evaluate(
+        """() => {
+          const plot = document.getElementById('analysis-graph').getBoundingClientRect();
+          return [...document.querySelectorAll('.graph-y .graph-tick')].map((tick) => {
+            const range = document.createRange();
+            range.selectNodeContents(tick);
+            const lines = [...range.getClientRects()].filter((r) => r.width > 0);
+            const text = tick.textContent.replace(/[\u2066\u2069]/g, '');
+            const clear = lines.every((r) => r.right <= plot.left + 0.5 || r.left >= plot.right - 0.5);
+            return lines.length === 1 && clear ? text : `${lines.length} lines, ${clear ? 'clear' : 'under the plot'}`;
+          });
+        }"""
+    )
+
+
 def test_the_graph_names_every_line_has_a_scale_and_sits_above_the_fold(
     browser: Any, url: str, finished_three: str, tmp_path: Path
 ) -> None:
@@ -264,6 +283,10 @@ def test_the_graph_names_every_line_has_a_scale_and_sits_above_the_fold(
         ticks = [page.inner_text(f".graph-y .tick-{where}") for where in ("top", "zero", "bottom")]
         assert [tick.strip("\u2066\u2069") for tick in ticks] == ["100.0%", "50.0%", "0.0%"]  # chances to win
         assert "chance to win" in page.inner_text(".graph-y-title")
+        for language in ("en", "ar"):  # the scale on the graph's left, or on its right in Arabic
+            page.select_option("#language", language)
+            assert scale_as_seen(page) == ["100.0%", "50.0%", "0.0%"], language
+        page.select_option("#language", "en")
         graph = page.locator("#analysis-graph").bounding_box()
         assert graph is not None and graph["y"] + graph["height"] <= 900  # seen without scrolling
         assert page.evaluate("window.scrollY") == 0
