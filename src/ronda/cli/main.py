@@ -78,7 +78,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
-EXTRA_COMMANDS: tuple[str, ...] = ("rules", "arena", "play", "serve", "analyse")
+EXTRA_COMMANDS: tuple[str, ...] = ("play", "serve", "analyse", "rules", "arena")
 """Modules under ``ronda.cli`` that add a sub-command: each has ``register(commands)``
 that adds its parser and sets ``run``. Registering must stay cheap: import an optional
 extra inside ``run``, and say which extra to install when it is missing."""
@@ -113,22 +113,40 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _CommandList(argparse.HelpFormatter):
+    """argparse's help, with the sub-commands' words beside their names: argparse measures a sub-command's name
+    two columns short of where it prints it (its indentation grows by two in between), so the longest,
+    "analyse (analyze)", had its words pushed onto a line of their own."""
+
+    def add_argument(self, action: argparse.Action) -> None:
+        super().add_argument(action)
+        if isinstance(action, argparse._SubParsersAction):
+            self._action_max_length += 2
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ronda",
         description="Ronda, the Moroccan fishing card game.",
-        epilog="Run 'ronda COMMAND --help' for the options of a command.",
+        epilog="Run 'ronda COMMAND --help' for the options of a command. Start with: ronda play",
+        formatter_class=_CommandList,
     )
     parser.add_argument(
         "--version", action=_Version, nargs=0, help="show the version of ronda and of its engine, and exit"
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    import importlib
+
+    for name in EXTRA_COMMANDS:
+        importlib.import_module(f"ronda.cli.{name}").register(commands)
     p = commands.add_parser(
         "replay",
         help="replay a game record and check it against the rules",
         description="Replay a game record (RECORD.md) through the engine. A bad record exits 2 "
         "with one line naming the problem and the action at fault.",
+        epilog="Examples: ronda replay examples/sample-2p.json · ronda replay game.json --json "
+        "(what an independent implementation compares against). Each decision judged: ronda analyse game.json",
     )
     p.add_argument("file", help="the record, a JSON file")
     p.add_argument("--json", action="store_true", help="print the result object of RECORD.md instead of a play-by-play")
@@ -138,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
         "bench",
         help="measure engine speed with random playouts",
         description="Play rounds of uniformly random legal decisions (no challenges) and print rounds per second.",
+        epilog="Examples: ronda bench · ronda bench --players 2 --auto-declare --rounds 10000 · "
+        "ronda bench --api --json (docs/speed.md has the measured figures and how they were made)",
     )
     p.add_argument("--players", type=int, choices=(2, 3, 4), help="only this many players (default: 2, 3 and 4)")
     p.add_argument("--auto-declare", action="store_true", help="declarations automatic and true (R10 auto_declare)")
@@ -151,11 +171,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--json", action="store_true", help="print one JSON object per player count")
     p.set_defaults(run=_cmd_bench)
-
-    import importlib
-
-    for name in EXTRA_COMMANDS:
-        importlib.import_module(f"ronda.cli.{name}").register(commands)
     return parser
 
 

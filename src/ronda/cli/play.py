@@ -42,7 +42,7 @@ def register(commands: Any) -> None:
     )
     p.add_argument("--preset", help="a named set of variants (default classic: the rules with no variant)")
     add_variant_option(p)
-    p.add_argument("--target", type=int, help="points to win (default 41)")
+    p.add_argument("--target", type=int, help="points to win (default: the preset's; 41, or 25 with --preset short)")
     p.add_argument("--seed", type=int, help="seed of the shuffles and the bots, to play a game again (default random)")
     p.add_argument(
         "--pace",

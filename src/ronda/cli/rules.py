@@ -32,6 +32,9 @@ def register(commands: Any) -> None:
         "rules",
         help="list the rule presets, or print one's rules in plain words",
         description="Rule presets are named sets of the variants of the rules (classic, advanced, ...).",
+        epilog="Examples: ronda rules --list · ronda rules classic (the rules most play, in plain words) · "
+        "ronda rules short · ronda rules --players 4 four-card. Rule ids such as R8.5 in hints and errors are "
+        "the numbers of docs/RULES.md's rules.",
     )
     p.add_argument("name", nargs="?", help="the preset to print (see --list)")
     p.add_argument("--list", action="store_true", help="one line per preset")
