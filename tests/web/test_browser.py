@@ -608,11 +608,14 @@ def test_the_turn_clock_is_counted_down_on_screen_and_the_stand_in_makes_the_mov
         later = page.locator("#turn-clock").inner_text()
         assert not later or int(later.split()[0]) < first <= 7  # counting down
         # Nobody clicks: the stand-in declares for this seat, the page says so, and the game goes on.
-        page.wait_for_selector("#turn-over:has-text('Your time ran out: the computer made that move for you')")
+        page.wait_for_selector("#turn-over:has-text('Your time ran out')")
         page.wait_for_selector("[data-action^='declare-']", state="detached", timeout=15_000)
         page.wait_for_selector("#hand .hand-card.playable", timeout=15_000)
         page.wait_for_selector("#turn-clock:has-text('s left')")
         assert int(page.inner_text("#turn-clock").split()[0]) >= 5  # a fresh clock for the new decision
+        # Beside "Your turn — play a card" the note is in the past: no "play on when your turn comes" (an audit).
+        assert page.inner_text("#turn") == "Your turn — play a card"
+        assert page.inner_text("#turn-over") == "Your time ran out on your last move: the computer made it for you."
         card = page.locator("#hand .hand-card.playable").first
         chosen = card.get_attribute("data-card")
         card.click()  # the person plays on, by hand
@@ -666,7 +669,7 @@ def test_the_play_by_play_tells_a_declaration_of_nothing_even_one_the_clock_made
         create_table(page, url, name="Latifa")
         page.wait_for_selector("[data-action^='declare-']")
         # Nobody clicks: the clock runs out and the computer declares for the person (truly: nothing).
-        page.wait_for_selector("#turn-over:has-text('Your time ran out: the computer made that move for you')")
+        page.wait_for_selector("#turn-over:has-text('Your time ran out')")
         wait_until(page, "document.querySelector('#log').innerText.includes('You declared nothing')")
         # The other seat's "nothing" is told too, once the bot has declared (after a human-like pause of its own).
         wait_until(page, "document.querySelector('#log').innerText.includes('Bot 2 declared nothing')")

@@ -695,7 +695,10 @@ export class TableScreen {
       // Three turns let pass: the stand-in plays this seat; a hello on this connection takes it back.
       box.append(el("span", { class: "prompt muted", id: "stand-in-note" }, t("standInForYou")));
       box.append(el("button", { type: "button", class: "btn primary", id: "take-seat-back", onclick: () => this.hooks.back?.() }, t("takeSeatBack")));
-    } else if (this.timedOut) box.append(el("span", { class: "prompt muted", id: "turn-over" }, t("turnOver")));
+    } else if (this.timedOut) {
+      // Once the person's turn is back, "play on when your turn comes" beside "Your turn" read as two orders.
+      box.append(el("span", { class: "prompt muted", id: "turn-over" }, t(this.myTurn() ? "turnOverBack" : "turnOver")));
+    }
     if (this.canHint()) {
       const waiting = this.hintAsked !== null;
       box.append(el("button", {
