@@ -681,3 +681,32 @@ def test_the_play_by_play_tells_a_declaration_of_nothing_even_one_the_clock_made
         page.select_option("#language", "ar")
         expect(page.locator("#log")).to_contain_text("لم تعلن شيئًا")
         expect(page.locator("#log")).to_contain_text("الحاسوب 2 لم يعلن شيئًا")
+
+
+def test_the_help_dialog_names_every_key_the_game_answers_to_in_each_language(browser: Any, base_url: str) -> None:
+    """A newcomer's audit: the ? dialog said "Keys: 1-9 play a card, N/R/T declare", not H (the Hint button's own
+    title says "(H)") nor ? itself; and N/R/T where four-card hands also declare a double ronda with D."""
+    with open_page(browser, **DESKTOP) as page:
+        create_table(page, base_url)
+        page.keyboard.press("?")
+        keys = page.locator("#help #help-keys")
+        assert keys.inner_text() == "Keys: 1\u20139 play a card, N/R/T declare, H a hint, ? this help · first to 41"
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#help", state="detached")
+        page.keyboard.press("h")  # H does what the help says: the hint comes
+        page.wait_for_selector("#hint-panel, .hint-options", timeout=30_000)
+        page.select_option("#language", "fr")
+        page.keyboard.press("?")
+        assert keys.inner_text() == (
+            "Touches : 1\u20139 jouent une carte, N/R/T annoncent, H un conseil, ? cette aide · en 41 points"
+        )
+        page.select_option("#language", "ar")
+        assert keys.inner_text().startswith("المفاتيح: 1\u20139 للعب ورقة، N/R/T للإعلان، H لنصيحة، ? لهذه المساعدة")
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(base_url)
+        page.fill("#name", next(FRESH_NAMES))
+        page.select_option("#preset", "four-card")
+        page.click("#create")
+        page.wait_for_selector("#hand .hand-card")
+        page.keyboard.press("?")
+        assert page.inner_text("#help #help-keys").startswith("Keys: 1\u20139 play a card, N/R/T/D declare, H a hint")

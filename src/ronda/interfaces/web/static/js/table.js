@@ -786,6 +786,18 @@ export class TableScreen {
         el("div", { class: "dialog-buttons" }, el("a", { class: "btn", href: "/", "data-link": "" }, t("lobby")))));
   }
 
+  /** The keys this game answers to (:meth:`key`), as the help says them: D only where a double ronda can be
+   * declared (four-card hands), no declaring with automatic declarations, H only at a table that gives hints. */
+  keys(view) {
+    const rules = view.rules ?? {};
+    const letters = rules.four_card_hands ? "N/R/T/D" : "N/R/T";
+    const keys = [t("keyPlay")];
+    if (!rules.auto_declare) keys.push(t("keyDeclare", { letters }));
+    if (this.table?.hints) keys.push(t("keyHint"));
+    keys.push(t("keyHelp"));
+    return keys.join(document.documentElement.lang === "ar" ? "، " : ", ");
+  }
+
   helpDialog(view) {
     const close = () => { this.help = false; this.render(); };
     const terms = ["caida", "missa", "ronda", "tringa"].map((term) => [el("dt", {}, t(`term_${term}`)), el("dd", {}, t(`term_${term}_means`))]);
@@ -794,7 +806,7 @@ export class TableScreen {
         el("h2", { id: "help-title" }, t("howTo")),
         el("ul", {}, ["howTo1", "howTo2", "howTo3", "howTo4", "howTo5"].map((key) => el("li", {}, t(key)))),
         el("dl", {}, terms),
-        el("p", { class: "hint" }, t("keysHint"), " · ", t("targetN", { n: view.target })),
+        el("p", { class: "hint", id: "help-keys" }, t("keysHint", { keys: this.keys(view) }), " · ", t("targetN", { n: view.target })),
         el("div", { class: "dialog-buttons" }, el("button", { type: "button", class: "btn primary", "data-focus": "help-close", onclick: close }, t("close")))));
     overlay.addEventListener("keydown", (e) => { if (e.key === "Escape") close(); });
     setTimeout(() => overlay.querySelector(".btn.primary")?.focus({ preventScroll: true }), 0);
