@@ -94,6 +94,16 @@ def test_after_a_game_between_two_people_each_sees_their_rating_change_and_the_g
             assert CHANGE.match(shown), shown
             assert shown.startswith("+" if seat == winner else "\u2212")
             assert "(provisional)" in mine.inner_text()  # a first rated game
+            # Why the winner's gain is larger than the loser's loss, said under the changes (a newcomer's audit).
+            assert page.inner_text("#rating-changes #provisional-note") == (
+                "A new rating starts cautious and moves fast: until it settles, a win raises it more than a loss"
+                " lowers it."
+            )
+        gains = [
+            int(page.locator("#rating-changes .rating-change.own .delta").inner_text()[1:].split()[0])
+            for page in (amina, brahim)
+        ]
+        assert gains[winner] > gains[1 - winner]  # what the note says: the win's gain above the loss's cost
         # Amina's page, reached from her name on the end screen, lists the game with its rating change and replay.
         amina.click("#rating-changes .rating-change.own a")
         amina.wait_for_selector("#player .history-game")

@@ -131,7 +131,7 @@ const en = {
   // ratings and players' pages
   leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard: games of {n}", player: "Player", rating: "Rating",
   wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
-  allGamesRecord: "{wins} won · {losses} lost", provisional: "(provisional)", provisionalPlayers: "Provisional: fewer than {n} rated games",
+  allGamesRecord: "{wins} won · {losses} lost", provisional: "(provisional)", provisionalNote: "A new rating starts cautious and moves fast: until it settles, a win raises it more than a loss lowers it.", provisionalPlayers: "Provisional: fewer than {n} rated games",
   resultWon: "Won", resultLost: "Lost", unrated: "unrated", privateTable: "private table (only you see it)",
   ratingTitle: "Rating", notRated: "Not rated:", unrated_bot: "games with a bot are not rated.",
   unrated_guest: "a player without a kept name is not rated — keep a name to be rated.",
@@ -402,7 +402,7 @@ const fr = {
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement : parties à {n}", player: "Joueur", rating: "Cote",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
-  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} gagnées · {losses} perdues", provisional: "(provisoire)", provisionalPlayers: "Provisoire : moins de {n} parties classées",
+  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} gagnées · {losses} perdues", provisional: "(provisoire)", provisionalNote: "Un classement nouveau part prudent et bouge vite : tant qu'il n'est pas établi, une victoire le fait monter plus qu'une défaite ne le fait baisser.", provisionalPlayers: "Provisoire : moins de {n} parties classées",
   resultWon: "Gagnée", resultLost: "Perdue", unrated: "non classée", privateTable: "table privée (vous seul la voyez)",
   ratingTitle: "Cote", notRated: "Partie non classée :", unrated_bot: "les parties avec un robot ne comptent pas.",
   unrated_guest: "un joueur sans nom gardé n'est pas classé — gardez un nom pour être classé.",
@@ -667,7 +667,7 @@ const ar = {
   // التصنيف وصفحات اللاعبين
   leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب: مباريات {n} لاعبين", player: "اللاعب", rating: "التصنيف",
   wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",
-  allGames: "كل المباريات، مع الحاسوب أيضًا", allGamesRecord: "{wins} فوز · {losses} خسارة", provisional: "(مؤقت)", provisionalPlayers: "مؤقت: أقل من {n} مباريات مصنفة",
+  allGames: "كل المباريات، مع الحاسوب أيضًا", allGamesRecord: "{wins} فوز · {losses} خسارة", provisional: "(مؤقت)", provisionalNote: "يبدأ التصنيف الجديد حذرًا ويتحرك بسرعة: إلى أن يستقر، يرفعه الفوز أكثر مما تخفضه الخسارة.", provisionalPlayers: "مؤقت: أقل من {n} مباريات مصنفة",
   resultWon: "فوز", resultLost: "خسارة", unrated: "غير مصنفة", privateTable: "طاولة خاصة (تظهر لك وحدك)",
   ratingTitle: "التصنيف", notRated: "غير مصنفة:", unrated_bot: "المباريات مع الحاسوب لا تُحتسب.",
   unrated_guest: "لاعب بلا اسم محفوظ لا يُصنَّف — احفظ اسمًا لتُصنَّف.",

@@ -831,7 +831,10 @@ export class TableScreen {
         el("a", { href: `/p/${encodeURIComponent(c.player_id)}`, "data-link": "" }, names.seatName(c.seat)), " ",
         ratingChange(c),
         c.provisional ? el("small", { class: "provisional" }, ` ${t("provisional")}`) : null,
-        c.abandoned ? el("small", { class: "abandoned" }, ` ${t("abandonedLost")}`) : null))));
+        c.abandoned ? el("small", { class: "abandoned" }, ` ${t("abandonedLost")}`) : null))),
+      // "You −37 → 963" beside "Omar +69 → 1,069" puzzled a newcomer: the shown rating is cautious (mu − 3 sigma),
+      // and while it is new a win moves it more than a loss (both shrink its doubt). Said once, where it applies.
+      changes.some((c) => c.provisional) ? el("p", { class: "hint", id: "provisional-note" }, t("provisionalNote")) : null);
   }
 
   /** The headline of a rated game that a player left (their seat's rating change is `abandoned`): the outcome
