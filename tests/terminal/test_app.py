@@ -1132,3 +1132,70 @@ def test_down_on_the_start_screen_opens_a_list_as_its_keys_say():
             assert after != before and "Ronda — a new game" in after
 
     run(scenario)
+
+
+async def help_words(variants: dict[str, Any]) -> tuple[list[str], str]:
+    """The ``?`` screen of a game with these variants: the rows of its keys table (as read, key first), and all its
+    words on one line."""
+    settings = Settings.make(level="random", seed=1, pace=0, variants=variants)
+    app = RondaApp(settings, setup=False)
+    async with app.run_test(size=(100, 120)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        box = app.screen.query_one("#dialog").region
+        rows = screen_text(app).splitlines()[box.y + 1 : box.bottom - 1]
+        lines = [row[box.x + 1 : box.right - 1].strip() for row in rows]  # inside its frame, not the board's
+    start, end = lines.index("Keys") + 2, next(i for i, line in enumerate(lines) if line.startswith("The pack."))
+    return lines[start:end], " ".join(" ".join(lines).split())
+
+
+def test_the_question_mark_lists_only_the_declarations_the_game_allows():
+    """A newcomer's audit: the keys of a classic game of three-card hands offered "n r t d … double ronda", a
+    declaration only four-card hands allow (R8.1); with auto_declare nobody declares at all (R8.2)."""
+
+    async def scenario() -> None:
+        rows, said = await help_words({})
+        assert any(re.fullmatch(r"n r t +declare none, ronda or tringa", row) for row in rows), rows
+        assert "double ronda" not in said and not any(row.startswith("n r t d") for row in rows)
+        rows, said = await help_words({"four_card_hands": True})
+        assert any(re.fullmatch(r"n r t d +declare none, ronda, tringa or double ronda", row) for row in rows), rows
+        rows, said = await help_words({"auto_declare": True})
+        assert not any(row.startswith("n r t") for row in rows), rows
+        assert "challenge an opponent's declaration" not in said  # no declaration is false, none is challenged
+        assert "no declaring or challenging: every hand declares what it holds, by itself" in said
+
+    run(scenario)
+
+
+def test_the_question_mark_says_plainly_what_pgup_and_pgdn_do():
+    """A newcomer's audit read "(on one narrow too, the hint goes below the hand and pushes the table out of
+    sight…)" on the ``?`` screen."""
+
+    async def scenario() -> None:
+        _, said = await help_words({})
+        assert "narrow too" not in said
+        assert (
+            "PgUp PgDn scroll the board when the terminal is too short to show all of it. On a short terminal a hint"
+            " is shown beside the table, in the play-by-play's place, and these keys scroll the hint. On a terminal"
+            " both short and narrow the hint goes under your hand and pushes the table out of sight: PgUp brings the"
+            " table back, PgDn the hint."
+        ) in said
+
+    run(scenario)
+
+
+def test_the_question_mark_says_once_how_to_read_a_rule_number_of_a_hint():
+    """A newcomer's audit: hints cite "(R8.5)", "(R9.3)", numbers a newcomer has never seen. The ``?`` screen says
+    once what they are and where to read them; ``ronda rules`` takes a preset's name, not a rule's number."""
+
+    async def scenario() -> None:
+        _, said = await help_words({})
+        told = (
+            "Numbers like (R8.5) in a hint or the analysis name the rule it rests on: R8.5 is rule 5 of section R8"
+            " of ronda's full rules, docs/RULES.md in its source. The rules follow here in plain words, without the"
+            " numbers."
+        )
+        assert said.count(told) == 1, said
+
+    run(scenario)

@@ -55,34 +55,65 @@ from .session import (
 )
 from .widgets import HandView, KeyFooter, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
 
-KEYS = (
-    ("1-9", "play that card of your hand"),
-    ("← → Enter", "choose a card, play it"),
-    ("n r t d", "declare none, ronda, tringa, double ronda"),
-    ("Enter", "when a deal starts: declare what your hand holds"),
-    ("c", "challenge an opponent's declaration (its seat number if several; then y to confirm, n or Esc not to)"),
-    ("h", "a hint: your best options now, with your chance to win after each and why (kept with the game when saved)"),
-    ("a", "when the game is over: the analysis of your decisions, from what you could see then"),
-    ("p", "when the game is over: play again, with the same choices and the next seed"),
-    ("n", "when the game is over: a new game, from the start screen"),
-    ("s", "save the game (resume with: ronda play --resume FILE)"),
-    (
-        "PgUp PgDn",
-        "scroll the board where the terminal is too short for all of it; on a short terminal a hint takes the"
-        " play-by-play's place beside the table, and these scroll the hint (on one narrow too, the hint goes below"
-        " the hand and pushes the table out of sight: PgUp brings it back)",
-    ),
-    ("?", "these rules"),
-    ("q", "quit"),
+
+def game_keys(rules: Rules) -> list[tuple[str, str]]:
+    """The keys of the game screen, for the ``?`` screen: one row a key, wrapped inside its own column.
+
+    Written from the rules being played: a newcomer's audit read "n r t d … double ronda" in a game of three-card
+    hands, where no double ronda can be declared (R8.1), and keys to declare and challenge with ``auto_declare``,
+    where every hand declares what it holds by itself (R8.2).
+    """
+    keys = [("1-9", "play that card of your hand"), ("← → Enter", "choose a card, play it")]
+    if rules.auto_declare:
+        keys.append(("", "no declaring or challenging: every hand declares what it holds, by itself (auto declare)"))
+    else:
+        if rules.four_card_hands:
+            keys.append(("n r t d", "declare none, ronda, tringa or double ronda"))
+        else:
+            keys.append(("n r t", "declare none, ronda or tringa"))
+        keys += [
+            ("Enter", "when a deal starts: declare what your hand holds"),
+            (
+                "c",
+                "challenge an opponent's declaration (its seat number if several; then y to confirm, n or Esc not to)",
+            ),
+        ]
+    keys += [
+        (
+            "h",
+            "a hint: your best options now, with your chance to win after each and why (kept with the game when saved)",
+        ),
+        ("a", "when the game is over: the analysis of your decisions, from what you could see then"),
+        ("p", "when the game is over: play again, with the same choices and the next seed"),
+        ("n", "when the game is over: a new game, from the start screen"),
+        ("s", "save the game (resume with: ronda play --resume FILE)"),
+        (
+            "PgUp PgDn",
+            "scroll the board when the terminal is too short to show all of it. On a short terminal a hint is shown"
+            " beside the table, in the play-by-play's place, and these keys scroll the hint. On a terminal both"
+            " short and narrow the hint goes under your hand and pushes the table out of sight: PgUp brings the"
+            " table back, PgDn the hint.",
+        ),
+        ("?", "these rules"),
+        ("q", "quit"),
+    ]
+    return keys
+
+
+RULE_NUMBERS = (
+    "Numbers like (R8.5) in a hint or the analysis name the rule it rests on: R8.5 is rule 5 of section R8 of"
+    " ronda's full rules, docs/RULES.md in its source. The rules follow here in plain words, without the numbers."
 )
-"""The keys of the game screen, for the ``?`` screen: one row a key, wrapped inside its own column."""
+"""What a rule's number in a hint means, said once on the ``?`` screen: hints cite "(R8.5)", "(R9.3)", which a
+newcomer has never seen (an audit). ``ronda rules`` takes a preset's name, not a rule's number, so the numbers are
+looked up in RULES.md."""
 
 
-def keys_table() -> Table:
+def keys_table(rules: Rules) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(style="bold #ffd700", no_wrap=True)
     table.add_column()
-    for keys, meaning in KEYS:
+    for keys, meaning in game_keys(rules):
         table.add_row(keys, meaning)
     return table
 
@@ -147,7 +178,8 @@ class HelpScreen(Dialog[None]):
             with VerticalScroll():
                 yield Static(rules_help(self.rules), classes="rules")
                 yield Label("Keys", classes="title section")
-                yield Static(keys_table(), id="keys")
+                yield Static(keys_table(self.rules), id="keys")
+                yield Static(RULE_NUMBERS, id="rule-numbers", classes="section")
                 yield Static(rulebook(self.rules, width=None), classes="rules section")
             yield Static("Esc or ? to close · the whole rules follow the keys: scroll down", classes="hint")
 
