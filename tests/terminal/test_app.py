@@ -1199,3 +1199,61 @@ def test_the_question_mark_says_once_how_to_read_a_rule_number_of_a_hint():
         assert said.count(told) == 1, said
 
     run(scenario)
+
+
+def region_lines(app: RondaApp, widget: Any) -> list[str]:
+    """The screen's lines where ``widget`` stands, cut to its columns: what a person reads in it, where it is."""
+    region = widget.content_region
+    lines = screen_text(app).splitlines()
+    return [line[region.x : region.right].rstrip() for line in lines[max(region.y, 0) : region.bottom]]
+
+
+def assert_options_hang(app: RondaApp, lines: list[str]) -> int:
+    """Every option of the hint whose first line is in ``lines`` reads as the hint says it, each line it wraps onto
+    starting under the option's text (after "1. "), not at the pane's edge, as far as ``lines`` go (a pane that
+    scrolls holds part of a hint); returns how many such wrapped lines were read."""
+    options = [line.split() for line in app.hint.splitlines() if re.match(r" +\d+\. ", line)]
+    assert options
+    wrapped = 0
+    for words in options:
+        head = " ".join(words[:2])
+        first = next((i for i, line in enumerate(lines) if line.lstrip().startswith(head)), None)
+        if first is None:
+            continue
+        column = lines[first].index(head) + len(words[0]) + 1  # where the option's text starts, after "1. "
+        read = lines[first].split()
+        for line in lines[first + 1 : first + 1 + len(words)]:
+            if len(read) >= len(words):
+                break
+            assert len(line) - len(line.lstrip()) == column, f"{line!r} does not start under {lines[first]!r}"
+            read += line.split()
+            wrapped += 1
+        assert read == words[: len(read)], f"the option reads {read}, not {words}"
+    return wrapped
+
+
+def test_a_hint_s_wrapped_lines_start_under_their_option_s_text():
+    """A newcomer's audit: the lines a hint's option wrapped onto started at the pane's edge, under "1.", so one
+    option ran into the next. They now hang under the option's text, under the hand and in the pane beside it."""
+    from ronda.analysis.search import Method
+
+    async def scenario() -> None:
+        for size in ((70, 60), (80, 24)):  # narrow: under the hand; short: in the play-by-play's place beside it
+            session = Session(quick_settings(seed=3))
+            session.method = Method(guesses=6)
+            app = RondaApp(session=session)
+            async with app.run_test(size=size) as pilot:
+                await settle(pilot, app)
+                await pilot.press("h")
+                await until(pilot, lambda app=app: "Hint — your chance to win" in screen_text(app))
+                await settle(pilot, app)
+                where = app.query_one("#prompt" if size == (70, 60) else "#hint-pane")
+                wrapped = assert_options_hang(app, region_lines(app, where))
+                if size == (80, 24):
+                    await pilot.press("pagedown", "pagedown")  # the pane holds part of the hint: its last option
+                    await pilot.pause()
+                    assert "3. declare tringa" in " ".join(region_lines(app, where))
+                    wrapped += assert_options_hang(app, region_lines(app, where))
+                assert wrapped >= 6, "few lines wrapped: the test shows nothing"
+
+    run(scenario)

@@ -53,7 +53,7 @@ from .session import (
     rulebook,
     rules_help,
 )
-from .widgets import HandView, KeyFooter, PlayLog, PromptLine, ScoreBar, SeatBox, TableView
+from .widgets import HandView, KeyFooter, PlayLog, PromptLine, ScoreBar, SeatBox, TableView, hanging
 
 
 def game_keys(rules: Rules) -> list[tuple[str, str]]:
@@ -839,7 +839,7 @@ class RondaApp(App[None]):
         pane.display = beside
         game.query_one(PlayLog).display = wide and not beside
         if beside:
-            game.query_one("#hint-text", Static).update(coloured(self.hint, style="#a5d6a7"))
+            game.query_one("#hint-text", Static).update(hanging(self.hint, style="#a5d6a7"))
             pane.scroll_home(animate=False)
             self.call_after_refresh(self._say_hint_scrolls, pane)
             return ""

@@ -7,9 +7,12 @@ face down.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Protocol, cast
 
 from rich.cells import cell_len
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.compose import compose
@@ -233,17 +236,45 @@ class HandView(SessionWidget):
         return spread(cards, self.size.width, selected=selected, labels=True, compact=self.compact)
 
 
+_OPTION = re.compile(r"( *(?:\d+\. )?)(.*)")
+"""A line's hanging part: its leading spaces and the number of a hint's option ("  1. "), then its text."""
+
+
+def hanging(text: str, style: str = "") -> Group:
+    """``text``'s lines, card names coloured (:func:`coloured`), each wrapping under its own text: a line that
+    starts with spaces, or with an option's number ("  1. declare none: …"), wraps onto lines that start where its
+    text does, at whatever width the widget is drawn.
+
+    Wrapped by the widget alone, a hint's option went on at the pane's left edge, under its "1.", so an option ran
+    into the next (a newcomer's audit). Each such line is a grid of two columns, its indent and its text, so
+    the text wraps in its own column.
+    """
+    rows: list[Text | Table] = []
+    for line in text.split("\n"):
+        match = _OPTION.fullmatch(line)
+        indent, words = (match.group(1), match.group(2)) if match else ("", line)
+        if not indent or not words:
+            rows.append(coloured(line, style=style))
+            continue
+        grid = Table.grid()
+        grid.add_column(width=cell_len(indent), no_wrap=True)
+        grid.add_column()
+        grid.add_row(Text(indent, style=style), coloured(words, style=style))
+        rows.append(grid)
+    return Group(*rows)
+
+
 class PromptLine(Static):
-    """What to do now, the keys for it, and why the last key was refused."""
+    """What to do now, the keys for it, why the last key was refused, and a note or a hint under the hand."""
 
     def say(self, text: str, error: str = "", note: str = "") -> None:
-        out = Text()
+        parts: list[RenderableType] = []
         if error:
-            out.append(error + "\n", style="bold #ff6e6e")
+            parts.append(Text(error, style="bold #ff6e6e"))
         if note:
-            out.append_text(coloured(note + "\n", style="#a5d6a7"))
-        out.append_text(coloured(text, style="bold"))
-        self.update(out)
+            parts.append(hanging(note, style="#a5d6a7"))
+        parts.append(coloured(text, style="bold"))
+        self.update(Group(*parts))
 
 
 class PlayLog(RichLog):
@@ -365,4 +396,4 @@ def _footer_width(shown: list[str], labels: list[str], compact: bool) -> int:
     )
 
 
-__all__ = ["HandView", "KeyFooter", "PlayLog", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
+__all__ = ["HandView", "hanging", "KeyFooter", "PlayLog", "PromptLine", "ScoreBar", "SeatBox", "TableView"]
