@@ -1257,3 +1257,38 @@ def test_a_hint_s_wrapped_lines_start_under_their_option_s_text():
                 assert wrapped >= 6, "few lines wrapped: the test shows nothing"
 
     run(scenario)
+
+
+def test_the_start_screen_offers_chain_points_only_where_there_is_a_chain():
+    """A newcomer's audit: the start screen of a 2-player game offered "Chain points 1-5-10", where there is no
+    chain (R5.3: more than two players only). With two players the choice is not offered and the screen says why;
+    with three it is, and the game keeps what the rules preset says either way (its record is unchanged)."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0, preset="heavy"), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())
+            assert "Chain points none: no chain with 2 players" in text
+            assert "1-6-15" not in text and "1-5-10" not in text
+            reached = []
+            for _ in range(20):
+                await pilot.press("tab")
+                await pilot.pause()
+                assert app.focused is not None
+                reached.append(app.focused.id)
+            assert "undeclared_ronda_penalty" in reached and "chain_points" not in reached
+            app.screen.query_one("#players").value = 3
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())
+            assert "Chain points 1-6-15 ▼" in text and "no chain" not in text
+            app.screen.query_one("#players").value = 2
+            await pilot.pause()
+            assert "Chain points none: no chain with 2 players" in " ".join(screen_text(app).split())
+            await pilot.click("#start")
+            await settle(pilot, app)
+            assert app.session is not None and app.session.rules == Rules(
+                players=2, chain_points=(1, 6, 15), undeclared_ronda_penalty=5
+            )
+
+    run(scenario)

@@ -402,7 +402,7 @@ def start_screen_controls(players: int) -> dict[str, str]:
         "target": "41",
         "seed": "3",
         **boxes,
-        "chain_points": "1-5-10 ▼",
+        **({"chain_points": "1-5-10 ▼"} if players > 2 else {}),  # no chain with two players (R5.3)
         "undeclared_ronda_penalty": "1 ▼",
         "start": "Start",
         "quit": "Quit",

@@ -437,6 +437,10 @@ class SetupRow(Container):
             focused.scroll_visible(animate=False)
 
 
+NO_CHAIN = "none: no chain with 2 players"
+"""Said on the start screen in place of the chain's points in a 2-player game, where there is no chain (R5.3)."""
+
+
 SETUP_KEYS = "Tab or ←/→: next choice · Enter or ↓: open a list · Space: tick a box · Start: play · Esc: quit"
 """The start screen's keys as it says them: ↓ opens a list (it goes to the next choice only from a box or a button)."""
 
@@ -505,10 +509,12 @@ class SetupScreen(Screen[Settings]):
                 with SetupRow():
                     for name in group:
                         yield VariantBox(name.replace("_", " "), getattr(rules, name), id=name, compact=True)
-            with SetupRow():
+            with SetupRow(id="scoring"):
                 chains = [("-".join(map(str, c)), c) for c in CHAIN_POINTS_CHOICES]
                 yield SetupField(
-                    Label("Chain points", classes="label"), _choice(chains, rules.chain_points, "chain_points")
+                    Label("Chain points", classes="label"),
+                    _choice(chains, rules.chain_points, "chain_points"),
+                    Label(NO_CHAIN, id="no-chain"),
                 )
                 penalty = _choice([("1", 1), ("5", 5)], rules.undeclared_ronda_penalty, "undeclared_ronda_penalty")
                 yield SetupField(Label("Undeclared ronda", classes="label"), penalty)
@@ -536,6 +542,11 @@ class SetupScreen(Screen[Settings]):
         for s in range(4):
             self.query_one(f"#level-field-{s}").display = s < players and s != seat
         self.query_one("#levels", SetupRow).fit()  # a level shown or hidden: the row may need more lines or fewer
+        # No chain with two players (R5.3): its points are not offered, and the screen says why. The list keeps
+        # the preset's choice, so the game's rules (and its record) are what they were.
+        self.query_one("#chain_points", Select).display = players > 2
+        self.query_one("#no-chain", Label).display = players == 2
+        self.query_one("#scoring", SetupRow).fit()
 
     def _value(self, name: str, default: Any) -> Any:
         value = self.query_one(f"#{name}", Select).value
