@@ -26,6 +26,7 @@ from test_browser import (
     DESKTOP,
     PHONE,
     create_table,
+    expect,
     get_json,
     hand_of,
     open_page,
@@ -396,3 +397,33 @@ def test_a_partnership_s_win_is_told_in_the_play_by_play_as_a_side_s(browser: An
     assert said["ar 4 1 target"] == "انتهت اللعبة — فاز فريقك"
     assert said["ar 4 0 target"] == "انتهت اللعبة — فاز الفريق الآخر"
     assert not any(word in line for line in said.values() for word in ("Them", "Us", "Eux", "Nous", "هم", "نحن"))
+
+
+def test_the_leaderboards_heading_says_the_games_as_a_person_would(browser: Any, url: str) -> None:
+    """A newcomer's audit: the heading read "Leaderboard: games of 2" ("Classement : parties à 2"), a count with no
+    noun. It names the games by their players, in words, in each language (Arabic's two a dual), tab by tab."""
+    said = {
+        "en": {
+            2: "Leaderboard — two-player games",
+            3: "Leaderboard — three-player games",
+            4: "Leaderboard — four-player games",
+        },
+        "fr": {
+            2: "Classement — parties à deux joueurs",
+            3: "Classement — parties à trois joueurs",
+            4: "Classement — parties à quatre joueurs",
+        },
+        "ar": {
+            2: "الترتيب — مباريات بين لاعبَين",
+            3: "الترتيب — مباريات بين ثلاثة لاعبين",
+            4: "الترتيب — مباريات بين أربعة لاعبين",
+        },
+    }
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(f"{url}/leaderboard")
+        page.wait_for_selector("#leaderboard-title")
+        for language, headings in said.items():
+            page.select_option("#language", language)
+            for players, heading in headings.items():
+                page.click(f"#leaderboard nav.tabs a[href='/leaderboard?players={players}']")
+                expect(page.locator("#leaderboard-title")).to_have_text(heading, use_inner_text=True)

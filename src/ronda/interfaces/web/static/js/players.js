@@ -4,7 +4,7 @@
 // player's games at private tables).
 
 import { el } from "./dom.js";
-import { language, t } from "./i18n.js";
+import { has, language, t } from "./i18n.js";
 
 import { api } from "./net.js";
 
@@ -109,7 +109,9 @@ export async function showLeaderboard(app, players, { fail, current }) {
   }, t("playersN", { n }))));
   app.replaceChildren(el("div", { class: "leaderboard", id: "leaderboard" },
     el("section", { class: "panel", "aria-labelledby": "leaderboard-title" },
-      el("h1", { id: "leaderboard-title" }, t("leaderboardOf", { n: board.players })),
+      // The count in words ("two-player games"), as a person says it; Arabic's two is a dual, not a plural.
+      el("h1", { id: "leaderboard-title" },
+        has(`leaderboardOf_${board.players}`) ? t(`leaderboardOf_${board.players}`) : t("leaderboardOf", { n: board.players })),
       tabs,
       board.ranked.length
         ? scrolling(el("table", { class: "summary-table", id: "ranked" }, head, el("tbody", {}, rows(board.ranked))))
