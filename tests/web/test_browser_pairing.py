@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import re
 import time
 import urllib.request
@@ -382,3 +383,86 @@ def test_the_wait_starts_in_view_on_a_desktop_whose_window_ends_above_it(
         assert_inside_the_window(page, "#play-status")
         assert_inside_the_window(page, "#play-cancel")
         page.click("#play-cancel")
+
+
+def test_switching_the_language_while_waiting_keeps_the_wait_and_says_it_in_the_new_language(
+    browser: Any, url: str
+) -> None:
+    """A newcomer's audit: switching the page's language while waiting in Play now lost the wait: the lobby drawn
+    again in the new language showed Play now to press and no wait until the server answered a look (for ever, for a
+    server slow to answer), and a form back at 2 players and bots ticked, which asked again for that other game at
+    the next change. The wait goes on, shown at once in the new language: the same ticket, the same count of people
+    waited for, the bots' countdown going on, the form as it was."""
+    with open_page(browser, **DESKTOP) as page:
+        cancelled: list[str] = []
+        page.on("request", lambda request: cancelled.append(request.url) if request.method == "DELETE" else None)
+        page.goto(url)
+        page.wait_for_selector("#table-list li")
+        page.select_option("#language", "ar")
+        page.wait_for_selector("#play-now h2:has-text('العب الآن')")
+        page.fill("#play-name", "Zineb")
+        page.click("label[for='play-players-3']")
+        page.select_option("#play-wait", "120")
+        page.click("#play-button")
+        page.wait_for_selector("#play-status:has-text('في انتظار لاعبَين آخرَين… الحاسوب بعد')")
+        ticket = page.evaluate("localStorage.getItem('ronda.playTicket')")
+        before = get_json(f"{url}/api/play/{ticket}")
+        held: list[Any] = []
+        page.route("**/api/play/*", lambda route: held.append(route))  # a server slow to answer the page's looks
+        page.select_option("#language", "fr")
+        page.wait_for_selector("#play-now h2:has-text('Jouer maintenant')")
+        # Shown at once, before the server answers: the wait, its count, the bots' countdown, Stop waiting.
+        page.wait_for_selector("#play-status:has-text('Encore 2 à attendre… Robots dans')")
+        shown = page.inner_text("#play-status")
+        bots_in = re.search(r"Robots dans (\d+) s\.", shown)
+        assert bots_in, shown
+        assert before["bots_in"] - 15 <= int(bots_in.group(1)) <= math.ceil(before["bots_in"]), (shown, before)
+        assert page.is_visible("#play-cancel") and page.inner_text("#play-cancel") == "Ne plus attendre"
+        assert not page.is_enabled("#play-button")
+        assert page.is_checked("#play-players-3") and page.input_value("#play-wait") == "120"  # the form as it was
+        for route in held:
+            route.continue_()
+        page.unroute("**/api/play/*")
+        page.wait_for_timeout(1_500)  # a look or two in the new language: still waiting
+        assert page.evaluate("localStorage.getItem('ronda.playTicket')") == ticket  # the same wait, not a new one
+        held_now = get_json(f"{url}/api/play/{ticket}")
+        assert held_now["status"] == "waiting" and held_now["players"] == 3, held_now
+        assert held_now["others"] == before["others"] and held_now["bots_in"] < before["bots_in"], (before, held_now)
+        # A change of the bots' level asks again for the game waited for, not for the 2 players of a form reset.
+        page.select_option("#play-level", "hard")
+        page.wait_for_function(f"fetch('/api/play/{ticket}').then((r) => r.json()).then((a) => a.level === 'hard')")
+        after = get_json(f"{url}/api/play/{ticket}")
+        assert after["players"] == 3 and after["status"] == "waiting", after
+        page.wait_for_selector("#play-status:has-text('Encore 2 à attendre…')")
+        assert cancelled == [], cancelled
+        page.click("#play-cancel")
+        page.wait_for_selector('#play-status:has-text("Vous n\'attendez plus.")')
+
+
+def test_play_now_remembers_the_rules_and_the_players_chosen(browser: Any, url: str) -> None:
+    """An audit: after choosing "Short game", a 10 s wait and easy bots, the lobby came back with 10 s and easy but
+    Classic rules: only the wait and the level were remembered. The rules and the player count are, like them."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.wait_for_selector("#play-preset option", state="attached")
+        assert page.input_value("#play-preset") == "classic" and page.is_checked("#play-players-2")
+        page.click("label[for='play-players-4']")
+        page.select_option("#play-preset", "short")
+        page.select_option("#play-wait", "10")
+        page.select_option("#play-level", "easy")
+        page.reload()  # the next visit
+        page.wait_for_selector("#play-preset option", state="attached")
+        assert page.input_value("#play-preset") == "short"
+        assert page.locator("#play-preset option:checked").inner_text() == "Short game"
+        assert page.is_checked("#play-players-4")
+        assert page.input_value("#play-wait") == "10" and page.input_value("#play-level") == "easy"
+        page.select_option("#play-preset", "four-card")
+        page.click("label[for='play-players-3']")  # four-card hands are for 2 or 4 players: Classic is shown
+        assert page.input_value("#play-preset") == "classic"
+        page.goto(url)
+        page.wait_for_selector("#play-preset option", state="attached")
+        assert page.is_checked("#play-players-3") and page.input_value("#play-preset") == "classic"
+    with open_page(browser, **DESKTOP) as fresh:  # another browser: the defaults
+        fresh.goto(url)
+        fresh.wait_for_selector("#play-preset option", state="attached")
+        assert fresh.input_value("#play-preset") == "classic" and fresh.is_checked("#play-players-2")

@@ -10,11 +10,18 @@ import { api, tokens } from "./net.js";
 const NAME = "ronda.name";
 const LAST = "ronda.lastTable";
 const TICKET = "ronda.playTicket";
-const PLAY_WAIT = "ronda.playWait"; // play now's wait for people and bots' level: this browser's last choices
+// Play now's choices, this browser's last ones: the players, the rules (a preset), the wait for people, the bots' level.
+const PLAY_PLAYERS = "ronda.playPlayers";
+const PLAY_PRESET = "ronda.playPreset";
+const PLAY_WAIT = "ronda.playWait";
 const PLAY_LEVEL = "ronda.playLevel";
 const WAITS = [10, 30, 60, 120];
 const ALONE_AFTER = 20; // seconds a wait for people only lasts before the page says what else the person can do
 let drafts = null; // the names typed and not sent yet, carried over a redraw of the lobby (a language switch)
+// A wait in progress, carried over a redraw of the lobby (a language switch): the bots' box as it was, when the wait
+// began and the server's last word on it, so that the lobby drawn again shows the wait at once, in the new words,
+// and goes on looking with the same ticket (the person never chose to stop).
+let carried = null;
 
 /** A fan of cards for the lobby and the invite page. */
 function fan(names = ["1o", "12c", "11e", "10b", "7o"]) {
@@ -287,14 +294,17 @@ export async function showLobby(app, { go, fail, meta }) {
   // ---- play now: strangers asking for the same game are seated together (docs/web-protocol.md, "Play now")
   let waitTimer = null;
   let waitSince = null; // when this page began to wait (Date.now()): the wait shown, and bots asked for mid-wait
+  let lastAnswer = null; // the server's last word on the wait shown
   const playName = el("input", { id: "play-name", name: "play-name", value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
+  const savedPlayers = Number(localStorage.getItem(PLAY_PLAYERS));
+  const playersChosen = [2, 3, 4].includes(savedPlayers) ? savedPlayers : 2;
   const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
     [2, 3, 4].map((n) => [
-      el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === 2 }),
+      el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === playersChosen }),
       el("label", { for: `play-players-${n}` }, t("playersN", { n })),
     ]));
   const playPreset = el("select", { id: "play-preset", name: "play-preset" });
-  const playBots = el("input", { type: "checkbox", id: "play-bots", name: "play-bots", checked: true });
+  const playBots = el("input", { type: "checkbox", id: "play-bots", name: "play-bots", checked: carried?.bots ?? true });
   const savedWait = Number(localStorage.getItem(PLAY_WAIT));
   const wait = WAITS.includes(savedWait) ? savedWait : 30;
   const playWait = el("select", { id: "play-wait", name: "play-wait" },
@@ -333,14 +343,20 @@ export async function showLobby(app, { go, fail, meta }) {
   const playCount = () => Number(playNow.querySelector("input[name=play-players]:checked").value);
   const drawPlayPresets = () => {
     const n = playCount();
-    const chosen = playPreset.value || "classic";
+    const chosen = playPreset.value || localStorage.getItem(PLAY_PRESET) || "classic";
     playPreset.replaceChildren(...Object.entries(meta.presets).map(([key, p]) => el("option", {
       value: key, selected: key === chosen, disabled: p.players && !p.players.includes(n),
     }, presetName(key))));
     if (playPreset.selectedOptions[0]?.disabled) playPreset.value = "classic";
   };
   drawPlayPresets();
-  playPlayers.addEventListener("change", drawPlayPresets);
+  playWait.disabled = playLevel.disabled = !playBots.checked;
+  playPlayers.addEventListener("change", () => {
+    drawPlayPresets();
+    localStorage.setItem(PLAY_PLAYERS, String(playCount()));
+    localStorage.setItem(PLAY_PRESET, playPreset.value); // classic, when the preset chosen is not for this many
+  });
+  playPreset.addEventListener("change", () => localStorage.setItem(PLAY_PRESET, playPreset.value));
   // While a wait goes on, its bots follow the form: ticking the box (or choosing another wait or level) asks
   // again with the ticket, which replaces the request; the wait already spent counts towards the bots' wait.
   const askAgain = async () => {
@@ -377,6 +393,7 @@ export async function showLobby(app, { go, fail, meta }) {
       return;
     }
     localStorage.setItem(TICKET, answer.ticket);
+    lastAnswer = answer;
     playButton.disabled = true;
     cancelButton.hidden = false;
     if (!waitTimer) waitTimer = setInterval(look, 1000);
@@ -479,6 +496,13 @@ export async function showLobby(app, { go, fail, meta }) {
     playStatus.textContent = t("playCancelled");
     if (ticket) await fetch(`/api/play/${encodeURIComponent(ticket)}`, { method: "DELETE" }).catch(() => null);
   });
+  if (carried && carried.answer.ticket === localStorage.getItem(TICKET)) {
+    // The lobby drawn again (a language switch) while waiting: the wait shows at once, in the new words, counted
+    // from when it began (neither the count nor the bots' promise starts again), and is looked at as before.
+    waitSince = carried.since;
+    playAnswer(carried.answer);
+  }
+  carried = null;
   if (localStorage.getItem(TICKET)) look(); // a wait this browser started is taken up again
   keptName(me);
   // A newcomer's cursor starts in play now's name field, as the lobby is drawn: never later (the table list
@@ -530,9 +554,11 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   await refresh();
   const timer = setInterval(() => { if (!document.hidden) refresh(); }, 5000);
-  return () => {
+  // `redrawn`: the lobby is drawn again at once (a language switch), and a wait in progress goes on there.
+  return (redrawn = false) => {
     stopped = true;
     clearInterval(timer);
+    carried = redrawn && waitTimer !== null && lastAnswer ? { answer: lastAnswer, since: waitSince, bots: playBots.checked } : null;
     clearInterval(waitTimer);
     drafts = { name: name.value, play: playName.value };
   };

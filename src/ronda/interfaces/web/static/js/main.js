@@ -78,7 +78,8 @@ async function lobby() {
   if (mine !== epoch) return;
   const stop = await showLobby(app, { go: navigate, fail: (e) => toast(explain(e)), meta });
   if (mine !== epoch) return stop();
-  current = { leave: stop, redraw: () => { stop(); lobby(); }, key: () => false };
+  // Drawn again in another language: a Play now wait goes on in the lobby drawn anew, never cancelled.
+  current = { leave: () => stop(), redraw: () => { stop(true); lobby(); }, key: () => false };
 }
 
 async function table(tableId, params) {
