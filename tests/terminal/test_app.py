@@ -1168,6 +1168,31 @@ def test_the_question_mark_lists_only_the_declarations_the_game_allows():
     run(scenario)
 
 
+def test_with_automatic_declarations_nothing_on_screen_offers_a_challenge():
+    """A helper's note after the newcomer's audit: with auto_declare (R8.2: every declaration true, no challenge)
+    the footer still offered "c Challenge" and the rules in short said "announce at the deal" and "A wrong
+    challenge loses the game"."""
+
+    async def scenario() -> None:
+        settings = Settings.make(level="random", seed=1, pace=0, variants={"auto_declare": True})
+        app = RondaApp(settings, setup=False)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            footer = screen_text(app).splitlines()[-1]
+            assert "Hint" in footer and "Challenge" not in footer, footer
+        _, said = await help_words({"auto_declare": True})
+        assert "each hand declares itself at the deal" in said
+        assert "challenge" not in said.split("The pack.")[0].lower().replace("no declaring or challenging", "")
+        _, said = await help_words({})
+        assert "A wrong challenge loses the game." in said  # a game with declarations says it still
+        app = RondaApp(Settings.make(level="random", seed=1, pace=0), setup=False)
+        async with app.run_test(size=(100, 40)) as pilot:
+            await settle(pilot, app)
+            assert "Challenge" in screen_text(app).splitlines()[-1]
+
+    run(scenario)
+
+
 def test_the_question_mark_says_plainly_what_pgup_and_pgdn_do():
     """A newcomer's audit read "(on one narrow too, the hint goes below the hand and pushes the table out of
     sight…)" on the ``?`` screen."""
@@ -1290,5 +1315,60 @@ def test_the_start_screen_offers_chain_points_only_where_there_is_a_chain():
             assert app.session is not None and app.session.rules == Rules(
                 players=2, chain_points=(1, 6, 15), undeclared_ronda_penalty=5
             )
+
+    run(scenario)
+
+
+def test_the_start_screen_puts_four_card_hands_out_of_reach_for_three_players():
+    """A newcomer's audit: three players with "four card hands" ticked was offered, then refused at Start (R10:
+    2 or 4 players). With three the box is unticked and out of reach, saying why; back to four it is ticked again."""
+
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#four_card_hands").value = True  # ticked in a game of two
+            await pilot.pause()
+            assert "[x] four card hands" in screen_text(app)
+            app.screen.query_one("#players").value = 3
+            await pilot.pause()
+            text = screen_text(app)
+            assert "[ ] four card hands (2 or 4 players)" in text and "[x] four card hands" not in text
+            reached = []
+            for _ in range(20):
+                await pilot.press("tab")
+                await pilot.pause()
+                assert app.focused is not None
+                reached.append(app.focused.id)
+            assert "four_card_hands" not in reached  # out of reach
+            await pilot.click("#start")
+            for _ in range(200):  # the game begins (its bots' play is not waited for)
+                if app.session is not None:
+                    break
+                await pilot.pause()
+            assert app.session is not None, screen_text(app)
+            assert app.session is not None and app.session.rules.players == 3
+            assert not app.session.rules.four_card_hands
+
+    run(scenario)
+
+
+def test_four_card_hands_ticked_come_back_when_the_players_go_from_three_to_four():
+    async def scenario() -> None:
+        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#four_card_hands").value = True
+            app.screen.query_one("#players").value = 3
+            await pilot.pause()
+            app.screen.query_one("#players").value = 4
+            await pilot.pause()
+            assert "[x] four card hands" in screen_text(app)
+            await pilot.click("#start")
+            for _ in range(200):  # the game begins (its bots' play is not waited for)
+                if app.session is not None:
+                    break
+                await pilot.pause()
+            assert app.session is not None and app.session.rules.players == 4 and app.session.rules.four_card_hands
 
     run(scenario)

@@ -189,11 +189,19 @@ def preset_lines() -> list[str]:
 
 def rules_summary(rules: Rules) -> str:
     """A short reminder of the rules (a few lines), for help screens."""
+    announcing = (
+        # With auto_declare every hand declares what it holds by itself (R8.2): no bluff, no penalty, no challenge.
+        ["Ronda = pair (1), tringa = three of a kind (5): each hand declares itself at the deal; the best takes all."]
+        if rules.auto_declare
+        else [
+            "Ronda = pair (1), tringa = three of a kind (5): announce at the deal; the best takes all.",
+            "False or hidden announcements pay penalties. A wrong challenge loses the game.",
+        ]
+    )
     lines = [
         "Play a card: take the table card of its rank and the run above it (10 follows 7), or leave it there.",
         "Caida: take the card just dropped (+1). Missa: empty the table (+1, not on the last card).",
-        "Ronda = pair (1), tringa = three of a kind (5): announce at the deal; the best takes all.",
-        "False or hidden announcements pay penalties. A wrong challenge loses the game.",
+        *announcing,
         f"Card count: above {13 if rules.players == 3 else 20} cards, a point a card. First to {rules.target} wins.",
     ]
     if rules.players > 2:

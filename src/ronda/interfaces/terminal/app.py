@@ -471,6 +471,8 @@ class SetupScreen(Screen[Settings]):
         self._preset_shown: str | None = settings.preset if settings.preset in presets() else "classic"
         """The preset whose rules the boxes show: choosing another resets them to its rules; the select's own
         first change event, as it is mounted, does not (it reset ``--target 3`` and ``--variant`` to the preset's)."""
+        self._four_chosen = False
+        """Whether four-card hands were ticked before three players put the box out of reach."""
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -547,6 +549,15 @@ class SetupScreen(Screen[Settings]):
         self.query_one("#chain_points", Select).display = players > 2
         self.query_one("#no-chain", Label).display = players == 2
         self.query_one("#scoring", SetupRow).fit()
+        # Four-card hands are for 2 or 4 players (R10): with 3 the box was offered, then refused at Start. It is
+        # shown unticked and out of reach, saying why; back to 2 or 4 it is offered again (ticked once more if it
+        # was: the person's choice is kept for the game that can have it).
+        four = self.query_one("#four_card_hands", Checkbox)
+        if players == 3 and not four.disabled:
+            self._four_chosen = four.value
+            four.value, four.disabled, four.label = False, True, "four card hands (2 or 4 players)"
+        elif players != 3 and four.disabled:
+            four.value, four.disabled, four.label = self._four_chosen, False, "four card hands"
 
     def _value(self, name: str, default: Any) -> Any:
         value = self.query_one(f"#{name}", Select).value
@@ -557,7 +568,11 @@ class SetupScreen(Screen[Settings]):
             self._preset_shown = str(event.value)
             preset = Rules.from_dict({"players": 2, **presets().get(str(event.value), {})})
             for name in self.BOOLEAN_VARIANTS:
-                self.query_one(f"#{name}", Checkbox).value = getattr(preset, name)
+                box = self.query_one(f"#{name}", Checkbox)
+                if box.disabled:  # four-card hands with three players: kept for a count that can have them
+                    self._four_chosen = getattr(preset, name)
+                else:
+                    box.value = getattr(preset, name)
             self.query_one("#chain_points", Select).value = preset.chain_points
             self.query_one("#undeclared_ronda_penalty", Select).value = preset.undeclared_ronda_penalty
             self.query_one("#target", Input).value = str(preset.target)
@@ -1283,6 +1298,8 @@ class RondaApp(App[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Game keys wait while another screen (start, help, summary) is on top; Tab and the rest always work."""
+        if action == "challenge" and self.session is not None and self.session.rules.auto_declare:
+            return False  # no declaration is ever false there (R8.2): not offered in the footer at all
         if action in self.GAME_ACTIONS:
             return self.screen is self.screen_stack[0] or None
         return True
