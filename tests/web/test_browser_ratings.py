@@ -192,13 +192,21 @@ def make_table_for_people(host: Any, guests: list[Any], url: str, target: int, p
     link = host.locator("#invite-link")
     link.wait_for()
     for guest in guests:
+        # The server's answers to the guest's join, for the reader of a failure: a refusal is told in a toast gone
+        # long before the wait below ends, and a join never sent (the form stopped) by nothing on the page at all.
+        answers: list[Any] = []
+        guest.on(
+            "response", lambda response, to=answers: to.append(response) if response.url.endswith("/join") else None
+        )
         guest.goto(link.input_value())
         guest.click("#join-button")
         try:  # seated: the next guest takes the next seat
             guest.wait_for_selector("#waiting, #hand .hand-card", timeout=30_000)
-        except playwright_api.Error:  # what the guest's page says instead, for the reader of a failure
+        except playwright_api.Error:  # what the guest's page says instead
+            told = [f"{answer.status} {answer.text()[:300]}" for answer in answers] or ["never sent"]
             raise AssertionError(
-                f"a guest was not seated; {guest.url} shows: {guest.inner_text('body')[:500]}"
+                f"a guest was not seated; the join: {', '.join(told)}; {guest.url} shows: "
+                f"{guest.inner_text('body')[:500]}"
             ) from None
     for page in (host, *guests):
         page.wait_for_selector("#hand .hand-card")

@@ -573,7 +573,9 @@ export function showJoin(app, summary, { go, fail, joined }) {
   const host = summary.seats.find((s) => s.kind === "human" && s.taken);
   const free = summary.seats.filter((s) => s.kind === "human" && !s.taken);
   const name = el("input", { id: "join-name", name: "name", required: true, value: localStorage.getItem(NAME) || "", autocomplete: "nickname", placeholder: t("namePlaceholder") });
-  const form = el("form", { class: "panel join", id: "join" },
+  // novalidate: a click before the kept name arrived found the field empty and required, and the browser stopped
+  // the form before its handler, which waits for the name (and says an empty one in the page's words) — no seat.
+  const form = el("form", { class: "panel join", id: "join", novalidate: true },
     fan(["12o", "1c", "7e", "11b"]),
     el("h1", {}, host ? t("invitedBy", { name: names.seatName(host.seat) }) : t("takeSeat")),
     el("p", { class: "hint" }, tableFacts(summary)),
