@@ -21,17 +21,25 @@ from test_browser import DESKTOP, get_json, open_page, served
 from test_browser_ratings import decide_until, keep_name, leave, make_table_for_people, play_both_to_game_over
 
 from ronda import Game, Rules
-from ronda.engine.actions import Challenge, Declare
+from ronda.bots import make_bot
+from ronda.engine.actions import Action, Challenge, Declare, Play
 from ronda.engine.deck import shuffled_deck
+from ronda.engine.game import OVER, WAITING
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
-leaving_url = test_browser_ratings.leaving_url  # a short grace period: a page closed leaves the game at once
 
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from served(tmp_path_factory, "endings")
+
+
+@pytest.fixture
+def leaving_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose grace period is short (a page closed leaves the game at once), one for each test: the same
+    people keep the same names in each case of a test (a kept name is a server's)."""
+    yield from test_browser_ratings.leaving_server(tmp_path_factory)
 
 
 def dealt(rules: Rules, wanted: Callable[[Game], bool]) -> list[int]:
@@ -44,9 +52,48 @@ def dealt(rules: Rules, wanted: Callable[[Game], bool]) -> list[int]:
 
 
 def deal_every_game(monkeypatch: pytest.MonkeyPatch, deck: list[int]) -> None:
+    """Every game the lobby starts, and every round after its first, deals ``deck``."""
     import ronda.interfaces.web.lobby as lobby_module
+    import ronda.interfaces.web.tables as tables_module
 
-    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    for module in (lobby_module, tables_module):
+        monkeypatch.setattr(module, "shuffled_deck", lambda rules, rng: list(deck))
+
+
+STAND_IN_SEEDS = 2026
+"""The seed of the random numbers the server draws for its bots' decisions (one per decision, each the seed of a
+fresh bot; the medium stand-in breaks ties with it) while :func:`seed_the_stand_in` holds."""
+
+
+def seed_the_stand_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server draws its bots' seeds from :data:`STAND_IN_SEEDS`, so that the stand-in plays as
+    :func:`side_that_wins` plays it. Its decks come from :func:`deal_every_game`: only the bots draw from it."""
+    import ronda.interfaces.web.tables as tables_module
+
+    monkeypatch.setattr(tables_module, "SECURE_RNG", random.Random(STAND_IN_SEEDS))
+
+
+def side_that_wins(game: Game, leaver: int) -> int | None:
+    """The side that wins ``game`` in its first round as the four-player test plays it, or ``None`` if none does (a
+    longer game: not wanted). Every person declares truly and plays the first card of their hand as the page shows
+    it (:func:`play_both_to_game_over`), until ``leaver`` has made one decision (:func:`decide_until`); from then
+    the medium stand-in plays the leaver's seat with the server's seeds (:func:`seed_the_stand_in`)."""
+    seeds = random.Random(STAND_IN_SEEDS)
+    decided = False
+    while (view := game.view(0)).phase not in (OVER, WAITING):
+        seat, legal = game.turn, game.legal_actions()
+        mine = game.view(seat)
+        action: Action
+        if seat == leaver and decided:
+            action = make_bot("medium", seed=seeds.randrange(2**32)).choose(mine, legal)
+        elif any(isinstance(a, Declare) for a in legal):
+            (kind,) = mine.possible_kinds(seat)
+            action = Declare(kind)
+        else:
+            action = Play(next(iter(mine.hand)))
+        decided = decided or seat == leaver
+        game.apply(action, seat=seat)
+    return view.winner if view.phase == OVER else None
 
 
 def end_screen(page: Any) -> dict[str, Any]:
@@ -71,18 +118,48 @@ def said_once(screen: dict[str, Any], target: int | None) -> None:
         assert screen["text"].count(f"{target} first") == 1, screen["text"]
 
 
+HIS_SIDE_WINS = {
+    "side": 1,
+    "leaver": "Your side reached 3 first, with the computer playing your seat after you left.",
+    "partner": "Your side reached 3 first, with the computer playing Bilal's seat.",
+    "opponent": "Bilal & Dounia reached 3 first, with the computer playing Bilal's seat.",
+    "watcher": "Bilal & Dounia reached 3 first, with the computer playing Bilal's seat.",
+    "opponent_fr": "Bilal & Dounia ont atteint 3 en premier, l'ordinateur jouant la place de Bilal.",
+}
+"""Bilal's side reaches the target, his seat played by the computer: it is named, then whose seat the computer
+played; his side still loses the game."""
+THE_OTHER_SIDE_WINS = {
+    "side": 0,
+    "leaver": "The other side reached 3 first.",
+    "partner": "The other side reached 3 first.",
+    "opponent": "Your side reached 3 first.",
+    "watcher": "Amira & Chadia reached 3 first.",
+    "opponent_fr": "Votre camp a atteint 3 en premier.",
+}
+"""Amira and Chadia reach the target: nobody reads of the computer's play."""
+
+
+@pytest.mark.parametrize(
+    "ending", [HIS_SIDE_WINS, THE_OTHER_SIDE_WINS], ids=["his-side-reaches-the-target", "the-other-side-does"]
+)
 def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_the_other(
-    browser: Any, leaving_url: str, monkeypatch: pytest.MonkeyPatch
+    browser: Any, leaving_url: str, monkeypatch: pytest.MonkeyPatch, ending: dict[str, Any]
 ) -> None:
     """Bilal (seat 1) declares, then closes his page; the computer plays his seat to the end. He, back, and his
     partner Dounia read the game lost (their side loses it, whoever reached the target: ratings and players'
     pages count it so), Amira and Chadia read it won, a watcher reads who left; none of them reads a trophy or a
-    rating change that says otherwise."""
+    rating change that says otherwise. Each ending is read: the deck (and the stand-in's seeds) are those on which
+    the side of ``ending`` reaches the target, found by playing the game as this test plays it."""
     url = leaving_url
-    # Nobody's first hand holds a ronda or a tringa: no declaration ends the game before Bilal has decided.
-    deal_every_game(
-        monkeypatch, dealt(Rules(players=4), lambda g: all(g.view(s).possible_kinds(s) == {"none"} for s in range(4)))
-    )
+    rules = Rules(players=4, target=3)
+
+    def wanted(game: Game) -> bool:
+        # Nobody's first hand holds a ronda or a tringa: no declaration ends the game before Bilal has decided.
+        no_declaration = all(game.view(s).possible_kinds(s) == {"none"} for s in range(4))
+        return no_declaration and side_that_wins(game, leaver=1) == ending["side"]
+
+    deal_every_game(monkeypatch, dealt(rules, wanted))
+    seed_the_stand_in(monkeypatch)
     names = ["Amira", "Bilal", "Chadia", "Dounia"]
     with (
         open_page(browser, **DESKTOP) as amira,
@@ -94,48 +171,34 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
         people = [amira, bilal, chadia, dounia]
         for page, name in zip(people, names, strict=True):
             keep_name(page, url, name)
-        table_id = make_table_for_people(amira, people[1:], url, target=3)
+        table_id = make_table_for_people(amira, people[1:], url, target=rules.target)
         decide_until(people, bilal)
         leave(bilal, url, table_id, 1)
         play_both_to_game_over([amira, chadia, dounia], seconds=240)
         bilal.goto(f"{url}/t/{table_id}")  # Bilal comes back to the table
         watcher.goto(f"{url}/t/{table_id}?watch")
         summary = get_json(f"{url}/api/tables/{table_id}")
+        assert (summary["winner"], summary["rules"]["target"]) == (ending["side"], 3), summary
         assert [(c["result"], c["abandoned"]) for c in summary["ratings"]] == [
             ("won", False), ("lost", True), ("won", False), ("lost", False),
         ]  # fmt: skip
-        stand_in_won = summary["winner"] == 1  # Bilal's side reached the target, his seat played by the computer
-        # A side reaches the target: it is named, then whose seat the computer played.
-        by_his_side = "Bilal & Dounia reached 3 first, with the computer playing Bilal's seat."
 
         left = end_screen(bilal)
-        assert left["title"] == "You left the game: counted as a loss"
-        assert left["verdict"] == (
-            "Your side reached 3 first, with the computer playing your seat after you left."
-            if stand_in_won
-            else "The other side reached 3 first."
-        )
+        assert (left["title"], left["verdict"]) == ("You left the game: counted as a loss", ending["leaver"])
         assert left["trophy"] is False and left["rating"].startswith("\u2212")
         assert "(left the game: counted as lost)" in bilal.inner_text("#summary #rating-changes .own")
 
         partner = end_screen(dounia)
-        assert partner["title"] == "Bilal left the game: your side loses"
-        assert partner["verdict"] == (
-            "Your side reached 3 first, with the computer playing Bilal's seat."
-            if stand_in_won
-            else "The other side reached 3 first."
-        )
+        assert (partner["title"], partner["verdict"]) == ("Bilal left the game: your side loses", ending["partner"])
         assert partner["trophy"] is False and partner["rating"].startswith("\u2212")
 
         for page in (amira, chadia):
             opponent = end_screen(page)
-            assert opponent["title"] == "Bilal left the game: you win"
-            assert opponent["verdict"] == (by_his_side if stand_in_won else "Your side reached 3 first.")
+            assert (opponent["title"], opponent["verdict"]) == ("Bilal left the game: you win", ending["opponent"])
             assert opponent["trophy"] == "won" and opponent["rating"].startswith("+")
 
         watching = end_screen(watcher)
-        assert watching["title"] == "Bilal left the game: counted as a loss"
-        assert watching["verdict"] == (by_his_side if stand_in_won else "Amira & Chadia reached 3 first.")
+        assert (watching["title"], watching["verdict"]) == ("Bilal left the game: counted as a loss", ending["watcher"])
         assert watching["trophy"] is False and watching["rating"] is None
 
         for screen in (left, partner, opponent, watching):
@@ -144,11 +207,7 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
 
         chadia.select_option("#language", "fr")
         assert end_screen(chadia)["title"] == "Bilal a quitté la partie : vous gagnez"
-        assert end_screen(chadia)["verdict"] == (
-            "Bilal & Dounia ont atteint 3 en premier, l'ordinateur jouant la place de Bilal."
-            if stand_in_won
-            else "Votre camp a atteint 3 en premier."
-        )
+        assert end_screen(chadia)["verdict"] == ending["opponent_fr"]
 
 
 def seat_and_watch(url: str, people: dict[str, Any], watcher: Any, target: int) -> str:

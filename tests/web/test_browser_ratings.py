@@ -269,13 +269,18 @@ def test_a_game_between_people_without_kept_names_says_why_it_is_not_rated(brows
         )
 
 
-@pytest.fixture(scope="module")
-def leaving_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def leaving_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose grace period is short: a person who closes their page leaves the game within seconds.
 
     Not shorter: the grace starts for a seat not yet connected when its game begins, and on a loaded machine the
     last joiner's page took over 0.3 s to connect, so that player was counted as having left (a CI flake)."""
     yield from served(tmp_path_factory, "leaving", grace=3.0)
+
+
+@pytest.fixture(scope="module")
+def leaving_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """:func:`leaving_server`, for the module's tests."""
+    yield from leaving_server(tmp_path_factory)
 
 
 def test_who_left_a_rated_game_reads_it_lost_and_the_other_reads_it_won_whoever_reached_the_target(
