@@ -10,7 +10,7 @@
 
 import { cardLabel, parseCard } from "./cards.js";
 import { el } from "./dom.js";
-import { kindName, kindWord, rankName, t } from "./i18n.js";
+import { count, decimal, kindName, kindWord, rankName, t } from "./i18n.js";
 
 export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const LIKELY = 0.5;
@@ -32,14 +32,17 @@ const MARK = "\u0002";
 /** A share of the guesses as a percentage. */
 const pct = (share) => `${Math.round(share * 100)}%`;
 
-/** A chance to win the game, to a tenth of a percent, kept left to right inside right-to-left text. */
-export const chance = (share) => `\u2066${(share * 100).toFixed(1)}%\u2069`;
+/** A chance to win the game, to a tenth of a percent, kept left to right inside right-to-left text: "34.9%", "34,9%". */
+export const chance = (share) => `\u2066${decimal(share * 100, 1)}%\u2069`;
 
-/** A loss of winning chances in percentage points: "5.2". */
-const lossPoints = (loss) => (loss * 100).toFixed(1);
+/** A loss of winning chances in percentage points: "5.2 percentage points", in French "5,2 points de pourcentage". */
+const lossPoints = (loss) => count("percentagePoints", loss * 100, { n: decimal(loss * 100, 1) }, 1);
 
 /** Points with their sign, kept left to right inside right-to-left text. */
-export const points = (value) => `\u2066${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(2)}\u2069`;
+export const points = (value) => `\u2066${value >= 0 ? "+" : "−"}${decimal(Math.abs(value), 2)}\u2069`;
+
+/** Expected points in words: "+3.12 points", in French "+3,12 points" but "−0,45 point" (under 2, singular). */
+const pointsWords = (value) => count("pointsN", Math.abs(value), { n: points(value) }, 2);
 
 /** A translated sentence whose {cards} became card chips. */
 function rich(text, chip) {
@@ -133,10 +136,17 @@ export function exposure(facts, names, seat = null) {
   return facts.exposes >= 1 ? t(key, words) : t(`${key}Share`, { ...words, share: pct(facts.exposes) });
 }
 
+/**
+ * Why an option is worth its numbers, set apart from them by a dash as the verdict of a replay step sets them: the
+ * reason ran into the points ("(−6.31 points)your hand holds no combination"). A dash, not the terminal's colon:
+ * the reasons hold colons of their own ("a bluff: its settlement points…").
+ */
+const hintReason = (why) => (why.length ? el("span", { class: "hint-reason" }, " — ", ...why) : null);
+
 /** The hint panel: the best options of the seat's decision, their expected points and why. */
 export function hintPanel(hint, names, chip, close) {
   const known = Boolean(hint.exact && hint.guesses === 1);
-  const how = known ? t("hintExact") : t("hintGuesses", { n: hint.guesses });
+  const how = known ? t("hintExact") : count("hintGuesses", hint.guesses);
   // With three players the others' points are their average (the search's margin): say so (a learner's audit).
   const note = names.players === 3 ? "hintNoteThree" : "hintNote";
   const floors = outcomeFloors(hint.options);
@@ -147,8 +157,8 @@ export function hintPanel(hint, names, chip, close) {
     el("ol", { class: "hint-options" }, hint.options.map((option, i) => el("li", { class: i === 0 ? "best" : "", "data-option": i },
       el("span", { class: "hint-option" }, optionName(option, names, chip)),
       el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
-      option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${t("pointsN", { n: points(option.expected) })})`),
-      el("span", { class: "hint-reason" }, reason(option, names, chip, { known, floors }))))),
+      option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${pointsWords(option.expected)})`),
+      hintReason(reason(option, names, chip, { known, floors }))))),
     el("p", { class: "hint muted" }, t(note, { how })));
 }
 
@@ -164,9 +174,10 @@ export function declaredWords(name, kind) {
 /**
  * What a decision did, with the class and the loss: in the words of the replay's caption for its step
  * (`caption(step)`: "Bot 2 drops 5o" where the card was laid on the table, which the analysis alone cannot tell),
- * or else from the analysis ("Bot 2 plays 5o").
+ * or else from the analysis ("Bot 2 plays 5o"). `graded`: false in the list of decisions, whose chip before each
+ * says its class ("Mistake Round 2, deal 6: … — Mistake, 5.2 …" said it twice).
  */
-function decisionLabel(decision, names, caption) {
+function decisionLabel(decision, names, caption, graded = true) {
   const who = names.seatName(decision.seat);
   const taken = decision.taken;
   let did = caption?.(decision.index + 1);
@@ -176,7 +187,7 @@ function decisionLabel(decision, names, caption) {
   // The card the seat played gave its side's bluff away: said with what it did (the terminal's "which exposes").
   const exposed = exposure(takenOption(decision)?.facts || {}, names, decision.seat);
   if (exposed) did = `${did} · ${exposed}`;
-  return t("decisionLabel", {
+  return t(graded ? "decisionLabel" : "decisionListed", {
     round: decision.round + 1, deal: decision.deal + 1, did, grade: gradeName(decision.class), loss: lossPoints(decision.loss),
   });
 }
@@ -247,7 +258,7 @@ export function verdict(decision, names, chip) {
   if (decision.class !== "best") {
     const known = Boolean(decision.exact && decision.guesses === 1);
     const taken = takenOption(decision) || best;
-    const value = (option) => `${chance(option.chance)} (${t("pointsN", { n: points(option.expected) })})`;
+    const value = (option) => `${chance(option.chance)} (${pointsWords(option.expected)})`;
     out.push(" ", t("lossOf", { loss: lossPoints(decision.loss) }), " · ", t("takenWas"), " ",
       ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false, known, seat: decision.seat }),
       " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
@@ -324,7 +335,7 @@ function graph(analysis, { names, players, last, current, go, caption }) {
 
 /** A number with its sign, isolated left to right (so Arabic text shows "+5", never "5+"). */
 export const signed = (value, digits = 0) => el("bdi", { dir: "ltr", class: "num" },
-  `${value > 0 ? "+" : value < 0 ? "−" : ""}${Math.abs(value).toFixed(digits)}`);
+  `${value > 0 ? "+" : value < 0 ? "−" : ""}${decimal(Math.abs(value), digits)}`);
 
 /**
  * The graph's frame: its scale in chances to win (100%, an even 50% on the middle line, 0%), its steps (first and
@@ -359,8 +370,8 @@ function graphFrame(analysis, { names, players, last }, svg) {
  * moves were counted has none, and says the decisions alone.
  */
 export function seatSummaryText(s) {
-  const of = s.moves === undefined || s.moves === null ? "" : t("ofMoves", { moves: s.moves });
-  return t(s.decisions === 1 ? "seatSummaryOne" : "seatSummary", { n: s.decisions, of, loss: lossPoints(s.average_loss) });
+  const of = s.moves === undefined || s.moves === null ? "" : count("ofMoves", s.moves, { moves: s.moves });
+  return count("seatSummary", s.decisions, { of, loss: lossPoints(s.average_loss) });
 }
 
 /** The analysis of a finished game beside its replay: the graph, each seat's summary, the costly decisions. */
@@ -369,6 +380,8 @@ export function analysisPanel(analysis, { names, players, last, current, go, chi
     el("b", {}, names.seatName(s.seat)), " ",
     seatSummaryText(s), " · ",
     GRADES.map((g) => `${gradeName(g)} ${s.classes[g]}`).join(" · ")));
+  // Every decision that lost some chance to win, good ones too (the terminal's list of slips): the heading says so,
+  // where the graph's legend names the classes it marks, the inaccuracies and worse.
   const costly = analysis.decisions.filter((d) => d.class !== "best")
     .sort((a, b) => b.loss - a.loss || a.index - b.index);
   return el("section", { class: "analysis panel", id: "analysis", "aria-labelledby": "analysis-title" },
@@ -377,13 +390,13 @@ export function analysisPanel(analysis, { names, players, last, current, go, chi
       ...graphFrame(analysis, { names, players, last }, graph(analysis, { names, players, last, current, go, caption })),
       el("figcaption", { class: "hint" },
         (players === 4 ? 2 : players) === 2 ? t("graphAhead", { name: names.sideName(0), other: names.sideName(1) }) : "",
-        t("graphCaption", { guesses: analysis.method.guesses }))),
+        count("graphCaption", analysis.method.guesses, { guesses: analysis.method.guesses }))),
     el("ul", { class: "analysis-seats" }, summaries),
     costly.length ? el("details", { class: "analysis-costly", open: true },
       el("summary", {}, t("costlyTitle", { n: costly.length })),
       el("ol", {}, costly.map((d) => el("li", {},
         el("button", { type: "button", class: "link", "data-step": d.index + 1, "data-focus": `costly-${d.index + 1}`, onclick: () => go(d.index + 1) },
           el("span", { class: `grade grade-${d.class}` }, gradeName(d.class)), " ",
-          decisionLabel(d, names, caption)))))) : el("p", { class: "hint" }, t("noCostly")),
+          decisionLabel(d, names, caption, false)))))) : el("p", { class: "hint" }, t("noCostly")),
     el("p", { class: "hint muted" }, t("analysisNote")));
 }

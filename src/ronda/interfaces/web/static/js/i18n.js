@@ -87,11 +87,11 @@ const en = {
   s_auto_declare: "automatic announcements", s_chain_points: "chain {points}", s_undeclared_ronda_penalty: "hidden ronda costs {n}",
   variantOff: "no {what}",
   // table
-  you: "You", us: "Us", them: "Them", pair: "{a} & {b}", scores: "Scores", pointsOf: "{name}: {points} points",
+  you: "You", us: "Us", them: "Them", pair: "{a} & {b}", scores: "Scores", pointsOf: "{name}: {points} points", pointsOf_one: "{name}: {points} point",
   targetHint: "The first side to reach this score wins", roundDeal: "Round {round} · deal {deal}/{deals}",
   connected: "Connected", reconnecting: "Reconnecting…", dealer: "Dealer", dealerShort: "D",
   declaredHint: "Declared for this deal", exposedHint: "This declaration was false",
-  pileN: "{n} taken", byThePair: "by the pair", owesN: "owes {n}", pileOf: "{name}: {n} cards captured", cardsInHand: "{n} cards in hand",
+  pileN: "{n} taken", byThePair: "by the pair", owesN: "owes {n}", pileOf: "{name}: {n} cards captured", pileOf_one: "{name}: {n} card captured", cardsInHand: "{n} cards in hand", cardsInHand_one: "{n} card in hand",
   shownHand: "Hand shown by a challenge", declaring: "declaring", playing: "playing", away: "away", here: "connected",
   botFor: "the computer plays for now", stalled: "the server cannot play for this seat just now: it tries again", table: "Table", stockN: "{n} in the stock", stockEmpty: "stock empty",
   chainOpen: "Chain open on the {rank}s ({side}):", lastDrop: "Just dropped:", emptyTable: "The table is empty",
@@ -131,7 +131,7 @@ const en = {
   // ratings and players' pages
   leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard — {n}-player games", leaderboardOf_2: "Leaderboard — two-player games", leaderboardOf_3: "Leaderboard — three-player games", leaderboardOf_4: "Leaderboard — four-player games", player: "Player", rating: "Rating",
   wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
-  allGamesRecord: "{wins} won · {losses} lost", provisional: "(provisional)", provisionalNote: "A new rating starts cautious and moves fast: until it settles, a win raises it more than a loss lowers it.", provisionalPlayers: "Provisional: fewer than {n} rated games",
+  allGamesRecord: "{wins} · {losses}", gamesWon: "{n} won", gamesLost: "{n} lost", provisional: "(provisional)", provisionalNote: "A new rating starts cautious and moves fast: until it settles, a win raises it more than a loss lowers it.", provisionalPlayers: "Provisional: fewer than {n} rated games",
   resultWon: "Won", resultLost: "Lost", unrated: "unrated", privateTable: "private table (only you see it)",
   ratingTitle: "Rating", notRated: "Not rated:", unrated_bot: "games with a bot are not rated.",
   unrated_guest: "a player without a kept name is not rated — keep a name to be rated.",
@@ -177,7 +177,7 @@ const en = {
   n_contest: "Ronda contest decided: {side} {points}",
   n_announce_scored: "{side} {points} for the announcement",
   n_taken_back: "{side} {points}: announcement points taken back",
-  n_transfer: "{payer} → {payee}: {cards} cards ({reason})", n_owed: "— {owed} still owed",
+  n_transfer: "{payer} → {payee}: {cards} cards ({reason})", n_transfer_one: "{payer} → {payee}: {cards} card ({reason})", n_owed: "— {owed} still owed",
   n_exposed: "{name}'s {kind} was false!", n_exposed_you: "Your {kind} was false!",
   n_challenge: "{name} challenges {target}: {hand} — {verdict}",
   n_challenge_you: "You challenge {target}: {hand} — {verdict}",
@@ -233,7 +233,7 @@ const en = {
   e_damaged: "This table's game cannot be opened.",
   // hints and analyses (ronda.analysis: every option valued from what the seat could see)
   hint: "Hint", hintAsk: "Your best options now, from what you can see (H)", hintThinking: "Thinking…",
-  hintTitle: "Your best options", hintGuesses: "{n} guesses of the hidden cards", hintExact: "the cards left are known",
+  hintTitle: "Your best options", hintGuesses: "{n} guesses of the hidden cards", hintGuesses_one: "{n} guess of the hidden cards", hintExact: "the cards left are known",
   hintNote: "Your chance to win the game after each option, from what you can see ({how}); in brackets the expected points, your side's minus the others', over the rest of the round. Hints are kept with the game.",
   hintNoteThree: "Your chance to win the game after each option, from what you can see ({how}); in brackets the expected points, yours minus the average of the other two players', over the rest of the round. Hints are kept with the game.",
   chanceToWin: "chance to win the game",
@@ -276,19 +276,21 @@ const en = {
   chance_loses: "loses the game within this round in {share} of the guesses, against {other} after {option}",
   allowHints: "Hints: players may ask for their best options (kept with the game)",
   grade_best: "Best", grade_good: "Good", grade_inaccuracy: "Inaccuracy", grade_mistake: "Mistake", grade_blunder: "Blunder",
-  lossOf: "{loss} percentage points less chance to win than the best", bestWas: "best:", afterHint: "after a hint",
-  decisionLabel: "Round {round}, deal {deal}: {did} — {grade}, {loss} percentage points less chance to win than the best",
+  percentagePoints: "{n} percentage points",
+  lossOf: "{loss} less chance to win than the best", bestWas: "best:", afterHint: "after a hint",
+  decisionLabel: "Round {round}, deal {deal}: {did} — {grade}, {loss} less chance to win than the best",
+  decisionListed: "Round {round}, deal {deal}: {did} — {loss} less chance to win than the best",
   graphTitle: "Chance to win over the game",
   graphAhead: "Above the dashed line {name} is ahead, below it {other}. ",
-  legend: "Legend", legendTwo: "{name}'s chance to win (below the middle line: {other} is more likely to win)", legendMarks: "A decision that lost winning chances (a button to its step)",
+  legend: "Legend", legendTwo: "{name}'s chance to win (below the middle line: {other} is more likely to win)", legendMarks: "An inaccuracy, a mistake or a blunder (a button to its step)",
   graphSteps: "decisions, in the order played",
-  graphDescTwo: "The chance {name} had to win the game after each decision, as the deciding player could see it; above the middle line {name} is more likely to win. Marks show the decisions that lost winning chances: each is a button to that step.",
-  graphDescAll: "Each player's chance to win the game at its own decisions, as it could see it; the middle line is an even chance. Marks show the decisions that lost winning chances: each is a button to that step.",
+  graphDescTwo: "The chance {name} had to win the game after each decision, as the deciding player could see it; above the middle line {name} is more likely to win. Marks show the inaccuracies, mistakes and blunders: each is a button to that step.",
+  graphDescAll: "Each player's chance to win the game at its own decisions, as it could see it; the middle line is an even chance. Marks show the inaccuracies, mistakes and blunders: each is a button to that step.",
   graphCaption: "Every decision valued from what its player could see then ({guesses} guesses of the hidden cards a decision).",
-  seatSummary: "{n} decisions with a choice{of}, average loss {loss} percentage points", seatSummaryOne: "1 decision with a choice{of}, loss {loss} percentage points",
-  ofMoves: " (of {moves} moves)",
-  costlyTitle: "Decisions that lost winning chances ({n})", noCostly: "No decision lost a noticeable chance to win.",
-  analysisTitle: "Analysis", analyse: "Analyse the game", analysing: "Analysing: {done} of {total} decisions with a choice…",
+  seatSummary: "{n} decisions with a choice{of}, average loss {loss}", seatSummary_one: "{n} decision with a choice{of}, loss {loss}",
+  ofMoves: " (of {moves} moves)", ofMoves_one: " (of {moves} move)",
+  costlyTitle: "Decisions that lost some chance to win ({n})", noCostly: "No decision lost a noticeable chance to win.",
+  analysisTitle: "Analysis", analyse: "Analyse the game", analysing: "Analysing: {done} of {total} decisions with a choice…", analysing_one: "Analysing: {done} of {total} decision with a choice…",
   analysisBusy: "The server is analysing other games: trying again shortly…",
   analysisNote: "Each option is valued by its chance to win the game; classes by the percentage points of that chance lost against the best option: best under 1, good under 2.5, inaccuracy under 5, mistake under 10, blunder 10 or more.",
   e_hints_off: "Hints are off at this table.", e_busy: "The server is busy: try again in a moment.",
@@ -343,7 +345,7 @@ const fr = {
   botName: "Robot {seat}", botLevel: "Ordinateur · {level}",
   preset_classic: "Classique", preset_advanced: "Avancée (devoir du donneur)", "preset_four-card": "Mains de quatre cartes",
   preset_cards: "Payé en cartes", preset_short: "Partie courte", preset_heavy: "Pénalités lourdes", "preset_ace-high": "As fort",
-  variants: "Variantes", variantsChanged: "{n} modifiée(s)", variantsHint: "Partez des règles ci-dessus et changez ce que votre table joue autrement.",
+  variants: "Variantes", variantsChanged: "{n} modifiées", variantsChanged_one: "{n} modifiée", variantsHint: "Partez des règles ci-dessus et changez ce que votre table joue autrement.",
   v_dealer_duty: "Devoir du donneur : le donneur doit prendre avec sa dernière carte", v_ace_high: "As fort : les 1 font la plus forte ronda et tringa",
   v_four_card_hands: "Mains de quatre cartes, rien n'est retourné sur la table (2 ou 4 joueurs)",
   v_transfer_scoring: "Payé en cartes : les points se paient en cartes prises ; seul le compte des cartes marque",
@@ -359,11 +361,11 @@ const fr = {
   presetHelp_short: "Une partie plus courte, en 25 points.",
   presetHelp_heavy: "Une chaîne paie 1, 6 et 15, et une ronda cachée coûte 5 comme une tringa cachée.",
   "presetHelp_ace-high": "Une paire ou un brelan de 1 est la plus forte ronda ou tringa, puis 12, 11, 10 jusqu'au 2.",
-  you: "Vous", us: "Nous", them: "Eux", pair: "{a} et {b}", scores: "Scores", pointsOf: "{name} : {points} points",
+  you: "Vous", us: "Nous", them: "Eux", pair: "{a} et {b}", scores: "Scores", pointsOf: "{name} : {points} points", pointsOf_one: "{name} : {points} point",
   targetHint: "Le premier camp à atteindre ce score gagne", roundDeal: "Manche {round} · donne {deal}/{deals}",
   connected: "Connecté", reconnecting: "Reconnexion…", dealer: "Donneur", dealerShort: "D",
   declaredHint: "Annonce de cette donne", exposedHint: "Cette annonce était fausse",
-  pileN: "{n} prises", byThePair: "à deux", owesN: "doit {n}", pileOf: "{name} : {n} cartes prises", cardsInHand: "{n} cartes en main",
+  pileN: "{n} prises", pileN_one: "{n} prise", byThePair: "à deux", owesN: "doit {n}", pileOf: "{name} : {n} cartes prises", pileOf_one: "{name} : {n} carte prise", cardsInHand: "{n} cartes en main", cardsInHand_one: "{n} carte en main",
   shownHand: "Main montrée après une contestation", declaring: "annonce", playing: "joue", away: "absent", here: "connecté",
   botFor: "l'ordinateur joue en attendant", stalled: "le serveur ne peut pas jouer pour cette place à l'instant : il réessaie", table: "Table", stockN: "{n} au talon", stockEmpty: "talon vide",
   chainOpen: "Chaîne ouverte sur les {rank} ({side}) :", lastDrop: "Vient d'être posée :", emptyTable: "La table est vide",
@@ -402,7 +404,7 @@ const fr = {
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement — parties à {n} joueurs", leaderboardOf_2: "Classement — parties à deux joueurs", leaderboardOf_3: "Classement — parties à trois joueurs", leaderboardOf_4: "Classement — parties à quatre joueurs", player: "Joueur", rating: "Cote",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
-  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} gagnées · {losses} perdues", provisional: "(provisoire)", provisionalNote: "Un classement nouveau part prudent et bouge vite : tant qu'il n'est pas établi, une victoire le fait monter plus qu'une défaite ne le fait baisser.", provisionalPlayers: "Provisoire : moins de {n} parties classées",
+  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} · {losses}", gamesWon: "{n} gagnées", gamesWon_one: "{n} gagnée", gamesLost: "{n} perdues", gamesLost_one: "{n} perdue", provisional: "(provisoire)", provisionalNote: "Un classement nouveau part prudent et bouge vite : tant qu'il n'est pas établi, une victoire le fait monter plus qu'une défaite ne le fait baisser.", provisionalPlayers: "Provisoire : moins de {n} parties classées",
   resultWon: "Gagnée", resultLost: "Perdue", unrated: "non classée", privateTable: "table privée (vous seul la voyez)",
   ratingTitle: "Cote", notRated: "Partie non classée :", unrated_bot: "les parties avec un robot ne comptent pas.",
   unrated_guest: "un joueur sans nom gardé n'est pas classé — gardez un nom pour être classé.",
@@ -445,7 +447,7 @@ const fr = {
   n_contest: "Duel d'annonces tranché : {side} {points}",
   n_announce_scored: "{side} {points} pour l'annonce",
   n_taken_back: "{side} {points} : points d'annonce repris",
-  n_transfer: "{payer} → {payee} : {cards} cartes ({reason})", n_owed: "— {owed} encore dues",
+  n_transfer: "{payer} → {payee} : {cards} cartes ({reason})", n_transfer_one: "{payer} → {payee} : {cards} carte ({reason})", n_owed: "— {owed} encore dues",
   n_exposed: "La {kind} de {name} était fausse !", n_exposed_you: "Votre {kind} était fausse !",
   n_challenge: "{name} conteste {target} : {hand} — {verdict}",
   n_challenge_you: "Vous contestez {target} : {hand} — {verdict}",
@@ -496,11 +498,11 @@ const fr = {
   e_damaged: "La partie de cette table ne peut pas être ouverte.",
   // conseils et analyses (ronda.analysis : chaque option évaluée d'après ce que le joueur pouvait voir)
   hint: "Conseil", hintAsk: "Vos meilleures options maintenant, d'après ce que vous voyez (H)", hintThinking: "Réflexion…",
-  hintTitle: "Vos meilleures options", hintGuesses: "{n} hypothèses sur les cartes cachées", hintExact: "les cartes restantes sont connues",
+  hintTitle: "Vos meilleures options", hintGuesses: "{n} hypothèses sur les cartes cachées", hintGuesses_one: "{n} hypothèse sur les cartes cachées", hintExact: "les cartes restantes sont connues",
   hintNote: "Votre chance de gagner la partie après chaque option, d'après ce que vous voyez ({how}) ; entre parenthèses les points attendus, ceux de votre camp moins ceux des autres, sur le reste de la manche. Les conseils sont gardés avec la partie.",
   hintNoteThree: "Votre chance de gagner la partie après chaque option, d'après ce que vous voyez ({how}) ; entre parenthèses les points attendus, les vôtres moins la moyenne de ceux des deux autres joueurs, sur le reste de la manche. Les conseils sont gardés avec la partie.",
   chanceToWin: "chance de gagner la partie",
-  pointsN: "{n} points",
+  pointsN: "{n} points", pointsN_one: "{n} point",
   expectedPoints: "points attendus", optionDeclare: "Annoncer {kind}", optionChallenge: "Contester {name}",
   why_takes: "prend {cards}", why_raise: "relance la chaîne, prend {cards}", why_drops: "la pose sur la table",
   why_likelyCaida: "{name} a un {rank} dans {share} des hypothèses : caida probable",
@@ -539,19 +541,22 @@ const fr = {
   chance_loses: "perd la partie dans cette manche dans {share} des hypothèses, contre {other} après {option}",
   allowHints: "Conseils : les joueurs peuvent demander leurs meilleures options (gardés avec la partie)",
   grade_best: "Meilleur", grade_good: "Bon", grade_inaccuracy: "Imprécision", grade_mistake: "Erreur", grade_blunder: "Gaffe",
-  lossOf: "{loss} points de pourcentage de chance de gagner de moins que le meilleur", bestWas: "meilleur :", afterHint: "après un conseil",
-  decisionLabel: "Manche {round}, donne {deal} : {did} — {grade}, {loss} points de pourcentage de chance de gagner de moins que le meilleur",
+  // Under 2 a French noun is singular: "0,4 point", "1,5 point" (Intl.PluralRules, by the number as written).
+  percentagePoints: "{n} points de pourcentage", percentagePoints_one: "{n} point de pourcentage",
+  lossOf: "{loss} de chance de gagner de moins que le meilleur", bestWas: "meilleur :", afterHint: "après un conseil",
+  decisionLabel: "Manche {round}, donne {deal} : {did} — {grade}, {loss} de chance de gagner de moins que le meilleur",
+  decisionListed: "Manche {round}, donne {deal} : {did} — {loss} de chance de gagner de moins que le meilleur",
   graphTitle: "Chance de gagner au fil de la partie",
   graphAhead: "Au-dessus de la ligne pointillée, {name} mène ; en dessous, {other}. ",
-  legend: "Légende", legendTwo: "Chance de {name} de gagner (sous la ligne du milieu : {other} a plus de chances)", legendMarks: "Une décision qui a coûté des chances de gagner (un bouton vers ce coup)",
+  legend: "Légende", legendTwo: "Chance de {name} de gagner (sous la ligne du milieu : {other} a plus de chances)", legendMarks: "Une imprécision, une erreur ou une gaffe (un bouton vers ce coup)",
   graphSteps: "décisions, dans l'ordre joué",
-  graphDescTwo: "La chance de {name} de gagner la partie après chaque décision, telle que le joueur qui décidait pouvait la voir ; au-dessus de la ligne du milieu, {name} a plus de chances de gagner. Les marques montrent les décisions qui ont coûté des chances de gagner : chacune est un bouton vers ce coup.",
-  graphDescAll: "La chance de chaque joueur de gagner la partie à ses propres décisions, telle qu'il pouvait la voir ; la ligne du milieu est une chance égale. Les marques montrent les décisions qui ont coûté des chances de gagner : chacune est un bouton vers ce coup.",
+  graphDescTwo: "La chance de {name} de gagner la partie après chaque décision, telle que le joueur qui décidait pouvait la voir ; au-dessus de la ligne du milieu, {name} a plus de chances de gagner. Les marques montrent les imprécisions, les erreurs et les gaffes : chacune est un bouton vers ce coup.",
+  graphDescAll: "La chance de chaque joueur de gagner la partie à ses propres décisions, telle qu'il pouvait la voir ; la ligne du milieu est une chance égale. Les marques montrent les imprécisions, les erreurs et les gaffes : chacune est un bouton vers ce coup.",
   graphCaption: "Chaque décision est évaluée d'après ce que son joueur pouvait voir alors ({guesses} hypothèses sur les cartes cachées par décision).",
-  seatSummary: "{n} décisions avec un choix{of}, perte moyenne {loss} points de pourcentage", seatSummaryOne: "1 décision avec un choix{of}, perte {loss} points de pourcentage",
-  ofMoves: " (sur {moves} coups)",
-  costlyTitle: "Les décisions qui ont coûté des chances de gagner ({n})", noCostly: "Aucune décision n'a coûté de chance de gagner notable.",
-  analysisTitle: "Analyse", analyse: "Analyser la partie", analysing: "Analyse : {done} sur {total} décisions avec un choix…",
+  seatSummary: "{n} décisions avec un choix{of}, perte moyenne {loss}", seatSummary_one: "{n} décision avec un choix{of}, perte {loss}",
+  ofMoves: " (sur {moves} coups)", ofMoves_one: " (sur {moves} coup)",
+  costlyTitle: "Les décisions qui ont coûté des chances de gagner, même peu ({n})", noCostly: "Aucune décision n'a coûté de chance de gagner notable.",
+  analysisTitle: "Analyse", analyse: "Analyser la partie", analysing: "Analyse : {done} sur {total} décisions avec un choix…", analysing_one: "Analyse : {done} sur {total} décision avec un choix…",
   analysisBusy: "Le serveur analyse d'autres parties : nouvel essai dans un instant…",
   analysisNote: "Chaque option est évaluée par sa chance de gagner la partie ; classes selon les points de pourcentage de cette chance perdus face à la meilleure option : meilleur sous 1, bon sous 2,5, imprécision sous 5, erreur sous 10, gaffe à 10 ou plus.",
   e_hints_off: "Les conseils sont désactivés à cette table.", e_busy: "Le serveur est occupé : réessayez dans un instant.",
@@ -576,32 +581,33 @@ const ar = {
   playNow: "العب الآن", playNowHint: "العب مع من يبحث عن اللعبة نفسها: تجلسون معًا حالما يكتمل العدد.",
   playPublic: "هذه الطاولات عامة: تظهر في الصفحة الرئيسية ويمكن لأي أحد مشاهدتها.",
   playBots: "يملأ الحاسوب المقاعد الفارغة", playWait: "بعد انتظار اللاعبين", playLevel: "مستوى الحاسوب",
-  // The number agrees with what is counted: one (singular), two (the dual), three (the plural).
-  playWaiting: "في انتظار {n} لاعبين آخرين…", playWaiting_1: "في انتظار لاعب آخر…", playWaiting_2: "في انتظار لاعبَين آخرَين…",
+  // The number agrees with what is counted (count()): one (the singular), two (the dual), 3 to 10 (the plural), 11
+  // to 99 (the accusative singular), 100 and on (the genitive singular, the plain key).
+  playWaiting: "في انتظار {n} لاعبين آخرين…", playWaiting_one: "في انتظار لاعب آخر…", playWaiting_two: "في انتظار لاعبَين آخرَين…",
   playBotsIn: "الحاسوب بعد {n} ث.", playCancel: "توقف عن الانتظار", playCancelled: "لم تعد في الانتظار.", playReplaced: "طلبت اللعب من صفحة أو جهاز آخر: أنت تنتظر هناك الآن.", playLost: "لم يعد طلبك لدى الخادم (ربما أُعيد تشغيله، أو توقفت هذه الصفحة عن متابعته مدة): اضغط «العب الآن» لتطلب من جديد.",
   secondsN: "{n} ث", minutesSecondsN: "{m} د {s} ث",
   playAlone: "لم يطلب أحد غيرك هذه اللعبة بعد: انتظرت {time}.",
   playAloneWhat: "ضع علامة على «{bots}» ليأخذ الحاسوب المقاعد الفارغة، أو أنشئ طاولة جديدة أدناه واختر «{friend}» لمقعد، ثم أرسل رابط الدعوة إلى صديق.",
   close: "إغلاق", keysHint: "المفاتيح: {keys}", keyPlay: "1–9 للعب ورقة", keyDeclare: "{letters} للإعلان", keyHint: "H لنصيحة", keyHelp: "? لهذه المساعدة",
-  term_caida: "كايدة", term_caida_means: "أخذ الورقة التي رماها اللاعب السابق للتو: +1 (ضربة، بواحد)",
-  term_missa: "ميسا", term_missa_means: "إفراغ الطاولة بالأخذ: +1 (لحسة)",
+  term_caida: "كايدة", term_caida_means: "أخذ الورقة التي رماها اللاعب السابق للتو: \u2066+1\u2069 (ضربة، بواحد)",
+  term_missa: "ميسا", term_missa_means: "إفراغ الطاولة بالأخذ: \u2066+1\u2069 (لحسة)",
   term_ronda: "روندا", term_ronda_means: "زوج في اليد الموزّعة: نقطة واحدة، يُعلن قبل اللعب",
   term_tringa: "ترينكا", term_tringa_means: "ثلاث أوراق من رقم واحد في اليد الموزّعة: 5 نقاط",
   title: "روندا", tagline: "لعبة الورق المغربية",
   pitch: "خذ الأوراق بالرقم وبالتسلسل الذي يليه، نادِ كايدة وميسا، أعلن روندا وترينكا — أو خادع بها. أول من يبلغ 41 يفوز. العب ضد الحاسوب أو ادعُ أصدقاءك.",
   howTo: "طريقة اللعب",
   howTo1: "العب ورقة واحدة في كل دور. الورقة المساوية لورقة على الطاولة تأخذها مع كل ما يليها في التسلسل 1 2 3 4 5 6 7 10 11 12.",
-  howTo2: "كايدة (ضربة، بواحد): أخذ الورقة التي رماها اللاعب السابق للتو — +1.",
-  howTo3: "ميسا (لحسة): إفراغ الطاولة — +1.",
+  howTo2: "كايدة (ضربة، بواحد): أخذ الورقة التي رماها اللاعب السابق للتو — \u2066+1\u2069.",
+  howTo3: "ميسا (لحسة): إفراغ الطاولة — \u2066+1\u2069.",
   howTo4: "روندا (زوج) وترينكا (ثلاث من رقم واحد): تُعلن في بداية كل توزيعة، والأقوى يأخذ نقاط الجميع. الخداع مسموح، والتحدي يكشف اليد.",
   howTo5: "بعد لعب الرزمة كلها، كل ورقة فوق العشرين في المأخوذ نقطة (فوق 13 مع ثلاثة لاعبين). أول فريق يبلغ الهدف يفوز.",
-  newTable: "طاولة جديدة", yourName: "اسمك", namePlaceholder: "مثلًا: أمينة", players: "اللاعبون", playersN: "{n} لاعبين",
+  newTable: "طاولة جديدة", yourName: "اسمك", namePlaceholder: "مثلًا: أمينة", players: "اللاعبون", playersN: "{n} لاعب", playersN_one: "لاعب واحد", playersN_two: "لاعبان", playersN_few: "{n} لاعبين", playersN_many: "{n} لاعبًا",
   preset: "القواعد", target: "الهدف", targetN: "حتى {n}", otherSeats: "المقاعد الأخرى", seatN: "المقعد {n}",
   seatWho: "من يلعب المقعد {n}", levelOf: "مستوى المقعد {n}", opponent: "خصم", partner: "شريك",
   bot: "الحاسوب", human: "صديق (دعوة)", create: "أنشئ الطاولة", tables: "الطاولات",
   noTables: "لا توجد طاولات بعد — أنشئ الأولى.", open: "مفتوحة", inPlay: "جارية", finished: "منتهية",
   join: "انضم", resume: "تابع", watch: "شاهد", replay: "أعد المشاهدة", freeSeat: "مقعد شاغر",
-  justNow: "الآن", minutesAgo: "منذ {n} د", hoursAgo: "منذ {n} س", daysAgo: "منذ {n} أيام",
+  justNow: "الآن", minutesAgo: "منذ {n} د", hoursAgo: "منذ {n} س", daysAgo: "منذ {n} يوم", daysAgo_one: "منذ يوم", daysAgo_two: "منذ يومين", daysAgo_few: "منذ {n} أيام", daysAgo_many: "منذ {n} يومًا",
   offline: "تعذّر الوصول إلى الخادم.",
   invitedBy: "{name} يدعوك إلى لعب روندا", takeSeat: "اجلس إلى الطاولة", justWatch: "شاهد فقط",
   level_easy: "سهل", level_medium: "متوسط", level_hard: "صعب", level_expert: "خبير", level_random: "عشوائي",
@@ -624,11 +630,11 @@ const ar = {
   presetHelp_short: "لعبة أقصر، حتى 25.",
   presetHelp_heavy: "السلسلة تدفع 1 و6 و15، والروندا المخفية تكلّف 5 مثل الترينكا المخفية.",
   "presetHelp_ace-high": "زوج أو ثلاثة من الواحد أقوى روندا أو ترينكا، ثم 12 و11 و10 نزولًا إلى 2.",
-  you: "أنت", us: "نحن", them: "هم", pair: "{a} و{b}", scores: "النقاط", pointsOf: "{name}: {points} نقطة",
+  you: "أنت", us: "نحن", them: "هم", pair: "{a} و{b}", scores: "النقاط", pointsOf: "{name}: {points} نقطة", pointsOf_one: "{name}: نقطة واحدة", pointsOf_two: "{name}: نقطتان", pointsOf_few: "{name}: {points} نقاط",
   targetHint: "أول فريق يبلغ هذا العدد يفوز", roundDeal: "الجولة {round} · التوزيعة {deal}/{deals}",
   connected: "متصل", reconnecting: "إعادة الاتصال…", dealer: "الموزّع", dealerShort: "م",
   declaredHint: "إعلان هذه التوزيعة", exposedHint: "كان هذا الإعلان كاذبًا",
-  pileN: "{n} مأخوذة", byThePair: "للفريق", owesN: "عليه {n}", pileOf: "{name}: {n} ورقة مأخوذة", cardsInHand: "{n} أوراق في اليد",
+  pileN: "{n} مأخوذة", byThePair: "للفريق", owesN: "عليه {n}", pileOf: "{name}: {n} ورقة مأخوذة", pileOf_one: "{name}: ورقة واحدة مأخوذة", pileOf_two: "{name}: ورقتان مأخوذتان", pileOf_few: "{name}: {n} أوراق مأخوذة", cardsInHand: "{n} ورقة في اليد", cardsInHand_zero: "لا أوراق في اليد", cardsInHand_one: "ورقة واحدة في اليد", cardsInHand_two: "ورقتان في اليد", cardsInHand_few: "{n} أوراق في اليد",
   shownHand: "يد كُشفت بتحدٍّ", declaring: "يعلن", playing: "يلعب", away: "غائب", here: "متصل",
   botFor: "الحاسوب يلعب مؤقتًا", stalled: "لا يستطيع الخادم اللعب لهذا المقعد الآن: سيحاول من جديد", table: "الطاولة", stockN: "{n} في الرزمة", stockEmpty: "الرزمة فارغة",
   chainOpen: "سلسلة مفتوحة على {rank} ({side}):", lastDrop: "رُميت للتو:", emptyTable: "الطاولة فارغة",
@@ -667,7 +673,7 @@ const ar = {
   // التصنيف وصفحات اللاعبين
   leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب — مباريات بين {n} لاعبين", leaderboardOf_2: "الترتيب — مباريات بين لاعبَين", leaderboardOf_3: "الترتيب — مباريات بين ثلاثة لاعبين", leaderboardOf_4: "الترتيب — مباريات بين أربعة لاعبين", player: "اللاعب", rating: "التصنيف",
   wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",
-  allGames: "كل المباريات، مع الحاسوب أيضًا", allGamesRecord: "{wins} فوز · {losses} خسارة", provisional: "(مؤقت)", provisionalNote: "يبدأ التصنيف الجديد حذرًا ويتحرك بسرعة: إلى أن يستقر، يرفعه الفوز أكثر مما تخفضه الخسارة.", provisionalPlayers: "مؤقت: أقل من {n} مباريات مصنفة",
+  allGames: "كل المباريات، مع الحاسوب أيضًا", allGamesRecord: "{wins} · {losses}", gamesWon: "{n} فوز", gamesLost: "{n} خسارة", provisional: "(مؤقت)", provisionalNote: "يبدأ التصنيف الجديد حذرًا ويتحرك بسرعة: إلى أن يستقر، يرفعه الفوز أكثر مما تخفضه الخسارة.", provisionalPlayers: "مؤقت: أقل من {n} مباراة مصنفة", provisionalPlayers_one: "مؤقت: أقل من مباراة واحدة مصنفة", provisionalPlayers_two: "مؤقت: أقل من مباراتين مصنفتين", provisionalPlayers_few: "مؤقت: أقل من {n} مباريات مصنفة",
   resultWon: "فوز", resultLost: "خسارة", unrated: "غير مصنفة", privateTable: "طاولة خاصة (تظهر لك وحدك)",
   ratingTitle: "التصنيف", notRated: "غير مصنفة:", unrated_bot: "المباريات مع الحاسوب لا تُحتسب.",
   unrated_guest: "لاعب بلا اسم محفوظ لا يُصنَّف — احفظ اسمًا لتُصنَّف.",
@@ -709,7 +715,7 @@ const ar = {
   n_contest: "حُسم تنافس الإعلانات: {side} {points}",
   n_announce_scored: "{side} {points} للإعلان",
   n_taken_back: "{side} {points}: استُرجعت نقاط الإعلان",
-  n_transfer: "{payer} ← {payee}: {cards} أوراق ({reason})", n_owed: "— {owed} دين باقٍ",
+  n_transfer: "{payer} ← {payee}: {cards} ورقة ({reason})", n_transfer_one: "{payer} ← {payee}: ورقة واحدة ({reason})", n_transfer_two: "{payer} ← {payee}: ورقتان ({reason})", n_transfer_few: "{payer} ← {payee}: {cards} أوراق ({reason})", n_owed: "— {owed} دين باقٍ",
   n_exposed: "{kind} {name} كاذبة!", n_exposed_you: "{kind} الخاصة بك كاذبة!",
   n_challenge: "{name} يتحدى {target}: {hand} — {verdict}",
   n_challenge_you: "تتحدى {target}: {hand} — {verdict}",
@@ -760,7 +766,7 @@ const ar = {
   e_damaged: "تعذّر فتح لعبة هذه الطاولة.",
   // النصائح والتحليل (كل خيار مُقيَّم حسب ما كان يراه اللاعب)
   hint: "نصيحة", hintAsk: "أفضل خياراتك الآن، حسب ما تراه (H)", hintThinking: "أفكّر…",
-  hintTitle: "أفضل خياراتك", hintGuesses: "{n} تخمينًا للأوراق المخفية", hintExact: "الأوراق المتبقية معروفة",
+  hintTitle: "أفضل خياراتك", hintGuesses: "{n} تخمين للأوراق المخفية", hintGuesses_one: "تخمين واحد للأوراق المخفية", hintGuesses_two: "تخمينان للأوراق المخفية", hintGuesses_few: "{n} تخمينات للأوراق المخفية", hintGuesses_many: "{n} تخمينًا للأوراق المخفية", hintExact: "الأوراق المتبقية معروفة",
   hintNote: "فرصتك للفوز باللعبة بعد كل خيار، حسب ما تراه ({how})؛ وبين قوسين النقاط المتوقعة، نقاط فريقك ناقص نقاط الآخرين، في بقية الجولة. تُحفظ النصائح مع اللعبة.",
   hintNoteThree: "فرصتك للفوز باللعبة بعد كل خيار، حسب ما تراه ({how})؛ وبين قوسين النقاط المتوقعة، نقاطك ناقص متوسط نقاط اللاعبَين الآخرَين، في بقية الجولة. تُحفظ النصائح مع اللعبة.",
   chanceToWin: "فرصة الفوز باللعبة",
@@ -803,19 +809,21 @@ const ar = {
   chance_loses: "تخسر اللعبة في هذه الجولة في {share} من التخمينات، مقابل {other} بعد {option}",
   allowHints: "النصائح: يمكن للاعبين طلب أفضل خياراتهم (تُحفظ مع اللعبة)",
   grade_best: "الأفضل", grade_good: "جيد", grade_inaccuracy: "عدم دقة", grade_mistake: "خطأ", grade_blunder: "خطأ فادح",
-  lossOf: "فرصة فوز أقل من الأفضل بـ{loss} نقطة مئوية", bestWas: "الأفضل:", afterHint: "بعد نصيحة",
-  decisionLabel: "الجولة {round}، التوزيعة {deal}: {did} — {grade}، فرصة فوز أقل من الأفضل بـ{loss} نقطة مئوية",
+  percentagePoints: "{n} نقطة مئوية",
+  lossOf: "فرصة فوز أقل من الأفضل بـ{loss}", bestWas: "الأفضل:", afterHint: "بعد نصيحة",
+  decisionLabel: "الجولة {round}، التوزيعة {deal}: {did} — {grade}، فرصة فوز أقل من الأفضل بـ{loss}",
+  decisionListed: "الجولة {round}، التوزيعة {deal}: {did} — فرصة فوز أقل من الأفضل بـ{loss}",
   graphTitle: "فرصة الفوز على مدار اللعبة",
   graphAhead: "فوق الخط المتقطّع يتقدّم {name}، وتحته {other}. ",
-  legend: "مفتاح الرسم", legendTwo: "فرصة {name} في الفوز (تحت الخط الأوسط فرصة {other} أكبر)", legendMarks: "قرار كلّف فرصًا للفوز (زرّ إلى خطوته)",
+  legend: "مفتاح الرسم", legendTwo: "فرصة {name} في الفوز (تحت الخط الأوسط فرصة {other} أكبر)", legendMarks: "عدم دقة أو خطأ أو خطأ فادح (زرّ إلى خطوته)",
   graphSteps: "القرارات بترتيب لعبها",
-  graphDescTwo: "فرصة {name} في الفوز باللعبة بعد كل قرار، كما كان يراها اللاعب صاحب القرار؛ فوق الخط الأوسط تكون فرصة {name} أكبر. العلامات تُبيّن القرارات التي كلّفت فرصًا للفوز: كلٌّ منها زرٌّ إلى تلك الخطوة.",
-  graphDescAll: "فرصة كل لاعب في الفوز باللعبة عند قراراته، كما كان يراها؛ الخط الأوسط فرصة متساوية. العلامات تُبيّن القرارات التي كلّفت فرصًا للفوز: كلٌّ منها زرٌّ إلى تلك الخطوة.",
-  graphCaption: "كل قرار مُقيَّم حسب ما كان يراه لاعبه حينها ({guesses} تخمينًا للأوراق المخفية لكل قرار).",
-  seatSummary: "{n} قرارًا فيه اختيار{of}، متوسط الخسارة {loss} نقطة مئوية", seatSummaryOne: "قرار واحد فيه اختيار{of}، الخسارة {loss} نقطة مئوية",
-  ofMoves: " (من أصل {moves} حركة)",
-  costlyTitle: "القرارات التي كلّفت فرصًا للفوز ({n})", noCostly: "لم يكلّف أي قرار فرصة فوز تُذكر.",
-  analysisTitle: "التحليل", analyse: "حلّل اللعبة", analysing: "جارٍ التحليل: {done} من {total} قرارًا فيه اختيار…",
+  graphDescTwo: "فرصة {name} في الفوز باللعبة بعد كل قرار، كما كان يراها اللاعب صاحب القرار؛ فوق الخط الأوسط تكون فرصة {name} أكبر. العلامات تُبيّن حالات عدم الدقة والأخطاء والأخطاء الفادحة: كلٌّ منها زرٌّ إلى تلك الخطوة.",
+  graphDescAll: "فرصة كل لاعب في الفوز باللعبة عند قراراته، كما كان يراها؛ الخط الأوسط فرصة متساوية. العلامات تُبيّن حالات عدم الدقة والأخطاء والأخطاء الفادحة: كلٌّ منها زرٌّ إلى تلك الخطوة.",
+  graphCaption: "كل قرار مُقيَّم حسب ما كان يراه لاعبه حينها ({guesses} تخمين للأوراق المخفية لكل قرار).", graphCaption_one: "كل قرار مُقيَّم حسب ما كان يراه لاعبه حينها (تخمين واحد للأوراق المخفية لكل قرار).", graphCaption_two: "كل قرار مُقيَّم حسب ما كان يراه لاعبه حينها (تخمينان للأوراق المخفية لكل قرار).", graphCaption_few: "كل قرار مُقيَّم حسب ما كان يراه لاعبه حينها ({guesses} تخمينات للأوراق المخفية لكل قرار).", graphCaption_many: "كل قرار مُقيَّم حسب ما كان يراه لاعبه حينها ({guesses} تخمينًا للأوراق المخفية لكل قرار).",
+  seatSummary: "{n} قرار فيه اختيار{of}، متوسط الخسارة {loss}", seatSummary_one: "قرار واحد فيه اختيار{of}، الخسارة {loss}", seatSummary_two: "قراران فيهما اختيار{of}، متوسط الخسارة {loss}", seatSummary_few: "{n} قرارات فيها اختيار{of}، متوسط الخسارة {loss}", seatSummary_many: "{n} قرارًا فيه اختيار{of}، متوسط الخسارة {loss}",
+  ofMoves: " (من أصل {moves} حركة)", ofMoves_one: " (من أصل حركة واحدة)", ofMoves_two: " (من أصل حركتين)", ofMoves_few: " (من أصل {moves} حركات)",
+  costlyTitle: "القرارات التي كلّفت شيئًا من فرص الفوز ({n})", noCostly: "لم يكلّف أي قرار فرصة فوز تُذكر.",
+  analysisTitle: "التحليل", analyse: "حلّل اللعبة", analysing: "جارٍ التحليل: {done} من {total} قرار فيه اختيار…", analysing_one: "جارٍ التحليل: {done} من قرار واحد فيه اختيار…", analysing_two: "جارٍ التحليل: {done} من قرارين فيهما اختيار…", analysing_few: "جارٍ التحليل: {done} من {total} قرارات فيها اختيار…", analysing_many: "جارٍ التحليل: {done} من {total} قرارًا فيه اختيار…",
   analysisBusy: "الخادم يحلّل ألعابًا أخرى: إعادة المحاولة بعد قليل…",
   analysisNote: "يُقيَّم كل خيار بفرصته في الفوز باللعبة؛ والفئات حسب النقاط المئوية المفقودة من تلك الفرصة مقارنةً بأفضل خيار: الأفضل دون 1، جيد دون 2.5، عدم دقة دون 5، خطأ دون 10، خطأ فادح من 10 فأكثر.",
   e_hints_off: "النصائح معطّلة على هذه الطاولة.", e_busy: "الخادم مشغول: حاول بعد لحظة.",
@@ -897,10 +905,45 @@ export function refusal(error) {
   return error?.message ? t("e_generic", { message: error.message }) : t("e_offline");
 }
 
+// French elides "de" and "que" before a vowel: "Cavalier d'épées", "la chance d'Amina". A template cannot write it,
+// not knowing the word it is given (a suit, a player's name): the word decides, past any isolate around a name.
+const ELIDES = /^[\u2066-\u2069]*[aeiouyàâäéèêëîïôöùûüæœ]/i;
+const ELIDED = { de: "d'", que: "qu'", De: "D'", Que: "Qu'" };
+
 /** A string of the page in the current language (English when missing), with {placeholders} filled. */
 export function t(key, params = {}) {
   const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  return text.replace(/(?:(?<=^|[\s(«])(de|que|De|Que) )?\{(\w+)\}/g, (whole, word, name) => {
+    if (!(name in params)) return whole;
+    const value = String(params[name]);
+    if (!word) return value;
+    return current === "fr" && ELIDES.test(value) ? `${ELIDED[word]}${value}` : `${word} ${value}`;
+  });
+}
+
+/**
+ * A string about `n` things, in the form the language gives that number: `key_one`, `key_two`, `key_few`,
+ * `key_many`, `key_zero` by the language's plural rules (Intl.PluralRules), else `key`. English and French have
+ * one and other (French "1 gagnée", "0 perdue"); Arabic has all six: "لاعبان" (the dual), "3 لاعبين" (3 to 10,
+ * the plural), "11 تخمينًا" (11 to 99, the accusative singular), "200 تخمين" (100 and on, the genitive singular).
+ * `n` is given to the string as {n} unless `params` has it under its own name; `digits`: the decimals it is written
+ * with, which decide too ("1.00 points"; French "0,4 point", "2,0 points").
+ */
+export function count(key, n, params = {}, digits = 0) {
+  const rules = new Intl.PluralRules(current, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const form = `${key}_${rules.select(n)}`;
+  return t(form in STRINGS[current] ? form : key, { n, ...params });
+}
+
+const DECIMAL_COMMA = new Set(["fr"]);
+
+/**
+ * `value` to `digits` decimals as the page's language writes it: "5.2", French "5,2". Arabic pages keep Western
+ * digits with a point, as the rest of their numbers. Rounded as `toFixed` rounds, the numbers tests compare.
+ */
+export function decimal(value, digits) {
+  const fixed = value.toFixed(digits);
+  return DECIMAL_COMMA.has(current) ? fixed.replace(".", ",") : fixed;
 }
 
 export function rankName(rank) {

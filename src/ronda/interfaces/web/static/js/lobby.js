@@ -2,7 +2,7 @@
 
 import { cardSvg } from "./cards.js";
 import { MAX_NAME, el, nameNote } from "./dom.js";
-import { has, t } from "./i18n.js";
+import { count, has, t } from "./i18n.js";
 import { mePanel, whoAmI } from "./me.js";
 import { levelName, namer } from "./narrate.js";
 import { api, tokens } from "./net.js";
@@ -37,7 +37,7 @@ export function presetName(name) {
 
 /** "Waiting for 1 more…", in the number the language gives to `n` (the Arabic singular and dual have their own). */
 function waitingFor(n) {
-  return has(`playWaiting_${n}`) ? t(`playWaiting_${n}`) : t("playWaiting", { n });
+  return count("playWaiting", n);
 }
 
 /** A wait as people read it: "25 s", "2 min 05 s". */
@@ -58,7 +58,7 @@ function ago(iso) {
   if (minutes < 60) return t("minutesAgo", { n: minutes });
   const hours = Math.round(minutes / 60);
   if (hours < 48) return t("hoursAgo", { n: hours });
-  return t("daysAgo", { n: Math.round(hours / 24) });
+  return count("daysAgo", Math.round(hours / 24));
 }
 
 // The variants a table can change from its preset (R10), in the order the form shows them.
@@ -75,7 +75,7 @@ function variantWords(name, value) {
 /** What one table is, in a line: "2 players · classic · ace high · first to 41". */
 export function tableFacts(table) {
   const changed = Object.entries(table.changed || {}).map(([name, value]) => variantWords(name, value));
-  return [t("playersN", { n: table.players }), presetName(table.preset || "classic"), ...changed,
+  return [count("playersN", table.players), presetName(table.preset || "classic"), ...changed,
     t("targetN", { n: table.rules?.target ?? 41 })].join(" · ");
 }
 
@@ -132,7 +132,7 @@ export async function showLobby(app, { go, fail, meta }) {
   const players = el("div", { class: "segmented", id: "players", role: "radiogroup", "aria-label": t("players") },
     [2, 3, 4].map((n) => [
       el("input", { type: "radio", name: "players", id: `players-${n}`, value: n, checked: n === 2 }),
-      el("label", { for: `players-${n}` }, t("playersN", { n })),
+      el("label", { for: `players-${n}` }, count("playersN", n)),
     ]));
   const preset = el("select", { id: "preset", name: "preset" });
   const presetHelp = el("p", { class: "hint", id: "preset-summary" });
@@ -178,9 +178,9 @@ export async function showLobby(app, { go, fail, meta }) {
     access,
     el("button", { class: "btn primary big", id: "create", type: "submit" }, t("create")));
 
-  const count = () => Number(form.querySelector("input[name=players]:checked").value);
+  const playersChosen = () => Number(form.querySelector("input[name=players]:checked").value);
   const drawPresets = () => {
-    const n = count();
+    const n = playersChosen();
     const chosen = preset.value || "classic";
     preset.replaceChildren(...Object.entries(meta.presets).map(([key, p]) => el("option", {
       value: key, selected: key === chosen, disabled: p.players && !p.players.includes(n),
@@ -204,11 +204,11 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   const showChangedCount = () => {
     const n = Object.keys(changedVariants()).length;
-    variantCount.textContent = n ? t("variantsChanged", { n }) : "";
+    variantCount.textContent = n ? count("variantsChanged", n) : "";
   };
   const fourCardsAllowed = () => {
     const box = variantControls.four_card_hands;
-    box.disabled = count() === 3; // R10: four-card hands are for 2 or 4 players
+    box.disabled = playersChosen() === 3; // R10: four-card hands are for 2 or 4 players
     if (box.disabled) box.checked = false;
   };
   const presetChanged = () => {
@@ -228,7 +228,7 @@ export async function showLobby(app, { go, fail, meta }) {
     if (!hintsChosen) hinted.checked = [...seats.querySelectorAll("[data-seat-kind]")].some((s) => s.value === "bot");
   };
   const drawSeats = () => {
-    const n = count();
+    const n = playersChosen();
     const kept = new Map([...seats.querySelectorAll("[data-seat-kind]")].map((s) => [s.dataset.seatKind, s.value]));
     seats.replaceChildren(el("legend", {}, t("otherSeats")));
     for (let seat = 1; seat < n; seat++) {
@@ -263,7 +263,7 @@ export async function showLobby(app, { go, fail, meta }) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const n = count();
+    const n = playersChosen();
     const me = name.value.trim();
     if (!me) {
       fail({ reason: "name_empty", max: MAX_NAME }); // spaces alone: said, as the server would
@@ -297,11 +297,11 @@ export async function showLobby(app, { go, fail, meta }) {
   let lastAnswer = null; // the server's last word on the wait shown
   const playName = el("input", { id: "play-name", name: "play-name", value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   const savedPlayers = Number(localStorage.getItem(PLAY_PLAYERS));
-  const playersChosen = [2, 3, 4].includes(savedPlayers) ? savedPlayers : 2;
+  const playCountSaved = [2, 3, 4].includes(savedPlayers) ? savedPlayers : 2;
   const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
     [2, 3, 4].map((n) => [
-      el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === playersChosen }),
-      el("label", { for: `play-players-${n}` }, t("playersN", { n })),
+      el("input", { type: "radio", name: "play-players", id: `play-players-${n}`, value: n, checked: n === playCountSaved }),
+      el("label", { for: `play-players-${n}` }, count("playersN", n)),
     ]));
   const playPreset = el("select", { id: "play-preset", name: "play-preset" });
   const playBots = el("input", { type: "checkbox", id: "play-bots", name: "play-bots", checked: carried?.bots ?? true });

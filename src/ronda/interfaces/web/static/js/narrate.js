@@ -5,7 +5,7 @@
 // are kept as card names so the page can draw them as small chips.
 
 import { cardOrder } from "./cards.js";
-import { has, kindName, kindWord, language, t } from "./i18n.js";
+import { count, has, kindName, kindWord, language, t } from "./i18n.js";
 
 /** Names of seats and sides as this reader sees them: "You", "Amina", "Seat 2", "Us"/"Them". */
 export function namer(table, me) {
@@ -151,7 +151,7 @@ export class Narrator {
       }
       case "transfer":
         return {
-          parts: parts(t("n_transfer", { payer: sideName(event.payer), payee: sideName(event.payee), cards: event.cards, reason: t(`r_${event.reason}`) })
+          parts: parts(count("n_transfer", event.cards, { payer: sideName(event.payer), payee: sideName(event.payee), cards: event.cards, reason: t(`r_${event.reason}`) })
             + (event.owed ? ` ${t("n_owed", { owed: event.owed })}` : "")),
           tone: "score",
         };

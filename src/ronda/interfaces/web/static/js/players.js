@@ -4,7 +4,7 @@
 // player's games at private tables).
 
 import { el } from "./dom.js";
-import { has, language, t } from "./i18n.js";
+import { count, has, language, t } from "./i18n.js";
 
 import { api } from "./net.js";
 
@@ -54,19 +54,19 @@ export async function showPlayer(app, key, { fail, current }) {
     el("tbody", {}, page.record.map((r) => {
       const rated = page.ratings.find((x) => x.players === r.players);
       return el("tr", { "data-players": r.players },
-        el("th", { scope: "row" }, t("playersN", { n: r.players })),
+        el("th", { scope: "row" }, count("playersN", r.players)),
         el("td", {}, rated ? el("bdi", { dir: "ltr", class: "num" }, ratingNumber(rated.rating)) : "—",
           rated?.provisional ? el("small", { class: "provisional" }, ` ${t("provisional")}`) : null),
         el("td", { class: "num rated-wins" }, rated ? rated.wins : "—"),
         el("td", { class: "num rated-losses" }, rated ? rated.losses : "—"),
-        el("td", { class: "all-games" }, t("allGamesRecord", { wins: r.wins, losses: r.losses })));
+        el("td", { class: "all-games" }, t("allGamesRecord", { wins: count("gamesWon", r.wins), losses: count("gamesLost", r.losses) })));
     })));
   const games = page.games.map((g) => {
     const others = g.seats.filter((s) => s.seat !== g.seat).map((s, i) => [i ? ", " : "",
       s.player_id ? playerLink(s.player_id, s.name) : s.kind === "bot" ? t("botLevel", { level: t(`level_${s.level}`) }) : s.name || t("freeSeat")]);
     return el("li", { class: `history-game ${g.result}`, "data-table": g.table_id, "data-game": g.game },
       el("span", { class: "when" }, date(g.date)),
-      el("span", { class: "who" }, t("playersN", { n: g.players }), " · ", others),
+      el("span", { class: "who" }, count("playersN", g.players), " · ", others),
       el("b", { class: "result" }, t(g.result === "won" ? "resultWon" : "resultLost")),
       g.rating ? ratingChange(g.rating) : el("small", { class: "unrated" }, t("unrated")),
       g.public ? null : el("small", { class: "private" }, t("privateTable")),
@@ -106,7 +106,7 @@ export async function showLeaderboard(app, players, { fail, current }) {
   const tabs = el("nav", { class: "tabs", "aria-label": t("players") }, COUNTS.map((n) => el("a", {
     href: `/leaderboard?players=${n}`, "data-link": "", class: `btn${n === board.players ? " primary" : ""}`,
     "aria-current": n === board.players ? "page" : null,
-  }, t("playersN", { n }))));
+  }, count("playersN", n))));
   app.replaceChildren(el("div", { class: "leaderboard", id: "leaderboard" },
     el("section", { class: "panel", "aria-labelledby": "leaderboard-title" },
       // The count in words ("two-player games"), as a person says it; Arabic's two is a dual, not a plural.
@@ -117,7 +117,7 @@ export async function showLeaderboard(app, players, { fail, current }) {
         ? scrolling(el("table", { class: "summary-table", id: "ranked" }, head, el("tbody", {}, rows(board.ranked))))
         : el("p", { class: "empty" }, t("noRatingsYet")),
       board.provisional.length ? [
-        el("h2", {}, t("provisionalPlayers", { n: board.provisional_games })),
+        el("h2", {}, count("provisionalPlayers", board.provisional_games)),
         scrolling(el("table", { class: "summary-table", id: "provisional" }, head.cloneNode(true), el("tbody", {}, rows(board.provisional)))),
       ] : null,
       el("p", { class: "hint" }, t("ratingsExplained")))));

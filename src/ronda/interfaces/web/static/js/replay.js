@@ -8,7 +8,7 @@
 import { cardLabel } from "./cards.js";
 import { analysisPanel, declaredWords, verdict } from "./coach.js";
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { count, t } from "./i18n.js";
 import { Narrator, namer } from "./narrate.js";
 import { api, tokens } from "./net.js";
 import { TableScreen, chip } from "./table.js";
@@ -116,7 +116,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
     }
     const busy = analysing !== null;
     const text = analysing === "busy" ? t("analysisBusy")
-      : busy ? t("analysing", { done: analysing.done, total: analysing.total }) : null;
+      : busy ? count("analysing", analysing.total, { done: analysing.done, total: analysing.total }) : null;
     return el("section", { class: "analysis panel", id: "analysis", "aria-live": "polite" },
       el("button", { type: "button", class: "btn primary", id: "analyse", "data-focus": "analyse", disabled: busy, onclick: () => { analysing = { done: 0, total: "…" }; analyse(); } }, t("analyse")),
       text ? el("p", { class: "hint", id: "analysis-progress", role: "status" }, text) : null,

@@ -18,7 +18,7 @@ import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
 import { el } from "./dom.js";
-import { has, kindName, kindWord, rankName, t } from "./i18n.js";
+import { count, has, kindName, kindWord, rankName, t } from "./i18n.js";
 import { Narrator, levelName, namer, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
 
@@ -482,7 +482,7 @@ export class TableScreen {
       const mine = names.isMySide(side);
       return el("div", { class: `score${mine ? " my-side" : ""}`, "data-side": side },
         el("span", { class: "score-name", title: view.players === 4 ? `${names.seatName(side)} & ${names.seatName(side + 2)}` : null }, names.sideName(side)),
-        el("span", { class: "points", "aria-label": t("pointsOf", { name: names.sideName(side), points: score }) }, score),
+        el("span", { class: "points", "aria-label": count("pointsOf", score, { name: names.sideName(side), points: score }) }, score),
         el("span", { class: "bar", "aria-hidden": "true" }, el("span", { style: `inline-size:${share}%` })));
     });
     return el("header", { class: "table-head" },
@@ -531,14 +531,14 @@ export class TableScreen {
 
   pile(view, seat, names) {
     const side = sideOf(seat, view.players);
-    const count = view.pile_sizes[side];
+    const taken = view.pile_sizes[side];
     // With transfer scoring (R10) a side short of cards owes them: shown beside its pile.
     const owed = (view.debts?.[side] || []).reduce((a, b) => a + b, 0);
-    return el("span", { class: "pile", "data-pile": side, title: t("pileOf", { name: names.sideName(side), n: count }) },
-      el("span", { class: "pile-stack", "aria-hidden": "true", html: count ? backSvg() : "" }),
+    return el("span", { class: "pile", "data-pile": side, title: count("pileOf", taken, { name: names.sideName(side) }) },
+      el("span", { class: "pile-stack", "aria-hidden": "true", html: taken ? backSvg() : "" }),
       // With four players a pile is the partnership's: said so, or the two partners' counts read as two piles
       // (on a phone's row of three seats only the hand's own panel says it: css .pile-pair).
-      el("span", { class: "pile-count" }, t("pileN", { n: count }),
+      el("span", { class: "pile-count" }, count("pileN", taken),
         view.players === 4 ? el("span", { class: "pile-pair" }, ` ${t("byThePair")}`) : null),
       owed ? el("span", { class: "owes" }, t("owesN", { n: owed })) : null);
   }
@@ -576,7 +576,7 @@ export class TableScreen {
         class: `presence${away ? " off" : unknown ? " unknown" : ""}`, role: "img",
         title: t(away ? "away" : unknown ? "presenceUnknown" : "here"), "aria-label": t(away ? "away" : unknown ? "presenceUnknown" : "here"),
       })),
-    el("div", { class: "seat-hand", role: "group", "aria-label": t("cardsInHand", { n: size }) }, hand),
+    el("div", { class: "seat-hand", role: "group", "aria-label": count("cardsInHand", size) }, hand),
     el("div", { class: "seat-meta" }, this.pile(view, seat, names), this.badges(view, seat), status),
     shown ? el("div", { class: "shown", "aria-label": t("shownHand") }, shown.map(chip)) : null);
   }

@@ -1,0 +1,162 @@
+"""The page's words in French and Arabic, as its own modules build them (i18n.js, cards.js, coach.js), run by node.
+
+A newcomer's audit read "1 de épées" and "Cavalier de épées" (French elides
+"de" before a vowel: "1 d'épées"), "5.2 points de pourcentage" (French
+writes "5,2") and "2 لاعبين", "200 تخمينًا" (Arabic counts two in the dual and
+a hundred and more in the genitive singular: "لاعبان", "200 تخمين"). The
+browser tests (test_browser_words.py) read the same on the screen; these read
+every card and every count the rules give, without a browser.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import ronda
+
+JS = Path(ronda.__file__).parent / "interfaces/web/static/js"
+
+
+def page_says(tmp_path: Path, script: str) -> object:
+    """What a node ``script`` prints as JSON, given the page's modules: ``i18n``, ``cards``, ``coach`` in scope."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the page's modules")
+    prelude = f"""
+globalThis.document = {{ documentElement: {{}} }};  // what setLanguage writes the language to, outside a page
+const i18n = await import({json.dumps((JS / "i18n.js").as_uri())});
+const cards = await import({json.dumps((JS / "cards.js").as_uri())});
+const coach = await import({json.dumps((JS / "coach.js").as_uri())});
+const plain = (text) => text.replace(/[\\u2066-\\u2069]/g, "");
+"""
+    path = tmp_path / "words.mjs"
+    path.write_text(prelude + script, encoding="utf-8")
+    run = subprocess.run([node, str(path)], capture_output=True, text=True, timeout=60, check=True)
+    return json.loads(run.stdout)
+
+
+CARDS = [f"{rank}{suit}" for suit in "oceb" for rank in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+
+
+def test_french_card_names_elide_de_before_a_vowel(tmp_path: Path) -> None:
+    said = page_says(
+        tmp_path,
+        f"""i18n.setLanguage("fr");
+console.log(JSON.stringify({json.dumps(CARDS)}.map(cards.cardLabel)));""",
+    )
+    assert isinstance(said, list) and len(said) == 40
+    assert {"1 d'épées", "Cavalier d'épées", "Roi de bâtons", "7 de deniers", "Valet de coupes"} <= set(said)
+    vowels = "aeiouyàâéèêëîïôû"
+    assert not [name for name in said if any(f" de {v}" in name.lower() for v in vowels)], said
+
+
+def test_french_elides_de_before_a_players_name_that_starts_with_a_vowel(tmp_path: Path) -> None:
+    """A template cannot know the name it is given: "la chance de Amina" is the word's to decide."""
+    said = page_says(
+        tmp_path,
+        """i18n.setLanguage("fr");
+const chance = (name) => plain(i18n.t("legendTwo", { name, other: "Hamid" }));
+console.log(JSON.stringify([chance("Amina"), chance("\\u2068Omar\\u2069"), chance("Hamid"), chance("Robot 2")]));""",
+    )
+    assert isinstance(said, list)
+    assert [line.split(" de gagner")[0] for line in said] == [
+        "Chance d'Amina",
+        "Chance d'Omar",
+        "Chance de Hamid",
+        "Chance de Robot 2",
+    ]
+
+
+def test_french_decimals_take_a_comma_and_arabic_keeps_its_point(tmp_path: Path) -> None:
+    said = page_says(
+        tmp_path,
+        """const out = {};
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  out[language] = [plain(coach.chance(0.349)), plain(coach.points(3.08)), plain(coach.points(-0.45)),
+    coach.seatSummaryText({ decisions: 5, moves: 6, average_loss: 0.004 }),
+    coach.seatSummaryText({ decisions: 12, moves: 20, average_loss: 0.052 })];
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert said == {
+        "en": [
+            "34.9%",
+            "+3.08",
+            "\u22120.45",
+            "5 decisions with a choice (of 6 moves), average loss 0.4 percentage points",
+            "12 decisions with a choice (of 20 moves), average loss 5.2 percentage points",
+        ],
+        "fr": [
+            "34,9%",
+            "+3,08",
+            "\u22120,45",
+            "5 décisions avec un choix (sur 6 coups), perte moyenne 0,4 point de pourcentage",
+            "12 décisions avec un choix (sur 20 coups), perte moyenne 5,2 points de pourcentage",
+        ],
+        "ar": [
+            "34.9%",
+            "+3.08",
+            "\u22120.45",
+            "5 قرارات فيها اختيار (من أصل 6 حركات)، متوسط الخسارة 0.4 نقطة مئوية",
+            "12 قرارًا فيه اختيار (من أصل 20 حركة)، متوسط الخسارة 5.2 نقطة مئوية",
+        ],
+    }
+
+
+def test_arabic_counts_agree_with_their_number(tmp_path: Path) -> None:
+    """One: the singular with "واحد"; two: the dual, without the digit; 3 to 10: the plural; 11 to 99: the
+    accusative singular; 100 and on: the genitive singular."""
+    said = page_says(
+        tmp_path,
+        """i18n.setLanguage("ar");
+const counts = [1, 2, 3, 10, 11, 99, 100, 200];
+console.log(JSON.stringify({
+  players: [2, 3, 4].map((n) => i18n.count("playersN", n)),
+  guesses: counts.map((n) => i18n.count("hintGuesses", n)),
+  decisions: counts.map((n) => coach.seatSummaryText({ decisions: n, average_loss: 0 }).split("،")[0]),
+  days: [2, 3, 11, 100].map((n) => i18n.count("daysAgo", n)),
+}));""",
+    )
+    assert said == {
+        "players": ["لاعبان", "3 لاعبين", "4 لاعبين"],
+        "guesses": [
+            "تخمين واحد للأوراق المخفية",
+            "تخمينان للأوراق المخفية",
+            "3 تخمينات للأوراق المخفية",
+            "10 تخمينات للأوراق المخفية",
+            "11 تخمينًا للأوراق المخفية",
+            "99 تخمينًا للأوراق المخفية",
+            "100 تخمين للأوراق المخفية",
+            "200 تخمين للأوراق المخفية",
+        ],
+        "decisions": [
+            "قرار واحد فيه اختيار",
+            "قراران فيهما اختيار",
+            "3 قرارات فيها اختيار",
+            "10 قرارات فيها اختيار",
+            "11 قرارًا فيه اختيار",
+            "99 قرارًا فيه اختيار",
+            "100 قرار فيه اختيار",
+            "200 قرار فيه اختيار",
+        ],
+        "days": ["منذ يومين", "منذ 3 أيام", "منذ 11 يومًا", "منذ 100 يوم"],
+    }
+
+
+def test_french_counts_agree_with_their_number(tmp_path: Path) -> None:
+    """French counts 0 and 1 in the singular: "1 gagnée · 0 perdue", "1 carte en main"."""
+    said = page_says(
+        tmp_path,
+        """i18n.setLanguage("fr");
+const record = (wins, losses) => i18n.t("allGamesRecord",
+  { wins: i18n.count("gamesWon", wins), losses: i18n.count("gamesLost", losses) });
+const inHand = [1, 3].map((n) => i18n.count("cardsInHand", n));
+console.log(JSON.stringify([record(1, 0), record(2, 3), ...inHand]));""",
+    )
+    assert said == ["1 gagnée · 0 perdue", "2 gagnées · 3 perdues", "1 carte en main", "3 cartes en main"]
