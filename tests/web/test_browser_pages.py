@@ -313,6 +313,22 @@ def test_the_replay_buttons_are_each_their_own_and_point_the_sliders_way_in_arab
         page.locator(".replay-buttons").screenshot(path=str(tmp_path / "buttons-ar.png"))
 
 
+def test_a_replay_shows_no_live_players_presence_or_thinking(browser: Any, url: str, finished_three: str) -> None:
+    """The audit: at step 94 a bot's seat showed the green "here" dot and "playing•••", the live table's, not the
+    moment replayed."""
+    steps = test_browser.get_json(f"{url}/api/tables/{finished_three}/replay")["steps"]
+    bots_turns = [i for i, step in enumerate(steps) if step["state"]["turn"] in (1, 2)][:3]
+    assert bots_turns
+    with open_page(browser, **WIDE) as page:
+        page.goto(f"{url}/t/{finished_three}?replay")
+        page.wait_for_selector("#replay-next")
+        for step in [0, *bots_turns, len(steps) - 1]:
+            page.fill("#replay-slider", str(step))
+            assert f"Step {step} of" in page.inner_text(".replay-step")
+            assert page.locator(".seat.turn").count() == (step in bots_turns)  # whose turn it was: still shown
+            assert page.locator(".presence:visible, .thinking:visible, #connection:visible").count() == 0, step
+
+
 def test_arabic_scores_read_plus_then_number(browser: Any, url: str, tmp_path: Path) -> None:
     with open_page(browser, **WIDE) as page:
         create_table(page, url, players=2, target=1)

@@ -557,7 +557,8 @@ export class TableScreen {
       : Array.from({ length: size }, () => el("span", { class: "card back small", html: backSvg() }));
     const shown = view.shown[seat];
     let status = null;
-    if (turn && !unknown) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
+    // A replay (this.hands) shows the moment replayed, not the live table: nobody there is here, away or thinking.
+    if (turn && !unknown && !this.hands) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
     return el("section", {
       class: `seat place-${place}${turn ? " turn" : ""}${partner ? " partner" : ""}${away ? " away" : ""}`,
       "data-seat": seat, "aria-label": names.seatName(seat),
@@ -572,7 +573,7 @@ export class TableScreen {
           this.table?.stalled === seat ? t("stalled") : null,
           free ? t("freeSeat") : away ? t("away") : null,
         ])),
-      el("span", {
+      this.hands ? null : el("span", {
         class: `presence${away ? " off" : unknown ? " unknown" : ""}`, role: "img",
         title: t(away ? "away" : unknown ? "presenceUnknown" : "here"), "aria-label": t(away ? "away" : unknown ? "presenceUnknown" : "here"),
       })),
