@@ -68,6 +68,31 @@ def finished_three(url: str, browser: Any) -> str:
     return table_id
 
 
+@pytest.fixture(scope="module")
+def finished_long(url: str) -> str:
+    """A finished three-player game to 41 of two rounds or more (Nadia, playing from a script, and two easy bots):
+    its table id. Its play-by-play is well over 120 lines; it is played in seconds, without a page."""
+    for attempt in range(3):
+        seats = [{"kind": "human", "name": "Nadia"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+        answer = httpx.post(f"{url}/api/tables", json={"players": 3, "seats": seats, "target": 41, "keep": False})
+        assert answer.status_code == 201, answer.text
+        table_id, token = answer.json()["table_id"], answer.json()["token"]
+        with connect(f"ws{url[4:]}/ws/{table_id}", open_timeout=10, max_queue=None) as ws:
+            ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+            while ((message := json.loads(ws.recv(timeout=30))).get("view") or {}).get("phase") != "game_over":
+                assert message["type"] != "error", message
+                plays = [action for action in message.get("legal") or [] if "challenge" not in action]
+                if plays:  # a legal move, never a challenge (the game ends on points), at a person's pace at most
+                    test_browser.time.sleep(0.06)
+                    act = {"type": "act", "action": plays[attempt % len(plays)], "version": message["version"]}
+                    ws.send(json.dumps(act))
+        steps = test_browser.get_json(f"{url}/api/tables/{table_id}/replay")["steps"]
+        rounds = sum(event["type"] == "round_start" for step in steps for event in step["events"])
+        if rounds >= 2 and sum(len(step["events"]) for step in steps) >= 160:
+            return table_id
+    pytest.fail("three games to 41 each ended in their first round")
+
+
 def boxes_overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     return (
         a["x"] < b["x"] + b["width"]
@@ -311,6 +336,78 @@ def test_the_replay_buttons_are_each_their_own_and_point_the_sliders_way_in_arab
         page.click("#replay-next")  # one step on: the slider's thumb moves the way the arrow now points
         assert page.evaluate("document.getElementById('replay-slider').value") == "1"
         page.locator(".replay-buttons").screenshot(path=str(tmp_path / "buttons-ar.png"))
+
+
+def test_the_tables_own_page_tells_the_whole_game(browser: Any, url: str, finished_long: str) -> None:
+    """The table's own page, as its players and watchers see it (not its replay), kept only the last 120 lines
+    too: at the end of a game of several rounds the first was gone."""
+    with open_page(browser, **WIDE) as page:
+        page.goto(f"{url}/t/{finished_long}?watch")
+        page.wait_for_selector("#log li.ev-game_over")
+        first = page.locator("#log li").first.inner_text()
+        assert first.startswith("Round 1 — "), first
+        assert page.locator("#log li.log-trimmed").count() == 0
+
+
+def play_until(page: Any, done: str, seconds: float = 60) -> None:
+    """Declare nothing and play the first playable card, by clicking, until the expression ``done`` is true."""
+    deadline = test_browser.time.monotonic() + seconds
+    while not page.evaluate(done):
+        assert test_browser.time.monotonic() < deadline, f"still false: {done}"
+        with contextlib.suppress(test_browser.playwright_api.Error):
+            if page.locator("[data-action='declare-none']").count():
+                page.click("[data-action='declare-none']", timeout=1_000)
+            elif page.locator("#hand .hand-card.playable").count():
+                page.locator("#hand .hand-card.playable").first.click(timeout=1_000)
+        page.wait_for_timeout(50)
+
+
+def test_a_reader_scrolled_up_in_the_play_by_play_stays_where_they_read_as_the_game_goes_on(
+    browser: Any, url: str
+) -> None:
+    """Each move draws the panel anew: one scrolled up to read an earlier deal was thrown back to the game's first
+    line at every move (with the whole game kept, round 1's start)."""
+    first_seen = """() => {
+        const box = document.getElementById('log'), top = box.getBoundingClientRect().top;
+        return [...box.children].find((line) => line.getBoundingClientRect().bottom > top + 1).dataset.line;
+    }"""
+    with open_page(browser, viewport={"width": 1000, "height": 800}, locale="en-US") as page:  # the panel under
+        create_table(page, url, name="Zineb")
+        play_until(page, "document.querySelectorAll('#log li').length >= 16")
+        play_until(page, "Boolean(document.querySelector('#hand .hand-card.playable'))")
+        page.evaluate("document.getElementById('log').scrollTop = 60")  # up, from the newest lines
+        reading = page.evaluate(first_seen)
+        lines = page.locator("#log li").count()
+        page.locator("#hand .hand-card.playable").first.click()
+        test_browser.wait_until(page, f"document.querySelectorAll('#log li').length > {lines + 1}")  # and a bot's
+        assert page.evaluate(first_seen) == reading
+        assert page.evaluate("document.getElementById('log').scrollTop") == 60
+
+
+def test_the_play_by_play_says_when_it_no_longer_shows_its_first_lines(browser: Any, url: str) -> None:
+    """Lines are forgotten only past a cap no game nears (a page left open on game after game), and then the
+    play-by-play says so at its top rather than start mid-game without a word."""
+    with open_page(browser, **WIDE) as page:
+        page.goto(url)
+        said = page.evaluate(
+            """async () => {
+                const { KEPT_LINES, Narrator, namer } = await import("/static/js/narrate.js");
+                const { TableScreen } = await import("/static/js/table.js");
+                const screen = new TableScreen(document.createElement("div"), {});
+                const fill = (count) => {
+                    screen.narrator = new Narrator(namer(null, null));
+                    for (let i = 0; i < count; i++) {
+                        screen.narrator.push({ type: "declare", seat: i % 2, declaration: "none" });
+                    }
+                    return [...screen.narration().querySelectorAll("li")].map((li) => li.textContent);
+                };
+                return { kept: KEPT_LINES, whole: fill(KEPT_LINES), over: fill(KEPT_LINES + 50) };
+            }"""
+        )
+    assert said["kept"] >= 1000  # a game to 41 is a few hundred lines
+    assert len(said["whole"]) == said["kept"] and "no longer shown" not in said["whole"][0]
+    assert said["over"][0] == "Earlier lines are no longer shown"
+    assert len(said["over"]) == said["kept"] + 1
 
 
 def test_a_replay_shows_no_live_players_presence_or_thinking(browser: Any, url: str, finished_three: str) -> None:

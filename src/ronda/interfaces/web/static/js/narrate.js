@@ -54,6 +54,11 @@ const PLAY_REASONS = new Set(["caida", "chain", "missa", "dealer_duty"]);
 // Points keep their sign on the left in right-to-left text too (a left-to-right isolate).
 const signed = (points) => `\u2066${points >= 0 ? "+" : ""}${points}\u2069`;
 
+/** The lines a narrator keeps: games to 41 told in 120 to 290 lines (about 55 a round, 24 games of 2, 3 and 4
+ * players), so only a freak game of some 18 rounds, or a page left open on a table's games one after another,
+ * forgets its first lines. The cap keeps such a page quick: the play-by-play is drawn anew at every move. */
+export const KEPT_LINES = 1000;
+
 /**
  * Turns events into lines. Keep one per table screen: it remembers the line of
  * the last play (to add its points) and the declarations of the deal (to tell a
@@ -66,6 +71,7 @@ export class Narrator {
     this.lastPlay = null;
     this.declared = new Map(); // seat → kind, this deal
     this.serial = 0;
+    this.trimmed = false; // lines forgotten past KEPT_LINES: the play-by-play says so at its top
   }
 
   /** Add one event; returns the line it created or extended, or null. */
@@ -76,7 +82,10 @@ export class Narrator {
     line.id = ++this.serial;
     line.type = event.type;
     this.lines.push(line);
-    if (this.lines.length > 400) this.lines.splice(0, this.lines.length - 400);
+    if (this.lines.length > KEPT_LINES) {
+      this.lines.splice(0, this.lines.length - KEPT_LINES);
+      this.trimmed = true;
+    }
     return line;
   }
 

@@ -19,7 +19,7 @@ import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
 import { el } from "./dom.js";
 import { count, has, kindName, kindWord, rankName, t } from "./i18n.js";
-import { Narrator, levelName, namer, shout } from "./narrate.js";
+import { KEPT_LINES, Narrator, levelName, namer, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
 
 const PLAYS = new Set(["drop", "capture", "raise"]);
@@ -114,6 +114,7 @@ export class TableScreen {
   /** Tell every event so far again, in the current language and with the seats' current names. */
   retell() {
     const narrator = new Narrator(namer(this.table, this.seat));
+    narrator.trimmed = Boolean(this.forgot);
     for (const event of this.events) {
       if (event.type === "new_game") narrator.lines.push({ id: ++narrator.serial, type: "new_game", tone: "head", parts: [t("newGame")] });
       else narrator.push(event);
@@ -241,7 +242,10 @@ export class TableScreen {
     const names = this.narrator.names;
     this.narrator.push(event);
     this.events.push(event);
-    if (this.events.length > 2000) this.events.splice(0, this.events.length - 2000);
+    if (this.events.length > 2 * KEPT_LINES) { // enough to tell the lines kept again (a line is one event or more)
+      this.events.splice(0, this.events.length - 2 * KEPT_LINES);
+      this.forgot = true; // told again (another language), the play-by-play still says it lacks the first lines
+    }
     if (running && event.type === "score") running[event.side] += event.points;
     switch (event.type) {
       case "round_start":
@@ -368,6 +372,7 @@ export class TableScreen {
     const names = this.narrator.names;
     const logBox = this.root.querySelector(".log-lines");
     const scrolledUp = logBox && logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight > 40;
+    const readingAt = logBox?.scrollTop ?? 0;
 
     this.root.replaceChildren(
       this.header(view, names),
@@ -384,7 +389,9 @@ export class TableScreen {
     else if (this.confirming !== null) this.root.append(this.challengeDialog(view, names, this.confirming));
 
     const log = this.root.querySelector(".log-lines");
-    if (log && !scrolledUp) log.scrollTop = log.scrollHeight;
+    // The panel drawn anew follows the newest line, unless its reader scrolled up: then it stays where they read
+    // (it went back to the game's first line at every move, now that the whole game is kept).
+    if (log) log.scrollTop = scrolledUp ? readingAt : log.scrollHeight;
     if (focus) this.root.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus({ preventScroll: true });
     const myTurn = this.myTurn();
     document.title = myTurn ? `● ${t("yourTurn")} · ${t("title")}` : t("title");
@@ -747,11 +754,14 @@ export class TableScreen {
     return overlay;
   }
 
+  /** The whole game, its first round's heading too: the narrator forgets lines only past a cap no game to the
+   * target nears (a table's games played on and on in one page), and then says so at the top. */
   narration() {
     return el("aside", { class: "log", "aria-label": t("narration") },
       el("h2", {}, t("narration")),
       el("ol", { class: "log-lines", id: "log", "aria-live": "polite", "aria-relevant": "additions" },
-        this.narrator.lines.slice(-120).map(lineNode)));
+        this.narrator.trimmed ? el("li", { class: "log-trimmed tone-deal" }, t("logTrimmed")) : null,
+        this.narrator.lines.map(lineNode)));
   }
 
   waitingPanel() {
