@@ -7,6 +7,9 @@ stock never covers a table card; the losing screen has no trophy; signed
 scores read "+5" in Arabic too; on a phone the Challenge button (a wrong one
 loses the game) stands well away from Hint; and axe-core, the accessibility
 engine, finds nothing serious or critical on the lobby, a table and a replay.
+The replay's play-by-play shows the step's own lines and the whole game, round
+1's heading too, and a replay shows no one as here or thinking; a reader
+scrolled up in the play-by-play stays there as the game goes on.
 A lock-out as it happened once: 80 spectators from one address, then both
 players still welcomed and able to play to the end.
 """
@@ -336,6 +339,77 @@ def test_the_replay_buttons_are_each_their_own_and_point_the_sliders_way_in_arab
         page.click("#replay-next")  # one step on: the slider's thumb moves the way the arrow now points
         assert page.evaluate("document.getElementById('replay-slider').value") == "1"
         page.locator(".replay-buttons").screenshot(path=str(tmp_path / "buttons-ar.png"))
+
+
+def step_lines_in_sight(page: Any, since: int) -> str:
+    """The step's own lines in the play-by-play (those after the first ``since``: the replay tells the game up to
+    the step shown), if a person sees them all within the panel's visible region (to a pixel, as scrolled); else
+    where they are."""
+    return str(
+        page.evaluate(
+            """(since) => {
+              const box = document.getElementById('log'), own = [...box.children].slice(since);
+              if (!own.length) return `no line of its own: the panel has ${box.children.length}`;
+              const seen = box.getBoundingClientRect();
+              const top = own[0].getBoundingClientRect().top, bottom = own.at(-1).getBoundingClientRect().bottom;
+              return top >= seen.top - 1.5 && bottom <= seen.bottom + 1.5 ? own.map((l) => l.textContent).join(' | ')
+                : `out of sight: lines at ${Math.round(top)}-${Math.round(bottom)}, the panel shows `
+                  + `${Math.round(seen.top)}-${Math.round(seen.bottom)}`
+                  + ` (scrolled ${box.scrollTop} of ${box.scrollHeight})`;
+            }""",
+            since,
+        )
+    )
+
+
+def lines_shown(page: Any) -> int:
+    return int(page.locator("#log li").count())
+
+
+def test_the_replays_play_by_play_shows_the_steps_own_lines_and_the_whole_game(
+    browser: Any, url: str, finished_long: str
+) -> None:
+    """The audit: at step 40 of 144 the play-by-play beside the replay still showed deals 1 and 2 (scrolled 0 of
+    1245 px), the step's move far below; at the last step it showed round 2's start, "Game over" out of sight; and
+    round 1, its heading too, was gone: the panel kept only the last 120 lines."""
+    steps = test_browser.get_json(f"{url}/api/tables/{finished_long}/replay")["steps"]
+    seat_name = {0: "Nadia", 1: "Bot 2", 2: "Bot 3"}
+    with open_page(browser, **WIDE) as page:
+        page.goto(f"{url}/t/{finished_long}?replay")
+        page.wait_for_selector("#replay-next")
+        for _ in range(39):  # step by step, as a person clicks
+            page.click("#replay-next")
+        before = lines_shown(page)
+        page.click("#replay-next")
+        assert "Step 40 of" in page.inner_text(".replay-step")
+        assert page.locator("#log").evaluate("box => box.scrollHeight > box.clientHeight")  # it scrolls
+        seen = step_lines_in_sight(page, before)
+        assert seen.startswith(seat_name[steps[40]["action"]["seat"]]), seen  # "Bot 2 drops 5o", in sight
+        page.fill("#replay-slider", str(len(steps) // 2 - 1))
+        before = lines_shown(page)
+        page.fill("#replay-slider", str(len(steps) // 2))  # a jump there
+        assert not step_lines_in_sight(page, before).startswith("out of sight")
+        page.fill("#replay-slider", str(len(steps) - 2))
+        before = lines_shown(page)
+        page.click("#replay-last")
+        assert "Game over" in step_lines_in_sight(page, before)
+        first = page.locator("#log li").first.inner_text()
+        assert first.startswith("Round 1 — ") and first.endswith(" deals"), first  # the whole game, from its start
+        assert page.locator("#log li", has_text="Round 2 — ").count() == 1
+        page.click("#analyse")  # a decision chosen in the analysis: the panel follows there too
+        page.wait_for_selector("#analysis-graph", timeout=120_000)
+        decisions = page.locator("#analysis .analysis-costly button")
+        if decisions.count():
+            decisions.first.click()  # the costliest
+            assert not step_lines_in_sight(page, lines_shown(page) - 1).startswith("out of sight")
+    with open_page(browser, **PHONE) as page:  # on a phone, in Arabic: the panel under the table follows too
+        page.goto(f"{url}/t/{finished_long}?replay")
+        page.select_option("#language", "ar")
+        page.wait_for_selector("html[dir='rtl'] #replay-last")
+        page.fill("#replay-slider", str(len(steps) - 2))
+        before = lines_shown(page)
+        page.click("#replay-last")
+        assert "انتهت اللعبة" in step_lines_in_sight(page, before)
 
 
 def test_the_tables_own_page_tells_the_whole_game(browser: Any, url: str, finished_long: str) -> None:

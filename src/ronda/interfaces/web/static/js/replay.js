@@ -164,11 +164,27 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
       byStep.has(index) ? el("p", { class: "replay-verdict", id: "replay-verdict" }, verdict(byStep.get(index), names, chip)) : null);
   };
 
+  // The play-by-play follows the step shown: its own lines marked and scrolled into the panel's view, the last at
+  // the bottom, the first kept in sight. Without it the panel opened at its first line (moving it beside the
+  // analysis resets its scroll): at step 40 it showed the first deals, the step's move far below.
+  const follow = (box, before) => {
+    if (!box) return;
+    const own = [...box.children].filter((line) => Number(line.dataset.line) > before);
+    for (const line of own) {
+      line.classList.add("now");
+      line.setAttribute("aria-current", "step");
+    }
+    box.scrollTop = box.scrollHeight;
+    const above = own.length ? own[0].getBoundingClientRect().top - box.getBoundingClientRect().top : 0;
+    if (above < 0) box.scrollTop += above;
+  };
   const draw = (forward) => {
     const focus = document.activeElement?.dataset?.focus; // kept on the analysis' buttons and marks
     const state = steps[index].state;
     const narrator = new Narrator(names);
-    for (const step of steps.slice(0, index + 1)) for (const event of step.events) narrator.push(event);
+    for (const step of steps.slice(0, index)) for (const event of step.events) narrator.push(event);
+    const before = narrator.serial; // the lines numbered past it are this step's own
+    for (const event of steps[index].events) narrator.push(event);
     screen.narrator = narrator;
     screen.hands = state.hands;
     screen.view = state;
@@ -182,6 +198,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
     const log = board?.querySelector(".log");
     if (board && log) board.append(el("div", { class: "replay-side" }, analysisArea(), log));
     else root.append(analysisArea());
+    follow(root.querySelector(".log-lines"), before);
     if (focus) root.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus({ preventScroll: true });
   };
   const keys = (event) => {
