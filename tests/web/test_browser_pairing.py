@@ -135,6 +135,22 @@ def test_a_name_typed_and_not_sent_yet_stays_when_the_language_changes(browser: 
         assert page.input_value("#play-name") == "Salma" and page.input_value("#name") == "Salma B"
 
 
+def test_a_language_chosen_while_the_lobby_loads_is_the_lobbys_language_once_loaded(browser: Any, url: str) -> None:
+    """A helper's note: a language chosen before the lobby had its table list turned the page right to left and
+    left the lobby's words in English: the change came while no screen was there to be drawn again."""
+    with open_page(browser, **DESKTOP) as page:
+        held: list[Any] = []
+        page.route("**/api/tables?limit=*", lambda route: held.append(route))  # the table list, held back
+        page.goto(url)
+        page.wait_for_selector("#play-button")  # the lobby is drawn, still loading its tables
+        assert held and page.inner_text("#play-button") == "Play now"
+        page.select_option("#language", "ar")
+        for route in held:
+            route.continue_()
+        page.wait_for_selector("html[dir='rtl']")
+        page.wait_for_selector("#play-button:has-text('العب الآن')", timeout=10_000)
+
+
 def test_a_wait_that_ends_elsewhere_is_told_not_silently_dropped(browser: Any, url: str) -> None:
     """A wait can end away from the page: the person stops it in another tab, or the server forgets it (a restart
     empties one process's queue). The page used to empty its status line without a word."""

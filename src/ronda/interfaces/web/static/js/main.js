@@ -67,8 +67,16 @@ function leave() {
 
 // ------------------------------------------------------------------ screens
 
+/** The screen now shown, `shown`; drawn again at once if the language changed while it was loading (`drawnIn`):
+ * a change then found no screen to redraw, and the lobby stayed in English on a right-to-left page. */
+function showing(shown, drawnIn) {
+  current = shown;
+  if (language() !== drawnIn) shown.redraw();
+}
+
 async function lobby() {
   const mine = epoch;
+  const drawnIn = language();
   try {
     meta = meta || (await api("/api/meta"));
   } catch (error) {
@@ -79,7 +87,7 @@ async function lobby() {
   const stop = await showLobby(app, { go: navigate, fail: (e) => toast(explain(e)), meta });
   if (mine !== epoch) return stop();
   // Drawn again in another language: a Play now wait goes on in the lobby drawn anew, never cancelled.
-  current = { leave: () => stop(), redraw: () => { stop(true); lobby(); }, key: () => false };
+  showing({ leave: () => stop(), redraw: () => { stop(true); lobby(); }, key: () => false }, drawnIn);
 }
 
 async function table(tableId, params) {
@@ -154,19 +162,21 @@ function play(tableId, held) {
 
 async function replay(tableId, game = null, analyseNow = false) {
   const mine = epoch;
+  const drawnIn = language();
   const shown = await showReplay(app, tableId, {
     game, analyseNow, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
   });
   if (mine !== epoch) return shown.stop();
-  current = { leave: shown.stop, redraw: shown.redraw, key: () => false };
+  showing({ leave: shown.stop, redraw: shown.redraw, key: () => false }, drawnIn);
 }
 
 /** A screen of players.js (a player's page, the leaderboard) for `key`, redrawn in the new language. */
 async function screen(show, key) {
   const mine = epoch;
+  const drawnIn = language();
   const draw = () => show(app, key, { go: navigate, fail: (e) => toast(explain(e)), current: () => mine === epoch });
   await draw();
-  if (mine === epoch) current = { leave() {}, redraw: draw, key: () => false };
+  if (mine === epoch) showing({ leave() {}, redraw: draw, key: () => false }, drawnIn);
 }
 
 // ------------------------------------------------------------------ routing
