@@ -1320,7 +1320,7 @@ def test_the_start_screen_offers_chain_points_only_where_there_is_a_chain():
 
 def test_the_start_screen_puts_four_card_hands_out_of_reach_for_three_players():
     """A newcomer's audit: three players with "four card hands" ticked was offered, then refused at Start (R10:
-    2 or 4 players). With three the box is unticked and out of reach, saying why; back to four it is ticked again."""
+    2 or 4 players). With three the box is unticked and out of reach, saying why; with four it is ticked again."""
 
     async def scenario() -> None:
         app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
@@ -1340,34 +1340,17 @@ def test_the_start_screen_puts_four_card_hands_out_of_reach_for_three_players():
                 assert app.focused is not None
                 reached.append(app.focused.id)
             assert "four_card_hands" not in reached  # out of reach
+            app.screen.query_one("#players").value = 4
+            await pilot.pause()
+            assert "[x] four card hands" in screen_text(app)  # the choice kept for a count that can have it
+            app.screen.query_one("#players").value = 3
+            await pilot.pause()
             await pilot.click("#start")
             for _ in range(200):  # the game begins (its bots' play is not waited for)
                 if app.session is not None:
                     break
                 await pilot.pause()
             assert app.session is not None, screen_text(app)
-            assert app.session is not None and app.session.rules.players == 3
-            assert not app.session.rules.four_card_hands
-
-    run(scenario)
-
-
-def test_four_card_hands_ticked_come_back_when_the_players_go_from_three_to_four():
-    async def scenario() -> None:
-        app = RondaApp(Settings.make(level="random", seed=3, pace=0), setup=True)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            app.screen.query_one("#four_card_hands").value = True
-            app.screen.query_one("#players").value = 3
-            await pilot.pause()
-            app.screen.query_one("#players").value = 4
-            await pilot.pause()
-            assert "[x] four card hands" in screen_text(app)
-            await pilot.click("#start")
-            for _ in range(200):  # the game begins (its bots' play is not waited for)
-                if app.session is not None:
-                    break
-                await pilot.pause()
-            assert app.session is not None and app.session.rules.players == 4 and app.session.rules.four_card_hands
+            assert app.session.rules.players == 3 and not app.session.rules.four_card_hands
 
     run(scenario)

@@ -310,18 +310,25 @@ def test_a_long_wait_for_people_only_says_how_long_and_what_else_to_do(browser: 
         assert [s["kind"] for s in table["seats"]] == ["human", "bot"]
 
 
+def wait_on_the_server(page: Any, url: str, name: str, seconds: float) -> str:
+    """``name`` asks to play a 2-player game alone and waits until the server has counted ``seconds`` of the wait
+    (real seconds: the page's own clock may be a test's); the wait's ticket."""
+    ask_to_play(page, url, name, 2)
+    page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
+    ticket = str(page.evaluate("localStorage.getItem('ronda.playTicket')"))
+    deadline = time.monotonic() + 20
+    while get_json(f"{url}/api/play/{ticket}")["waited"] < seconds:
+        assert time.monotonic() < deadline, "the server's count of the wait did not grow"
+        page.wait_for_timeout(200)
+    return ticket
+
+
 def test_a_wait_opened_again_counts_on_from_the_servers_count_not_from_zero(browser: Any, url: str) -> None:
     """An audit: the page counted the wait itself, so a reload started "you have waited" at 0 again. The server's
     status says how long the request has waited (``waited``): the page opened again counts on from there."""
     with open_page(browser, **DESKTOP) as page:
         page.clock.install()  # the page's time, jumped ahead below; the server's wait goes on in real time
-        ask_to_play(page, url, "Hicham", 2)
-        page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
-        ticket = page.evaluate("localStorage.getItem('ronda.playTicket')")
-        deadline = time.monotonic() + 20
-        while get_json(f"{url}/api/play/{ticket}")["waited"] < 5:  # five real seconds of wait, on the server
-            assert time.monotonic() < deadline, "the server's count of the wait did not grow"
-            page.wait_for_timeout(200)
+        ticket = wait_on_the_server(page, url, "Hicham", 5)
         page.reload()
         page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
         assert page.evaluate("localStorage.getItem('ronda.playTicket')") == ticket  # the same wait, taken up again
@@ -340,13 +347,7 @@ def test_a_wait_the_server_forgot_and_the_page_asked_again_for_counts_on_from_th
     for again by the page, and "you have waited" started again from 0, as if the person had just come."""
     with open_page(browser, **DESKTOP) as page:
         page.clock.install()  # the page's time, jumped ahead below; the server's wait goes on in real time
-        ask_to_play(page, url, "Yassine", 2)
-        page.wait_for_selector("#play-status:has-text('Waiting for 1 more…')")
-        ticket = page.evaluate("localStorage.getItem('ronda.playTicket')")
-        deadline = time.monotonic() + 20
-        while get_json(f"{url}/api/play/{ticket}")["waited"] < 10:  # ten real seconds of wait, on the server
-            assert time.monotonic() < deadline, "the server's count of the wait did not grow"
-            page.wait_for_timeout(200)
+        ticket = wait_on_the_server(page, url, "Yassine", 10)
         request = urllib.request.Request(f"{url}/api/play/{ticket}", method="DELETE")  # the server forgets it
         with urllib.request.urlopen(request, timeout=10) as answer:
             assert json.load(answer)["status"] == "cancelled"
