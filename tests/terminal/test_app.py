@@ -1283,6 +1283,17 @@ def test_a_hint_s_wrapped_lines_start_under_their_option_s_text():
     run(scenario)
 
 
+async def tab_stops(pilot: Any, app: RondaApp, presses: int = 20) -> list[str | None]:
+    """The ids of what Tab reaches, in order, over ``presses`` presses: what a keyboard user can get to."""
+    reached = []
+    for _ in range(presses):
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is not None
+        reached.append(app.focused.id)
+    return reached
+
+
 def test_the_start_screen_offers_chain_points_only_where_there_is_a_chain():
     """A newcomer's audit: the start screen of a 2-player game offered "Chain points 1-5-10", where there is no
     chain (R5.3: more than two players only). With two players the choice is not offered and the screen says why;
@@ -1295,12 +1306,7 @@ def test_the_start_screen_offers_chain_points_only_where_there_is_a_chain():
             text = " ".join(screen_text(app).split())
             assert "Chain points none: no chain with 2 players" in text
             assert "1-6-15" not in text and "1-5-10" not in text
-            reached = []
-            for _ in range(20):
-                await pilot.press("tab")
-                await pilot.pause()
-                assert app.focused is not None
-                reached.append(app.focused.id)
+            reached = await tab_stops(pilot, app)
             assert "undeclared_ronda_penalty" in reached and "chain_points" not in reached
             app.screen.query_one("#players").value = 3
             await pilot.pause()
@@ -1333,12 +1339,7 @@ def test_the_start_screen_puts_four_card_hands_out_of_reach_for_three_players():
             await pilot.pause()
             text = screen_text(app)
             assert "[ ] four card hands (2 or 4 players)" in text and "[x] four card hands" not in text
-            reached = []
-            for _ in range(20):
-                await pilot.press("tab")
-                await pilot.pause()
-                assert app.focused is not None
-                reached.append(app.focused.id)
+            reached = await tab_stops(pilot, app)
             assert "four_card_hands" not in reached  # out of reach
             app.screen.query_one("#players").value = 4
             await pilot.pause()
