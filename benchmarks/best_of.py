@@ -2,6 +2,10 @@
 
     PYTHONPATH=src python benchmarks/best_of.py --runs 5 --rounds 400
 
+It has its own loop rather than calling ``ronda bench``'s (``ronda.cli.bench.random_rounds``): it times the
+engine of whichever tree is on the path, an older one too, whose command may lack what this loop does (CPU time,
+a new game once one is won), so two trees are timed by the same code.
+
 The best run is the one least disturbed by other work on the machine: on a
 shared machine it moves less than a median. Lines: two players with
 ``auto_declare`` through ``Game.playout`` and through ``legal_actions`` +

@@ -99,6 +99,7 @@ export class TableScreen {
     this.events = []; // every event told so far, to tell them again in another language
     this.turnAt = null; // when this page was shown its current decision (the turn clock counts from it)
     this.timedOut = false; // the clock ran out on one of this seat's decisions: the computer made it
+    this.forgot = false; // events forgotten past twice KEPT_LINES: a retold play-by-play says it lacks its first lines
     this.clockTimer = null;
     this.version = 0; // the table's version this screen shows
     this.hint = null; // the hint on the seat's decision now, as the server sent it
@@ -114,7 +115,7 @@ export class TableScreen {
   /** Tell every event so far again, in the current language and with the seats' current names. */
   retell() {
     const narrator = new Narrator(namer(this.table, this.seat));
-    narrator.trimmed = Boolean(this.forgot);
+    narrator.trimmed = this.forgot;
     for (const event of this.events) {
       if (event.type === "new_game") narrator.lines.push({ id: ++narrator.serial, type: "new_game", tone: "head", parts: [t("newGame")] });
       else narrator.push(event);
@@ -244,7 +245,7 @@ export class TableScreen {
     this.events.push(event);
     if (this.events.length > 2 * KEPT_LINES) { // enough to tell the lines kept again (a line is one event or more)
       this.events.splice(0, this.events.length - 2 * KEPT_LINES);
-      this.forgot = true; // told again (another language), the play-by-play still says it lacks the first lines
+      this.forgot = true;
     }
     if (running && event.type === "score") running[event.side] += event.points;
     switch (event.type) {
@@ -806,7 +807,7 @@ export class TableScreen {
     if (!rules.auto_declare) keys.push(t("keyDeclare", { letters }));
     if (this.table?.hints) keys.push(t("keyHint"));
     keys.push(t("keyHelp"));
-    return keys.join(document.documentElement.lang === "ar" ? "، " : ", ");
+    return keys.join(t("listComma"));
   }
 
   helpDialog(view) {
