@@ -311,9 +311,10 @@ def test_the_graph_names_every_line_has_a_scale_and_sits_above_the_fold(
         ticks = [page.inner_text(f".graph-y .tick-{where}") for where in ("top", "zero", "bottom")]
         assert [tick.strip("\u2066\u2069") for tick in ticks] == ["100.0%", "50.0%", "0.0%"]  # chances to win
         assert "chance to win" in page.inner_text(".graph-y-title")
-        for language in ("en", "ar"):  # the scale on the graph's left, or on its right in Arabic
+        french = ["100,0\u202f%", "50,0\u202f%", "0,0\u202f%"]  # French sets "%" apart, a space that never breaks
+        for language, scale in (("en", ticks), ("fr", french), ("ar", ticks)):  # on the right in Arabic
             page.select_option("#language", language)
-            assert scale_as_seen(page) == ["100.0%", "50.0%", "0.0%"], language
+            assert scale_as_seen(page) == [tick.strip("\u2066\u2069") for tick in scale], language
         page.select_option("#language", "en")
         graph = page.locator("#analysis-graph").bounding_box()
         assert graph is not None and graph["y"] + graph["height"] <= 900  # seen without scrolling

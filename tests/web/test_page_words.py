@@ -73,6 +73,7 @@ console.log(JSON.stringify([chance("Amina"), chance("\\u2068Omar\\u2069"), chanc
 
 
 def test_french_decimals_take_a_comma_and_arabic_keeps_its_point(tmp_path: Path) -> None:
+    """French also sets "%" apart by a narrow no-break space ("34,9 %"), which the audit found missing."""
     said = page_says(
         tmp_path,
         """const out = {};
@@ -93,7 +94,7 @@ console.log(JSON.stringify(out));""",
             "12 decisions with a choice (of 20 moves), average loss 5.2 percentage points",
         ],
         "fr": [
-            "34,9%",
+            "34,9\u202f%",
             "+3,08",
             "\u22120,45",
             "5 décisions avec un choix (sur 6 coups), perte moyenne 0,4 point de pourcentage",

@@ -10,7 +10,7 @@
 
 import { cardLabel, parseCard } from "./cards.js";
 import { el } from "./dom.js";
-import { count, decimal, kindName, kindWord, rankName, t } from "./i18n.js";
+import { count, decimal, kindName, kindWord, percent, rankName, t } from "./i18n.js";
 
 export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 const LIKELY = 0.5;
@@ -30,10 +30,10 @@ export function outcomeFloors(options) {
 const MARK = "\u0002";
 
 /** A share of the guesses as a percentage. */
-const pct = (share) => `${Math.round(share * 100)}%`;
+const pct = (share) => percent(Math.round(share * 100), 0);
 
-/** A chance to win the game, to a tenth of a percent, kept left to right inside right-to-left text: "34.9%", "34,9%". */
-export const chance = (share) => `\u2066${decimal(share * 100, 1)}%\u2069`;
+/** A chance to win the game, to a tenth of a percent, kept left to right inside right-to-left text: "34.9%", "34,9 %". */
+export const chance = (share) => `\u2066${percent(share * 100, 1)}\u2069`;
 
 /** A loss of winning chances in percentage points: "5.2 percentage points", in French "5,2 points de pourcentage". */
 const lossPoints = (loss) => count("percentagePoints", loss * 100, { n: decimal(loss * 100, 1) }, 1);

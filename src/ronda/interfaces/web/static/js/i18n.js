@@ -946,6 +946,14 @@ export function decimal(value, digits) {
   return DECIMAL_COMMA.has(current) ? fixed.replace(".", ",") : fixed;
 }
 
+/** Languages whose typography sets "%" apart by a narrow no-break space, as French does: "34,9 %". */
+const PERCENT_SPACE = new Set(["fr"]);
+
+/** A percentage in the current language: "34.9%", in French "34,9 %" (the space never breaks the line). */
+export function percent(value, digits) {
+  return `${decimal(value, digits)}${PERCENT_SPACE.has(current) ? "\u202f" : ""}%`;
+}
+
 export function rankName(rank) {
   return RANK_NAMES[current][rank] ?? String(rank);
 }
