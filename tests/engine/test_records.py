@@ -133,8 +133,36 @@ def test_a_hand_shown_before_a_win_is_an_event_of_the_replay_and_told_in_its_wor
     assert code == 0 and kinds == [("show", 0), ("show", 2), ("exposure", 2)]
     assert {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]} in json.loads(out)["events"]
     code, out, _ = run_replay(tmp_path, capsys, text)
-    assert "seat 0 shows 1b 12o 12c: a ronda of 12s" in out
+    assert "seat 0 shows 12o 12c 1b: a ronda of 12s" in out  # as dealt, in the deal's order (RECORD.md)
     assert "seat 2 shows 5o 6c 7e: no tringa" in out
+
+
+def test_a_challenged_hand_is_shown_in_the_order_it_was_dealt(tmp_path, capsys) -> None:
+    """RECORD.md shows a hand "as dealt": a record written by hand deals seat 0 7o, 1o, 4o (a false ronda), and
+    the challenge event lists them in that order, as another program replaying the same record would (an audit
+    found them sorted: 1o, 4o, 7o)."""
+    dealt = ["7o", "1o", "4o", "11b", "2b", "5b", "3c", "6c", "10c", "12c"]  # seat 0, seat 1 (dealer), the table
+    rest = [f"{rank}{suit}" for suit in "oceb" for rank in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    record = {
+        "format": "ronda/1",
+        "rules": {"players": 2},
+        "dealer": 1,
+        "rounds": [
+            {
+                "deck": dealt + [card for card in rest if card not in dealt],
+                "actions": [
+                    {"seat": 0, "declare": "ronda"},
+                    {"seat": 1, "declare": "none"},
+                    {"seat": 0, "play": "1o"},
+                    {"seat": 1, "challenge": 0},
+                ],
+            }
+        ],
+    }
+    code, out, err = run_replay(tmp_path, capsys, json.dumps(record), "--json")
+    assert code == 0, err
+    challenges = [event for event in json.loads(out)["events"] if event["type"] == "challenge"]
+    assert challenges == [{"type": "challenge", "seat": 1, "target": 0, "hand": ["7o", "1o", "4o"], "truthful": False}]
 
 
 def test_the_sample_record_replays_to_a_won_game(capsys) -> None:

@@ -865,7 +865,7 @@ def test_R9_5_a_true_declaration_is_shown_then_awarded_and_wins() -> None:
     events = run(game, "declare ronda; declare ronda; play 1o; play 12o; play 1c")
     assert of(events, "show") == [] and announcement_scores(events) == []
     assert _shown_and_scored(run(game, "play 12c")) == [
-        {"type": "show", "seat": 1, "hand": ["6e", "12o", "12c"]},  # as dealt, though two are played
+        {"type": "show", "seat": 1, "hand": ["12o", "12c", "6e"]},  # as dealt (its order too), though two are played
         {"type": "score", "side": 1, "points": 2, "reason": "announcement", "seat": None},
         {"type": "game_over", "winner": 1, "reason": "target"},
     ]
@@ -877,7 +877,7 @@ def test_R9_5_partners_true_ronda_and_false_tringa_the_tringa_exposed_the_ronda_
     game = start(Rules(players=4, target=6), [{0: "12o 12c 1b", 2: "5o 6c 7e"}], table="1o 3o 10o 4b")
     events = run(game, "declare ronda; declare none; declare tringa; declare none")
     assert _shown_and_scored(events) == [
-        {"type": "show", "seat": 0, "hand": ["1b", "12o", "12c"]},
+        {"type": "show", "seat": 0, "hand": ["12o", "12c", "1b"]},
         {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]},
         {"type": "exposure", "seat": 2, "declaration": "tringa"},
         {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
@@ -905,7 +905,7 @@ def test_R9_5_the_rule_applies_again_to_the_new_settlement() -> None:
     ]
     events = run(game, "declare ronda; declare none; declare tringa; declare none")
     assert _shown_and_scored(events) == [
-        {"type": "show", "seat": 0, "hand": ["1b", "12e", "12b"]},
+        {"type": "show", "seat": 0, "hand": ["12e", "12b", "1b"]},
         {"type": "show", "seat": 2, "hand": ["5b", "6c", "7e"]},
         {"type": "exposure", "seat": 2, "declaration": "tringa"},
         {"type": "score", "side": 1, "points": 5, "reason": "false_announcement", "seat": 2},
@@ -923,7 +923,7 @@ def test_R9_5_only_the_first_false_one_is_exposed_when_the_new_settlement_stays_
     game = start(Rules(players=4, target=6), deals, table="1o 3o 10o 4b")
     events = run(game, "declare ronda; declare none; declare tringa; declare none")
     assert _shown_and_scored(events) == [
-        {"type": "show", "seat": 0, "hand": ["1b", "4c", "12o"]},
+        {"type": "show", "seat": 0, "hand": ["12o", "4c", "1b"]},
         {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]},
         {"type": "exposure", "seat": 0, "declaration": "ronda"},
         {"type": "score", "side": 1, "points": 1, "reason": "false_announcement", "seat": 0},

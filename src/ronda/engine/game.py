@@ -1068,7 +1068,7 @@ class Game(Announcements):
         truthful = truth is not None and truth.kind == self._declared[target]
         self._challenged = True
         self._shown[target] = self._dealt[target]
-        self._events.append(ChallengeMade(seat, target, tuple(cards_of(self._dealt[target])), truthful))
+        self._events.append(ChallengeMade(seat, target, self._dealt_cards(target), truthful))
         if truthful:
             self._win(self._side_of[target], "failed_challenge")
             return

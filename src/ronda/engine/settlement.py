@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .cards import Mask, cards_of
+from .cards import Mask
 from .combinations import KIND_ORDER, KIND_VALUE, RONDA, Kind, candidate_range
 from .events import Exposure, Show
 from .scoring import Scoring
@@ -243,7 +243,7 @@ class Announcements(Scoring):
             if self._shown[seat] is None:
                 dealt = self._dealt[seat]
                 self._shown[seat] = dealt
-                self._events.append(Show(seat, tuple(cards_of(dealt)), declared))
+                self._events.append(Show(seat, self._dealt_cards(seat), declared))
             held = self._truth[seat]
             if first_false < 0 and (held is None or held.kind != declared):
                 first_false = seat

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from .actions import Action
-from .cards import Card, Mask
+from .cards import Card, Mask, cards_of
 from .combinations import Combination, Kind, hand_combinations_memo
 from .events import Event
 from .rules import Rules
@@ -244,6 +244,18 @@ class GameState:
         self._last_drop = -1
         self._last_drop_seat = -1
         self._chain_rank = -1
+
+    def _dealt_cards(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s hand as dealt in this deal, in the order it was given (R8.8, R9.5 show it).
+
+        Why not the mask's order: RECORD.md writes a shown hand "as dealt", and a
+        reader comparing another program's events card for card expects the
+        deal's order. A position built without a deck in dealing order (a guess
+        from a view) has none to keep: its cards there come in the mask's order.
+        """
+        dealt = self._dealt[seat]
+        order = {card: i for i, card in enumerate(self._deck)}
+        return tuple(sorted(cards_of(dealt), key=lambda card: (order.get(card, len(order)), card)))
 
     def _copy_state(self, o: GameState, history: bool) -> None:
         """Copy every field into ``o`` as its declaration says (``tests/engine/test_state.py`` checks it)."""
