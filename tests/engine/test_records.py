@@ -222,6 +222,21 @@ def test_malformed_records_are_refused_with_one_line(tmp_path, capsys, text, wor
     assert_refused(*run_replay(tmp_path, capsys, text, "--json"), *words)
 
 
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"rules": {"players": 2}, "dealer": 1, "dealer": 0, "rounds": [{"deck": []}]}', "dealer"),
+        ('{"rules": {"players": 2, "players": 3}, "rounds": [{"deck": []}]}', "players"),
+        ('{"rules": {"players": 2}, "rounds": [{"deck": []}], "rounds": [{"deck": []}]}', "rounds"),
+    ],
+)
+def test_a_key_given_twice_is_refused_by_name(tmp_path, capsys, text, key) -> None:
+    """A JSON reader keeps the last of two equal keys without a word: a record with a second "rounds" replayed
+    only that one and said nothing, and two "dealer"s gave an error about whose turn it was (a researcher's
+    audit). Refused, naming the key, as unknown keys are."""
+    assert_refused(*run_replay(tmp_path, capsys, text, "--json"), f"gives the key '{key}' twice")
+
+
 def test_a_record_without_format_is_read_as_ronda_1_and_any_other_value_is_refused(tmp_path, capsys) -> None:
     """RECORD.md shows "format" without saying it may be left out: ronda reads a record without it as ronda/1.
 
@@ -248,9 +263,9 @@ def _deck_case(mutate) -> dict:
     [
         (lambda r: r.update(deck=r["deck"][:39]), ["rounds[0]", "40 cards"]),
         (lambda r: r.update(deck=[*r["deck"], "5o"]), ["rounds[0]", "40 cards"]),
-        (lambda r: r["deck"].__setitem__(3, "8o"), ["rounds[0]", "unknown card '8o'"]),
-        (lambda r: r["deck"].__setitem__(3, r["deck"][4]), ["rounds[0]", "twice"]),
-        (lambda r: r["deck"].__setitem__(3, 17), ["rounds[0]"]),
+        (lambda r: r["deck"].__setitem__(3, "8o"), ["rounds[0].deck[3]: unknown card '8o'"]),
+        (lambda r: r["deck"].__setitem__(3, r["deck"][4]), ["rounds[0].deck[4]: ", "twice (first at deck[3])"]),
+        (lambda r: r["deck"].__setitem__(3, 17), ["rounds[0].deck[3]: "]),
     ],
 )
 def test_bad_decks_are_refused(tmp_path, capsys, mutate, words) -> None:

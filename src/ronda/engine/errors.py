@@ -134,19 +134,32 @@ class RecordError(RondaError):
     'rounds[0].actions[7]: seat 1 does not hold 5c'
     >>> RecordError("the record has no rules").where
     ''
+    >>> str(RecordError("the deck holds 5e twice (first at deck[2])", 0, deck_index=5))
+    'rounds[0].deck[5]: the deck holds 5e twice (first at deck[2])'
     """
 
-    def __init__(self, message: str, round_index: int | None = None, action_index: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        round_index: int | None = None,
+        action_index: int | None = None,
+        *,
+        deck_index: int | None = None,
+    ) -> None:
         self.problem = message
         self.round_index = round_index
         self.action_index = action_index
+        self.deck_index = deck_index
         super().__init__(f"{self.where}: {message}" if self.where else message)
 
     @property
     def where(self) -> str:
-        """The place in the record, ``rounds[R].actions[A]`` or ``rounds[R]``; empty for the whole record."""
+        """The place in the record, ``rounds[R].actions[A]``, ``rounds[R].deck[D]`` or ``rounds[R]``; empty for the
+        whole record."""
         if self.round_index is None:
             return ""
-        if self.action_index is None:
-            return f"rounds[{self.round_index}]"
-        return f"rounds[{self.round_index}].actions[{self.action_index}]"
+        if self.action_index is not None:
+            return f"rounds[{self.round_index}].actions[{self.action_index}]"
+        if self.deck_index is not None:
+            return f"rounds[{self.round_index}].deck[{self.deck_index}]"
+        return f"rounds[{self.round_index}]"

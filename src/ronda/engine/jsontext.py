@@ -21,6 +21,9 @@ and never the file: the caller says which file, once.
 >>> parse_json("[" * 5000 + "]" * 5000, what="a record", max_depth=32)
 Traceback (most recent call last):
 ronda.engine.errors.InputError: a record nests arrays and objects at most 32 deep, and this one nests them deeper
+>>> parse_json('{"dealer": 1, "dealer": 0}', what="a record", max_depth=32)
+Traceback (most recent call last):
+ronda.engine.errors.InputError: a record gives the key 'dealer' twice in one object: which one is meant?
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, quoted
 
 _JSON_TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
 
@@ -77,11 +80,41 @@ def parse_json(text: str, *, what: str, max_depth: int) -> Any:
     if json_depth(text, stop_above=max_depth) > max_depth:
         raise InputError(f"{what} nests arrays and objects at most {max_depth} deep, and this one nests them deeper")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_key_twice)
+    except _KeyTwice as error:
+        raise InputError(f"{what} gives the key {quoted(error.key)} twice in one object: which one is meant?") from None
     except json.JSONDecodeError as error:
         raise InputError(f"invalid JSON at line {error.lineno} column {error.colno}: {error.msg}") from None
     except ValueError:  # the only other refusal: an integer longer than Python converts
         raise InputError(f"invalid JSON: a number of more than {sys.get_int_max_str_digits()} digits") from None
+
+
+class _KeyTwice(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_key_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object, refused if it names a key twice.
+
+    Why: :func:`json.loads` keeps the last of two equal keys without a word, so
+    a record with ``"dealer": 1, "dealer": 0`` (or a second ``"rounds"``) would
+    replay as something its writer may not have meant, and the error, if any,
+    would point elsewhere. The JSON standard leaves it open; a reader checking
+    another program's records strictly refuses it, as it refuses unknown keys.
+
+    >>> _no_key_twice([("seat", 0), ("play", "5o")])
+    {'seat': 0, 'play': '5o'}
+    """
+    made = dict(pairs)
+    if len(made) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return made
 
 
 def read_json(path: str | Path, *, what: str, max_bytes: int, max_depth: int) -> Any:

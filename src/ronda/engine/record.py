@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import action_from_record
-from .cards import parse_card
+from .cards import NUM_CARDS, card_name, parse_card
 from .errors import CardError, InputError, RecordError, RondaError, json_kind, quoted
 from .game import OVER, WAITING, Game
 from .jsontext import read_json
@@ -150,12 +150,24 @@ def _read_rules(record: Mapping[str, Any]) -> Rules:
 
 
 def _read_deck(deck: object, round_index: int) -> list[int]:
+    """The round's deck as card ids; a card that is unknown or given twice is refused at its place, ``deck[5]``,
+    as an action is at ``actions[7]``: in a list of 40 a person needs the place, not the card alone."""
     if not isinstance(deck, list):
         raise RecordError("a round's deck must be a list of 40 cards", round_index)
-    try:
-        return [parse_card(card) for card in deck]
-    except CardError as error:
-        raise RecordError(str(error), round_index) from None
+    cards: list[int] = []
+    for place, name in enumerate(deck):
+        try:
+            cards.append(parse_card(name))
+        except CardError as error:
+            raise RecordError(str(error), round_index, deck_index=place) from None
+    if len(cards) == NUM_CARDS:  # a deck of another size is refused for its size first (check_deck)
+        first: dict[int, int] = {}
+        for place, card in enumerate(cards):
+            if card in first:
+                problem = f"the deck holds {card_name(card)} twice (first at deck[{first[card]}])"
+                raise RecordError(problem, round_index, deck_index=place)
+            first[card] = place
+    return cards
 
 
 def replay(record: Mapping[str, Any]) -> Game:
