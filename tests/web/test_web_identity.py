@@ -299,6 +299,30 @@ def test_a_first_name_like_a_kept_one_or_a_bots_is_refused_and_nothing_is_made(
         assert waiting["status"] == "waiting" and waiting["others"] == 0  # no ticket left waiting
 
 
+def test_a_browser_keeping_a_name_joins_without_typing_one_as_it_creates(tmp_path: Path) -> None:
+    """A join asked for a "name" it then did not use: with a kept name, a join needs none, as a create does; a name
+    typed is read as create reads it ("Bot 2" is refused at both), and the answer says the name the seat took."""
+    with server(tmp_path) as http:
+        bodies: list[dict[str, Any]] = [{}, {"seat": 1}, {"name": None}]
+        tables = [new_table(http, 3, HOSTED)["table_id"] for _ in range(len(bodies) + 1)]
+        choose(http, "Amina")
+        for table_id, body in zip(tables, bodies, strict=False):  # the last table is left for the refusals
+            joined = http.post(f"/api/tables/{table_id}/join", json=body)
+            assert joined.status_code == 200 and joined.json()["name"] == "Amina", (body, joined.text)
+            assert http.get(f"/api/tables/{table_id}").json()["seats"][1]["name"] == "Amina"
+        made = http.post("/api/tables", json={"players": 2, "seats": [{"kind": "human", "name": "Bot 2"}, BOT]})
+        assert "could be taken for a bot" in error_of(made, 400, "bad_request")
+        joined = http.post(f"/api/tables/{tables[3]}/join", json={"name": "Bot 2"})
+        assert "could be taken for a bot" in error_of(joined, 400, "bad_request")
+        assert http.get(f"/api/tables/{tables[3]}").json()["seats"][1]["taken"] is False
+        http.cookies.clear()  # a browser that keeps no name must type one
+        nameless = http.post(f"/api/tables/{tables[3]}/join", json={"seat": 1})
+        assert error_of(nameless, 400, "bad_request") == 'a join needs your "name"'
+        assert "set-cookie" not in nameless.headers
+        assert http.get(f"/api/tables/{tables[3]}").json()["seats"][1]["taken"] is False
+        assert [p.name for p in rows(http, players_table)] == ["Amina"]
+
+
 def test_a_join_refused_for_its_seat_keeps_no_name(tmp_path: Path) -> None:
     with server(tmp_path) as http:
         table_id = new_table(http, 3, HOSTED)["table_id"]

@@ -408,16 +408,18 @@ class TableBody(Body):
 
 
 class JoinBody(Body):
-    """The body of ``POST /api/tables/{id}/join``: a name and, optionally, which seat."""
+    """The body of ``POST /api/tables/{id}/join``: a name (unless the browser keeps one) and, optionally, which seat."""
 
-    name: Any
-    """Read by :func:`read_name`, whose words say what a name may be."""
+    name: Any = None
+    """Read by :func:`read_name`, whose words say what a name may be; left out (or null) by a browser keeping a name,
+    as create's is: that name is the seat's whatever is typed, and a join that must type one is told so
+    (:data:`NAME_NEEDED`)."""
     seat: Annotated[int, Field(ge=0)] | None = None
     keep: bool = True
     """Whether the name becomes the joiner's kept name, when they keep none yet (false: this table's name only)."""
     problems = {
         "": 'the body must be a JSON object like {"name": "Youssef"}',
-        "name": 'a join needs your "name"',
+        "name": "a player's name is text, not {value}",
         "seat": "seat must be a seat number, not {value}",
         "keep": "keep is true or false, not {value}",
     }
@@ -592,17 +594,28 @@ def read_name(raw: object) -> str:
 
 @dataclass(frozen=True)
 class JoinSpec:
-    """A join, checked: the name to sit under and, optionally, which seat."""
+    """A join, checked: the name typed (none: the browser's kept one) and, optionally, which seat."""
 
-    name: str
+    name: str | None
     seat: int | None
     keep: bool = True
 
 
+NAME_NEEDED = bad('a join needs your "name"')
+"""The answer to a join without a name from a browser that keeps none: the seat would have nothing to be called."""
+
+
 def read_join(body: object) -> JoinSpec:
-    """The body of a join, checked; raises :class:`HttpError` (400) naming the problem."""
+    """The body of a join, checked; raises :class:`HttpError` (400) naming the problem.
+
+    A name typed is read and refused as create's is (:func:`check_name`: "Bot 2" is no name, whoever types it),
+    even though a browser that keeps a name sits under that one: one body means the same at both.
+    """
     join = read_body(JoinBody, body)
-    return JoinSpec(read_name(join.name), join.seat, join.keep)
+    name = None if join.name is None else read_name(join.name)
+    if name is not None:
+        check_name(name, (), levels())
+    return JoinSpec(name, join.seat, join.keep)
 
 
 MAX_PLAY_WAIT = 600.0

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse
 from ....bots import levels
 from ....engine.presets import PRESETS
 from ....engine.rules import Rules
-from ..forms import HttpError, SeatSpec, read_join, read_table_spec
+from ..forms import NAME_NEEDED, HttpError, SeatSpec, read_join, read_table_spec
 from ..lobby import Elsewhere
 from ..site import client_of, cluster_of, invite_of, json_body, lobby_of, site_of
 from ..tables import Table, TableMoved
@@ -96,7 +96,8 @@ async def join(request: Request, table_id: str) -> JSONResponse:
 
     who = await sitter(request, spec.name, spec.keep, first)
     name, player = who.name, who.player
-    assert name is not None
+    if name is None:  # no name typed, none kept: nothing was made
+        raise NAME_NEEDED
 
     async def take() -> JSONResponse:
         nonlocal table
