@@ -115,6 +115,8 @@ def test_a_name_that_looks_like_another_player_at_the_table_is_refused(tmp_path:
 INVISIBLE_NAMES = [
     *("\u200d", "\u3164\u3164", " \u2060 ", "\u034f", "\u2800", "\u0307\u0323", " \u20d0"),
     *("\u0640\u0640\u0640", " \u0640 ", "\U0001d159", "\u303f\u303f", "\ufffc", "\u0640\ufffc\u0640"),
+    *("\u2028", " \u2029 "),  # line and paragraph separators
+    *("\u0903\u0903", "\ua9bf", "\u0640\u0903"),  # spacing combining marks (Mc), on nothing: no letter to sit on
 ]
 
 
@@ -128,7 +130,11 @@ def test_a_name_of_invisible_characters_only_is_refused(tmp_path: Path, name: st
 
 
 @pytest.mark.parametrize(
-    "name", ["Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik", "Seattle", "Mé-Lou", "Guestan", "Jean-Luc"]
+    "name",
+    [
+        *("Youssef", "Ямина", "Αθηνά", "أمينة", "Botagoz", "Robotnik", "Seattle", "Mé-Lou", "Guestan", "Jean-Luc"),
+        "\u0930\u093e\u092e",  # a spacing mark on its letter is a name: "राम"
+    ],
 )
 def test_names_that_only_differ_are_welcome(tmp_path: Path, name: str) -> None:
     """Other scripts and other names stay open to everyone: only look-alikes are refused."""
@@ -156,6 +162,54 @@ def test_a_name_like_one_at_the_table_is_refused_with_how_to_be_told_apart(
         )
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": f"{typed} B.", "keep": False})
         assert joined.status_code == 200, joined.text
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_line_separator_inside_a_kept_name_does_not_make_another_player_of_it(tmp_path: Path, separator: str) -> None:
+    """ "Yas\u2029mina" is drawn exactly as "Yasmina": an auditor kept it beside Yasmina and sat at her table, both
+    seats reading "Yasmina". The separator is dropped, as every invisible is: the name is Yasmina's, refused."""
+    with server(tmp_path) as http:
+        assert http.post("/api/me", json={"name": "Yasmina"}).status_code == 201
+        table = http.post("/api/tables", json={"public": True, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        assert table.status_code == 201 and table.json()["name"] == "Yasmina"
+        http.cookies.clear()  # the impostor's browser
+        typed = f"Yas{separator}mina"
+        refused = refusal_of(http.post("/api/me", json={"name": typed}), 409, "name_taken")
+        assert refused["held"] == "Yasmina", refused
+        joined = http.post(f"/api/tables/{table.json()['table_id']}/join", json={"name": typed})
+        assert "already called 'Yasmina'" in error_of(joined, 409, "name_taken")
+        assert http.get("/api/me").json()["id"] is None
+        seats = http.get(f"/api/tables/{table.json()['table_id']}").json()["seats"]
+        assert [s["taken"] for s in seats] == [True, False]
+        kept = http.post("/api/me", json={"name": f"Kar{separator}ima"})  # nobody's: kept as it is drawn
+        assert kept.status_code == 201 and kept.json()["name"] == "Karima", kept.text
+
+
+SPACES = {
+    "no-break": "\u00a0",
+    "thin": "\u2009",
+    "hair": "\u200a",
+    "narrow no-break": "\u202f",
+    "ideographic": "\u3000",
+    "four-per-em": "\u2005",
+    "a run": " \u3000\u00a0 ",
+}
+
+
+@pytest.mark.parametrize("space", SPACES.values(), ids=list(SPACES))
+def test_every_space_in_a_name_is_an_ordinary_one_and_a_run_of_them_one(tmp_path: Path, space: str) -> None:
+    """ "Nad\u200aia" (a hair space) was kept beside "Nadia" and drawn 1.6 pixels wider than it: any space is kept
+    as the ordinary one, so the name shown is "Nad ia", told apart at a glance, and is compared as it is shown."""
+    with server(tmp_path) as http:
+        assert http.post("/api/me", json={"name": "Nadia"}).status_code == 201
+        http.cookies.clear()
+        kept = http.post("/api/me", json={"name": f" Nad{space}ia{space}"})
+        assert kept.status_code == 201 and kept.json()["name"] == "Nad ia", kept.text
+        table = http.post("/api/tables", json={"seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]})
+        assert http.get(f"/api/tables/{table.json()['table_id']}").json()["seats"][0]["name"] == "Nad ia"
+        http.cookies.clear()
+        refused = refusal_of(http.post("/api/me", json={"name": "Nad ia"}), 409, "name_taken")
+        assert refused["reason"] == "name_on_server" and refused["held"] == "Nad ia", refused
 
 
 def refusal_of(response: Any, status: int, code: str) -> dict[str, Any]:

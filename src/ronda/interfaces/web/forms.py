@@ -63,10 +63,18 @@ as "محمد" drawn wider, and "Boـt 2" as "Bot 2" with a dash. Kept in the nam
 folded out of the look-alike keys, and no visible character: a name of tatweel alone is a line, not a name."""
 
 
+_BREAKS = frozenset("\u2028\u2029")
+"""The line and paragraph separators (categories Zl and Zp, the only characters in them): not C, so not dropped as
+controls were, yet drawn as nothing inside a line of the page. Read as spaces by the look-alike keys, they let
+"Yas\u2029mina", drawn exactly as "Yasmina", be kept beside it; dropped instead, it is "Yasmina", and refused."""
+
+
 def _invisible(ch: str) -> bool:
-    """A control, format or unassigned character, or one drawn as nothing (U+3164, U+034F, U+2800, U+FFFC...)."""
+    """A control, format or unassigned character, a line or paragraph separator, or one drawn as nothing (U+3164,
+    U+034F, U+2800, U+FFFC...)."""
     return (
         unicodedata.category(ch)[0] == "C"
+        or ch in _BREAKS
         or ch in _BLANKS
         or bool(icu.Char.hasBinaryProperty(ord(ch), icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
     )
@@ -86,7 +94,15 @@ def _bare(key: str) -> str:
 
 
 def _mark(ch: str) -> bool:
+    """A combining mark drawn over or under a letter (Mn, Me), easily missed: a spacing mark (Mc, the Devanagari
+    vowel sign in "\u0930\u093e\u092e") takes its own room on the page, so "\u0930\u092e" is another name."""
     return unicodedata.category(ch) in ("Mn", "Me")
+
+
+def _unseen(ch: str) -> bool:
+    """A character that is no name on its own: a space, a tatweel, or any combining mark, spacing ones (Mc: "\u0903",
+    "\ua9bf") included, which only ever sits on a letter: alone it is drawn on a dotted circle, or on nothing."""
+    return ch.isspace() or unicodedata.category(ch)[0] == "M" or ch in _STRETCH
 
 
 def name_keys(name: str) -> frozenset[str]:
@@ -552,13 +568,19 @@ def _read_seats(raw: list[SeatBody] | None, players: int) -> tuple[SeatSpec, ...
 
 
 def read_name(raw: object) -> str:
-    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers), 1 to 24 characters.
+    """A player's name: trimmed, without invisible characters (zero-width joiners, fillers, line separators), 1 to 24
+    characters.
 
-    At least one of them must be seen on the page: not a space, a combining mark or a tatweel alone
-    (``name_empty``); a longer one is refused, not cut (``name_too_long``, with its ``length``).
+    Every space Unicode has (no-break, thin, hair, ideographic...: category Zs) is stored as an ordinary one, and a
+    run of them as one: the look-alike keys read them so, and the page draws a run as one, so a name is shown as it
+    is compared ("Nad\u200aia", a hair space inside, is "Nad ia", not "Nadia" a pixel wider). At least one
+    character must be seen on the page: not a space, a combining mark or a tatweel alone (``name_empty``); a longer
+    one is refused, not cut (``name_too_long``, with its ``length``).
 
     >>> read_name(" \u0645\u062d\u0640\u0645\u062f\ufffc ")  # the tatweel stays, the replacement box goes
     'محـمد'
+    >>> read_name("Nad\u200aia"), read_name("Amina \u3000\u00a0Benali"), read_name("Yas\u2029mina")
+    ('Nad ia', 'Amina Benali', 'Yasmina')
     >>> read_name("\u0640\u0640\u0640")
     Traceback (most recent call last):
     ...
@@ -570,8 +592,8 @@ def read_name(raw: object) -> str:
     """
     if not isinstance(raw, str):
         raise HttpError(400, "bad_request", f"a player's name is text, not {raw!r}", reason="name_not_text")
-    name = "".join(ch for ch in raw if not _invisible(ch)).strip()
-    seen = [ch for ch in name if not ch.isspace() and not _mark(ch) and ch not in _STRETCH]  # what the page shows
+    name = " ".join("".join(ch for ch in raw if not _invisible(ch)).split())
+    seen = [ch for ch in name if not _unseen(ch)]  # what the page shows
     if not seen:
         raise HttpError(
             400,

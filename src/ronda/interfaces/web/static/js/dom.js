@@ -24,7 +24,7 @@ function append(node, children) {
   }
 }
 
-/** The longest name the server takes (MAX_NAME in forms.py), in characters once trimmed. */
+/** The longest name the server takes (MAX_NAME in forms.py), in characters once trimmed, a run of spaces as one. */
 export const MAX_NAME = 24;
 
 /**
@@ -35,7 +35,7 @@ export const MAX_NAME = 24;
 export function nameNote(input, say) {
   const note = el("p", { id: `${input.id}-note`, class: "hint bad name-note", "aria-live": "polite" });
   const check = () => {
-    const length = [...input.value.trim()].length;
+    const length = [...input.value.trim().replace(/\s+/g, " ")].length; // the server keeps one space of a run
     note.textContent = length > MAX_NAME ? say(length) : "";
     if (length > MAX_NAME) input.setAttribute("aria-invalid", "true");
     else input.removeAttribute("aria-invalid");
