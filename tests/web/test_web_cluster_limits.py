@@ -210,6 +210,79 @@ def test_a_relayed_connection_reads_its_answers_in_the_order_of_its_messages_as_
             assert answers(b, table_id, frames, len(expected)) == expected
 
 
+def seated_answers(http: Server, table_id: str, token: str, frames: list[str]) -> list[str]:
+    """Say hello with a seat's ``token`` on a new connection, send ``frames`` in one burst, and read the answer to each:
+    an error's code or the type (``pong``); what the table sends meanwhile (``seats``) is not an answer."""
+    client = Client(http, table_id, token)
+    client.hello()
+
+    def burst() -> None:  # in one go, as a client's socket writes them: the server reads them back to back
+        for frame in frames:
+            client.ws._receive_tx.send_nowait({"type": "websocket.receive", "text": frame})
+
+    client.ws.portal.call(burst)
+    read: list[str] = []
+    while len(read) < len(frames):
+        message = client.recv()
+        if message["type"] in ("error", "pong"):
+            read.append(message.get("code") or message["type"])
+    client.close()
+    return read
+
+
+def test_a_seated_player_s_mix_of_refusals_and_decisions_is_answered_in_order_through_a_relay(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """An attacker's audit: through the process relaying his connection, Brahim (seat 1, not the creator, not his
+    turn) sent garbage, a bad act, an act out of turn, an unknown type, settings and a ping. The relay held its own
+    refusal of the unknown type for the owner's answers before it, but asked the owner about them only once the
+    answer to the garbage had come back, behind the settings and the ping forwarded meanwhile: ``unknown_type`` came
+    last. Wherever the connection lands, the answers come in the order of the messages."""
+    act = json.dumps({"type": "act", "action": {"declare": "none"}})  # Amina declares first: not his turn
+    sequences = {
+        "garbage, act, unknown type, ping": (
+            ["nope", act, json.dumps({"type": "cheat"}), json.dumps({"type": "ping"})],
+            ["bad_json", "not_your_turn", "unknown_type", "pong"],
+        ),
+        "the audit's six": (
+            [
+                "nope",
+                json.dumps({"type": "act", "action": {"play": "99x"}}),
+                act,
+                json.dumps({"type": "cheat"}),
+                json.dumps({"type": "settings", "public": True}),
+                json.dumps({"type": "ping"}),
+            ],
+            ["bad_json", "bad_message", "not_your_turn", "unknown_type", "not_creator", "pong"],
+        ),
+        "refusals between decisions": (
+            [act, "nope", act, "nope", "nope", act, json.dumps({"type": "cheat"}), act, "nope"],
+            [
+                "not_your_turn",
+                "bad_json",
+                "not_your_turn",
+                "bad_json",
+                "bad_json",
+                "not_your_turn",
+                "unknown_type",
+                "not_your_turn",
+                "bad_json",
+            ],
+        ),
+    }
+    with two_processes(tmp_path, redis_url) as (a, b):
+        created = new_table(a, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])  # a owns it
+        table_id = created["table_id"]
+        joined = a.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False})
+        assert joined.status_code == 200, joined.text
+        brahim = joined.json()["token"]
+        for name, (frames, expected) in sequences.items():
+            assert seated_answers(a, table_id, brahim, frames) == expected, name  # straight to the owner
+            for _ in range(3):  # relayed by b, again and again
+                assert seated_answers(b, table_id, brahim, frames) == expected, name
+        assert table_id not in b.app.state.lobby.tables  # type: ignore[attr-defined]  # every answer came through a
+
+
 def test_a_name_the_owner_refuses_reaches_the_joiner_on_another_process_with_its_reason_and_parameters(
     tmp_path: Path, redis_url: str
 ) -> None:

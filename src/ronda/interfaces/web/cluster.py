@@ -181,8 +181,8 @@ class Relay:
     answered: int = 0
     """The owner has answered every frame up to this one, as far as this process knows (its last ``done``)."""
     asked: int = 0
-    """The frame after which the owner was last asked to say it is done (``ask``); above :attr:`answered` while the
-    question is on its way."""
+    """The last frame the owner was asked to say it is done with (``ask``); above :attr:`answered` while a question
+    is on its way. Every held answer waits for a frame at or before it: each has its question out."""
     held: deque[tuple[int, str | int]] = field(default_factory=deque)
     """Answers given here (a text, or a close code), each with the last frame forwarded before it: sent once the owner
     has answered that frame, so that the client reads its answers in the order of its frames."""
@@ -559,14 +559,19 @@ class Cluster:
         The owner answers the frames forwarded before this one through Redis: sent at once, this answer would overtake
         theirs (an audit: garbage sent right after a hello was refused before the welcome came), and a client that
         pairs answers with its messages by their order would pair them wrongly. So it waits until the owner says it
-        has answered them: one question (``ask``, the last frame's number) goes behind those frames into the
+        has answered them: a question (``ask``, the last frame's number) goes behind those frames into the
         connection's queue at the owner, which says ``done`` when it reaches it.
 
-        Refusing stays cheap: nothing of the refused frame reaches Redis or the owner, and one question at a time is on
-        its way per connection, asked only when frames were forwarded since the owner last said ``done``, so a flood
-        of garbage costs at most one question (two small messages) for each frame forwarded before it, whatever its
-        length. What waits is bounded as a connection's outbox is (:data:`~.connections.OUTBOX`): past it, the client
-        is sending faster than its answers can go, and it is closed as one that does not read (1013).
+        The question is posted now, with the frame it follows, not once an earlier question is answered: asked later,
+        it would queue at the owner behind the frames forwarded meanwhile and the answer would wait for theirs too
+        (an attacker's audit: garbage, an act, an unknown type, a ping, answered ``bad_json``, ``not_your_turn``,
+        ``pong``, ``unknown_type``).
+
+        Refusing stays cheap: nothing of the refused frame reaches Redis or the owner, and a question is asked only
+        when frames were forwarded since the last one, so a flood of garbage costs at most one question (two small
+        messages) for each frame forwarded before it, whatever its length; a connection that sends only well-formed
+        messages never asks. What waits is bounded as a connection's outbox is (:data:`~.connections.OUTBOX`): past
+        it, the client is sending faster than its answers can go, and it is closed as one that does not read (1013).
         """
         items: list[str | int] = [text] if close is None else [text, close]
         relay.closing = relay.closing or close is not None
@@ -581,13 +586,14 @@ class Cluster:
         self._ask(relay)
 
     def _ask(self, relay: Relay) -> None:
-        """Ask the owner to say when it has answered the frames the held answers wait for (unless already asked).
+        """Ask the owner to say when it has answered the frames the last held answer waits for (unless already asked:
+        questions may be on their way for earlier ones, each answered in turn).
 
         An owner that never says ``done`` (one of an older version, during a rolling upgrade, does not know the
         question) keeps them :data:`CALL_TIMEOUT` seconds at most: then they go out anyway, out of turn rather than
         never.
         """
-        if relay.held and relay.asked <= relay.answered:
+        if relay.held and relay.held[-1][0] > relay.asked:
             relay.asked = relay.held[-1][0]
             message = {"k": "ask", "c": relay.id, "p": self.process, "n": relay.asked}
             self.post(relay.owner, message, lambda: relay.connection.close_soon(MOVED))
@@ -602,8 +608,7 @@ class Cluster:
         ready: list[str | int] = []
         while relay.held and relay.held[0][0] <= relay.answered:
             ready.append(relay.held.popleft()[1])
-        self._deliver(relay, ready)
-        self._ask(relay)
+        self._deliver(relay, ready)  # the answers held after these have their questions out already (:meth:`_ask`)
 
     @staticmethod
     def _deliver(relay: Relay, items: list[str | int]) -> None:
