@@ -13,7 +13,9 @@ pytest.importorskip("fastapi")
 
 from web_helpers import Client, new_table, play_out, random_chooser, seat_clients, server
 
+from ronda.engine.deck import shuffled_deck
 from ronda.engine.record import replay
+from ronda.interfaces.web import lobby, tables
 
 
 def counted_chooser(seed: int) -> tuple[Any, list[int]]:
@@ -131,6 +133,122 @@ def test_an_automatic_declaration_does_not_come_at_a_telltale_moment(tmp_path: P
         assert all(0.1 <= p <= 0.6 + 1e-9 for p in pauses)
         assert min(pauses) < 0.15 and max(pauses) > 0.55 and len(set(pauses)) == 200
         assert {table._pause((1, "easy")) for _ in range(20)} == {0.1}
+
+
+def seen_while_amina_declares(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, automatic: bool
+) -> dict[str, list[dict[str, Any]]]:
+    """Amina and Brahim play the same deals and make the same moves, and a spectator watches, until the second deal of
+    the second round; Amina declares truly, by hand or (``automatic``) by the server. The updates Brahim and the
+    spectator were sent up to then, each in the order it came."""
+    decks = random.Random(11)  # the same deals in both games (the server's own source is the system's)
+    for module in (lobby, tables):
+        monkeypatch.setattr(module, "shuffled_deck", lambda rules, rng: shuffled_deck(rules, decks))
+    (tmp_path / str(automatic)).mkdir()
+    with server(tmp_path / str(automatic), bot_delay=0.01) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
+        table_id = created["table_id"]
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        spectator = Client(http, table_id)
+        spectator.hello(token=None)
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
+        brahim = Client(http, table_id, joined["token"])
+        brahim.hello()
+        if automatic:
+            amina.send({"type": "auto_declare", "on": True})
+        moves = random.Random(5)
+        deadline = time.monotonic() + 60
+        while brahim.view is None or (brahim.view["round"], brahim.view["deal"]) < (1, 1):
+            assert time.monotonic() < deadline and not brahim.over, "the game did not reach its second round"
+            for client in (amina, brahim, spectator):
+                while client.poll() is not None:
+                    pass
+            for client in (amina, brahim):
+                if not client.legal or client.acted_at == client.version:
+                    continue
+                if client is amina and any("declare" in a for a in client.legal):
+                    if automatic:
+                        continue  # the server declares for her
+                    action = {"declare": client.view["combination"]}  # the truth, by hand
+                else:
+                    action = moves.choice([a for a in client.legal if "challenge" not in a])
+                client.acted_at = client.version
+                client.act(action, made_at=client.version)
+            time.sleep(0.001)
+        reached = brahim.version
+        spectator.sync()
+        return {
+            name: [m for m in client.messages if m["type"] == "update" and m["version"] <= reached]
+            for name, client in (("Brahim", brahim), ("spectator", spectator))
+        }
+
+
+def test_others_cannot_tell_from_the_clock_that_a_seat_declares_automatically(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An attacker's audit: while a seat that chose automatic declarations owed its declaration, its opponent and
+    every spectator were sent ``"clock": null`` (no person's clock runs for the server's decision), where a seat
+    declaring by hand shows 120 s (180 at a round's first deal). The choice is never public: the same deals and the
+    same moves show the others the same updates, clock and all, whoever makes the declaration."""
+    by_hand = seen_while_amina_declares(tmp_path, monkeypatch, automatic=False)
+    automatic = seen_while_amina_declares(tmp_path, monkeypatch, automatic=True)
+    owed = [
+        m["clock"] for m in by_hand["Brahim"] if m["view"]["phase"] == "declare" and m["view"]["turn"] == 0
+    ]  # while Amina owes her declaration
+    assert len(owed) >= 6 and set(owed) == {120.0, 180.0}, owed  # her clock runs, with a round's reading time
+    for name in ("Brahim", "spectator"):
+        clocks = [[(m["version"], m["clock"]) for m in seen[name]] for seen in (automatic, by_hand)]
+        assert clocks[0] == clocks[1], name
+        assert automatic[name] == by_hand[name], name  # and nothing else tells either
+
+
+def test_an_automatic_declaration_waits_for_its_person_as_one_by_hand_does(tmp_path: Path) -> None:
+    """The others see who is away: a declaration made for a seat shown away, before its grace period is over, told
+    them the seat declares automatically. It waits for the person, as a declaration by hand does, and comes once
+    they are back."""
+    with server(tmp_path, bot_delay=0.01, grace=30) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
+        table_id = created["table_id"]
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        amina.send({"type": "auto_declare", "on": True})
+        assert amina.expect("auto_declare")["on"] is True
+        amina.close()
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
+        brahim = Client(http, table_id, joined["token"])
+        state = brahim.hello()
+        assert state["view"]["phase"] == "declare" and state["view"]["turn"] == 0  # Amina declares first
+        assert seat_entry(state, 0)["connected"] is False and seat_entry(state, 0)["stand_in"] is False
+        time.sleep(0.5)  # far past the automatic declaration's longest pause (six times 0.01 s)
+        assert not [m for m in brahim.sync() if m["type"] == "update"]  # nothing declared for her while away
+        back = Client(http, table_id, created["token"])
+        back.hello()
+        declared = brahim.expect("update")
+        assert [(e["type"], e["seat"]) for e in declared["events"]][:1] == [("declare", 0)]
+
+
+def test_a_short_turn_clock_does_not_run_out_on_an_automatic_declaration(tmp_path: Path) -> None:
+    """The automatic declaration's clock runs as a declaration by hand's does: a turn time shorter than the pause it
+    would take (here 1 s, and a pause of 1 to 6 s) must not run out on it, have the stand-in declare for the person
+    and tell them their time ran out. It comes in time."""
+    with server(tmp_path, bot_delay=1.0, turn_time=1.0, grace=30) as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
+        table_id = created["table_id"]
+        amina = Client(http, table_id, created["token"])
+        amina.hello()
+        amina.send({"type": "auto_declare", "on": True})
+        assert amina.expect("auto_declare")["on"] is True
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
+        brahim = Client(http, table_id, joined["token"])
+        state = brahim.hello()
+        shown = time.monotonic()
+        assert state["view"]["turn"] == 0 and state["clock"] is not None  # her declaration, her clock running
+        declared = brahim.expect("update")
+        assert time.monotonic() - shown < state["clock"]  # before her clock ran out
+        assert declared["events"][0]["type"] == "declare" and declared["events"][0]["seat"] == 0
+        amina.sync()
+        assert not any(m["type"] == "turn_over" for m in amina.messages)
 
 
 def test_a_rematch_starts_when_every_person_asks_and_versions_run_on(tmp_path: Path, database_url: str) -> None:

@@ -609,9 +609,19 @@ class Table:
         self._clock = None
 
     def _owed_by_person(self) -> tuple[int, int] | None:
-        """The seat and version of the decision owed now by a connected person, if one is (not the server's)."""
-        if self.status != PLAYING or self.game is None or self._automatic() is not None:
+        """The seat and version of the decision owed now by a connected person, if one is (not a bot's or a
+        stand-in's).
+
+        A person's automatic declaration is still theirs: its clock runs as for one made by hand, and everyone is
+        sent it. Why: with no clock for it, the opponents and spectators read ``"clock": null`` at every deal where
+        the seat owed its declaration, where a seat declaring by hand shows its turn time (an attacker's audit), and
+        the choice, which tells them the declaration is true, is never public (:meth:`_pause`).
+        """
+        if self.status != PLAYING or self.game is None:
             return None
+        automatic = self._automatic()
+        if automatic is not None and automatic[1] is not None:
+            return None  # a bot's or the stand-in's decision: nobody's clock
         view = self._public()
         if view.phase not in (DECLARE, PLAY):
             return None
@@ -630,6 +640,8 @@ class Table:
         self._clock = None
         if self.version != version or self._owed_by_person() != (seat, version):
             return
+        if self._automatic() == (seat, None):
+            return  # the server's declaration for them is on its way (:meth:`_pause`): no turn was let pass
         if self._pending is not None or self._attempt == (seat, version):
             # The person's decision is on its way to the store: its outcome decides, not the clock; a decision the
             # store refused leaves the person STORE_GRACE seconds to send it again.
@@ -746,6 +758,9 @@ class Table:
         self.status = PLAYING
         for s in self.seats:
             self._absent(s.index)
+        # The first decision's deadline, set now: the states say how long it has, and an automatic declaration
+        # owed at once draws its pause within that clock (:meth:`_pause`), not before the clock is set.
+        self._arm_clock()
         self._broadcast_seats()
         self._send_states()
         self._wake.set()
@@ -1177,6 +1192,7 @@ class Table:
         for s in self.seats:
             s.rematch = False
             self._absent(s.index)
+        self._arm_clock()  # the first decision's deadline, set now: the states say how long it has
         self._broadcast_seats()
         self._send_states(events=True)
         if over:
@@ -1230,7 +1246,11 @@ class Table:
         """The decision the server takes now, if any: a bot's or stand-in's level, or ``None`` to declare truly.
 
         Nothing is automatic while nobody is connected to the table (bots do not
-        play to an empty room), nor while a decision is pending.
+        play to an empty room), nor while a decision is pending. A person's
+        automatic declaration waits while they are away, as one by hand would
+        (then the grace period runs, and the stand-in declares): made for a seat
+        shown away, it would tell the others that the seat declares
+        automatically, which is never public.
         """
         if self.status != PLAYING or self.game is None or not self.clients or self._pending is not None:
             return None
@@ -1242,7 +1262,7 @@ class Table:
             return seat.index, seat.level or "medium"
         if seat.stand_in or self._overdue == (seat.index, self.version):
             return seat.index, self.settings.stand_in
-        if seat.auto_declare and view.phase == DECLARE:
+        if seat.auto_declare and view.phase == DECLARE and self.connected(seat.index):
             return seat.index, None
         return None
 
@@ -1309,10 +1329,17 @@ class Table:
 
         Why: an automatic declaration is true, so one that always came exactly ``bot_delay`` after the deal told
         the opponents that the hand holds what it declares (an audit measured 0.102 s at ``--bot-delay 0.1``): the
-        choice is never public, and neither may its timing be.
+        choice is never public, and neither may its timing be. Its turn clock runs as for a declaration by hand
+        (:meth:`_owed_by_person`), so it comes within the first half of the time left on it: a clock shorter than
+        the pause (``--turn-time`` of a few seconds) must not run out on it, and the pause is still drawn from a
+        range rather than always that half.
         """
         if step[1] is None:
-            return self.settings.bot_delay * SECURE_RNG.uniform(1.0, DECLARE_SPREAD)
+            longest = self.settings.bot_delay * DECLARE_SPREAD
+            deadline = self._deadline
+            if deadline is not None and deadline[:2] == (step[0], self.version):
+                longest = min(longest, max(0.0, deadline[2] - asyncio.get_running_loop().time()) / 2)
+            return SECURE_RNG.uniform(min(self.settings.bot_delay, longest / DECLARE_SPREAD), longest)
         return self.settings.bot_delay
 
     async def _automatic_step(self, step: tuple[int, str | None]) -> None:
