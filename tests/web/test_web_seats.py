@@ -135,28 +135,52 @@ def test_an_automatic_declaration_does_not_come_at_a_telltale_moment(tmp_path: P
         assert {table._pause((1, "easy")) for _ in range(20)} == {0.1}
 
 
+class SameSeeds(random.SystemRandom):
+    """The server's own randomness, but every bot's decision seeded alike: the stand-in makes the same move in the
+    same position in both games compared."""
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        return start if stop is not None else 0
+
+
+def same_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same deals (the server's own source is the system's) and the same stand-in in every game from now on."""
+    decks = random.Random(11)
+    for module in (lobby, tables):
+        monkeypatch.setattr(module, "shuffled_deck", lambda rules, rng: shuffled_deck(rules, decks))
+    monkeypatch.setattr(tables, "SECURE_RNG", SameSeeds())
+
+
+def amina_brahim_and_a_spectator(http: Any, automatic: bool | None, **body: Any) -> tuple[Client, Client, Client]:
+    """Amina makes a table for two, a spectator comes, then Brahim takes the other seat and the game starts;
+    ``automatic``: Amina's choice of automatic declarations, made before he comes (``None``: once he came)."""
+    created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], **body)
+    table_id = created["table_id"]
+    amina = Client(http, table_id, created["token"])
+    amina.hello()
+    if automatic:
+        amina.send({"type": "auto_declare", "on": True})
+        assert amina.expect("auto_declare")["on"] is True
+    spectator = Client(http, table_id)
+    spectator.hello(token=None)
+    joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
+    brahim = Client(http, table_id, joined["token"])
+    brahim.hello()
+    if automatic is None:
+        amina.send({"type": "auto_declare", "on": True})
+    return amina, brahim, spectator
+
+
 def seen_while_amina_declares(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, automatic: bool
 ) -> dict[str, list[dict[str, Any]]]:
     """Amina and Brahim play the same deals and make the same moves, and a spectator watches, until the second deal of
     the second round; Amina declares truly, by hand or (``automatic``) by the server. The updates Brahim and the
     spectator were sent up to then, each in the order it came."""
-    decks = random.Random(11)  # the same deals in both games (the server's own source is the system's)
-    for module in (lobby, tables):
-        monkeypatch.setattr(module, "shuffled_deck", lambda rules, rng: shuffled_deck(rules, decks))
+    same_deals(monkeypatch)
     (tmp_path / str(automatic)).mkdir()
     with server(tmp_path / str(automatic), bot_delay=0.01) as http:
-        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
-        table_id = created["table_id"]
-        amina = Client(http, table_id, created["token"])
-        amina.hello()
-        spectator = Client(http, table_id)
-        spectator.hello(token=None)
-        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
-        brahim = Client(http, table_id, joined["token"])
-        brahim.hello()
-        if automatic:
-            amina.send({"type": "auto_declare", "on": True})
+        amina, brahim, spectator = amina_brahim_and_a_spectator(http, None if automatic else False)
         moves = random.Random(5)
         deadline = time.monotonic() + 60
         while brahim.view is None or (brahim.view["round"], brahim.view["deal"]) < (1, 1):
@@ -201,6 +225,132 @@ def test_others_cannot_tell_from_the_clock_that_a_seat_declares_automatically(
         clocks = [[(m["version"], m["clock"]) for m in seen[name]] for seen in (automatic, by_hand)]
         assert clocks[0] == clocks[1], name
         assert automatic[name] == by_hand[name], name  # and nothing else tells either
+
+
+def seen_by_the_others(client: Client, reached: int | None = None) -> list[Any]:
+    """What ``client`` (Brahim, a spectator) was sent, up to the update of version ``reached`` if given, in its
+    order: every update whole, and the seats as each ``seats`` message showed them (who is there, who counts as
+    having left) with the reasons the game is not rated, if it is over."""
+    seen: list[Any] = []
+    for message in client.messages:
+        if message["type"] == "update" and (reached is None or message["version"] <= reached):
+            seen.append(message)
+        elif message["type"] == "seats":
+            seen.append(("seats", message["table"]["seats"], message["table"].get("unrated")))
+        if reached is not None and message["type"] == "update" and message["version"] >= reached:
+            break
+    return seen
+
+
+def seen_while_amina_lets_turns_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, automatic: bool
+) -> dict[str, list[Any]]:
+    """Amina, there all along, plays her first card by hand and lets her turn clock run out on every other play;
+    she declares truly, by hand or (``automatic``) by the server. Brahim plays at once, the same moves in both
+    games, and a spectator watches, until the third deal. What Brahim and the spectator were sent up to then."""
+    same_deals(monkeypatch)
+    (tmp_path / str(automatic)).mkdir()
+    with server(tmp_path / str(automatic), bot_delay=0.01, turn_time=1.0, grace=30, stand_in="random") as http:
+        amina, brahim, spectator = amina_brahim_and_a_spectator(http, automatic)
+        moves = random.Random(5)
+        played = False
+        deadline = time.monotonic() + 60
+        while brahim.view is None or (brahim.view["round"], brahim.view["deal"]) < (0, 2):
+            assert time.monotonic() < deadline and not brahim.over, "the game did not reach its third deal"
+            for client in (amina, brahim, spectator):
+                while client.poll() is not None:
+                    pass
+            for client in (amina, brahim):
+                if not client.legal or client.acted_at == client.version:
+                    continue
+                if client is amina:
+                    if any("declare" in a for a in client.legal):
+                        if automatic:
+                            continue  # the server declares for her
+                        action = {"declare": client.view["combination"]}  # the truth, by hand
+                    elif played:
+                        continue  # she lets the clock play
+                    else:
+                        action, played = next(a for a in client.legal if "play" in a), True
+                else:
+                    action = moves.choice([a for a in client.legal if "challenge" not in a])
+                client.acted_at = client.version
+                client.act(action, made_at=client.version)
+            time.sleep(0.001)
+        reached = brahim.version
+        spectator.sync()
+        return {
+            name: seen_by_the_others(client, reached) for name, client in (("Brahim", brahim), ("spectator", spectator))
+        }
+
+
+def test_others_cannot_tell_from_turns_let_pass_that_a_seat_declares_automatically(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three turns let pass in a row and a person counts as having left, which everyone sees; a declaration by hand
+    ended the row, and the server's automatic one did not: Amina, letting the clock play her last two cards of a
+    deal and the first of the next, was shown as having left a declaration sooner when she declared automatically,
+    which told the others her choice. Her automatic declaration is her own act, as one by hand is: the same deals
+    and the same moves show the others the same thing, the flag at the same move."""
+    by_hand = seen_while_amina_lets_turns_pass(tmp_path, monkeypatch, automatic=False)
+    automatic = seen_while_amina_lets_turns_pass(tmp_path, monkeypatch, automatic=True)
+    updates = [m for m in by_hand["Brahim"] if isinstance(m, dict)]
+    declared = [e for m in updates for e in m["events"] if e["type"] == "declare" and e["seat"] == 0]
+    assert len(declared) == 2  # she declared at both deals, then let a whole deal's plays pass: she has left
+    flagged = [i for i, m in enumerate(by_hand["Brahim"]) if isinstance(m, tuple) and m[1][0]["stand_in"]]
+    assert flagged and flagged[0] > by_hand["Brahim"].index(next(m for m in updates if declared[1] in m["events"]))
+    for name in ("Brahim", "spectator"):
+        shown = [[m[1][0]["stand_in"] for m in seen[name] if isinstance(m, tuple)] for seen in (automatic, by_hand)]
+        assert shown[0] == shown[1], name
+        assert automatic[name] == by_hand[name], name
+
+
+def seen_when_amina_declares_and_leaves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, automatic: bool
+) -> dict[str, list[Any]]:
+    """Amina declares truly at the first deal, by hand or (``automatic``) by the server, then closes her page for
+    good: past the grace period the stand-in plays her seat to the end of the game, Brahim making the same moves in
+    both games and a spectator watching. What Brahim and the spectator were sent."""
+    same_deals(monkeypatch)
+    (tmp_path / str(automatic)).mkdir()
+    with server(tmp_path / str(automatic), bot_delay=0.01, grace=1.0, stand_in="random") as http:
+        amina, brahim, spectator = amina_brahim_and_a_spectator(http, automatic, target=3)
+        if not automatic:
+            while not amina.legal:  # the game's state, once Brahim came
+                amina.recv()
+            assert amina.view is not None
+            amina.act({"declare": amina.view["combination"]}, made_at=amina.version)
+        while not any(e["type"] == "declare" and e["seat"] == 0 for e in amina.events.values()):
+            amina.recv()  # until her declaration is made
+        amina.close()
+        moves = random.Random(5)
+
+        def truthful(client: Client) -> dict[str, Any]:
+            """The truth when he declares (a bluff exposed could end the game first), a random card."""
+            if any("declare" in a for a in client.legal):
+                assert client.view is not None
+                return {"declare": client.view["combination"]}
+            return moves.choice([a for a in client.legal if "challenge" not in a])
+
+        play_out([brahim], truthful)
+        spectator.sync()
+        brahim.sync()
+        return {name: seen_by_the_others(client) for name, client in (("Brahim", brahim), ("spectator", spectator))}
+
+
+def test_the_end_of_game_does_not_tell_that_a_seat_declared_automatically(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person who declared once and then left was counted as having played when the declaration was by hand, not
+    when it was automatic: the end of game told everyone "a person never made a decision of their own" (the game
+    unrated) for the automatic declarer alone. Made while she is there, her automatic declaration is hers."""
+    by_hand = seen_when_amina_declares_and_leaves(tmp_path, monkeypatch, automatic=False)
+    automatic = seen_when_amina_declares_and_leaves(tmp_path, monkeypatch, automatic=True)
+    ending = [m for m in by_hand["Brahim"] if isinstance(m, tuple)][-1]
+    assert ending[1][0]["stand_in"] is True and ending[2] == ["guest"]  # she left; only the guests' names unrate it
+    for name in ("Brahim", "spectator"):
+        assert [m for m in automatic[name] if isinstance(m, tuple)][-1][2] == ["guest"], name
+        assert automatic[name] == by_hand[name], name
 
 
 def test_an_automatic_declaration_waits_for_its_person_as_one_by_hand_does(tmp_path: Path) -> None:

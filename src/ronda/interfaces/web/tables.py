@@ -256,15 +256,17 @@ class Table:
     """Seats whose players left the current game past the grace period: a rated game counts as lost for them, even
     if they come back (kept in memory: a restart forgets it)."""
     acted: set[int] = field(default_factory=set)
-    """Seats whose person made a decision of their own in the current game (not their stand-in, not an automatic
-    declaration), or was there when their turn clock ran out: a game with a person who never did is not rated.
+    """Seats whose person made a decision of their own in the current game (not their stand-in's; their automatic
+    declaration is theirs, made while they are there), or was there when their turn clock ran out: a game with a
+    person who never did is not rated.
 
     A seat joins it when such a decision is stored, and is stored with it (:attr:`.store.Decision.acted`, in the
     decision's transaction): a table rebuilt after a restart or after leaving memory reads it back and rates as this
     one would have, instead of trusting every seat, which let a second name that never played be rated. A game
     stored before that was recorded (before migration 0005) still counts every seat."""
     timeouts: dict[int, int] = field(default_factory=dict)
-    """Each seat's decisions in a row made by the stand-in when the person's turn time ran out."""
+    """Each seat's decisions in a row made by the stand-in when the person's turn time ran out (a decision of their
+    own, their automatic declaration included, ends the row)."""
     _clock: asyncio.TimerHandle | None = None
     """The turn clock's timer, running for the decision of :attr:`_deadline`."""
     _deadline: tuple[int, int, float] | None = None
@@ -834,7 +836,9 @@ class Table:
             raise ProtocolError("illegal", str(error)) from None
         raise ProtocolError("illegal", f"{action} is not legal now")
 
-    async def decide(self, seat: int, action: Action, sender: Client | None = None) -> asyncio.Task[bool] | None:
+    async def decide(
+        self, seat: int, action: Action, sender: Client | None = None, chosen: bool = False
+    ) -> asyncio.Task[bool] | None:
         """Apply a checked decision to a copy, store it, then make it the table's and send the updates.
 
         Call with the lock held. When the store refuses or times out, raises
@@ -843,13 +847,22 @@ class Table:
         the decision is pending and the task returned (:meth:`_settle`) finds
         out from the store, then shows it or refuses it to ``sender``; its result
         says whether it was stored.
+
+        ``chosen``: the seat's automatic declaration, which the server makes only while its person is there
+        (:meth:`_automatic`). It is the person's own act, as one by hand is: it ends their turns let pass in a
+        row and counts them as having played. Why: counted otherwise, the flag everyone sees after
+        :data:`TIMEOUTS_TO_LEAVE` turns let pass came a declaration sooner, and the end of game of a person who
+        declared and left read "a person never made a decision of their own" for them alone: both told the
+        others that the seat declares automatically, which is never public. Nothing is lost by it: a person who
+        never moves still lets every play of a deal pass, three at least in a row.
         """
-        if sender is not None:
+        if sender is not None or chosen:
             self.timeouts.pop(seat, None)
-        # The person's own decision, or the stand-in's for a turn their clock ran out on while they were there:
-        # either way the person played. Made the table's (and stored) with the decision, not before: a decision the
-        # store refuses is no decision, and a rebuilt table must count exactly what this one counts.
-        own = sender is not None or self._overdue == (seat, self.version)
+        # The person's own decision (their automatic declaration included), or the stand-in's for a turn their clock
+        # ran out on while they were there: either way the person played. Made the table's (and stored) with the
+        # decision, not before: a decision the store refuses is no decision, and a rebuilt table must count exactly
+        # what this one counts.
+        own = sender is not None or chosen or self._overdue == (seat, self.version)
         acted = self.acted | {seat} if own else self.acted
         game = self._game().copy()
         round_index = game.view(seat).round
@@ -1364,7 +1377,7 @@ class Table:
             except ProtocolError as error:
                 log.error("table %s: seat %d's bot chose an illegal action (%s)", self.id, seat, error.code)
                 action = self._game().legal_actions()[0]
-            settling = await self.decide(seat, action)
+            settling = await self.decide(seat, action, chosen=level is None)
         if settling is not None and not await settling:
             raise ProtocolError("store_unavailable", STORE_RETRY)
 
