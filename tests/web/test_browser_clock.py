@@ -21,6 +21,7 @@ import test_browser
 from test_browser import (
     DESKTOP,
     create_table,
+    expect,
     hand_of,
     open_page,
     play_until_game_over,
@@ -211,3 +212,62 @@ def test_play_again_between_people_is_told_to_the_other_and_can_be_taken_back(br
         amina.click("[data-action='rematch']")
         for page in (amina, brahim):
             page.wait_for_selector("#summary", state="detached")
+
+
+def test_my_page_says_the_computer_declares_for_me_and_only_mine_does(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With automatic declarations on, the seat's page showed its declaration owed as if it had to be made by hand:
+    "Declare your hand" and a turn clock saying the computer would play it once time ran out. Now the page says the
+    computer declares the hand truthfully in a moment, counts no clock down, and keeps the buttons: a declaration
+    by hand that comes first is taken. The other person's page says nothing of the choice, which is never public."""
+    from test_browser import create_table_for_a_friend
+
+    from ronda.interfaces.web import tables
+
+    # The automatic declaration comes 8 s after it is owed (its pause is drawn from a range; here the range is one
+    # point), time enough to read the page before it; a clock of 30 s shows its countdown from the start.
+    monkeypatch.setattr(tables, "DECLARE_SPREAD", 1.0)
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=8, bot_workers=1, listen_host="127.0.0.1", turn_time=30
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        brahim.goto(create_table_for_a_friend(amina, url, name="Amina"))
+        brahim.fill("#join-name", "Brahim")
+        brahim.click("#join-button")
+        for page in (amina, brahim):
+            page.wait_for_selector("#hand .hand-card")
+        amina.wait_for_selector("[data-action^='declare-']")  # Amina declares first
+        amina.wait_for_selector("#turn-clock:has-text('s left, then the computer plays this one for you')")
+        assert not amina.locator("#auto-declaring").count()
+        amina.click("label.switch:has(#auto-declare)")
+        said = amina.locator("#auto-declaring")
+        said.wait_for(timeout=3_000)
+        assert said.inner_text() == (
+            "Automatic declarations are on: the computer declares your hand truthfully in a moment, "
+            "unless you declare first."
+        )
+        assert not amina.locator("#turn-clock").count()  # no countdown: the clock cannot run out on it
+        buttons = amina.locator("[data-action^='declare-']")
+        assert buttons.count() == 3 and all(b.is_enabled() for b in buttons.all())
+        # Brahim's page shows Amina declaring, as ever, and nothing of her choice.
+        assert brahim.inner_text("#turn") == "Amina is declaring…"
+        assert not brahim.locator("#auto-declaring").count()
+        assert "utomatic" not in brahim.inner_text("body")
+        amina.screenshot(path=str(tmp_path / "declared-for-me.png"))
+        amina.select_option("#language", "fr")
+        expect(said).to_have_text(
+            "Annonces automatiques activées : l'ordinateur annonce honnêtement votre main dans un instant, "
+            "sauf si vous annoncez avant."
+        )
+        amina.select_option("#language", "ar")
+        expect(said).to_have_text("الإعلان التلقائي مفعّل: سيعلن الحاسوب ما في يدك بصدق بعد لحظة، ما لم تعلن أنت أولًا.")
+        amina.select_option("#language", "en")
+        # She declares by hand before the computer does: taken at once.
+        started = time.monotonic()
+        amina.click(f"[data-action='declare-{truthful(hand_of(amina))}']")
+        amina.wait_for_selector("[data-action^='declare-']", state="detached", timeout=5_000)
+        assert not said.count() and time.monotonic() - started < 5
+        # Brahim declares by hand: his own page counts his clock down and says nothing automatic.
+        brahim.wait_for_selector("#turn-clock:has-text('s left, then the computer plays this one for you')")
+        assert not brahim.locator("#auto-declaring").count()

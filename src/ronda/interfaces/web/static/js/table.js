@@ -439,7 +439,7 @@ export class TableScreen {
 
   /** The countdown, right after the prompt (a phone wraps the buttons under it, not the clock): none or one. */
   turnClocks() {
-    if (!this.myTurn() || !this.table?.turn_time) return [];
+    if (!this.myTurn() || !this.table?.turn_time || this.declaredForMe()) return [];
     return [el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText())];
   }
 
@@ -482,6 +482,14 @@ export class TableScreen {
   myTurn() {
     const view = this.view;
     return Boolean(view && this.connected && this.seat !== null && view.turn === this.seat && this.legal.length);
+  }
+
+  /** This seat owes its declaration and the server makes it (the person chose automatic declarations and is here,
+   * no stand-in): the page says so, and counts down no clock, which cannot run out on it (the server declares
+   * within its first half). Only this seat's own pages know the choice: the others are never told it. */
+  declaredForMe() {
+    const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
+    return this.autoDeclare && !this.hands && !mine?.stand_in && this.myTurn() && this.legal.some((a) => "declare" in a);
   }
 
   header(view, names) {
@@ -693,6 +701,8 @@ export class TableScreen {
           onclick: () => this.act({ declare: kind }),
         }, kindName(kind), honest ? el("span", { class: "honest-mark", "aria-label": t("honestHint") }, " ✓") : null));
       }
+      // The buttons stay: a declaration by hand that comes first is taken, as ever.
+      if (this.declaredForMe()) box.append(el("span", { class: "prompt muted", id: "auto-declaring" }, t("autoDeclaring")));
     } else if (this.myTurn()) {
       box.append(el("span", { class: "prompt you", id: "turn" }, t("playPrompt")), ...this.turnClocks());
     } else {
@@ -966,7 +976,7 @@ export class TableScreen {
       verdict,
       el("table", { class: "summary-table" }, el("thead", {}, head), el("tbody", {}, rows)),
       s.kind === "game" ? this.ratingChanges(names) : null,
-      s.kind === "round" && this.myTurn() && this.table?.turn_time
+      s.kind === "round" && this.myTurn() && this.table?.turn_time && !this.declaredForMe()
         ? el("p", { class: "summary-clock", id: "summary-clock", role: "timer" }, this.summaryClockText()) : null,
       // Between rounds, the target still to reach; at the game's end the verdict has said it once already.
       s.kind === "round" ? el("p", { class: "hint" }, t("targetN", { n: view.target })) : null,
