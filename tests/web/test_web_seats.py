@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,39 @@ def amina_brahim_and_a_spectator(http: Any, automatic: bool | None, **body: Any)
     return amina, brahim, spectator
 
 
+def play_until(
+    amina: Client,
+    brahim: Client,
+    spectator: Client,
+    until: tuple[int, int],
+    amina_acts: Callable[[list[dict[str, Any]]], dict[str, Any] | None],
+    moves: random.Random,
+) -> int:
+    """Play until Brahim sees round and deal ``until`` (from 0): Amina as ``amina_acts`` says from her legal moves
+    (``None``: she lets the server or her clock decide), Brahim at once at random (``moves``), never a challenge;
+    every message read as it comes. The version Brahim reached."""
+    deadline = time.monotonic() + 60
+    while brahim.view is None or (brahim.view["round"], brahim.view["deal"]) < until:
+        assert time.monotonic() < deadline and not brahim.over, f"the game did not reach round, deal {until}"
+        for client in (amina, brahim, spectator):
+            while client.poll() is not None:
+                pass
+        for client in (amina, brahim):
+            if not client.legal or client.acted_at == client.version:
+                continue
+            if client is amina:
+                action = amina_acts(client.legal)
+                if action is None:
+                    continue
+            else:
+                action = moves.choice([a for a in client.legal if "challenge" not in a])
+            client.acted_at = client.version
+            client.act(action, made_at=client.version)
+        time.sleep(0.001)
+    spectator.sync()
+    return brahim.version
+
+
 def seen_while_amina_declares(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, automatic: bool
 ) -> dict[str, list[dict[str, Any]]]:
@@ -182,26 +216,13 @@ def seen_while_amina_declares(
     with server(tmp_path / str(automatic), bot_delay=0.01) as http:
         amina, brahim, spectator = amina_brahim_and_a_spectator(http, None if automatic else False)
         moves = random.Random(5)
-        deadline = time.monotonic() + 60
-        while brahim.view is None or (brahim.view["round"], brahim.view["deal"]) < (1, 1):
-            assert time.monotonic() < deadline and not brahim.over, "the game did not reach its second round"
-            for client in (amina, brahim, spectator):
-                while client.poll() is not None:
-                    pass
-            for client in (amina, brahim):
-                if not client.legal or client.acted_at == client.version:
-                    continue
-                if client is amina and any("declare" in a for a in client.legal):
-                    if automatic:
-                        continue  # the server declares for her
-                    action = {"declare": client.view["combination"]}  # the truth, by hand
-                else:
-                    action = moves.choice([a for a in client.legal if "challenge" not in a])
-                client.acted_at = client.version
-                client.act(action, made_at=client.version)
-            time.sleep(0.001)
-        reached = brahim.version
-        spectator.sync()
+
+        def amina_acts(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+            if any("declare" in a for a in legal):
+                return None if automatic else {"declare": amina.view["combination"]}  # the server's, or by hand
+            return moves.choice([a for a in legal if "challenge" not in a])
+
+        reached = play_until(amina, brahim, spectator, (1, 1), amina_acts, moves)
         return {
             name: [m for m in client.messages if m["type"] == "update" and m["version"] <= reached]
             for name, client in (("Brahim", brahim), ("spectator", spectator))
@@ -252,33 +273,17 @@ def seen_while_amina_lets_turns_pass(
     (tmp_path / str(automatic)).mkdir()
     with server(tmp_path / str(automatic), bot_delay=0.01, turn_time=1.0, grace=30, stand_in="random") as http:
         amina, brahim, spectator = amina_brahim_and_a_spectator(http, automatic)
-        moves = random.Random(5)
-        played = False
-        deadline = time.monotonic() + 60
-        while brahim.view is None or (brahim.view["round"], brahim.view["deal"]) < (0, 2):
-            assert time.monotonic() < deadline and not brahim.over, "the game did not reach its third deal"
-            for client in (amina, brahim, spectator):
-                while client.poll() is not None:
-                    pass
-            for client in (amina, brahim):
-                if not client.legal or client.acted_at == client.version:
-                    continue
-                if client is amina:
-                    if any("declare" in a for a in client.legal):
-                        if automatic:
-                            continue  # the server declares for her
-                        action = {"declare": client.view["combination"]}  # the truth, by hand
-                    elif played:
-                        continue  # she lets the clock play
-                    else:
-                        action, played = next(a for a in client.legal if "play" in a), True
-                else:
-                    action = moves.choice([a for a in client.legal if "challenge" not in a])
-                client.acted_at = client.version
-                client.act(action, made_at=client.version)
-            time.sleep(0.001)
-        reached = brahim.version
-        spectator.sync()
+        played: list[dict[str, Any]] = []
+
+        def amina_acts(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+            if any("declare" in a for a in legal):
+                return None if automatic else {"declare": amina.view["combination"]}  # the server's, or by hand
+            if played:
+                return None  # she lets the clock play
+            played.append(next(a for a in legal if "play" in a))
+            return played[0]
+
+        reached = play_until(amina, brahim, spectator, (0, 2), amina_acts, random.Random(5))
         return {
             name: seen_by_the_others(client, reached) for name, client in (("Brahim", brahim), ("spectator", spectator))
         }
@@ -353,17 +358,24 @@ def test_the_end_of_game_does_not_tell_that_a_seat_declared_automatically(
         assert automatic[name] == by_hand[name], name
 
 
+def amina_declares_automatically(http: Any) -> tuple[dict[str, Any], Client]:
+    """Amina makes a table for two, still waiting for its second person, and chooses automatic declarations:
+    the table's answer and her connection."""
+    created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
+    amina = Client(http, created["table_id"], created["token"])
+    amina.hello()
+    amina.send({"type": "auto_declare", "on": True})
+    assert amina.expect("auto_declare")["on"] is True
+    return created, amina
+
+
 def test_an_automatic_declaration_waits_for_its_person_as_one_by_hand_does(tmp_path: Path) -> None:
     """The others see who is away: a declaration made for a seat shown away, before its grace period is over, told
     them the seat declares automatically. It waits for the person, as a declaration by hand does, and comes once
     they are back."""
     with server(tmp_path, bot_delay=0.01, grace=30) as http:
-        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
+        created, amina = amina_declares_automatically(http)
         table_id = created["table_id"]
-        amina = Client(http, table_id, created["token"])
-        amina.hello()
-        amina.send({"type": "auto_declare", "on": True})
-        assert amina.expect("auto_declare")["on"] is True
         amina.close()
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
         brahim = Client(http, table_id, joined["token"])
@@ -383,12 +395,8 @@ def test_a_short_turn_clock_does_not_run_out_on_an_automatic_declaration(tmp_pat
     would take (here 1 s, and a pause of 1 to 6 s) must not run out on it, have the stand-in declare for the person
     and tell them their time ran out. It comes in time."""
     with server(tmp_path, bot_delay=1.0, turn_time=1.0, grace=30) as http:
-        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}])
+        created, amina = amina_declares_automatically(http)
         table_id = created["table_id"]
-        amina = Client(http, table_id, created["token"])
-        amina.hello()
-        amina.send({"type": "auto_declare", "on": True})
-        assert amina.expect("auto_declare")["on"] is True
         joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False}).json()
         brahim = Client(http, table_id, joined["token"])
         state = brahim.hello()
