@@ -237,3 +237,15 @@ def test_a_kept_name_takes_the_invites_seat_even_clicked_before_the_page_knew_it
             "Hind",
             "Yassin",
         ]
+
+
+def test_the_keep_button_stands_level_with_the_name_field_beside_it(browser: Any, url: str) -> None:
+    """A newcomer's audit: "Keep this name" sat about 8 px below the field beside it (the field's own bottom margin
+    lifted it in the row). Seen on the page: the field's box and the button's end on one line."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(url)
+        page.wait_for_selector("#me-keep")
+        field = page.locator("#me-name").bounding_box()
+        button = page.locator("#me-keep").bounding_box()
+        assert field is not None and button is not None
+        assert abs((field["y"] + field["height"]) - (button["y"] + button["height"])) <= 1, (field, button)

@@ -23,7 +23,8 @@ JS = Path(ronda.__file__).parent / "interfaces/web/static/js"
 
 
 def page_says(tmp_path: Path, script: str) -> object:
-    """What a node ``script`` prints as JSON, given the page's modules: ``i18n``, ``cards``, ``coach`` in scope."""
+    """What a node ``script`` prints as JSON, given the page's modules: ``i18n``, ``cards``, ``coach``, ``narrate`` in
+    scope."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("no node to run the page's modules")
@@ -32,6 +33,7 @@ globalThis.document = {{ documentElement: {{}} }};  // what setLanguage writes t
 const i18n = await import({json.dumps((JS / "i18n.js").as_uri())});
 const cards = await import({json.dumps((JS / "cards.js").as_uri())});
 const coach = await import({json.dumps((JS / "coach.js").as_uri())});
+const narrate = await import({json.dumps((JS / "narrate.js").as_uri())});
 const plain = (text) => text.replace(/[\\u2066-\\u2069]/g, "");
 """
     path = tmp_path / "words.mjs"
@@ -161,3 +163,47 @@ const inHand = [1, 3].map((n) => i18n.count("cardsInHand", n));
 console.log(JSON.stringify([record(1, 0), record(2, 3), ...inHand]));""",
     )
     assert said == ["1 gagnée · 0 perdue", "2 gagnées · 3 perdues", "1 carte en main", "3 cartes en main"]
+
+
+def test_play_nows_name_for_a_nameless_person_is_said_in_the_pages_language(tmp_path: Path) -> None:
+    """A newcomer's audit: a person who played now with no name sat as "Guest 1", in English in the French and
+    Arabic lobbies. The server's name (nobody may type one like it) is said in the page's language, wherever a
+    seat is named; a typed name stays as typed."""
+    said = page_says(
+        tmp_path,
+        """const out = {};
+const seats = [{ seat: 0, kind: "human", name: "Guest 1" }, { seat: 1, kind: "human", name: "Guest ab12" }];
+const table = { players: 2, seats };
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  const names = narrate.namer(table, null);
+  out[language] = [names.seatName(0), names.seatName(1), narrate.personName("Guestan"), narrate.personName("Amina")];
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert said == {
+        "en": ["Guest 1", "Guest ab12", "Guestan", "Amina"],
+        "fr": ["Invité 1", "Invité ab12", "Guestan", "Amina"],
+        "ar": ["ضيف 1", "ضيف ab12", "Guestan", "Amina"],
+    }
+
+
+def test_each_reason_a_game_is_not_rated_after_the_first_starts_a_sentence(tmp_path: Path) -> None:
+    """The audit read "Not rated: games with a bot are not rated. a player without a kept name…": each reason is
+    a sentence; the first follows the colon in lower case, the next ones begin with a capital (French too;
+    Arabic has none)."""
+    said = page_says(
+        tmp_path,
+        """const out = {};
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  out[language] = [i18n.sentence(i18n.t("unrated_guest")), i18n.sentence(i18n.t("unrated_bot"), false)];
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert said["en"] == [
+        "A player without a kept name is not rated — keep a name to be rated.",
+        "games with a bot are not rated.",
+    ]
+    assert said["fr"][0].startswith("Un joueur sans nom gardé") and said["fr"][1].startswith("les parties")
+    assert said["ar"] == ["لاعب بلا اسم محفوظ لا يُصنَّف — احفظ اسمًا لتُصنَّف.", "المباريات مع الحاسوب لا تُحتسب."]

@@ -74,7 +74,7 @@ const en = {
   offline: "The server cannot be reached.",
   invitedBy: "{name} invites you to play Ronda", takeSeat: "Take a seat", justWatch: "Just watch",
   level_easy: "easy", level_medium: "medium", level_hard: "hard", level_expert: "expert", level_random: "random",
-  botName: "Bot {seat}", botLevel: "Computer · {level}",
+  botName: "Bot {seat}", botLevel: "Computer · {level}", guestName: "Guest {n}",
   preset_classic: "Classic", preset_advanced: "Advanced (dealer duty)", "preset_four-card": "Four-card hands",
   preset_cards: "Paid in cards", preset_short: "Short game", preset_heavy: "Heavy penalties", "preset_ace-high": "Ace high",
   variants: "Variants", variantsChanged: "{n} changed", variantsHint: "Start from the rules above and change what your table plays differently.",
@@ -343,7 +343,7 @@ const fr = {
   offline: "Le serveur est injoignable.",
   invitedBy: "{name} vous invite à jouer à la Ronda", takeSeat: "Prendre place", justWatch: "Juste regarder",
   level_easy: "facile", level_medium: "moyen", level_hard: "difficile", level_expert: "expert", level_random: "hasard",
-  botName: "Robot {seat}", botLevel: "Ordinateur · {level}",
+  botName: "Robot {seat}", botLevel: "Ordinateur · {level}", guestName: "Invité {n}",
   preset_classic: "Classique", preset_advanced: "Avancée (devoir du donneur)", "preset_four-card": "Mains de quatre cartes",
   preset_cards: "Payé en cartes", preset_short: "Partie courte", preset_heavy: "Pénalités lourdes", "preset_ace-high": "As fort",
   variants: "Variantes", variantsChanged: "{n} modifiées", variantsChanged_one: "{n} modifiée", variantsHint: "Partez des règles ci-dessus et changez ce que votre table joue autrement.",
@@ -390,7 +390,7 @@ const fr = {
   offlinePromptOther: "Connexion perdue — reconnexion… C'est au tour de {name} : son coup s'affichera à votre retour",
   presenceUnknown: "inconnu pendant la reconnexion",
   summaryClock: "La donne suivante a commencé et votre temps de jeu court : encore {n} s",
-  listPublic: "Afficher la table dans le salon : tout le monde peut s'asseoir ou regarder",
+  listPublic: "Afficher la table à l'accueil : tout le monde peut s'asseoir ou regarder",
   letWatch: "Les personnes qui ont le lien peuvent regarder",
   inviteNote_loopback_only: "Seul cet ordinateur peut ouvrir ce lien : le serveur n'écoute que sur cet ordinateur. Pour jouer avec des amis sur d'autres machines, lancez-le avec {command} et envoyez-leur l'adresse réseau de votre ordinateur.",
   inviteNote_loopback_address: "Ce lien désigne cet ordinateur (localhost) : vos amis sur d'autres machines ne peuvent pas l'utiliser. Ouvrez cette page avec l'adresse réseau de votre ordinateur, ou lancez le serveur avec {option}.",
@@ -406,7 +406,7 @@ const fr = {
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement — parties à {n} joueurs", leaderboardOf_2: "Classement — parties à deux joueurs", leaderboardOf_3: "Classement — parties à trois joueurs", leaderboardOf_4: "Classement — parties à quatre joueurs", player: "Joueur", rating: "Cote",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
-  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} · {losses}", gamesWon: "{n} gagnées", gamesWon_one: "{n} gagnée", gamesLost: "{n} perdues", gamesLost_one: "{n} perdue", provisional: "(provisoire)", provisionalNote: "Un classement nouveau part prudent et bouge vite : tant qu'il n'est pas établi, une victoire le fait monter plus qu'une défaite ne le fait baisser.", provisionalPlayers: "Provisoire : moins de {n} parties classées",
+  allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} · {losses}", gamesWon: "{n} gagnées", gamesWon_one: "{n} gagnée", gamesLost: "{n} perdues", gamesLost_one: "{n} perdue", provisional: "(provisoire)", provisionalNote: "Une cote nouvelle part prudente et bouge vite : tant qu'elle n'est pas établie, une victoire la fait monter plus qu'une défaite ne la fait baisser.", provisionalPlayers: "Provisoire : moins de {n} parties classées",
   resultWon: "Gagnée", resultLost: "Perdue", unrated: "non classée", privateTable: "table privée (vous seul la voyez)",
   ratingTitle: "Cote", notRated: "Partie non classée :", unrated_bot: "les parties avec un robot ne comptent pas.",
   unrated_guest: "un joueur sans nom gardé n'est pas classé — gardez un nom pour être classé.",
@@ -613,7 +613,7 @@ const ar = {
   offline: "تعذّر الوصول إلى الخادم.",
   invitedBy: "{name} يدعوك إلى لعب روندا", takeSeat: "اجلس إلى الطاولة", justWatch: "شاهد فقط",
   level_easy: "سهل", level_medium: "متوسط", level_hard: "صعب", level_expert: "خبير", level_random: "عشوائي",
-  botName: "الحاسوب {seat}", botLevel: "الحاسوب · {level}",
+  botName: "الحاسوب {seat}", botLevel: "الحاسوب · {level}", guestName: "ضيف {n}",
   preset_classic: "الكلاسيكية", preset_advanced: "المتقدمة (واجب الموزّع)", "preset_four-card": "يد من أربع أوراق",
   preset_cards: "الدفع بالأوراق", preset_short: "لعبة قصيرة", preset_heavy: "عقوبات ثقيلة", "preset_ace-high": "الواحد أقوى",
   variants: "تنويعات", variantsChanged: "{n} معدّلة", variantsHint: "انطلق من القواعد أعلاه وغيّر ما تلعبه طاولتك بشكل مختلف.",
@@ -963,6 +963,13 @@ export function rankName(rank) {
 
 export function suitName(suit) {
   return SUIT_NAMES[current][suit];
+}
+
+/** `text` begun with a capital where it starts a sentence (`starts`), as after another one's full stop: the
+ * reasons a game is not rated follow "Not rated:" in lower case, and each after the first is a sentence of its own
+ * ("… are not rated. A player without…"). Scripts without capitals are left as they are. */
+export function sentence(text, starts = true) {
+  return starts && text ? text.charAt(0).toLocaleUpperCase(current) + text.slice(1) : text;
 }
 
 /** A declaration kind in the current language, as on its button: "Ronda", "ترينكا". */

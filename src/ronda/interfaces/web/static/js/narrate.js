@@ -14,7 +14,7 @@ export function namer(table, me) {
     if (me !== null && me !== undefined && seat === me) return t("you");
     const info = table?.seats?.[seat];
     if (info?.kind === "bot") return t("botName", { level: levelName(info.level), seat: seat + 1 });
-    return info?.name || t("seatN", { n: seat + 1 });
+    return personName(info?.name) || t("seatN", { n: seat + 1 });
   };
   const sideName = (side) => {
     if (players !== 4) return seatName(side);
@@ -24,6 +24,14 @@ export function namer(table, me) {
   const isMine = (seat) => me !== null && me !== undefined && seat === me;
   const isMySide = (side) => me !== null && me !== undefined && (players === 4 ? me % 2 === side : me === side);
   return { seatName, sideName, isMine, isMySide, players, me };
+}
+
+/** Play now's name for a person who gave none ("Guest 2", "Guest ab12") in the page's language ("Invité 2");
+ * any other name as it is. Nobody can type such a name (the server refuses it as passing for a guest's), so a
+ * name of that form is always the server's. */
+export function personName(name) {
+  const guest = /^Guest ([0-9a-f]+)$/.exec(name ?? "");
+  return guest ? t("guestName", { n: guest[1] }) : name;
 }
 
 /** A bot level in the page's language: "medium" → "moyen". */

@@ -5,7 +5,7 @@
 
 import { el } from "./dom.js";
 import { count, has, language, t } from "./i18n.js";
-
+import { personName } from "./narrate.js";
 import { api } from "./net.js";
 
 const COUNTS = [2, 3, 4];
@@ -63,7 +63,7 @@ export async function showPlayer(app, key, { fail, current }) {
     })));
   const games = page.games.map((g) => {
     const others = g.seats.filter((s) => s.seat !== g.seat).map((s, i) => [i ? ", " : "",
-      s.player_id ? playerLink(s.player_id, s.name) : s.kind === "bot" ? t("botLevel", { level: t(`level_${s.level}`) }) : s.name || t("freeSeat")]);
+      s.player_id ? playerLink(s.player_id, s.name) : s.kind === "bot" ? t("botLevel", { level: t(`level_${s.level}`) }) : personName(s.name) || t("freeSeat")]);
     return el("li", { class: `history-game ${g.result}`, "data-table": g.table_id, "data-game": g.game },
       el("span", { class: "when" }, date(g.date)),
       el("span", { class: "who" }, count("playersN", g.players), " · ", others),

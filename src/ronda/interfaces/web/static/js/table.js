@@ -18,8 +18,8 @@ import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
 import { el } from "./dom.js";
-import { count, has, kindName, kindWord, rankName, t } from "./i18n.js";
-import { KEPT_LINES, Narrator, levelName, namer, shout } from "./narrate.js";
+import { count, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
+import { KEPT_LINES, Narrator, levelName, namer, personName, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
 
 const PLAYS = new Set(["drop", "capture", "raise"]);
@@ -530,7 +530,7 @@ export class TableScreen {
     const info = this.seatInfo(seat);
     const label = names.seatName(seat);
     return el("span", { class: `avatar${info.kind === "bot" ? " bot" : ""} seat-colour-${seat}`, "aria-hidden": "true" },
-      info.kind === "bot" ? "⚙" : (info.name || label).trim().charAt(0).toUpperCase() || "?");
+      info.kind === "bot" ? "⚙" : (personName(info.name) || label).trim().charAt(0).toUpperCase() || "?");
   }
 
   badges(view, seat) {
@@ -844,7 +844,7 @@ export class TableScreen {
       const reasons = this.table?.unrated || [];
       return reasons.length
         ? el("p", { class: "hint unrated", id: "unrated", "data-reasons": reasons.join(" ") },
-          [t("notRated"), ...reasons.map((reason) => t(`unrated_${reason}`))].join(" "))
+          [t("notRated"), ...reasons.map((reason, i) => sentence(t(`unrated_${reason}`), i > 0))].join(" "))
         : null;
     }
     return el("section", { class: "rating-changes", id: "rating-changes", "aria-labelledby": "rating-title" },
