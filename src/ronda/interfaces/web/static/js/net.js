@@ -11,8 +11,26 @@
 // decision the server took already gets its outcome (a catchup), never a
 // second application; events already held are dropped by their version, so
 // an answer that crosses an update narrates nothing twice.
+//
+// A network can die without a word: the socket stays open and what is sent
+// is held or lost (a phone between cells, a laptop's wifi gone; Chromium's
+// offline mode too). So every hello, decision and ping must be followed by
+// something from the server within ANSWER_WITHIN, or the connection is taken
+// as lost at once (not when its close comes: a dead network holds even that)
+// and the page says it is reconnecting; the browser's `offline` event does the
+// same without waiting, and `online` (or the page shown again) tries at once.
+// A decision sent and not answered when the line died is sent again, with its
+// version, after the next hello: taken once whichever copy arrives first.
 
-const PING_EVERY = 25_000;
+// Pings while nothing else is sent: a line dead in silence is noticed within
+// PING_EVERY + ANSWER_WITHIN (25 s), far inside a turn's clock (120 s by
+// default) and the grace before a seat counts as gone (60 s); idle proxies
+// keep sockets open that long.
+const PING_EVERY = 15_000;
+// The server answers a ping at once and a decision within its store's timeout
+// (3 s); 10 s leaves room for a slow mobile line without leaving a person
+// long before a page that waits on a dead one.
+const ANSWER_WITHIN = 10_000;
 
 export class TableConnection {
   /**
@@ -28,15 +46,28 @@ export class TableConnection {
     this.version = 0;
     this.retry = 0;
     this.closed = false;
+    this.socket = null; // the live connection; null while waiting to reconnect
     this.timer = null;
     this.ping = null;
-    this.onVisible = () => {
-      if (document.visibilityState === "visible" && !this.closed && this.socket?.readyState === WebSocket.CLOSED) {
+    this.deadline = null; // the wait for anything at all from the server, after something it must answer
+    this.unanswered = null; // {action, version}: the decision sent last, until the table moves past its version
+    // Back on the network, or the page shown again: reconnect now, or check that the open socket still answers.
+    this.onWake = (event) => {
+      if (this.closed || (event.type === "visibilitychange" && document.visibilityState !== "visible")) return;
+      if (!this.socket) {
         clearTimeout(this.timer);
+        if (event.type === "online") this.retry = 0;
         this.connect();
+      } else if (this.socket.readyState === WebSocket.OPEN) {
+        this.check({ type: "ping" });
       }
     };
-    document.addEventListener("visibilitychange", this.onVisible);
+    this.onOffline = () => {
+      if (!this.closed && this.socket) this.giveUp();
+    };
+    document.addEventListener("visibilitychange", this.onWake);
+    window.addEventListener("online", this.onWake);
+    window.addEventListener("offline", this.onOffline);
     this.connect();
   }
 
@@ -44,14 +75,20 @@ export class TableConnection {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(this.tableId)}`);
     this.socket = socket;
+    this.expectAnswer(); // a connection that neither opens nor says welcome in time is given up, as a silent one is
     socket.addEventListener("open", () => {
+      if (this.socket !== socket) return;
       this.retry = 0;
       socket.send(JSON.stringify({ type: "hello", token: this.token, since: this.version }));
+      if (this.unanswered) socket.send(JSON.stringify({ type: "act", ...this.unanswered }));
       clearInterval(this.ping);
-      this.ping = setInterval(() => this.send({ type: "ping" }), PING_EVERY);
+      this.ping = setInterval(() => this.check({ type: "ping" }), PING_EVERY);
       this.handlers.status(true);
     });
     socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return; // given up as lost: what it held back comes too late, and again by the next
+      clearTimeout(this.deadline);
+      this.deadline = null;
       let msg;
       try {
         msg = JSON.parse(event.data);
@@ -64,17 +101,45 @@ export class TableConnection {
         msg.events = msg.events.filter((e) => !(typeof e?.version === "number" && e.version <= held));
       }
       if (typeof msg.version === "number") this.version = msg.version;
+      // The table moved past the decision's version (taken, or another's came first), or it was refused: answered.
+      if (this.unanswered && (msg.type === "error" || this.version > this.unanswered.version)) this.unanswered = null;
       this.handlers.message(msg);
     });
-    socket.addEventListener("close", (event) => {
-      clearInterval(this.ping);
-      if (this.socket !== socket) return;
-      this.handlers.status(false);
-      if (this.closed || event.code === 4404) return;
-      const pause = Math.min(400 * 2 ** this.retry, 8000);
-      this.retry += 1;
-      this.timer = setTimeout(() => this.connect(), pause);
-    });
+    socket.addEventListener("close", (event) => this.lost(socket, event.code));
+  }
+
+  /** Wait for anything from the server; nothing within ANSWER_WITHIN: the connection is lost. */
+  expectAnswer() {
+    if (this.deadline === null) this.deadline = setTimeout(() => this.giveUp(), ANSWER_WITHIN);
+  }
+
+  /** Send a message the server always answers, and wait for that. */
+  check(message) {
+    const sent = this.send(message);
+    if (sent) this.expectAnswer();
+    return sent;
+  }
+
+  /** The connection is dead though its socket has not closed: take it as lost now, and close it. */
+  giveUp() {
+    const socket = this.socket;
+    this.lost(socket);
+    socket?.close();
+  }
+
+  /** `socket` is gone: say so (nothing may be played) and, unless told not to, reconnect after a growing pause. */
+  lost(socket, code = 1006) {
+    if (!socket || this.socket !== socket) return;
+    this.socket = null;
+    clearInterval(this.ping);
+    clearTimeout(this.deadline);
+    this.deadline = null;
+    this.handlers.status(false);
+    if (this.closed || code === 4404) return;
+    const pause = Math.min(400 * 2 ** this.retry, 8000);
+    this.retry += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), pause);
   }
 
   /** Send one message; false when the socket is not open (the caller may tell the reader). */
@@ -88,14 +153,20 @@ export class TableConnection {
 
   /** A decision, made at the version held now (its id: a resend of it is recognised, never applied twice). */
   act(action) {
-    return this.send({ type: "act", action, version: this.version });
+    const decision = { action, version: this.version };
+    const sent = this.check({ type: "act", ...decision });
+    if (sent) this.unanswered = decision;
+    return sent;
   }
 
   close() {
     this.closed = true;
     clearTimeout(this.timer);
     clearInterval(this.ping);
-    document.removeEventListener("visibilitychange", this.onVisible);
+    clearTimeout(this.deadline);
+    document.removeEventListener("visibilitychange", this.onWake);
+    window.removeEventListener("online", this.onWake);
+    window.removeEventListener("offline", this.onOffline);
     if (this.socket) this.socket.close();
   }
 }
