@@ -87,13 +87,14 @@ def noticed_within(page: Any, milliseconds: int) -> int:
 
 
 def test_the_browser_going_offline_says_reconnecting_at_once_and_online_catches_up(browser: Any, base_url: str) -> None:
-    """Offline, Youssef's page says it is reconnecting within a second and offers nothing, while Amina declares and
-    the turn passes to him; back online, it reconnects at once (not after the growing pause between tries) and shows
-    his turn, with Amina's declaration told; his declaration then reaches Amina."""
+    """Offline, Youssef's page says it is reconnecting within a second and offers nothing (Amina's shows him away),
+    while Amina declares and the turn passes to him; back online, it reconnects at once (not after the growing pause
+    between tries) and shows his turn, with Amina's declaration told; his declaration then reaches Amina."""
     with seated(browser, base_url, "Amina", "Youssef") as (amina, youssef):
         youssef.context.set_offline(True)
         wait_until(youssef, "document.querySelector('#connection .label')?.textContent === 'Reconnecting…'", 1.5)
         assert no_turn_offered(youssef)
+        amina.wait_for_selector(".seat .presence.off[aria-label='away']", timeout=5_000)  # his page let go of it
         amina.click(f"[data-action='declare-{truthful(hand_of(amina))}']")
         youssef.wait_for_timeout(6_000)  # its tries to reconnect fail meanwhile, each after a longer pause
         assert reconnecting(youssef) and no_turn_offered(youssef)
