@@ -343,7 +343,7 @@ export class TableScreen {
       this.render();
       return true;
     }
-    if (this.seat === null || this.summary || this.help || this.confirming !== null || !this.connected) return false;
+    if (this.seat === null || this.summary || this.help || this.confirming !== null || !this.connected || this.standingIn()) return false;
     const digit = Number(event.key);
     if (digit >= 1 && digit <= 9) {
       const name = this.view.hand[digit - 1];
@@ -479,17 +479,26 @@ export class TableScreen {
     }, 1000);
   }
 
+  /** The decision owed now is this seat's to make by hand. Not while the computer plays for the seat (its
+   * person let three turns pass, :meth:`standingIn`): the server still sends the seat its legal moves, and the page
+   * showed "Your turn" with a clock and playable cards under "the computer plays for you now", flashing at each of
+   * the stand-in's turns (an audit). */
   myTurn() {
     const view = this.view;
-    return Boolean(view && this.connected && this.seat !== null && view.turn === this.seat && this.legal.length);
+    return Boolean(view && this.connected && this.seat !== null && view.turn === this.seat && this.legal.length && !this.standingIn());
+  }
+
+  /** The computer plays for this seat, whose person is here but let three turns pass: "I'm back" takes it again. */
+  standingIn() {
+    const mine = this.seat === null || this.hands ? null : this.table?.seats?.[this.seat];
+    return Boolean(mine?.stand_in);
   }
 
   /** This seat owes its declaration and the server makes it (the person chose automatic declarations and is here,
    * no stand-in): the page says so, and counts down no clock, which cannot run out on it (the server declares
    * within its first half). Only this seat's own pages know the choice: the others are never told it. */
   declaredForMe() {
-    const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
-    return this.autoDeclare && !this.hands && !mine?.stand_in && this.myTurn() && this.legal.some((a) => "declare" in a);
+    return this.autoDeclare && !this.hands && this.myTurn() && this.legal.some((a) => "declare" in a);
   }
 
   header(view, names) {
@@ -634,7 +643,7 @@ export class TableScreen {
     const playable = new Set(this.legal.filter((a) => "play" in a).map((a) => a.play));
     const turn = this.myTurn();
     const hand = (this.hands ? this.hands[seat] : view.hand).map((name, i) => {
-      const can = !this.hands && this.connected && playable.has(name) && !this.pending;
+      const can = !this.hands && this.connected && playable.has(name) && !this.pending && !this.standingIn();
       return el("button", {
         type: "button",
         class: `card hand-card${can ? " playable" : ""}`,
@@ -689,6 +698,16 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted", id: "turn" }, said));
       return box;
     }
+    if (this.standingIn()) {
+      // Three turns let pass: the computer plays this seat, and nothing here is the person's to play until they say
+      // they are back (a hello on this connection); the cards are not playable meanwhile.
+      box.append(el("span", { class: "prompt muted", id: "stand-in-note" }, t("standInForYou")));
+      box.append(el("button", {
+        type: "button", class: "btn primary", id: "take-seat-back", "data-focus": "take-seat-back",
+        onclick: () => { this.timedOut = false; this.hooks.back?.(); },
+      }, t("takeSeatBack")));
+      return box;
+    }
     if (declares.length) {
       const truth = view.combination; // the server's reading of the hand as dealt: the page detects nothing itself
       box.append(el("span", { class: "prompt", id: "turn" }, t("declarePrompt")), ...this.turnClocks());
@@ -709,12 +728,7 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted", id: "turn" },
         view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
     }
-    const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
-    if (mine?.stand_in && this.connected) {
-      // Three turns let pass: the stand-in plays this seat; a hello on this connection takes it back.
-      box.append(el("span", { class: "prompt muted", id: "stand-in-note" }, t("standInForYou")));
-      box.append(el("button", { type: "button", class: "btn primary", id: "take-seat-back", onclick: () => this.hooks.back?.() }, t("takeSeatBack")));
-    } else if (this.timedOut) {
+    if (this.timedOut) {
       // Once the person's turn is back, "play on when your turn comes" beside "Your turn" read as two orders.
       box.append(el("span", { class: "prompt muted", id: "turn-over" }, t(this.myTurn() ? "turnOverBack" : "turnOver")));
     }

@@ -1,0 +1,84 @@
+"""Three states of the table page a newcomer's audit found confusing or out of the keyboard's reach, in Debian's
+chromium: the computer playing for a seat whose person let three turns pass (the page still offered "Your turn"
+under "the computer plays for you now"), Play again once the other person has left (a greyed-out button and no
+word why), and the end of a game, whose dialog the keyboard could neither reach nor stay in.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("playwright.sync_api")
+
+import test_browser
+from test_browser import DESKTOP, create_table, hand_of, open_page, serving, truthful, wait_until
+
+from ronda.interfaces.web.app import create_app
+
+browser = test_browser.browser  # the chromium of the browser tests, launched once a module
+pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
+
+WATCH_DECISIONS = """() => {
+  window.seen = [];
+  const note = () => {
+    const box = document.querySelector('#decisions');
+    if (!box || !document.querySelector('#stand-in-note')) return;
+    window.seen.push({
+      said: box.innerText,
+      parts: [...box.children].map((child) => child.id || child.className),
+      playable: document.querySelectorAll('#hand .hand-card.playable').length,
+      clock: document.querySelectorAll('#turn-clock').length,
+      title: document.title,
+      theirs: Boolean(document.querySelector('.seat .thinking')),
+    });
+  };
+  new MutationObserver(note).observe(document.querySelector('.table-screen'), { childList: true, subtree: true });
+}"""
+"""Every drawing of the seat's decisions while the stand-in note shows, as the person saw it: what the box said,
+what it held, whether a card could be played, a clock ran or the tab's title said "Your turn", and whether the
+turn was another seat's (its "playing…" shows)."""
+
+
+def test_while_the_computer_plays_for_me_the_page_offers_nothing_but_i_m_back(browser: Any, tmp_path: Path) -> None:
+    """An audit: after three turns let pass, each of the seat's turns flashed "Your turn — play a card · 7 s left,
+    then the computer plays this one for you" with playable cards, right above "You let three turns pass: the
+    computer plays for you now", the prompt changing at each of the stand-in's moves. Now the page says only that the
+    computer plays for the seat, with "I'm back: play myself", which gives the seat back: the ordinary prompt
+    returns on the person's next turn, its clock running and its cards playable."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0.3, bot_workers=1, listen_host="127.0.0.1", turn_time=3
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page:
+        create_table(page, url)
+        note = page.locator("#stand-in-note")
+        note.wait_for(timeout=30_000)
+        page.evaluate(WATCH_DECISIONS)
+        page.wait_for_timeout(4_000)  # the stand-in plays on for the seat at the table's pace, the bot between
+        seen = page.evaluate("window.seen")
+        assert any(s["theirs"] for s in seen) and any(not s["theirs"] for s in seen), seen  # the seat's turns too
+        said = "You let three turns pass: the computer plays for you now, and this game counts as left.\n"
+        assert {s["said"] for s in seen} == {said + "I'm back: play myself"}, seen
+        assert {tuple(s["parts"]) for s in seen} == {("stand-in-note", "take-seat-back")}
+        assert not [s for s in seen if s["playable"] or s["clock"] or "Your turn" in s["title"]], seen
+        page.screenshot(path=str(tmp_path / "stand-in.png"))
+        page.click("#take-seat-back")
+        note.wait_for(state="detached", timeout=10_000)
+        # The seat is the person's again: the ordinary prompt, its clock, cards to play, and nothing else said.
+        prompts = "['Your turn — play a card', 'Declare your hand:'].includes(document.querySelector('#turn')?.textContent)"
+        wait_until(page, prompts, 15)
+        if page.locator("[data-action^='declare-']").count():  # a new deal's declaration first: made by hand
+            page.click(f"[data-action='declare-{truthful(hand_of(page))}']")
+            wait_until(page, "document.querySelector('#turn')?.textContent === 'Your turn — play a card'", 15)
+        page.wait_for_selector("#turn-clock:has-text('s left, then the computer plays this one for you')")
+        assert page.locator("#hand .hand-card.playable").count() >= 1
+        assert page.title().startswith("● Your turn")
+        assert not page.locator("#turn-over").count()
+        card = page.locator("#hand .hand-card.playable").first
+        chosen = card.get_attribute("data-card")
+        card.click()  # played by hand, and taken
+        page.wait_for_selector(f"#hand [data-card='{chosen}']", state="detached", timeout=10_000)
+        assert not note.count()
