@@ -82,3 +82,69 @@ def test_while_the_computer_plays_for_me_the_page_offers_nothing_but_i_m_back(br
         card.click()  # played by hand, and taken
         page.wait_for_selector(f"#hand [data-card='{chosen}']", state="detached", timeout=10_000)
         assert not note.count()
+
+
+def test_play_again_says_who_has_left_the_table_and_what_is_left_to_do(browser: Any, tmp_path: Path) -> None:
+    """An audit: at the end of a game Amina pressed Play again, and Youssef pressed Lobby. Her button went back to a
+    greyed-out "Play again" beside Cancel, with no word why, and his seat still showed "connected" (nobody was shown
+    away once a game was over). Now she reads that he has left the table, what Play again does without him (the
+    computer plays for whoever is not back) and where to find someone else (Lobby, then Play now), in each language;
+    his seat shows him away."""
+    from test_browser_clock import play_both_until_game_over
+
+    # A long grace period: Amina's game, asked for, does not start while the test reads her page.
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", grace=600
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as youssef:
+        amina.goto(url)
+        amina.fill("#name", "Amina")
+        amina.select_option("[data-seat-kind='1']", "human")
+        amina.fill("#target", "1")
+        amina.click("#create")
+        invite = amina.locator("#invite-link")
+        invite.wait_for()
+        youssef.goto(str(invite.input_value()))
+        youssef.fill("#join-name", "Youssef")
+        youssef.click("#join-button")
+        for page in (amina, youssef):
+            page.wait_for_selector("#hand .hand-card")
+        play_both_until_game_over([amina, youssef])
+        presence = amina.locator(".seat[data-seat='1'] .presence")
+        assert presence.get_attribute("aria-label") == "connected"
+        assert amina.locator("#rematch-left").count() == 0
+        again = amina.locator("[data-action='rematch']")
+        again.click()
+        assert again.inner_text() == "Waiting for Youssef…"
+        youssef.click("[data-action='lobby']")
+        youssef.wait_for_selector("#play-button")
+        left = amina.locator("#rematch-left")
+        left.wait_for()
+        assert left.inner_text() == (
+            "Youssef has left the table. Unless someone comes back, your new game starts shortly, the computer "
+            "playing for whoever is not back. To play someone else instead, press “Lobby”, then “Play now”."
+        )
+        assert again.inner_text() == "Starting shortly…" and again.is_disabled()
+        assert amina.locator("[data-action='rematch-cancel']").is_enabled()
+        # His seat, behind the end screen, shows him away now that the game is over.
+        assert presence.get_attribute("aria-label") == "away"
+        assert "away" in amina.inner_text(".seat[data-seat='1'] .seat-who")
+        amina.screenshot(path=str(tmp_path / "rematch-left.png"))
+        amina.select_option("#language", "fr")
+        wait_until(amina, "document.querySelector('#rematch-left')?.textContent.startsWith('Youssef a quitté la table. ')")
+        assert left.inner_text().endswith("appuyez sur « Accueil », puis sur « Jouer maintenant ».")
+        assert again.inner_text() == "Début sous peu…"
+        amina.select_option("#language", "ar")
+        wait_until(amina, "document.querySelector('#rematch-left')?.textContent.startsWith('غادر Youssef الطاولة. ')")
+        assert left.inner_text().endswith("اضغط «الرئيسية» ثم «العب الآن».")
+        amina.select_option("#language", "en")
+        # She takes her request back: Play again is hers to press again, and says what it would start.
+        amina.click("[data-action='rematch-cancel']")
+        wait_until(amina, "document.querySelector('[data-action=\"rematch\"]')?.textContent === 'Play again'")
+        assert again.is_enabled()
+        assert left.inner_text() == (
+            "Youssef has left the table. In a new game here the computer plays for whoever is not back. "
+            "To play someone else, press “Lobby”, then “Play now”."
+        )
+        amina.click("[data-action='lobby']")  # where the note sends her: Play now is there
+        assert amina.locator("#play-button").inner_text() == "Play now"

@@ -575,7 +575,9 @@ export class TableScreen {
     const free = info.kind === "human" && info.taken === false;
     // While our own connection is down, nothing is known of the others': neither here nor away, nor playing.
     const unknown = !this.connected && !this.hands;
-    const away = !unknown && info.kind === "human" && this.table.status !== "finished" && !info.connected && !this.hands;
+    // Said after the game too: the end screen's Play again waits on who is here (an audit read "connected" beside a
+    // Play again that waited for a player gone to the lobby).
+    const away = !unknown && info.kind === "human" && !info.connected && !this.hands;
     const size = view.hand_sizes[seat];
     const hand = this.hands
       ? this.hands[seat].map((name) => el("span", { class: "card face small", "data-key": `card:${name}`, html: cardSvg(name) }))
@@ -931,6 +933,7 @@ export class TableScreen {
     let title;
     let verdict = null;
     let wants = null; // who else asked for another game, said beside Play again
+    let goneNote = null; // who has left the table, and what Play again does without them
     let won = s.kind === "game" && (this.seat === null || names.isMySide(s.winner)); // the trophy's: a win or a spectator
     const buttons = [];
     if (s.kind === "game") {
@@ -952,6 +955,11 @@ export class TableScreen {
         const asked = this.rematchAsked || Boolean(own?.rematch);
         const waitingFor = seats.filter((x) => x.kind === "human" && x.seat !== this.seat && x.connected && !x.rematch);
         const askers = seats.filter((x) => x.kind === "human" && x.seat !== this.seat && x.rematch);
+        // Who has gone (a page closed, Lobby pressed): Play again does not wait for them, and the game it starts has
+        // the computer play for whoever is not back (after the grace period); nothing is known of them while this
+        // page's own connection is down. An audit: a greyed-out "Play again" beside Cancel, and no word why.
+        const gone = this.connected ? seats.filter((x) => x.kind === "human" && x.seat !== this.seat && x.connected === false) : [];
+        const soon = asked && gone.length && !waitingFor.length; // the game asked for starts once they are not back
         const ask = (on) => {
           this.rematchAsked = on;
           if (own) own.rematch = on;
@@ -963,10 +971,18 @@ export class TableScreen {
           wants = el("p", { class: "rematch-wanted", id: "rematch-wanted", role: "status" },
             askers.map((x) => t("rematchWanted", { name: names.seatName(x.seat) })).join(" "));
         }
+        if (gone.length) {
+          const where = { lobby: t("lobby"), playNow: t("playNow") };
+          goneNote = el("p", { class: "rematch-left", id: "rematch-left", role: "status" },
+            [...gone.map((x) => t("rematchLeft", { name: names.seatName(x.seat) })), t(soon ? "rematchLeftSoon" : "rematchLeftWhat", where)].join(" "));
+        }
+        let label = t("again");
+        if (asked && waitingFor.length) label = t("waitingRematch", { names: waitingFor.map((x) => names.seatName(x.seat)).join(", ") });
+        else if (soon) label = t("rematchSoon");
         buttons.push(el("button", {
           type: "button", class: "btn primary", "data-action": "rematch", "data-focus": "rematch", disabled: asked,
           onclick: () => ask(true),
-        }, asked && waitingFor.length ? t("waitingRematch", { names: waitingFor.map((x) => names.seatName(x.seat)).join(", ") }) : t("again")));
+        }, label));
         if (asked) {
           buttons.push(el("button", {
             type: "button", class: "btn", "data-action": "rematch-cancel", "data-focus": "rematch-cancel", title: t("rematchCancelTitle"),
@@ -995,6 +1011,7 @@ export class TableScreen {
       // Between rounds, the target still to reach; at the game's end the verdict has said it once already.
       s.kind === "round" ? el("p", { class: "hint" }, t("targetN", { n: view.target })) : null,
       wants,
+      goneNote,
       el("div", { class: "dialog-buttons" }, buttons));
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;
     // the overlay is there at once, so no card is played by mistake meanwhile.
