@@ -68,8 +68,8 @@ def test_while_the_computer_plays_for_me_the_page_offers_nothing_but_i_m_back(br
         page.click("#take-seat-back")
         note.wait_for(state="detached", timeout=10_000)
         # The seat is the person's again: the ordinary prompt, its clock, cards to play, and nothing else said.
-        prompts = "['Your turn — play a card', 'Declare your hand:'].includes(document.querySelector('#turn')?.textContent)"
-        wait_until(page, prompts, 15)
+        prompts = "['Your turn — play a card', 'Declare your hand:']"
+        wait_until(page, f"{prompts}.includes(document.querySelector('#turn')?.textContent)", 15)
         if page.locator("[data-action^='declare-']").count():  # a new deal's declaration first: made by hand
             page.click(f"[data-action='declare-{truthful(hand_of(page))}']")
             wait_until(page, "document.querySelector('#turn')?.textContent === 'Your turn — play a card'", 15)
@@ -131,11 +131,12 @@ def test_play_again_says_who_has_left_the_table_and_what_is_left_to_do(browser: 
         assert "away" in amina.inner_text(".seat[data-seat='1'] .seat-who")
         amina.screenshot(path=str(tmp_path / "rematch-left.png"))
         amina.select_option("#language", "fr")
-        wait_until(amina, "document.querySelector('#rematch-left')?.textContent.startsWith('Youssef a quitté la table. ')")
+        said = "document.querySelector('#rematch-left')?.textContent"
+        wait_until(amina, f"{said}.startsWith('Youssef a quitté la table. ')")
         assert left.inner_text().endswith("appuyez sur « Accueil », puis sur « Jouer maintenant ».")
         assert again.inner_text() == "Début sous peu…"
         amina.select_option("#language", "ar")
-        wait_until(amina, "document.querySelector('#rematch-left')?.textContent.startsWith('غادر Youssef الطاولة. ')")
+        wait_until(amina, f"{said}.startsWith('غادر Youssef الطاولة. ')")
         assert left.inner_text().endswith("اضغط «الرئيسية» ثم «العب الآن».")
         amina.select_option("#language", "en")
         # She takes her request back: Play again is hers to press again, and says what it would start.
@@ -148,3 +149,68 @@ def test_play_again_says_who_has_left_the_table_and_what_is_left_to_do(browser: 
         )
         amina.click("[data-action='lobby']")  # where the note sends her: Play now is there
         assert amina.locator("#play-button").inner_text() == "Play now"
+
+
+FOCUSED = """(() => {
+  const at = document.activeElement;
+  const what = at?.dataset.focus || at?.dataset.action || at?.textContent || at?.tagName;
+  return { inside: Boolean(at?.closest('#summary')), what };
+})()"""
+"""Where the keyboard is: inside the end dialog or not, and what it is on."""
+
+
+def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_dialog(
+    browser: Any, tmp_path: Path
+) -> None:
+    """An audit: after a game between two people the focus was on the page itself, not on "Play again", so Enter did
+    nothing, and Tab went through the "?" button, the automatic-declaration switch, the play-by-play and the names
+    behind the dialog before reaching it (a round's summary took the focus on Continue). Now the end dialog takes
+    the focus on its first action, Tab and Shift+Tab stay inside it, and Escape closes it as it closes a round's
+    summary: "Show the result" then has the focus, and brings it back."""
+    from test_browser_clock import play_both_until_game_over
+
+    app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
+    with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        amina.goto(url)
+        amina.fill("#name", "Amina")
+        amina.select_option("[data-seat-kind='1']", "human")
+        amina.fill("#target", "1")
+        amina.click("#create")
+        invite = amina.locator("#invite-link")
+        invite.wait_for()
+        brahim.goto(str(invite.input_value()))
+        brahim.fill("#join-name", "Brahim")
+        brahim.click("#join-button")
+        for page in (amina, brahim):
+            page.wait_for_selector("#hand .hand-card")
+        play_both_until_game_over([amina, brahim])
+        # The seats' news and the ratings come after the game's last move: the dialog is drawn again meanwhile.
+        amina.wait_for_selector("#summary #rating-changes, #summary #unrated")
+        wait_until(amina, "document.activeElement?.dataset.action === 'rematch'", 5)
+        assert amina.evaluate("document.activeElement.textContent") == "Play again"
+        # Tab goes round the dialog's own links and buttons, and back to Play again, never behind it.
+        visited = []
+        for _ in range(12):
+            amina.keyboard.press("Tab")
+            visited.append(amina.evaluate(FOCUSED))
+        assert all(stop["inside"] for stop in visited), visited
+        names = [stop["what"] for stop in visited]
+        assert {"lobby", "watch-replay", "rematch"} <= set(names), names
+        for _ in range(12):
+            amina.keyboard.press("Shift+Tab")
+            assert amina.evaluate(FOCUSED)["inside"], amina.evaluate(FOCUSED)
+        # Enter presses the action the focus is on: Play again, once the keyboard is back on it.
+        while amina.evaluate("document.activeElement?.dataset.action") != "rematch":
+            amina.keyboard.press("Tab")
+        amina.keyboard.press("Enter")
+        wait_until(brahim, "document.querySelector('#rematch-wanted')?.textContent === 'Amina wants to play again.'")
+        assert amina.evaluate("document.activeElement?.dataset.action") == "rematch-cancel"
+        # Escape closes it, as a round's summary closes: Show the result has the focus, and Enter shows it again.
+        amina.keyboard.press("Escape")
+        amina.wait_for_selector("#summary", state="detached")
+        assert amina.evaluate("document.activeElement?.textContent") == "Show the result"
+        amina.keyboard.press("Enter")
+        amina.wait_for_selector("#summary[data-kind='game']")
+        wait_until(amina, "document.activeElement?.dataset.action === 'rematch-cancel'", 5)  # Play again is asked
+        amina.keyboard.press("Tab")
+        assert amina.evaluate(FOCUSED)["inside"]

@@ -46,6 +46,25 @@ export function nameNote(input, say) {
   return note;
 }
 
+const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex='-1'])";
+
+/**
+ * Tab and Shift+Tab kept inside `box`, a modal dialog: from its last stop to its first and back, and into it from
+ * anywhere else (the page itself, once a click on the backdrop took the focus). Behind a modal the keyboard reached
+ * the table's buttons and links it covers (an audit: "?", the switch, the play-by-play before "Play again").
+ * Whether the key was used: the caller then prevents the browser's own move.
+ */
+export function keepTabIn(box, event) {
+  if (event.key !== "Tab" || !box) return false;
+  const stops = [...box.querySelectorAll(FOCUSABLE)].filter((node) => node.getClientRects().length);
+  if (!stops.length) return false;
+  const [first, last] = [stops[0], stops[stops.length - 1]];
+  const at = document.activeElement;
+  if (box.contains(at) && at !== (event.shiftKey ? first : last)) return false; // the browser's own order, inside
+  (event.shiftKey ? last : first).focus({ preventScroll: true });
+  return true;
+}
+
 /** Escape text for HTML markup built as strings. */
 export const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -17,7 +17,7 @@
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
-import { el } from "./dom.js";
+import { el, keepTabIn } from "./dom.js";
 import { count, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
 import { KEPT_LINES, Narrator, levelName, namer, personName, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
@@ -333,6 +333,7 @@ export class TableScreen {
   /** Keyboard play: 1–9 play the hand's cards, n/r/t/d declare, h asks for a hint. Returns whether the key was used. */
   key(event) {
     if (!this.view || event.ctrlKey || event.metaKey || event.altKey) return false;
+    if (event.key === "Tab") return keepTabIn(this.root.querySelector(".overlay[aria-modal='true']"), event);
     if (event.key === "?") {
       this.help = !this.help;
       this.render();
@@ -685,7 +686,7 @@ export class TableScreen {
     const turnName = view.turn === null || view.turn === undefined ? "" : names.seatName(view.turn);
     if (view.phase === "game_over") {
       box.append(el("span", { class: "prompt" }, t("gameOver")));
-      if (!this.summary) box.append(el("button", { class: "btn", type: "button", onclick: () => { this.gameSummary(view.winner, this.endReason ?? null); this.render(); } }, t("showResult")));
+      if (!this.summary) box.append(el("button", { class: "btn", type: "button", "data-focus": "show-result", onclick: () => { this.gameSummary(view.winner, this.endReason ?? null); this.render(); } }, t("showResult")));
       return box;
     }
     if (this.table.status === "waiting") {
@@ -990,8 +991,9 @@ export class TableScreen {
           }, t("cancel")));
         }
       }
-      if (this.hooks.replayLink) buttons.push(el("a", { class: "btn", href: this.hooks.replayLink(), "data-link": "" }, t("watchReplay")));
-      buttons.push(el("button", { type: "button", class: "btn", "data-action": "lobby", onclick: () => this.hooks.leave() }, t("lobby")));
+      // Each named (data-focus), so a redraw (the seats' news, the ratings) keeps the keyboard's place on it.
+      if (this.hooks.replayLink) buttons.push(el("a", { class: "btn", href: this.hooks.replayLink(), "data-link": "", "data-focus": "watch-replay" }, t("watchReplay")));
+      buttons.push(el("button", { type: "button", class: "btn", "data-action": "lobby", "data-focus": "lobby", onclick: () => this.hooks.leave() }, t("lobby")));
     } else {
       title = t("roundOverN", { n: s.round + 1 });
       buttons.push(el("button", {
@@ -1016,10 +1018,27 @@ export class TableScreen {
     // A summary that arrives during play shows after a short pause (CSS), so the last play can be seen first;
     // the overlay is there at once, so no card is played by mistake meanwhile.
     const overlay = el("div", { class: `overlay${s.drawn ? "" : s.live ? " appear late" : " appear"}`, role: "dialog", "aria-modal": "true", "aria-labelledby": "summary-title", id: "summary", "data-kind": s.kind }, dialog);
-    overlay.addEventListener("keydown", (e) => { if (e.key === "Escape" && s.kind === "round") { this.summary = null; this.render(); } });
-    if (!s.drawn) setTimeout(() => overlay.querySelector(".btn.primary, .btn")?.focus({ preventScroll: true }), s.live ? 700 : 0);
+    overlay.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      // Closed as a round's is: the table shows behind it, and a game's summary comes back with "Show the result".
+      this.summary = null;
+      this.render();
+      if (s.kind === "game") this.root.querySelector("[data-focus='show-result']")?.focus({ preventScroll: true });
+    });
+    if (!s.drawn) setTimeout(() => this.focusSummary(s), s.live ? 700 : 0);
     s.drawn = true;
     return overlay;
+  }
+
+  /** The summary `s` takes the focus on its first action (Continue, Play again; Cancel once asked): the summary on
+   * the page then, not the one drawn when this was asked for, which news that came meanwhile (the seats, the
+   * ratings at a game's end) drew anew: the focus went to a button no longer on the page, and Enter did nothing (an
+   * audit). Left where it is if the reader already went into the dialog. */
+  focusSummary(s) {
+    const dialog = this.root.querySelector("#summary");
+    if (this.summary !== s || !dialog || dialog.contains(document.activeElement)) return;
+    const action = dialog.querySelector(".dialog-buttons .btn.primary:not([disabled])") || dialog.querySelector(".dialog-buttons .btn:not([disabled])");
+    action?.focus({ preventScroll: true });
   }
 }
 
