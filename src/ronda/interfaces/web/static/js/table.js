@@ -339,8 +339,10 @@ export class TableScreen {
       this.render();
       return true;
     }
-    if (this.confirming !== null && event.key === "Escape") {
+    if (event.key === "Escape" && (this.confirming !== null || this.help)) {
+      // Here, not only on the dialog: a redraw while it is open (news from the table) can leave the focus outside it.
       this.confirming = null;
+      this.help = false;
       this.render();
       return true;
     }
