@@ -148,6 +148,46 @@ def test_a_player_who_left_past_the_grace_period_loses_the_rated_game(tmp_path: 
         changes = rated(me)
         assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
         assert changes[1]["change"] < 0 < changes[0]["change"]
+        # The computer was playing his seat as the game ended: the end screens may say so.
+        assert me.table is not None and me.table["seats"][1]["left"] == "away"
+        assert [s["ended_by_stand_in"] for s in me.table["seats"]] == [False, True]
+
+
+def test_a_player_back_after_the_grace_period_is_told_so_and_the_end_says_he_played_his_seat(tmp_path: Path) -> None:
+    """A newcomer's audit: Brahim closed his page past the grace period and came back. Meanwhile Amina's page
+    could not tell that nobody played for him; back, his page could not tell him that the game counted as left by
+    him; and the end screens credited the computer with his seat's last moves, his own. The summary says each: how
+    long the table waits for him while he is away (``grace_left``), that the game counts as left by him once the
+    grace period is over (``left``, also after he is back), and whether the computer was playing his seat when the
+    game ended (``ended_by_stand_in``): not, since he played on to the end."""
+    grace = 0.5
+    with server(tmp_path, grace=grace, stand_in="random") as http:
+        table_id, _, tokens = seat_two(http, target=11)
+        clients = seat_clients(http, table_id, tokens)
+        amina, brahim = clients[0], clients[1]
+        chooser = random_chooser(random.Random(11), challenge=0)
+        play_out([amina, brahim], chooser, until=lambda: brahim.acted_at >= 0)
+        brahim.sync()
+        amina.sync()
+        assert amina.table is not None and (amina.table["rateable"], amina.table["grace"]) == (True, grace)
+        here = amina.table["seats"][1]
+        assert (here["left"], here["grace_left"], here["ended_by_stand_in"]) == (None, None, False)
+        brahim.close()
+        away = amina.expect("seats")["table"]["seats"][1]
+        assert (away["connected"], away["stand_in"], away["left"]) == (False, False, None)
+        assert 0 < away["grace_left"] <= grace  # the table waits for him: nobody plays for him yet
+        gone = amina.expect("seats", timeout=5)["table"]["seats"][1]
+        assert (gone["stand_in"], gone["left"], gone["grace_left"]) == (True, "away", None)
+        back = Client(http, table_id, tokens[1])
+        back.hello()
+        assert back.table is not None
+        mine = back.table["seats"][1]
+        assert (mine["connected"], mine["stand_in"], mine["left"]) == (True, False, "away")  # said at once
+        play_out([amina, back], chooser)  # he plays himself to the end
+        amina.sync()
+        assert [(c["result"], c["abandoned"]) for c in rated(amina)] == [("won", False), ("lost", True)]
+        end = amina.table["seats"][1]
+        assert (end["left"], end["ended_by_stand_in"]) == ("away", False)
 
 
 def test_a_second_name_that_never_plays_earns_its_opponent_nothing(tmp_path: Path) -> None:
@@ -262,6 +302,10 @@ def test_a_player_who_stays_connected_and_never_moves_cannot_win_by_stalling(tmp
         assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
         summary = http.get(f"/api/tables/{table_id}").json()
         assert [seat["connected"] for seat in summary["seats"]] == [True, True]
+        # Left by letting turns pass, not by going away; the computer played his seat to the end.
+        assert [(seat["left"], seat["ended_by_stand_in"]) for seat in summary["seats"]] == [
+            (None, False), ("turns", True),
+        ]  # fmt: skip
 
 
 def test_a_player_who_never_moves_at_all_loses_the_rated_game_and_the_stand_in_plays_on(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from ...engine.game import Game
 from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
 from .protocol import changed_from_preset, rules_json
+from .ratings import unrated as why_unrated
 from .replays import dealt_events, rebuild
 from .store import (
     CommitUnknown,
@@ -144,6 +145,9 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
                 "taken": s.kind != "human" or s.token_hash is not None,
                 "stand_in": False,
                 "rematch": False,
+                "left": None,
+                "grace_left": None,
+                "ended_by_stand_in": False,
             }
             for s in stored.seats
         ],
@@ -151,6 +155,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "winner": last.winner if last and last.finished else None,
         "created": stored.created,
         "stalled": None,
+        "rateable": not why_unrated([(s.kind, s.player_id) for s in stored.seats], (), set()),
     }
 
 
@@ -363,9 +368,9 @@ class Lobby:
 
     def as_stored(self, summary: dict[str, Any]) -> dict[str, Any]:
         """The summary of a table this process does not hold, from its stored facts (:func:`stored_summary`), with
-        what is known here: the server's turn clock, and, with several processes, ``connected: None`` (unknown)
-        for the people of a game that may be going on at another process (:meth:`find_summary`)."""
-        summary = {**summary, "turn_time": self.settings.turn_time}
+        what is known here: the server's turn clock and grace period, and, with several processes, ``connected:
+        None`` (unknown) for the people of a game that may be going on at another process (:meth:`find_summary`)."""
+        summary = {**summary, "turn_time": self.settings.turn_time, "grace": self.settings.grace}
         if self.cluster is not None and summary["status"] in (WAITING_STATUS, PLAYING):
             summary["seats"] = [
                 {**seat, "connected": None} if seat["kind"] == "human" else seat for seat in summary["seats"]

@@ -255,6 +255,18 @@ class Table:
     abandoned: set[int] = field(default_factory=set)
     """Seats whose players left the current game past the grace period: a rated game counts as lost for them, even
     if they come back (kept in memory: a restart forgets it)."""
+    idle: set[int] = field(default_factory=set)
+    """Seats of :attr:`abandoned` whose person came to count as having left by letting :data:`TIMEOUTS_TO_LEAVE`
+    turns pass while connected, not by staying away past the grace period: their page says which (the summary's
+    ``left``), as it tells them, once back, what counting as having left means."""
+    ended_by_stand_in: set[int] = field(default_factory=set)
+    """The people's seats the stand-in was playing when the current game ended (empty while it goes on).
+
+    Why: a person counted as having left who came back and played on to the end made the moves that ended the game
+    themself; the end screen credited the computer with reaching the target for every leaver's seat (an audit: "Your
+    seat, played by the computer after you left, reached 11 first" above "Game over — you win" to a person who had
+    been back for the whole end of the game). Taken when the game ends, not read from ``stand_in`` afterwards: a
+    leaver who comes back after the end is no longer stood in for, and the stand-in still played their seat."""
     acted: set[int] = field(default_factory=set)
     """Seats whose person made a decision of their own in the current game (not their stand-in's; their automatic
     declaration is theirs, made while they are there), or was there when their turn clock ran out: a game with a
@@ -341,6 +353,9 @@ class Table:
                     "taken": s.taken,
                     "stand_in": s.stand_in,
                     "rematch": s.rematch,
+                    "left": self._left(s.index),
+                    "grace_left": self._grace_left(s),
+                    "ended_by_stand_in": s.index in self.ended_by_stand_in,
                 }
                 for s in self.seats
             ],
@@ -349,9 +364,34 @@ class Table:
             "created": self.created,
             "stalled": self.stalled,
             "turn_time": self.settings.turn_time,
+            "grace": self.settings.grace,
+            "rateable": not why_unrated([(s.kind, s.player) for s in self.seats], (), set()),
             **({"ratings": self.ratings[self.number]} if self.number in self.ratings else {}),
             **({"unrated": reasons} if (reasons := self.unrated()) else {}),
         }
+
+    def _left(self, seat: int) -> str | None:
+        """How the seat's person came to count as having left the current game: ``away`` past the grace period, or
+        ``turns`` let pass (:data:`TIMEOUTS_TO_LEAVE` in a row); ``None`` while they have not.
+
+        Why it is said while the game goes on: a person back after the grace period read an ordinary "Declare your
+        hand", played on, reached the target, and only then read that the game counted as a loss for them (an
+        audit). Their page says it the moment they are back; the others already saw the seat away, then played by
+        the computer."""
+        if seat not in self.abandoned:
+            return None
+        return "turns" if seat in self.idle else "away"
+
+    def _grace_left(self, seat: Seat) -> float | None:
+        """Seconds left of the grace period of a person away during a game, before the stand-in plays for the seat;
+        ``None`` when none runs (there, stood in for, or no game going on).
+
+        Why: the others' pages showed a person away on their turn as thinking ("Eve is playing…", dots) while
+        nobody played for the seat; they say instead how long the table waits for them (a page counts on from
+        this, as it does from ``clock``)."""
+        if seat.absence is None or self.status != PLAYING:
+            return None
+        return round(max(0.0, seat.absence.when() - asyncio.get_running_loop().time()), 1)
 
     def unrated(self) -> list[str]:
         """Why the current game, finished, is not rated (:func:`.ratings.unrated`), from the facts the store rated it
@@ -662,6 +702,7 @@ class Table:
             self.seats[seat].stand_in = True
             if seat not in self.abandoned:
                 self.abandoned.add(seat)
+                self.idle.add(seat)
                 log.info(
                     "table %s: seat %d let %d turns pass; it counts as having left", self.id, seat, TIMEOUTS_TO_LEAVE
                 )
@@ -943,6 +984,7 @@ class Table:
         if result is not None:
             self.status = FINISHED
             self.results[self.number] = result
+            self.ended_by_stand_in = {s.index for s in self.seats if s.human and s.stand_in}
         version = self.version
         self._arm_clock()  # the next decision's deadline, set now: the update says how long it has
         clock = self._clock_left()
@@ -1195,6 +1237,8 @@ class Table:
         self.game, self._actions, self._hints, self._hint = game, 0, 0, None
         self._made = {}
         self.abandoned = away
+        self.idle &= away  # still stood in for after letting turns pass: the reason stays
+        self.ended_by_stand_in = set(away) if over else set()
         self.acted = set()
         self.timeouts = {}
         self._deadline = self._attempt = None
