@@ -18,7 +18,7 @@ import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
 import { el, keepTabIn } from "./dom.js";
-import { count, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
+import { count, decimal, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
 import { KEPT_LINES, Narrator, levelName, namer, personName, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
 
@@ -101,6 +101,9 @@ export class TableScreen {
     this.timedOut = false; // the clock ran out on one of this seat's decisions: the computer made it
     this.forgot = false; // events forgotten past twice KEPT_LINES: a retold play-by-play says it lacks its first lines
     this.clockTimer = null;
+    this.graceEnds = []; // by seat: when its person's grace period ends (Date.now() time), from the summary's grace_left
+    this.graceTexts = []; // the countdowns drawn: [node, text()], refreshed each second while one runs
+    this.graceTimer = null;
     this.version = 0; // the table's version this screen shows
     this.hint = null; // the hint on the seat's decision now, as the server sent it
     this.hintAsked = null; // the version at which a hint was asked for and has not come yet
@@ -135,7 +138,7 @@ export class TableScreen {
     }
     switch (msg.type) {
       case "welcome":
-        this.table = msg.table;
+        this.takeTable(msg.table);
         this.seat = msg.seat ?? null;
         this.autoDeclare = Boolean(msg.auto_declare);
         if (msg.invite) this.invite = { link: msg.invite, note: msg.invite_note ?? null };
@@ -144,7 +147,7 @@ export class TableScreen {
       case "state": {
         this.clockFrom(msg);
         const wasOver = this.view?.phase === "game_over";
-        if (msg.table) this.table = msg.table;
+        if (msg.table) this.takeTable(msg.table);
         this.rename();
         if (wasOver && msg.view.phase !== "game_over") {
           this.newGame();
@@ -174,7 +177,7 @@ export class TableScreen {
         break;
       }
       case "seats":
-        this.table = msg.table;
+        this.takeTable(msg.table);
         this.rename();
         this.render();
         return;
@@ -216,6 +219,13 @@ export class TableScreen {
     }
     this.pending = false; // the answer to our last action (or news that makes it moot) has come
     this.render();
+  }
+
+  /** A table summary from the server; each absent person's grace period is counted on from now (``grace_left``). */
+  takeTable(table) {
+    this.table = table;
+    const now = Date.now();
+    this.graceEnds = (table?.seats || []).map((s) => (s.grace_left === null || s.grace_left === undefined ? null : now + s.grace_left * 1000));
   }
 
   /** Names may have changed (a friend took a seat): the play-by-play is told again with them. */
@@ -373,6 +383,7 @@ export class TableScreen {
     if (!view || !this.table) return;
     const before = this.root.childElementCount ? snapshot(this.root) : null;
     const focus = document.activeElement?.dataset?.focus;
+    this.graceTexts = [];
     const names = this.narrator.names;
     const logBox = this.root.querySelector(".log-lines");
     const scrolledUp = logBox && logBox.scrollHeight - logBox.scrollTop - logBox.clientHeight > 40;
@@ -482,6 +493,45 @@ export class TableScreen {
     }, 1000);
   }
 
+  /** Whole seconds left of ``seat``'s grace period while its person is away (0 once run out), or null when none runs. */
+  graceLeft(seat) {
+    const end = this.graceEnds[seat];
+    return end === null || end === undefined ? null : Math.max(0, Math.ceil((end - Date.now()) / 1000));
+  }
+
+  /** ``node`` says ``text()``, said again each second while it is on the page (an away person's grace period). */
+  counting(node, text) {
+    node.textContent = text();
+    this.graceTexts.push([node, text]);
+    if (!this.graceTimer) {
+      this.graceTimer = setTimeout(() => {
+        this.graceTimer = null;
+        const shown = this.graceTexts.filter(([n]) => n.isConnected);
+        this.graceTexts = [];
+        for (const [n, say] of shown) this.counting(n, say);
+      }, 1000);
+    }
+    return node;
+  }
+
+  /** The seat whose turn it is, seen by the others: a person away is not thinking, and the computer playing for a
+   * person is not that person (an audit read "Eve is playing…", dots and all, while Eve's page was closed and
+   * nobody played for her). ``"stand_in"`` (the computer plays the seat), ``"away"`` (the table waits for the person
+   * through their grace period), or null (the seat's own player, person or bot, decides). */
+  whoDecides(seat) {
+    const info = this.seatInfo(seat);
+    if (info.kind !== "human" || this.table.status !== "playing") return null;
+    if (info.stand_in) return "stand_in";
+    return info.connected ? null : "away";
+  }
+
+  /** What the others read of a person away on their turn: the table waits for them, and for how long. */
+  awayText(seat, name, short) {
+    const n = this.graceLeft(seat);
+    if (short) return n ? t("graceShort", { n }) : t("graceOver");
+    return n ? t("awayTurn", { name, n }) : t("awayTurnNow", { name });
+  }
+
   /** The decision owed now is this seat's to make by hand. Not while the computer plays for the seat (its
    * person let three turns pass, :meth:`standingIn`): the server still sends the seat its legal moves, and the page
    * showed "Your turn" with a clock and playable cards under "the computer plays for you now", flashing at each of
@@ -588,7 +638,15 @@ export class TableScreen {
     const shown = view.shown[seat];
     let status = null;
     // A replay (this.hands) shows the moment replayed, not the live table: nobody there is here, away or thinking.
-    if (turn && !unknown && !this.hands) status = el("span", { class: "thinking" }, view.phase === "declare" ? t("declaring") : t("playing"), el("i"), el("i"), el("i"));
+    if (turn && !unknown && !this.hands) {
+      const declaring = view.phase === "declare";
+      const who = this.whoDecides(seat);
+      if (who === "away") status = this.counting(el("span", { class: "grace-left", "data-grace": seat }), () => this.awayText(seat, "", true));
+      else {
+        const doing = who === "stand_in" ? t(declaring ? "computerDeclaring" : "computerPlaying") : t(declaring ? "declaring" : "playing");
+        status = el("span", { class: "thinking" }, doing, el("i"), el("i"), el("i"));
+      }
+    }
     return el("section", {
       class: `seat place-${place}${turn ? " turn" : ""}${partner ? " partner" : ""}${away ? " away" : ""}`,
       "data-seat": seat, "aria-label": names.seatName(seat),
@@ -730,13 +788,20 @@ export class TableScreen {
     } else if (this.myTurn()) {
       box.append(el("span", { class: "prompt you", id: "turn" }, t("playPrompt")), ...this.turnClocks());
     } else {
-      box.append(el("span", { class: "prompt muted", id: "turn" },
-        view.phase === "declare" ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName })));
+      const who = this.whoDecides(view.turn);
+      const declaring = view.phase === "declare";
+      const prompt = el("span", { class: "prompt muted", id: "turn" });
+      if (who === "away") this.counting(prompt, () => this.awayText(view.turn, turnName, false));
+      else if (who === "stand_in") prompt.textContent = t(declaring ? "standInDeclares" : "standInTurn", { name: turnName });
+      else prompt.textContent = declaring ? t("declareTurnOf", { name: turnName }) : t("turnOf", { name: turnName });
+      box.append(prompt);
     }
     if (this.timedOut) {
       // Once the person's turn is back, "play on when your turn comes" beside "Your turn" read as two orders.
       box.append(el("span", { class: "prompt muted", id: "turn-over" }, t(this.myTurn() ? "turnOverBack" : "turnOver")));
     }
+    const left = mine && !mine.stand_in && this.table.status === "playing" ? this.leftNote(mine) : null;
+    if (left) box.append(el("p", { class: "prompt left-note", id: "left-note" }, left));
     if (this.canHint()) {
       const waiting = this.hintAsked !== null;
       box.append(el("button", {
@@ -763,6 +828,23 @@ export class TableScreen {
       }, t("challenge", { name, kind })));
     }
     return box;
+  }
+
+  /** The server's grace period (``--grace``) as a page writes it: "15", "0,5" in French. */
+  graceSeconds() {
+    const grace = Number(this.table?.grace ?? 0);
+    return Number.isInteger(grace) ? String(grace) : decimal(grace, 1);
+  }
+
+  /** Said to a person back in a game that counts as left by them (the summary's ``left``): an audit's player came
+   * back after the grace period to an ordinary "Declare your hand", played on, reached the target, and read only at
+   * the end that the game counted as a loss. In a game that can be rated it says so, and that they may play on; in one
+   * that cannot (a bot, a guest), only what happened meanwhile. */
+  leftNote(mine) {
+    const rated = Boolean(this.table.rateable);
+    if (mine.left === "away") return t(rated ? "backAfterGrace" : "backAfterGraceUnrated", { n: this.graceSeconds() });
+    if (mine.left === "turns" && rated) return t("backAfterTurns");
+    return null;
   }
 
   /** Are you sure? A challenge of a true declaration loses the game at once (R8.8): said in the game's words. */
@@ -895,8 +977,13 @@ export class TableScreen {
     else if (own.abandoned) title = t("youLeftLost");
     else if (own.result === "won") title = t("leftYouWin", { name });
     else title = partnerLeft ? t("leftYourSideLoses", { name }) : t("weLose");
-    // The rules' result stays as it was said, unless the leaver's side won it: then whose seat the computer played.
-    const standIn = leavers.filter((seat) => sideOf(seat, names.players) === s.winner);
+    // The rules' result stays as it was said, unless the leaver's side won it: then whose seat the computer played,
+    // where it was playing it at the end (``ended_by_stand_in``). A leaver back and playing at the end made those
+    // moves: the rules' result is theirs, and a sentence after it says why it counts as left all the same.
+    const seatOf = (seat) => this.table?.seats?.[seat] || {};
+    const winners = leavers.filter((seat) => sideOf(seat, names.players) === s.winner);
+    const standIn = winners.filter((seat) => seatOf(seat).ended_by_stand_in);
+    const back = winners.filter((seat) => !seatOf(seat).ended_by_stand_in && seatOf(seat).left);
     const challenge = s.reason === "failed_challenge";
     let verdict = null;
     const standInName = standIn.map((seat) => names.seatName(seat)).join(", ");
@@ -905,7 +992,12 @@ export class TableScreen {
     if (names.players === 4 && standIn.length) verdict = how(standIn.includes(this.seat) ? "yourSideStandIn" : names.isMySide(s.winner) ? "partnerStandIn" : "sideStandIn");
     else if (standIn.includes(this.seat)) verdict = how("yourStandIn");
     else if (standIn.length) verdict = how("standIn");
-    return { title, verdict: verdict && el("p", { class: "verdict" }, verdict), won: Boolean(own && !own.abandoned && own.result === "won") };
+    const why = back.map((seat) => {
+      const mine = seat === this.seat;
+      const turns = seatOf(seat).left === "turns";
+      return t(`${mine ? "you" : "they"}${turns ? "LetTurnsPass" : "WereAway"}`, { name: names.seatName(seat), n: this.graceSeconds() });
+    });
+    return { title, verdict: verdict && el("p", { class: "verdict" }, verdict), why, won: Boolean(own && !own.abandoned && own.result === "won") };
   }
 
   summaryDialog(view, names) {
@@ -951,6 +1043,7 @@ export class TableScreen {
       verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : reachedFirst(s.winner, names, view.target));
       const left = this.leftGame(s, names, view);
       if (left) [title, verdict, won] = [left.title, left.verdict || verdict, left.won];
+      if (left?.why.length) verdict.append(" ", left.why.join(" "));
       if (this.seat !== null) {
         const seats = this.table.seats || [];
         const own = seats.find((x) => x.seat === this.seat);
