@@ -800,6 +800,7 @@ export class TableScreen {
       // Once the person's turn is back, "play on when your turn comes" beside "Your turn" read as two orders.
       box.append(el("span", { class: "prompt muted", id: "turn-over" }, t(this.myTurn() ? "turnOverBack" : "turnOver")));
     }
+    const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
     const left = mine && !mine.stand_in && this.table.status === "playing" ? this.leftNote(mine) : null;
     if (left) box.append(el("p", { class: "prompt left-note", id: "left-note" }, left));
     if (this.canHint()) {
