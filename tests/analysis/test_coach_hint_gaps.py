@@ -144,7 +144,7 @@ def test_R8_6_the_page_says_the_card_that_exposes_your_bluff_in_english_french_a
         "drops it",
         "la pose sur la table · démasque votre tringa fausse : 5 à chaque camp adverse en pénalités, et les points"
         " qu'elle a marqués sont repris",
-        "la pose sur la table · démasque votre tringa fausse dans 40% des hypothèses : 5 à chaque camp adverse en"
+        "la pose sur la table · démasque votre tringa fausse dans 40\u202f% des hypothèses : 5 à chaque camp adverse en"
         " pénalités",
         "la pose sur la table",
         "ترميها على الطاولة · تكشف كذب ترينكا التي أعلنتها: 5 لكل فريق خصم عقوبةً، وتُستردّ النقاط التي سجّلتها",

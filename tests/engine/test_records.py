@@ -133,7 +133,7 @@ def test_a_hand_shown_before_a_win_is_an_event_of_the_replay_and_told_in_its_wor
     assert code == 0 and kinds == [("show", 0), ("show", 2), ("exposure", 2)]
     assert {"type": "show", "seat": 2, "hand": ["5o", "6c", "7e"]} in json.loads(out)["events"]
     code, out, _ = run_replay(tmp_path, capsys, text)
-    assert "seat 0 shows 12o 12c 1b: a ronda of 12s" in out  # as dealt, in the deal's order (RECORD.md)
+    assert "seat 0 shows 1b 12o 12c: a ronda of 12s" in out  # told sorted, though the event lists it as dealt
     assert "seat 2 shows 5o 6c 7e: no tringa" in out
 
 

@@ -49,6 +49,8 @@ _REASON_WORDS = {
 
 
 def _cards(cards: Iterable[int]) -> str:
+    """Cards as written, in the order given: a hand shown comes as dealt (RECORD.md) and is told sorted, by rank
+    then suit, as a person lays it out."""
     return " ".join(card_name(c) for c in cards)
 
 
@@ -130,9 +132,9 @@ def describe(event: Event, players: int = 2, me: int | None = None) -> str:
         target = seat_name(event.target, me)
         verdict = "true" if event.truthful else "false"
         verb = "challenge" if who == "you" else "challenges"
-        return f"{who} {verb} {target}: hand {_cards(event.hand)} — the declaration is {verdict}"
+        return f"{who} {verb} {target}: hand {_cards(sorted(event.hand))} — the declaration is {verdict}"
     if isinstance(event, Show):
-        return f"{who} {'show' if who == 'you' else 'shows'} {_cards(event.hand)}: {_held(event)}"
+        return f"{who} {'show' if who == 'you' else 'shows'} {_cards(sorted(event.hand))}: {_held(event)}"
     if isinstance(event, TableTaken):
         taker = side_name(event.side, players, me)
         return f"{taker} {_verb(taker, 'take')} the table: {_cards(event.cards)}"

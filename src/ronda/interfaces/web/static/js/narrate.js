@@ -39,6 +39,9 @@ export function levelName(level) {
   return has(`level_${level}`) ? t(`level_${level}`) : String(level ?? "");
 }
 
+/** Cards in the felt's order (by rank, then suit): a hand shown comes as dealt (RECORD.md), a person reads it sorted. */
+const inOrder = (cards) => [...cards].sort((a, b) => cardOrder(a) - cardOrder(b));
+
 const MARK = "\u0001";
 const cardToken = (name) => `${MARK}card:${name}${MARK}`;
 const cardsToken = (names) => names.map(cardToken).join(" ");
@@ -114,7 +117,7 @@ export class Narrator {
         this.lastPlay = null;
         let text = t(event.last ? "n_deal_last" : "n_deal", { deal: event.deal + 1, size: event.hand_size, stock: event.stock });
         // In the felt's order (by rank, then suit), so that the line and the table beside it agree.
-        const table = [...event.table].sort((a, b) => cardOrder(a) - cardOrder(b));
+        const table = inOrder(event.table);
         if (table.length) text += ` · ${t("n_table", { cards: cardsToken(table) })}`;
         return { parts: parts(text), tone: "deal" };
       }
@@ -178,7 +181,7 @@ export class Narrator {
         return {
           // "Bot 2 challenges you", not "challenges You": the reader as the object has its own words.
           parts: parts(this.said(isMine(event.target) ? "n_challenge_of_you" : "n_challenge", event.seat, {
-            name, target: seatName(event.target), hand: cardsToken(event.hand),
+            name, target: seatName(event.target), hand: cardsToken(inOrder(event.hand)),
             verdict: event.truthful ? t("n_true") : t("n_false"),
           })),
           tone: "alert",
