@@ -648,7 +648,8 @@ def test_the_play_by_play_tells_a_declaration_of_nothing_even_one_the_clock_made
 ) -> None:
     """An audit: the play-by-play told ronda and tringa but never "nothing" (R8.2), so a person whose turn clock ran
     out while declaring read only a notice that the computer moved, not what it declared for them. Every
-    declaration is told now, in each of the page's languages, as the terminal tells it ("You declare none")."""
+    declaration is told now, in each of the page's languages, as the terminal tells it ("You declare none"); one
+    the computer made for the person is told as the computer's ("The computer declared nothing for you")."""
     import random as random_module
 
     import ronda.interfaces.web.lobby as lobby_module
@@ -670,16 +671,16 @@ def test_the_play_by_play_tells_a_declaration_of_nothing_even_one_the_clock_made
         page.wait_for_selector("[data-action^='declare-']")
         # Nobody clicks: the clock runs out and the computer declares for the person (truly: nothing).
         page.wait_for_selector("#turn-over:has-text('Your time ran out')")
-        wait_until(page, "document.querySelector('#log').innerText.includes('You declared nothing')")
+        wait_until(page, "document.querySelector('#log').innerText.includes('The computer declared nothing for you')")
         # The other seat's "nothing" is told too, once the bot has declared (after a human-like pause of its own).
         wait_until(page, "document.querySelector('#log').innerText.includes('Bot 2 declared nothing')")
         page.screenshot(path=str(tmp_path / "declared-nothing.png"))
         # Told again in the page's other languages, in their own grammar.
         page.select_option("#language", "fr")
-        expect(page.locator("#log")).to_contain_text("Vous n'annoncez rien")
+        expect(page.locator("#log")).to_contain_text("L'ordinateur n'annonce rien pour vous")
         expect(page.locator("#log")).to_contain_text("Robot 2 n'annonce rien")
         page.select_option("#language", "ar")
-        expect(page.locator("#log")).to_contain_text("لم تعلن شيئًا")
+        expect(page.locator("#log")).to_contain_text("الحاسوب لم يعلن شيئًا عنك")
         expect(page.locator("#log")).to_contain_text("الحاسوب 2 لم يعلن شيئًا")
 
 

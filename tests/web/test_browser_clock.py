@@ -271,3 +271,66 @@ def test_my_page_says_the_computer_declares_for_me_and_only_mine_does(
         # Brahim declares by hand: his own page counts his clock down and says nothing automatic.
         brahim.wait_for_selector("#turn-clock:has-text('s left, then the computer plays this one for you')")
         assert not brahim.locator("#auto-declaring").count()
+
+
+LOG = """[...document.querySelectorAll('#log li')].map((li) => ({
+  text: li.textContent,
+  cards: [...li.querySelectorAll('.chip')].map((chip) => chip.getAttribute('aria-label')),
+}))"""
+"""The play-by-play as read: each line's words (a card chip reads as its rank) and its cards, by their names."""
+
+
+def test_my_play_by_play_says_the_computer_played_for_me_and_only_mine_does(browser: Any, tmp_path: Path) -> None:
+    """An audit: a person whose turn clock ran out read the computer's move for them as their own, "You play 4o,
+    take 4c — caida! +1". Now their play-by-play says the computer made it for them, with its cards, live, after a
+    reload and in the page's other languages; the other person's names the seat as ever ("Amina declared…"), never
+    the computer: a single turn let pass is told to its seat alone."""
+    from test_browser import create_table_for_a_friend
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=4
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
+        brahim.goto(create_table_for_a_friend(amina, url, name="Amina"))
+        brahim.fill("#join-name", "Brahim")
+        brahim.click("#join-button")
+        for page in (amina, brahim):
+            page.wait_for_selector("#hand .hand-card")
+        # Amina declares first (Brahim deals) and lets her clock run out: the computer declares for her.
+        amina.wait_for_selector("[data-action^='declare-']")
+        amina.wait_for_selector("#turn-over:has-text('Your time ran out')", timeout=15_000)
+        wait_until(amina, "document.querySelector('#log').innerText.includes('The computer declared ')")
+        brahim.click(f"[data-action='declare-{truthful(hand_of(brahim))}']", timeout=15_000)  # his own, by hand
+        # Amina plays first and lets her clock run out again: the computer plays a card for her.
+        wait_until(
+            amina, f"{LOG}.some((line) => /^The computer (drops|plays|raises with) .* for you/.test(line.text))", 20
+        )
+        wait_until(brahim, f"{LOG}.some((line) => /^Amina (drops|plays|raises with) /.test(line.text))")
+        ours, theirs = amina.evaluate(LOG), brahim.evaluate(LOG)
+        declared = next(line["text"] for line in ours if line["text"].startswith("The computer declared "))
+        assert declared.endswith(" for you"), ours
+        kind = declared.removeprefix("The computer declared ").removesuffix(" for you")
+        played = next(line for line in ours if line["text"].startswith(("The computer drops ", "The computer plays ")))
+        assert " for you" in played["text"] and played["cards"], ours  # its card chips, as ever
+        assert not [line for line in ours if line["text"].startswith(("You declared", "You drop", "You play"))], ours
+        # The same events on Brahim's page (line for line): Amina's moves named as hers, with the same cards, and
+        # nothing of the computer; his own declaration, by hand, is his.
+        computers = [i for i, line in enumerate(ours[: len(theirs)]) if line["text"].startswith("The computer ")]
+        assert len(computers) >= 2, (ours, theirs)
+        for i in computers:
+            assert theirs[i]["text"].startswith("Amina ") and "computer" not in theirs[i]["text"], (ours, theirs)
+            assert theirs[i]["cards"] == ours[i]["cards"], (ours, theirs)
+        assert f"Amina declared {kind}" in [line["text"] for line in theirs], theirs
+        assert any(line["text"].startswith("You declared ") for line in theirs), theirs
+        amina.screenshot(path=str(tmp_path / "computer-played-for-me.png"))
+        # Reloaded, her page tells the game so far as it told it live (the server's catchup says which were the
+        # computer's, to her alone); told again in French and Arabic, in their words.
+        amina.reload()
+        wait_until(amina, f"{LOG}.some((line) => line.text === {played['text']!r})")
+        reloaded = amina.evaluate(LOG)
+        assert declared in [line["text"] for line in reloaded], reloaded
+        assert played in reloaded, reloaded
+        amina.select_option("#language", "fr")
+        wait_until(amina, f"{LOG}.filter((line) => /^L'ordinateur .* pour vous/.test(line.text)).length >= 2")
+        amina.select_option("#language", "ar")
+        wait_until(amina, f"{LOG}.filter((line) => /^الحاسوب .* عنك/.test(line.text)).length >= 2")

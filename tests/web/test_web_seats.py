@@ -550,3 +550,49 @@ def test_play_again_asked_starts_once_the_other_person_has_gone_not_at_a_reload(
             assert time.monotonic() < deadline, "the game Youssef asked for never started"
             time.sleep(0.1)
         assert youssef.expect("state")["table"]["game"] == 1
+
+
+DECISIONS = ("declare", "drop", "capture", "raise", "challenge")
+"""The events that open a decision: the seat's own declaration, play or challenge."""
+
+
+def test_only_the_seat_is_told_which_of_its_moves_the_computer_made(tmp_path: Path) -> None:
+    """An audit: a person's page narrated the computer's moves for them as their own ("You play 4o, take 4c") when
+    their turn clock ran out or the stand-in played the seat. Each such decision is now marked in ``made_for_you``
+    in the updates to that seat's connections, and in the catchup of a page reloaded, so that its page can tell
+    them as the computer's; the person's own decisions are not marked, and neither the other person nor a spectator
+    is told which moves were the computer's (a single turn let pass is the seat's business only)."""
+    with server(tmp_path, grace=30, turn_time=0.3, stand_in="random") as http:
+        created = new_table(http, 2, [{"kind": "human", "name": "Amina"}, {"kind": "human"}], target=41)
+        table_id = created["table_id"]
+        joined = http.post(f"/api/tables/{table_id}/join", json={"name": "Brahim", "keep": False})
+        assert joined.status_code == 200, joined.text
+        clients = seat_clients(http, table_id, {0: created["token"], 1: joined.json()["token"]})
+        amina, brahim = clients[0], clients[1]
+        watcher = Client(http, table_id)
+        watcher.hello(token=None)
+        choose = random_chooser(random.Random(5), challenge=0)
+        # Brahim declares by hand (his own decision), then never moves again: his clock runs out three times, and
+        # the stand-in plays on for him.
+        play_out([amina, brahim], choose, until=lambda: brahim.acted_at >= 0)
+        own = brahim.acted_at + 1  # the version of his declaration's event
+
+        def computers() -> list[int]:
+            return [v for v, e in amina.events.items() if e.get("seat") == 1 and e["type"] in DECISIONS]
+
+        play_out([amina], choose, until=lambda: len(computers()) >= 6 or amina.over)
+        for client in (amina, brahim, watcher):
+            client.sync()
+        assert brahim.table is not None and brahim.table["seats"][1]["stand_in"]  # three let pass: the stand-in plays
+        mine = [v for v in computers() if v != own]
+        assert own in computers() and len(mine) >= 5
+        marked = [v for m in brahim.messages if m["type"] == "update" for v in m.get("made_for_you", [])]
+        assert sorted(marked) == mine  # every one the computer made for him, and not his own declaration
+        for other in (amina, watcher):
+            assert not any("made_for_you" in m for m in other.messages)
+        # Reloaded, Brahim's page is told the same of the game so far; the others' are told nothing of it.
+        again = Client(http, table_id, joined.json()["token"])
+        catchup = again.hello(since=0)
+        assert catchup["type"] == "catchup" and catchup["made_for_you"] == mine
+        assert "made_for_you" not in Client(http, table_id, created["token"]).hello(since=0)
+        assert "made_for_you" not in Client(http, table_id).hello(since=0, token=None)

@@ -244,6 +244,14 @@ class Table:
     _made: dict[int, dict[str, Any]] = field(default_factory=dict)
     """The current game's decisions (RECORD.md form, with the seat) by the version each was made at: resends are
     recognised by it."""
+    made_for: dict[int, int] = field(default_factory=dict)
+    """The current game's decisions that the computer made for a person's seat (their turn clock ran out, or the
+    stand-in played it), by the version of the decision's first event, with the seat: that seat's own messages say
+    so (``made_for_you``), and its play-by-play tells them as the computer's, not as moves of the person's own.
+
+    Why: a person's page narrated "You play 4o, take 4c" for a move their clock let the computer make (an audit).
+    Only the seat is told: a single turn let pass is nobody else's business. Kept in memory, as who left is: a table
+    rebuilt after a restart tells none (its store holds the decisions, not who chose them)."""
     _pending: Decision | None = None
     """A decision whose COMMIT got no answer, while the store is asked whether it holds it: nothing else is taken."""
     inherited: int | None = None
@@ -459,6 +467,15 @@ class Table:
             return None
         return round(max(0.0, deadline[2] - asyncio.get_running_loop().time()), 1)
 
+    def _made_for_you(self, seat: int | None, since: int) -> dict[str, Any]:
+        """The ``made_for_you`` of a message to ``seat`` carrying the events after version ``since``: those that are
+        the seat's decisions the computer made for it (:attr:`made_for`); nothing for a spectator, another seat, or
+        none."""
+        if seat is None or not self.made_for:
+            return {}
+        versions = sorted(v for v, s in self.made_for.items() if s == seat and v > since)
+        return {"made_for_you": versions} if versions else {}
+
     def _catch_up(self, seat: int | None, since: int | None) -> dict[str, Any]:
         """What a connection holding version ``since`` needs: a ``catchup`` of this game's events after it, else the
         whole ``state`` (``since`` null, before this game, or ahead of the table)."""
@@ -469,6 +486,7 @@ class Table:
                 "events": self.events_json(since),
                 **self._picture(seat),
                 "clock": self._clock_left(),
+                **self._made_for_you(seat, since),
             }
         return self.state_message(seat)
 
@@ -931,7 +949,10 @@ class Table:
             self._unplayed(acted) if result is not None else (),
             acted=tuple(sorted(acted)) if acted != self.acted else None,
         )
-        taken = _Taken(decision, game, events, result, self.version, sender)
+        # The computer's choice for a person's seat: the stand-in's, for a turn let pass or a person gone (never
+        # their automatic declaration, their own choice).
+        for_person = sender is None and not chosen and self.seats[seat].human
+        taken = _Taken(decision, game, events, result, self.version, sender, seat if for_person else None)
         try:
             await self.journal.record(decision)
         except (CommitUnknown, StoreConflict) as error:
@@ -981,6 +1002,8 @@ class Table:
         before = self.version
         events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(taken.events)]
         self.events.extend(events_json)
+        if taken.made_for is not None:
+            self.made_for[before + 1] = taken.made_for
         if result is not None:
             self.status = FINISHED
             self.results[self.number] = result
@@ -999,6 +1022,7 @@ class Table:
                         "events": events_json,
                         **self._picture(s, game),
                         "clock": clock,
+                        **self._made_for_you(s, before),
                     }
                 )
             client.send(text)
@@ -1236,6 +1260,7 @@ class Table:
         self.bases[number] = base
         self.game, self._actions, self._hints, self._hint = game, 0, 0, None
         self._made = {}
+        self.made_for = {}
         self.abandoned = away
         self.idle &= away  # still stood in for after letting turns pass: the reason stays
         self.ended_by_stand_in = set(away) if over else set()
@@ -1498,6 +1523,8 @@ class _Taken:
     result: tuple[int, list[int]] | None
     made_at: int
     sender: Client | None
+    made_for: int | None = None
+    """The person's seat the computer made this decision for (:attr:`Table.made_for`), if it did."""
 
 
 def now() -> str:

@@ -2,7 +2,10 @@
 //
 // As players call them at the table, the points a play scores are told on the
 // play's own line: "You play 5c, take 5o 6c — caida! +1". Cards inside a line
-// are kept as card names so the page can draw them as small chips.
+// are kept as card names so the page can draw them as small chips. A seat's own
+// decision that the computer made for it (the server marks it `made_for_you`,
+// to that seat alone) is told as the computer's: "The computer plays 4o for you,
+// takes 4c — caida! +1".
 
 import { cardOrder } from "./cards.js";
 import { count, has, kindName, kindWord, language, t } from "./i18n.js";
@@ -100,14 +103,18 @@ export class Narrator {
     return line;
   }
 
-  said(key, seat, params) {
-    const mine = this.names.isMine(seat) && has(`${key}_you`);
-    return t(mine ? `${key}_you` : key, params);
+  /** The line of `key` about `seat`: in the reader's own words when it is theirs ("You play…"), and as the
+   * computer's when it made that decision for them (`forYou`: "The computer plays … for you"), never "You". */
+  said(key, seat, params, forYou = false) {
+    if (!this.names.isMine(seat)) return t(key, params);
+    if (forYou && has(`${key}_for_you`)) return t(`${key}_for_you`, params);
+    return t(has(`${key}_you`) ? `${key}_you` : key, params);
   }
 
   describe(event) {
     const { seatName, sideName, isMine, isMySide } = this.names;
     const name = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
+    const forYou = Boolean(event.made_for_you);
     switch (event.type) {
       case "round_start":
         this.lastPlay = null;
@@ -126,16 +133,16 @@ export class Narrator {
         // clock ran out reads here what the computer declared for them.
         this.declared.set(event.seat, event.declaration);
         const key = event.declaration === "none" ? "n_declare_none" : "n_declare";
-        return { parts: parts(this.said(key, event.seat, { name, kind: kindWord(event.declaration) })), tone: "declare" };
+        return { parts: parts(this.said(key, event.seat, { name, kind: kindWord(event.declaration) }, forYou)), tone: "declare" };
       }
       case "drop": {
-        const line = { parts: parts(this.said("n_drop", event.seat, { name, card: cardToken(event.card) })), tone: isMine(event.seat) ? "mine" : "" };
+        const line = { parts: parts(this.said("n_drop", event.seat, { name, card: cardToken(event.card) }, forYou)), tone: isMine(event.seat) ? "mine" : "" };
         this.lastPlay = line;
         return line;
       }
       case "capture": {
         const line = {
-          parts: parts(this.said("n_capture", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) })),
+          parts: parts(this.said("n_capture", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) }, forYou)),
           tone: isMine(event.seat) ? "mine" : "",
         };
         this.lastPlay = line;
@@ -143,7 +150,7 @@ export class Narrator {
       }
       case "raise": {
         const line = {
-          parts: parts(this.said("n_raise", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) })),
+          parts: parts(this.said("n_raise", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) }, forYou)),
           tone: isMine(event.seat) ? "mine" : "",
         };
         this.lastPlay = line;
@@ -183,7 +190,7 @@ export class Narrator {
           parts: parts(this.said(isMine(event.target) ? "n_challenge_of_you" : "n_challenge", event.seat, {
             name, target: seatName(event.target), hand: cardsToken(inOrder(event.hand)),
             verdict: event.truthful ? t("n_true") : t("n_false"),
-          })),
+          }, forYou)),
           tone: "alert",
         };
       case "table_taken":

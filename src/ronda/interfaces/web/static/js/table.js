@@ -166,7 +166,10 @@ export class TableScreen {
         this.clockFrom(msg);
         const live = this.synced;
         const running = this.view ? [...this.view.scores] : null;
-        for (const event of msg.events) this.consume(event, live, running);
+        // This seat's decisions the computer made for it (its clock ran out, the stand-in played): the server says
+        // which, to this seat alone, and the play-by-play tells them as the computer's, now and when told again.
+        const madeForYou = new Set(msg.made_for_you || []);
+        for (const event of msg.events) this.consume(madeForYou.has(event.version) ? { ...event, made_for_you: true } : event, live, running);
         this.view = msg.view;
         this.legal = msg.legal || [];
         if (!live && msg.view.phase === "game_over" && !this.summary) this.gameSummary(msg.view.winner, this.endReason ?? null);
