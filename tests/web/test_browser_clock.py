@@ -154,24 +154,42 @@ def play_both_until_game_over(pages: list[Any], seconds: float = 90) -> None:
         pages[0].wait_for_timeout(60)
 
 
+def amina_invites_brahim(url: str, amina: Any, brahim: Any) -> None:
+    """Amina makes a table for a friend (the house's form, to 41) and Brahim takes its other seat by the link;
+    both pages show their hands."""
+    from test_browser import create_table_for_a_friend
+
+    brahim.goto(create_table_for_a_friend(amina, url, name="Amina"))
+    brahim.fill("#join-name", "Brahim")
+    brahim.click("#join-button")
+    for page in (amina, brahim):
+        page.wait_for_selector("#hand .hand-card")
+
+
+def two_people_to_one_point(url: str, host: Any, host_name: str, friend: Any, friend_name: str) -> None:
+    """``host`` makes a table for two people to 1 point and ``friend`` takes its other seat by the invite link;
+    both pages show their hands."""
+    host.goto(url)
+    host.fill("#name", host_name)
+    host.select_option("[data-seat-kind='1']", "human")
+    host.fill("#target", "1")
+    host.click("#create")
+    invite = host.locator("#invite-link")
+    invite.wait_for()
+    friend.goto(str(invite.input_value()))
+    friend.fill("#join-name", friend_name)
+    friend.click("#join-button")
+    for page in (host, friend):
+        page.wait_for_selector("#hand .hand-card")
+
+
 def test_play_again_between_people_is_told_to_the_other_and_can_be_taken_back(browser: Any, tmp_path: Path) -> None:
     """Amina presses Play again after a game with Brahim: his end screen says "Amina wants to play again." beside his
     own Play again button (in his language too); her page offers Cancel, which takes the request back, and his
     screen says nothing more of it."""
     app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
     with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
-        amina.goto(url)
-        amina.fill("#name", "Amina")
-        amina.select_option("[data-seat-kind='1']", "human")
-        amina.fill("#target", "1")
-        amina.click("#create")
-        invite = amina.locator("#invite-link")
-        invite.wait_for()
-        brahim.goto(str(invite.input_value()))
-        brahim.fill("#join-name", "Brahim")
-        brahim.click("#join-button")
-        for page in (amina, brahim):
-            page.wait_for_selector("#hand .hand-card")
+        two_people_to_one_point(url, amina, "Amina", brahim, "Brahim")
         play_both_until_game_over([amina, brahim])
         assert brahim.locator("#rematch-wanted").count() == 0
         amina.click("[data-action='rematch']")
@@ -221,7 +239,6 @@ def test_my_page_says_the_computer_declares_for_me_and_only_mine_does(
     "Declare your hand" and a turn clock saying the computer would play it once time ran out. Now the page says the
     computer declares the hand truthfully in a moment, counts no clock down, and keeps the buttons: a declaration
     by hand that comes first is taken. The other person's page says nothing of the choice, which is never public."""
-    from test_browser import create_table_for_a_friend
 
     from ronda.interfaces.web import tables
 
@@ -232,11 +249,7 @@ def test_my_page_says_the_computer_declares_for_me_and_only_mine_does(
         f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=8, bot_workers=1, listen_host="127.0.0.1", turn_time=30
     )
     with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
-        brahim.goto(create_table_for_a_friend(amina, url, name="Amina"))
-        brahim.fill("#join-name", "Brahim")
-        brahim.click("#join-button")
-        for page in (amina, brahim):
-            page.wait_for_selector("#hand .hand-card")
+        amina_invites_brahim(url, amina, brahim)
         amina.wait_for_selector("[data-action^='declare-']")  # Amina declares first
         amina.wait_for_selector("#turn-clock:has-text('s left, then the computer plays this one for you')")
         assert not amina.locator("#auto-declaring").count()
@@ -285,17 +298,12 @@ def test_my_play_by_play_says_the_computer_played_for_me_and_only_mine_does(brow
     take 4c — caida! +1". Now their play-by-play says the computer made it for them, with its cards, live, after a
     reload and in the page's other languages; the other person's names the seat as ever ("Amina declared…"), never
     the computer: a single turn let pass is told to its seat alone."""
-    from test_browser import create_table_for_a_friend
 
     app = create_app(
         f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=4
     )
     with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
-        brahim.goto(create_table_for_a_friend(amina, url, name="Amina"))
-        brahim.fill("#join-name", "Brahim")
-        brahim.click("#join-button")
-        for page in (amina, brahim):
-            page.wait_for_selector("#hand .hand-card")
+        amina_invites_brahim(url, amina, brahim)
         # Amina declares first (Brahim deals) and lets her clock run out: the computer declares for her.
         amina.wait_for_selector("[data-action^='declare-']")
         amina.wait_for_selector("#turn-over:has-text('Your time ran out')", timeout=15_000)

@@ -90,25 +90,14 @@ def test_play_again_says_who_has_left_the_table_and_what_is_left_to_do(browser: 
     away once a game was over). Now she reads that he has left the table, what Play again does without him (the
     computer plays for whoever is not back) and where to find someone else (Lobby, then Play now), in each language;
     his seat shows him away."""
-    from test_browser_clock import play_both_until_game_over
+    from test_browser_clock import play_both_until_game_over, two_people_to_one_point
 
     # A long grace period: Amina's game, asked for, does not start while the test reads her page.
     app = create_app(
         f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", grace=600
     )
     with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as youssef:
-        amina.goto(url)
-        amina.fill("#name", "Amina")
-        amina.select_option("[data-seat-kind='1']", "human")
-        amina.fill("#target", "1")
-        amina.click("#create")
-        invite = amina.locator("#invite-link")
-        invite.wait_for()
-        youssef.goto(str(invite.input_value()))
-        youssef.fill("#join-name", "Youssef")
-        youssef.click("#join-button")
-        for page in (amina, youssef):
-            page.wait_for_selector("#hand .hand-card")
+        two_people_to_one_point(url, amina, "Amina", youssef, "Youssef")
         play_both_until_game_over([amina, youssef])
         presence = amina.locator(".seat[data-seat='1'] .presence")
         assert presence.get_attribute("aria-label") == "connected"
@@ -167,22 +156,11 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
     behind the dialog before reaching it (a round's summary took the focus on Continue). Now the end dialog takes
     the focus on its first action, Tab and Shift+Tab stay inside it, and Escape closes it as it closes a round's
     summary: "Show the result" then has the focus, and brings it back."""
-    from test_browser_clock import play_both_until_game_over
+    from test_browser_clock import play_both_until_game_over, two_people_to_one_point
 
     app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1")
     with serving(app) as url, open_page(browser, **DESKTOP) as amina, open_page(browser, **DESKTOP) as brahim:
-        amina.goto(url)
-        amina.fill("#name", "Amina")
-        amina.select_option("[data-seat-kind='1']", "human")
-        amina.fill("#target", "1")
-        amina.click("#create")
-        invite = amina.locator("#invite-link")
-        invite.wait_for()
-        brahim.goto(str(invite.input_value()))
-        brahim.fill("#join-name", "Brahim")
-        brahim.click("#join-button")
-        for page in (amina, brahim):
-            page.wait_for_selector("#hand .hand-card")
+        two_people_to_one_point(url, amina, "Amina", brahim, "Brahim")
         play_both_until_game_over([amina, brahim])
         # The seats' news and the ratings come after the game's last move: the dialog is drawn again meanwhile.
         amina.wait_for_selector("#summary #rating-changes, #summary #unrated")

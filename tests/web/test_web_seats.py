@@ -272,7 +272,8 @@ def seen_while_amina_lets_turns_pass(
     same_deals(monkeypatch)
     (tmp_path / str(automatic)).mkdir()
     with server(tmp_path / str(automatic), bot_delay=0.01, turn_time=1.0, grace=30, stand_in="random") as http:
-        amina, brahim, spectator = amina_brahim_and_a_spectator(http, automatic)
+        # Her choice made once Brahim has said hello: made before, her declaration could come first, in his state.
+        amina, brahim, spectator = amina_brahim_and_a_spectator(http, None if automatic else False)
         played: list[dict[str, Any]] = []
 
         def amina_acts(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -319,7 +320,7 @@ def seen_when_amina_declares_and_leaves(
     same_deals(monkeypatch)
     (tmp_path / str(automatic)).mkdir()
     with server(tmp_path / str(automatic), bot_delay=0.01, grace=1.0, stand_in="random") as http:
-        amina, brahim, spectator = amina_brahim_and_a_spectator(http, automatic, target=3)
+        amina, brahim, spectator = amina_brahim_and_a_spectator(http, None if automatic else False, target=3)
         if not automatic:
             while not amina.legal:  # the game's state, once Brahim came
                 amina.recv()
