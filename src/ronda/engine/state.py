@@ -254,8 +254,8 @@ class GameState:
         from a view) has none to keep: its cards there come in the mask's order.
         """
         dealt = self._dealt[seat]
-        order = {card: i for i, card in enumerate(self._deck)}
-        return tuple(sorted(cards_of(dealt), key=lambda card: (order.get(card, len(order)), card)))
+        cards = tuple(card for card in self._deck if dealt >> card & 1)
+        return cards if len(cards) == dealt.bit_count() else tuple(cards_of(dealt))
 
     def _copy_state(self, o: GameState, history: bool) -> None:
         """Copy every field into ``o`` as its declaration says (``tests/engine/test_state.py`` checks it)."""

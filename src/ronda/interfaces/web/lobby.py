@@ -32,7 +32,7 @@ from ...engine.game import Game
 from ...engine.rules import Rules
 from .forms import HttpError, TableSpec
 from .protocol import changed_from_preset, rules_json
-from .ratings import unrated as why_unrated
+from .ratings import rateable
 from .replays import dealt_events, rebuild
 from .store import (
     CommitUnknown,
@@ -155,7 +155,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
         "winner": last.winner if last and last.finished else None,
         "created": stored.created,
         "stalled": None,
-        "rateable": not why_unrated([(s.kind, s.player_id) for s in stored.seats], (), set()),
+        "rateable": rateable([(s.kind, s.player_id) for s in stored.seats]),
     }
 
 

@@ -136,6 +136,17 @@ def unrated(seats: list[tuple[str, str | None]], unplayed: tuple[int, ...], aban
     return reasons
 
 
+def rateable(seats: list[tuple[str, str | None]]) -> bool:
+    """Whether a game at these seats (kind and kept player, as :func:`unrated` takes them) could be rated at all, from
+    the seats alone: what a page needs before the game ends to tell a person back after the grace period that the
+    game counts as lost for them (the summary's ``rateable``).
+
+    >>> rateable([("human", "a"), ("human", "b")]), rateable([("human", "a"), ("bot", None)])
+    (True, False)
+    """
+    return not unrated(seats, (), set())
+
+
 def ranks_of(players: int, winner: int, scores: list[int], abandoned: set[int]) -> list[Placing]:
     """Each seat's placing from the game's winning side, the sides' scores and the seats whose players left.
 

@@ -83,6 +83,7 @@ from .protocol import (
     rules_json,
     view_json,
 )
+from .ratings import rateable
 from .ratings import unrated as why_unrated
 from .replays import dealt_events
 from .store import CommitUnknown, Decision, Journal, StoreConflict, StoreUnavailable, resolve_unknown_commit
@@ -373,7 +374,7 @@ class Table:
             "stalled": self.stalled,
             "turn_time": self.settings.turn_time,
             "grace": self.settings.grace,
-            "rateable": not why_unrated([(s.kind, s.player) for s in self.seats], (), set()),
+            "rateable": rateable([(s.kind, s.player) for s in self.seats]),
             **({"ratings": self.ratings[self.number]} if self.number in self.ratings else {}),
             **({"unrated": reasons} if (reasons := self.unrated()) else {}),
         }
