@@ -276,9 +276,11 @@ def test_a_game_between_people_without_kept_names_says_why_it_is_not_rated(
                 with contextlib.suppress(playwright_api.Error):
                     if page.locator("[data-action^='declare-']").count():
                         page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=1_000)
+                    elif page is challenger and page.locator("[data-action='confirm-challenge']").count():
+                        # Its own step: the dialog may come after a click's wait, and then covers the button.
+                        page.click("[data-action='confirm-challenge']", timeout=1_000)
                     elif page is challenger and page.locator("[data-action='challenge-0']").count():
                         page.click("[data-action='challenge-0']", timeout=1_000)
-                        page.click("[data-action='confirm-challenge']", timeout=1_000)
                     elif page is declarer and page.locator("#hand .hand-card.playable").count():
                         page.locator("#hand .hand-card.playable").first.click(timeout=1_000)
             first.wait_for_timeout(40)
