@@ -96,8 +96,10 @@ class Cluster:
         return _fresh_postgres_database(self.url)
 
     def remove(self) -> None:
+        """Stopped at once and not waited for (``-W``): its files are thrown away, and waiting took up to 26 s of a
+        loaded run's end."""
         subprocess.run(
-            _as_cluster_owner([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]),
+            _as_cluster_owner([str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-W", "stop"]),
             capture_output=True,
         )
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -518,18 +518,21 @@ def test_finished_games_stay_listed_and_replay_step_by_step_after_a_restart(tmp_
 
 
 def test_bots_keep_the_pace_people_can_follow(tmp_path: Path) -> None:
+    """Two bots' declarations after a person's come a pause apiece, so a person can follow them.
+
+    Timed from the person's move, not between the two updates: a loaded machine may deliver the first late and
+    the second at once, but nothing delivers either before its pause is over."""
     delay = 0.15
     with server(tmp_path, bot_delay=delay) as http:
         created = new_table(http, 3, [{"kind": "human", "name": "Amina"}] + [{"kind": "bot", "level": "easy"}] * 2)
         amina = Client(http, created["table_id"], created["token"])
         amina.hello()
+        started = time.monotonic()
         amina.act(amina.legal[0])  # seat 0 declares first; then each bot, one pause apiece
         amina.expect("update")
-        times = []
         for _ in range(2):
             amina.expect("update")
-            times.append(time.monotonic())
-        assert times[1] - times[0] >= delay * 0.9
+        assert time.monotonic() - started >= 2 * delay
 
 
 def test_play_again_asked_starts_once_the_other_person_has_gone_not_at_a_reload(tmp_path: Path) -> None:
