@@ -207,3 +207,61 @@ console.log(JSON.stringify(out));""",
     ]
     assert said["fr"][0].startswith("Un joueur sans nom gardé") and said["fr"][1].startswith("les parties")
     assert said["ar"] == ["لاعب بلا اسم محفوظ لا يُصنَّف — احفظ اسمًا لتُصنَّف.", "المباريات مع الحاسوب لا تُحتسب."]
+
+
+def test_a_failed_dealer_duty_names_the_opponents_who_score_it(tmp_path: Path) -> None:
+    """An audit: a dealer's last card that captured nothing read "You drop 10c — dealer duty +5" to the dealer (and
+    "… — dealer duty +5 — dealer duty +5" with three players), in each language, though the 5 went to each opposing
+    side (R10 dealer_duty). The line names who got them, as the Python narration does; a kept duty stays the
+    dealer's own "+5", and the felt's call names the scorer too."""
+    said = page_says(
+        tmp_path,
+        """const out = {};
+const seats = (players) => [...Array(players).keys()].map((seat) => ({ seat, kind: "bot", level: "medium" }));
+const line = (players, me, events) => {
+  const narrator = new narrate.Narrator(narrate.namer({ players, seats: seats(players) }, me));
+  let told = null;
+  for (const event of events) told = narrator.push(event) ?? told;
+  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
+};
+const calls = (players, me, events) => events.map((event) =>
+  narrate.shout(event, narrate.namer({ players, seats: seats(players) }, me)))
+  .filter(Boolean).map((call) => plain(call.text));
+const drop = (seat) => ({ type: "drop", seat, card: "10c" });
+const duty = (side, seat) => ({ type: "score", side, points: 5, reason: "dealer_duty", seat });
+const kept = [{ type: "capture", seat: 1, card: "12c", cards: ["12o"] }, duty(1, 1)];
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  out[language] = [
+    line(2, 1, [drop(1), duty(0, 1)]),
+    line(3, 1, [drop(2), duty(0, 2), duty(1, 2)]),
+    line(4, null, [drop(3), duty(0, 3)]),
+    line(2, 0, kept),
+    ...calls(2, 1, [duty(0, 1)]),
+  ];
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert said == {
+        "en": [
+            "You drop 10c — dealer duty failed: Bot 1 +5",
+            "Bot 3 drops 10c — dealer duty failed: Bot 1 +5, You +5",
+            "Bot 4 drops 10c — dealer duty failed: Bot 1 & Bot 3 +5",
+            "Bot 2 plays 12c, takes 12o — dealer duty +5",
+            "Dealer duty failed: Bot 1 +5",
+        ],
+        "fr": [
+            "Vous posez 10c — devoir du donneur manqué : Robot 1 +5",
+            "Robot 3 pose 10c — devoir du donneur manqué : Robot 1 +5, Vous +5",
+            "Robot 4 pose 10c — devoir du donneur manqué : Robot 1 et Robot 3 +5",
+            "Robot 2 joue 12c, prend 12o — devoir du donneur +5",
+            "Devoir du donneur manqué : Robot 1 +5",
+        ],
+        "ar": [
+            "ترمي 10c — فشل واجب الموزّع: الحاسوب 1 +5",
+            "الحاسوب 3 يرمي 10c — فشل واجب الموزّع: الحاسوب 1 +5، أنت +5",
+            "الحاسوب 4 يرمي 10c — فشل واجب الموزّع: الحاسوب 1 والحاسوب 3 +5",
+            "الحاسوب 2 يلعب 12c ويأخذ 12o — واجب الموزّع +5",
+            "فشل واجب الموزّع: الحاسوب 1 +5",
+        ],
+    }

@@ -83,6 +83,8 @@ export class Narrator {
     this.names = names;
     this.lines = [];
     this.lastPlay = null;
+    this.playSide = null; // the side of the seat whose play `lastPlay` tells
+    this.failed = false; // `lastPlay` already names the opponents its points went to (a failed dealer duty)
     this.declared = new Map(); // seat → kind, this deal
     this.serial = 0;
     this.trimmed = false; // lines forgotten past KEPT_LINES: the play-by-play says so at its top
@@ -111,6 +113,15 @@ export class Narrator {
     return t(has(`${key}_you`) ? `${key}_you` : key, params);
   }
 
+  /** `line` is now the last play's, by `seat`: a score of the play's own (caida, chain, missa, dealer duty) is
+   * told on it. */
+  play(line, seat) {
+    this.lastPlay = line;
+    this.playSide = this.names.players === 4 ? seat % 2 : seat;
+    this.failed = false;
+    return line;
+  }
+
   describe(event) {
     const { seatName, sideName, isMine, isMySide } = this.names;
     const name = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
@@ -137,29 +148,37 @@ export class Narrator {
       }
       case "drop": {
         const line = { parts: parts(this.said("n_drop", event.seat, { name, card: cardToken(event.card) }, forYou)), tone: isMine(event.seat) ? "mine" : "" };
-        this.lastPlay = line;
-        return line;
+        return this.play(line, event.seat);
       }
       case "capture": {
         const line = {
           parts: parts(this.said("n_capture", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) }, forYou)),
           tone: isMine(event.seat) ? "mine" : "",
         };
-        this.lastPlay = line;
-        return line;
+        return this.play(line, event.seat);
       }
       case "raise": {
         const line = {
           parts: parts(this.said("n_raise", event.seat, { name, card: cardToken(event.card), cards: cardsToken(event.cards) }, forYou)),
           tone: isMine(event.seat) ? "mine" : "",
         };
-        this.lastPlay = line;
-        return line;
+        return this.play(line, event.seat);
       }
       case "score": {
         if (PLAY_REASONS.has(event.reason) && this.lastPlay && this.lines[this.lines.length - 1] === this.lastPlay) {
-          // As called at the table, inside the line: "… — caida! +1".
-          this.lastPlay.parts.push(` — ${t(`shout_${event.reason}`).toLocaleLowerCase()} ${signed(event.points)}`);
+          const points = signed(event.points);
+          if (event.side === this.playSide) {
+            // As called at the table, inside the line: "… — caida! +1".
+            this.lastPlay.parts.push(` — ${t(`shout_${event.reason}`).toLocaleLowerCase()} ${points}`);
+          } else {
+            // A play's points that went to its opponents (R10: a dealer's last card that fails its duty scores 5 for
+            // each opposing side) name who got them, never read as the player's own: "… — dealer duty failed:
+            // Seat 2 +5, Seat 3 +5", as the Python narration tells them.
+            const taker = `${sideName(event.side)} ${points}`;
+            this.lastPlay.parts.push(this.failed ? `${t("listComma")}${taker}`
+              : ` — ${t("n_play_failed", { reason: t(`r_${event.reason}`), takers: taker })}`);
+            this.failed = true;
+          }
           this.lastPlay.tone = "score";
           return "extended";
         }
@@ -224,7 +243,15 @@ export class Narrator {
  */
 export function shout(event, names) {
   if (event.type === "score" && (PLAY_REASONS.has(event.reason) || event.reason === "cards")) {
-    return { text: `${t(`shout_${event.reason}`)} ${signed(event.points)}`, tone: names.isMySide(event.side) ? "good" : "bad", side: event.side };
+    const tone = names.isMySide(event.side) ? "good" : "bad";
+    // A failed dealer duty scores for the dealer's opponents (R10), each called by name: "Dealer duty +5" read as
+    // the dealer's own points.
+    const offender = event.reason === "dealer_duty" && event.seat !== null && event.seat !== undefined ? event.seat : null;
+    if (offender !== null && (names.players === 4 ? offender % 2 : offender) !== event.side) {
+      const text = t("shout_failed", { reason: t(`shout_${event.reason}`), side: names.sideName(event.side), points: signed(event.points) });
+      return { text, tone, side: event.side };
+    }
+    return { text: `${t(`shout_${event.reason}`)} ${signed(event.points)}`, tone, side: event.side };
   }
   if (event.type === "declare" && event.declaration !== "none") {
     return { text: `${kindName(event.declaration)}!`, tone: names.isMine(event.seat) ? "good" : "neutral", seat: event.seat };
