@@ -287,6 +287,51 @@ def test_a_whole_round_against_a_bot_by_clicking(browser: Any, base_url: str, tm
             assert not page.locator("[data-action^='declare-']").count()
 
 
+def test_the_help_says_the_rules_of_its_own_table_in_each_language(browser: Any, base_url: str) -> None:
+    """An audit: at a table with automatic declarations and points paid in cards, "?" said "declare them at the
+    start of each deal… Bluffing is allowed, and a challenge shows the hand" and "Missa: clear the table — +1", the
+    lobby's general how-to. The help is written from the table's rules (R10), as the terminal's is."""
+    with open_page(browser, **DESKTOP) as page:
+        page.goto(base_url)
+        page.fill("#name", next(FRESH_NAMES))
+        page.click("label[for='players-3']")
+        page.click("#variants summary")
+        for variant in ("auto_declare", "transfer_scoring", "dealer_duty"):
+            page.check(f"input[data-variant='{variant}']")
+        page.select_option("select[data-variant='chain_points']", "[1,6,15]")
+        page.click("#create")
+        page.wait_for_selector("#hand .hand-card")
+        said: dict[str, str] = {}
+        for language in ("en", "fr", "ar"):
+            page.select_option("#language", language)
+            if not page.locator("#help").count():
+                page.keyboard.press("?")
+            page.wait_for_selector(f"html[lang='{language}'] #help li")
+            said[language] = re.sub("[\u2066-\u2069]", "", page.inner_text("#help"))
+        en = said["en"]
+        assert "Bluffing is allowed" not in en and "declare them" not in en and "— +1." not in en, en
+        for words in (
+            "declared for every hand, automatically and truly, at the start of each deal",
+            "No bluffing, no challenges.",
+            "Missa: clear the table with a capture — +1 card",
+            "Chain: after a caida the next player may play a third card of that rank and take the whole capture — "
+            "+6 cards; a fourth, by the player after — +15 cards.",
+            "Dealer's duty: the dealer's last card of the round must capture.",
+            "Paid in cards: each point won in play moves one card from the payer's pile to the scorer's (a caida",
+            "every card above 13 in a player's pile is a point: the only points the score gets. The first player to "
+            "41 wins, at the end of a round.",
+            "a pair in the hand as dealt: 1 point, declared for every hand automatically at the deal",
+        ):
+            assert words in en, (words, en)
+        fr, ar = said["fr"], said["ar"]
+        assert "Le bluff est permis" not in fr and "Ni bluff ni contestation." in fr, fr
+        assert "Missa : vider la table en prenant — +1 carte" in fr and "+6 cartes" in fr and "Devoir du donneur" in fr
+        assert "Payé en cartes" in fr and "en fin de manche" in fr, fr
+        assert "الخداع مسموح" not in ar and "لا خداع ولا تحدّي." in ar, ar
+        assert "إفراغ الطاولة بالأخذ — ورقة واحدة" in ar and "6 أوراق" in ar and "واجب الموزّع" in ar, ar
+        assert "الدفع بالأوراق" in ar, ar
+
+
 def test_house_rules_chosen_on_the_form_are_the_tables_rules(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
         page.goto(base_url)

@@ -23,8 +23,8 @@ JS = Path(ronda.__file__).parent / "interfaces/web/static/js"
 
 
 def page_says(tmp_path: Path, script: str) -> object:
-    """What a node ``script`` prints as JSON, given the page's modules: ``i18n``, ``cards``, ``coach``, ``narrate`` in
-    scope."""
+    """What a node ``script`` prints as JSON, given the page's modules: ``i18n``, ``cards``, ``coach``, ``narrate``,
+    ``howto`` in scope."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("no node to run the page's modules")
@@ -34,6 +34,7 @@ const i18n = await import({json.dumps((JS / "i18n.js").as_uri())});
 const cards = await import({json.dumps((JS / "cards.js").as_uri())});
 const coach = await import({json.dumps((JS / "coach.js").as_uri())});
 const narrate = await import({json.dumps((JS / "narrate.js").as_uri())});
+const howto = await import({json.dumps((JS / "howto.js").as_uri())});
 const plain = (text) => text.replace(/[\\u2066-\\u2069]/g, "");
 """
     path = tmp_path / "words.mjs"
@@ -265,3 +266,61 @@ console.log(JSON.stringify(out));""",
             "فشل واجب الموزّع: الحاسوب 1 +5",
         ],
     }
+
+
+def test_a_tables_help_says_what_its_variants_change_in_each_language(tmp_path: Path) -> None:
+    """An audit: the table's "?" said "declare them at the start of each deal… Bluffing is allowed" where
+    declarations are automatic and true, and "Missa: clear the table — +1" where points move cards (R10). Each
+    variant that changes what holds changes the help's line, in English, French and Arabic alike."""
+    said = page_says(
+        tmp_path,
+        """const tables = {
+  plain: {},
+  audit: { players: 3, auto_declare: true, transfer_scoring: true, chain_points: [1, 6, 15], dealer_duty: true,
+    target: 25 },
+  fours: { players: 4, four_card_hands: true, ace_high: true, undeclared_ronda_penalty: 5 },
+};
+const out = {};
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  out[language] = { double: i18n.kindWord("double_ronda") };
+  for (const [name, rules] of Object.entries(tables)) {
+    out[language][name] = { lines: howto.howTo(rules).map(plain),
+      terms: howto.terms(rules).map(([term, means]) => `${term}: ${plain(means)}`) };
+  }
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert isinstance(said, dict)
+    assert said["en"]["plain"]["lines"] == [
+        "Play one card a turn. A card of the same rank as a card on the table takes it, with every card that follows "
+        "it in the run 1 2 3 4 5 6 7 10 11 12.",
+        "Caida: take the card the previous player has just dropped — +1.",
+        "Missa: clear the table with a capture — +1, except with the round's last card.",
+        "Ronda (a pair) and tringa (three of a kind): declare them at the start of each deal; the best one takes the "
+        "points of all (12s highest, 1s lowest). Bluffing is allowed, and a challenge shows the hand: challenging a "
+        "true declaration wins the game for its side.",
+        "A false declaration gives each opponent its value; so does a combination held and not declared, once its "
+        "cards are played (a ronda 1, a tringa 5).",
+        "When the pack is played out, every card above 20 in a side's pile is a point. The first side to 41 wins.",
+    ]
+    audit = said["en"]["audit"]["lines"]
+    assert audit[1] == "Caida: take the card the previous player has just dropped — +1 card."
+    assert audit[3] == "Missa: clear the table with a capture — +1 card, except with the round's last card."
+    assert "automatically and truly" in audit[4] and "No bluffing, no challenges." in audit[4]
+    assert audit[5].startswith("Dealer's duty:") and audit[6].startswith("Paid in cards:")
+    assert not any("false declaration" in line for line in audit)  # automatic declarations are true (R8.2)
+    for language in ("en", "fr", "ar"):
+        plain, audit, fours = (said[language][name]["lines"] for name in ("plain", "audit", "fours"))
+        assert (len(plain), len(audit), len(fours)) == (6, 8, 7), language
+        assert audit[0] == plain[0] and audit[1] != plain[1] and audit[3] != plain[2], language  # paid in cards
+        assert "6" in audit[2] and "15" in audit[2] and "5" in fours[2], language  # the chain's own points
+        assert audit[4] != plain[3] and fours[4] != plain[3] and said[language]["double"] in fours[4], language
+        assert fours[5] != plain[4] and "5" in fours[5], language  # a hidden ronda costs 5
+        assert "25" in audit[7] and "13" in audit[7] and "41" in fours[6], language
+        terms = said[language]["fours"]["terms"]
+        assert len(terms) == 5 and terms[3].startswith(said[language]["double"]), language
+        assert said[language]["audit"]["terms"][2] != said[language]["plain"]["terms"][2], language
+        if language != "en":  # every line in the page's language, none left in English
+            for name in ("plain", "audit", "fours"):
+                assert not set(said[language][name]["lines"][1:]) & set(said["en"][name]["lines"]), (language, name)

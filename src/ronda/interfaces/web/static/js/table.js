@@ -18,6 +18,7 @@ import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
 import { el, keepTabIn } from "./dom.js";
+import { howTo, terms as termsOf } from "./howto.js";
 import { count, decimal, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
 import { KEPT_LINES, Narrator, levelName, namer, personName, shout } from "./narrate.js";
 import { ratingChange } from "./players.js";
@@ -927,11 +928,13 @@ export class TableScreen {
 
   helpDialog(view) {
     const close = () => { this.help = false; this.render(); };
-    const terms = ["caida", "missa", "ronda", "tringa"].map((term) => [el("dt", {}, t(`term_${term}`)), el("dd", {}, t(`term_${term}_means`))]);
+    // What holds at this table: its rules write the lines (howto.js), as the terminal's help is written from them.
+    const rules = view.rules ?? {};
+    const terms = termsOf(rules).map(([term, means]) => [el("dt", {}, term), el("dd", {}, means)]);
     const overlay = el("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "help-title", id: "help", onclick: (e) => { if (e.target === overlay) close(); } },
       el("div", { class: "dialog help" },
         el("h2", { id: "help-title" }, t("howTo")),
-        el("ul", {}, ["howTo1", "howTo2", "howTo3", "howTo4", "howTo5"].map((key) => el("li", {}, t(key)))),
+        el("ul", { id: "help-rules" }, howTo(rules).map((line) => el("li", {}, line))),
         el("dl", {}, terms),
         el("p", { class: "hint", id: "help-keys" }, t("keysHint", { keys: this.keys(view) }), " · ", t("targetN", { n: view.target })),
         el("div", { class: "dialog-buttons" }, el("button", { type: "button", class: "btn primary", "data-focus": "help-close", onclick: close }, t("close")))));
