@@ -29,8 +29,15 @@ from collections.abc import Callable, Sequence
 
 from ..engine.cards import ALL_CARDS
 from ..engine.game import DECLARE, PLAY, Game, Policy, SearchState
-from ..engine.table import RankMask, last_turn
+from ..engine.rules import Rules
+from ..engine.table import RankMask, chain_points, last_turn
 from .tactics import CARD_VALUE, no_card_chance, priced_step, take
+
+GREEDY_RAISE_POINTS = float(chain_points(Rules(), 3))
+"""What :func:`greedy_policy` prices every raise at, its own or the next seat's: the chain's 3rd card under the
+default ``chain_points`` (5). A heuristic of the cheapest rollout, not the rule: it reads no rules, so a 4th card
+and ``chain_points`` 1,6,15 are priced alike (:func:`lookahead_policy` and :func:`blind_policy` price the rule's
+points); ``hard``'s measured strength is this policy's as it is."""
 
 
 def _random_card(hand: int, rand: Callable[[], float]) -> int:
@@ -59,7 +66,7 @@ def greedy_policy(card_value: float = CARD_VALUE, explore: float = 0.1) -> Polic
         missa_now = not last_turn(left, last_deal)  # R6.2
         missa_next = not last_turn(left - 1, last_deal)
         multi = len(hands) > 2
-        raise_reply = 5.0 + card_value * 3
+        raise_reply = GREEDY_RAISE_POINTS + card_value * 3
         best_card = -1
         best = -1e9
         done = 0
@@ -74,7 +81,7 @@ def greedy_policy(card_value: float = CARD_VALUE, explore: float = 0.1) -> Polic
             done |= 1 << rank
             open_chain = -1
             if rank == chain_rank:
-                value = 5.0 + card_value * (chain_count + 1)
+                value = GREEDY_RAISE_POINTS + card_value * (chain_count + 1)
                 after = table_ranks
                 next_drop = -1
                 open_chain = rank

@@ -167,7 +167,7 @@ def judge_play(view: SeatView, card: int, card_value: float, danger_weight: floa
     captured = raised or bool(taken_ranks)
     left = table_after.bit_count()
     if missa(captured, table_after, on_last_turn):
-        points += 1
+        points += rules.missa_points
     points += card_value * taken
     if on_last_turn:
         mine = captured or view.last_capture_side == view.side
@@ -190,7 +190,7 @@ def judge_play(view: SeatView, card: int, card_value: float, danger_weight: floa
         reply = play_step(table_after, drop_after, chain_now, count_after, t, n > 2)
         value = card_value * (reply.taken.bit_count() + 1)
         if missa(True, reply.table, their_last_turn):
-            value += 1
+            value += rules.missa_points
         if reply.caida:
             value += chain_points(rules, 2)  # caida on the card just dropped
         danger = max(danger, holds_rank_chance(view, following, t, memory) * value)

@@ -25,10 +25,20 @@ from __future__ import annotations
 
 from math import comb
 
-from ..engine.table import RankMask, capture_run
+from ..engine.rules import Rules
+from ..engine.table import RankMask, capture_run, chain_points
 
 CARD_VALUE = 0.45
-"""What one captured card is worth to the policy (the card count of R7.2)."""
+"""What one captured card is worth to the policy (the card count of R7.2): a heuristic, not a rule."""
+
+MISSA_POINTS = Rules().missa_points
+"""A missa's points (R6.1, :attr:`~ronda.engine.rules.Rules.missa_points`), read once: these functions price
+millions of plays a move and are given no rules. No variant of R10 changes them; one that did would be passed in,
+as ``chain_points`` is."""
+
+CAIDA_POINTS = chain_points(Rules(), 2)
+"""A caida's points where :func:`take` is not given the chain's (R5.1): the first of ``chain_points``, 1 under both
+of R10's choices. :func:`priced_step` reads the ``chain_points`` it is given."""
 
 
 def _runs() -> tuple[tuple[int, RankMask], ...]:
@@ -58,9 +68,9 @@ def take(
         return 0.0, after
     value = card_value * (run + 1)
     if rank == drop_rank:
-        value += 1.0
+        value += CAIDA_POINTS
     if missa and not after:
-        value += 1.0
+        value += MISSA_POINTS
     return value, after
 
 
@@ -85,9 +95,9 @@ def priced_step(
     value = card_value * (run + 1)
     caida = rank == drop_rank  # R5.1
     if caida:
-        value += 1.0
+        value += chain_points[0]
     if missa and not after:
-        value += 1.0
+        value += MISSA_POINTS
     if caida and multi:  # the chain opens (R5.3)
         return value, after, -1, rank, 2
     return value, after, -1, -1, 0
@@ -108,4 +118,4 @@ def no_card_chance(unseen: int, of_rank: int, size: int) -> float:
     return comb(unseen - of_rank, size) / comb(unseen, size)
 
 
-__all__ = ["CARD_VALUE", "no_card_chance", "priced_step", "take"]
+__all__ = ["CAIDA_POINTS", "CARD_VALUE", "MISSA_POINTS", "no_card_chance", "priced_step", "take"]

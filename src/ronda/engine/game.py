@@ -1010,8 +1010,9 @@ class Game(Announcements):
         self._events.append(_DROP_EVENTS[seat][card])
 
     def _missa(self, seat: int) -> bool:
-        """R6: the missa's point, one step (whether it is due: :func:`~ronda.engine.table.missa`)."""
-        return self._award(self._side_of[seat], 1, "missa", seat, None)
+        """R6: the missa's point (:attr:`~ronda.engine.rules.Rules.missa_points`), one step (whether it is due:
+        :func:`~ronda.engine.table.missa`)."""
+        return self._award(self._side_of[seat], self._rules.missa_points, "missa", seat, None)
 
     def _dealer_duty(self, seat: int, rank: int, captured: bool) -> bool:
         """R10 dealer_duty on the last turn, one step: :func:`~ronda.engine.table.dealer_duty_points` to the

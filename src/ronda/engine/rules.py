@@ -94,6 +94,18 @@ class Rules:
         return (3,) * (36 // (3 * self.players))
 
     @property
+    def missa_points(self) -> int:
+        """R6.1: what a missa scores. No variant of R10 changes it, but the engine and the bots ask the rules for it
+        as for every other point (``chain_points``), so that it is written once: a variant that changed it would
+        replace this property by a field of the same name. (The rollouts' fast path, ``bots.tactics``, is given no
+        rules: it reads the default once, and such a variant would pass it in.)
+
+        >>> Rules().missa_points
+        1
+        """
+        return 1
+
+    @property
     def opening_table_size(self) -> int:
         """Cards turned up at the start of a round (R3.3); none with four-card hands."""
         return 0 if self.four_card_hands else 4

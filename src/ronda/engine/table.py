@@ -98,7 +98,8 @@ def last_turn(cards_left: int, last_deal: bool) -> bool:
 
 
 def missa(captured: bool, table_after: RankMask, on_last_turn: bool) -> bool:
-    """R6.1, R6.2: a capture or a raise that leaves the table empty scores 1, except on the round's last turn."""
+    """R6.1, R6.2: a capture or a raise that leaves the table empty scores (:attr:`Rules.missa_points`), except on
+    the round's last turn."""
     return captured and not table_after and not on_last_turn
 
 
