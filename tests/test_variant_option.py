@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import dataclass
 
 import pytest
 
 from ronda.cli.main import EXIT_BAD_INPUT, main
+from ronda.engine import presets
 from ronda.engine.errors import RulesError
 from ronda.engine.presets import parse_variant
+from ronda.engine.rules import Rules
 
 
 @pytest.mark.parametrize(
@@ -94,3 +97,42 @@ def test_a_target_variant_does_not_go_with_rounds_any_more_than_target_does(
     assert capsys.readouterr().err == (
         "ronda arena: --target does not go with --rounds: single rounds are played to their end, no target\n"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _WiderRules(Rules):
+    """The rules with two variants R10 does not have: what an engineer adding a whole-number or a tuple variant
+    gives the readers of ``--variant``."""
+
+    missa_points: int = 1  # type: ignore[assignment]  # a field where Rules has a property: what the variant does
+    dealer_duty_points: tuple[int, int] = (5, 5)
+
+    def __post_init__(self) -> None:
+        Rules.__post_init__(self)
+        if self.missa_points not in (1, 2):
+            raise RulesError(f"missa_points must be 1 or 2, not {self.missa_points}")
+
+
+def test_a_new_whole_number_or_tuple_variant_is_described_and_read_by_its_type(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A new integer variant was described as a switch: "variant missa_points takes on or off (...), not '3'"."""
+    monkeypatch.setattr(presets, "Rules", _WiderRules)
+    assert presets.variant_values("missa_points") == "a whole number (1 by default)"
+    assert (
+        presets.variant_values("dealer_duty_points") == "2 whole numbers such as 5,5 (the default), parted by , _ or -"
+    )
+    assert parse_variant("missa_points=2") == ("missa_points", 2)
+    assert parse_variant("dealer-duty-points=4_5") == ("dealer_duty_points", [4, 5])
+    for text, said in [
+        ("missa_points=on", "variant missa_points takes a whole number (1 by default), not 'on'"),
+        ("missa_points=3", "missa_points must be 1 or 2, not 3"),
+        ("missa_points", "variant missa_points needs a value: it takes a whole number (1 by default)"),
+        (
+            "dealer_duty_points=4",
+            "variant dealer_duty_points takes 2 whole numbers such as 5,5 (the default), parted by",
+        ),
+    ]:
+        with pytest.raises(RulesError) as refused:
+            parse_variant(text)
+        assert str(refused.value).startswith(said), text

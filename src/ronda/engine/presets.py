@@ -111,8 +111,16 @@ _ON = ("true", "yes", "on", "1")
 _OFF = ("false", "no", "off", "0")
 
 
+_DESCRIBED = ("chain_points", "undeclared_ronda_penalty", "target")
+"""The variants :func:`variant_values` names the values of; any other it describes by its type."""
+
+
 def variant_values(name: str) -> str:
     """The values a variant takes, as they are typed: what an error about that variant offers.
+
+    A variant named here is described by its choices; any other by its field in :class:`Rules`, from the type
+    of its default (a switch, a whole number, whole numbers in a row), so a new variant is never described as
+    a switch it is not.
 
     >>> variant_values("dealer_duty")
     'on or off (dealer_duty alone is on; also true/false, yes/no, 1/0)'
@@ -127,7 +135,23 @@ def variant_values(name: str) -> str:
         return " or ".join(str(p) for p in UNDECLARED_RONDA_PENALTIES)
     if name == "target":
         return f"a whole number of points from 1 to {MAX_TARGET}"
-    return f"on or off ({name} alone is on; also true/false, yes/no, 1/0)"
+    default = getattr(Rules(), name)
+    if isinstance(default, bool):
+        return f"on or off ({name} alone is on; also true/false, yes/no, 1/0)"
+    if isinstance(default, tuple):
+        return f"{len(default)} whole numbers such as {','.join(map(str, default))} (the default), parted by , _ or -"
+    return f"a whole number ({default} by default)"
+
+
+def _whole_numbers(text: str) -> tuple[int, ...] | None:
+    """Whole numbers written with any separator (``1,6,15``, ``1_6_15``, ``1-6-15``, ``[1, 6, 15]``), else ``None``.
+
+    The parts are split on every separator first: Python's ``int("1_6_15")`` reads underscores as digit separators
+    (1615)."""
+    parts = re.split(r"[\s,_\-]+", text.strip().strip("[]()").strip())
+    if all(re.fullmatch(r"[0-9]{1,3}", part) for part in parts):
+        return tuple(int(part) for part in parts)
+    return None
 
 
 def parse_chain_points(text: str) -> tuple[int, int, int]:
@@ -143,12 +167,10 @@ def parse_chain_points(text: str) -> tuple[int, int, int]:
     ...
     ronda.engine.errors.RulesError: variant chain_points takes 1,5,10 or 1,6,15 (...), not '1615'
     """
-    parts = re.split(r"[\s,_\-]+", text.strip().strip("[]()").strip())
-    if all(re.fullmatch(r"[0-9]{1,3}", part) for part in parts):
-        points = tuple(int(part) for part in parts)
-        for choice in CHAIN_POINTS_CHOICES:
-            if points == choice:
-                return choice
+    points = _whole_numbers(text)
+    for choice in CHAIN_POINTS_CHOICES:
+        if points == choice:
+            return choice
     raise RulesError(f"variant chain_points takes {variant_values('chain_points')}, not {quoted(text)}")
 
 
@@ -181,15 +203,24 @@ def parse_variant(text: str) -> tuple[str, Any]:
         if raw.lower() not in _ON + _OFF:
             raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}")
         return name, raw.lower() in _ON
-    if isinstance(default, tuple):
+    if name == "chain_points":
         return name, list(parse_chain_points(raw))
-    if not re.fullmatch(r"[0-9]+", raw):  # not int(): it would read 4_1 as 41, and ٤١ too
+    value: Any
+    if isinstance(default, tuple):
+        numbers = _whole_numbers(raw)
+        if numbers is None or len(numbers) != len(default):
+            raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}")
+        value = list(numbers)
+    elif re.fullmatch(r"[0-9]+", raw):  # not int(): it would read 4_1 as 41, and ٤١ too
+        value = int(raw)
+    else:
         raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}")
-    value = int(raw)
     try:
         Rules.from_dict({"players": 2, name: value})
     except RulesError:
-        raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}") from None
+        if name in _DESCRIBED:
+            raise RulesError(f"variant {name} takes {variant_values(name)}, not {quoted(raw)}") from None
+        raise  # the rules' own words name the values a variant described only by its type takes
     return name, value
 
 

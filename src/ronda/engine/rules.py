@@ -122,8 +122,9 @@ class Rules:
         if "players" not in data:
             raise RulesError("rules must name the number of players")
         values = dict(data)
-        if "chain_points" in values and isinstance(values["chain_points"], list):
-            values["chain_points"] = tuple(values["chain_points"])
+        for f in fields(cls):  # a record writes a tuple (chain_points) as a list
+            if isinstance(f.default, tuple) and isinstance(values.get(f.name), list):
+                values[f.name] = tuple(values[f.name])
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
