@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
@@ -38,6 +39,7 @@ from ...bots import levels as bot_levels
 from ...engine.actions import DECLARES, PLAYS, Action, Challenge, Play
 from ...engine.errors import RondaError
 from ...engine.game import DECLARE, PLAY
+from ...engine.presets import variant_value_text
 from ...engine.rules import CHAIN_POINTS_CHOICES, Rules
 from ...presentation.coaching import decisions_text
 from ...presentation.messages import for_players
@@ -462,10 +464,17 @@ class SetupScreen(Screen[Settings]):
     ]
 
     BOOLEAN_VARIANTS = ("auto_declare", "ace_high", "dealer_duty", "four_card_hands", "transfer_scoring")
+    """The variants the screen shows as boxes to tick."""
+    CHOICE_VARIANTS = ("chain_points", "undeclared_ronda_penalty")
+    """The variants the screen shows as lists (``target`` has its number box)."""
 
     def __init__(self, settings: Settings) -> None:
         super().__init__()
         self.settings = settings
+        self._kept = {name: getattr(settings.rules, name) for name in self._unshown()}
+        """The variants the screen has no control for, as the command line gave them (``--variant``): kept for the
+        game and said on the form ("Also: ..."), where they were dropped and the game played without them. Only a
+        preset that names one changes it."""
         self._seats_for: int | None = None
         """The player count the seat list was made for: it is made again when the count changes."""
         self._preset_shown: str | None = settings.preset if settings.preset in presets() else "classic"
@@ -520,6 +529,7 @@ class SetupScreen(Screen[Settings]):
                 )
                 penalty = _choice([("1", 1), ("5", 5)], rules.undeclared_ronda_penalty, "undeclared_ronda_penalty")
                 yield SetupField(Label("Undeclared ronda", classes="label"), penalty)
+            yield Static(self._also_text(), id="also")
             yield Static("", id="setup-error")
             with Horizontal(classes="row", id="buttons"):
                 yield Button("Start", variant="success", id="start", compact=True)
@@ -529,7 +539,26 @@ class SetupScreen(Screen[Settings]):
 
     def on_mount(self) -> None:
         self._show_seats()
+        self._show_kept()
         self.query_one("#start", Button).focus()
+
+    @classmethod
+    def _unshown(cls) -> list[str]:
+        """The variants of :class:`Rules` this screen has no control for (none today: the next one added may)."""
+        shown = {"players", "target", *cls.BOOLEAN_VARIANTS, *cls.CHOICE_VARIANTS}
+        return [f.name for f in fields(Rules) if f.name not in shown]
+
+    def _also_text(self) -> str:
+        """The kept variants that change the rules, as typed on the command line: "Also: missa_points=2"."""
+        default = Rules()
+        changed = [f"{k}={variant_value_text(v)}" for k, v in self._kept.items() if v != getattr(default, k)]
+        return f"Also: {', '.join(changed)}" if changed else ""
+
+    def _show_kept(self) -> None:
+        also = self.query_one("#also", Static)
+        text = self._also_text()
+        also.update(text)
+        also.display = bool(text)
 
     def _show_seats(self) -> None:
         players = self._value("players", 2)
@@ -573,9 +602,12 @@ class SetupScreen(Screen[Settings]):
                     self._four_chosen = getattr(preset, name)
                 else:
                     box.value = getattr(preset, name)
-            self.query_one("#chain_points", Select).value = preset.chain_points
-            self.query_one("#undeclared_ronda_penalty", Select).value = preset.undeclared_ronda_penalty
+            for name in self.CHOICE_VARIANTS:
+                self.query_one(f"#{name}", Select).value = getattr(preset, name)
             self.query_one("#target", Input).value = str(preset.target)
+            named = presets().get(str(event.value), {})
+            self._kept.update({name: getattr(preset, name) for name in self._kept if name in named})
+            self._show_kept()
         self._show_seats()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -606,8 +638,9 @@ class SetupScreen(Screen[Settings]):
             raise RondaError(f"your seat must be from 0 to {players - 1}")
         levels = [self._value(f"level-{s}", DEFAULT_LEVEL) for s in range(players) if s != seat]
         variants: dict[str, Any] = {name: self.query_one(f"#{name}", Checkbox).value for name in self.BOOLEAN_VARIANTS}
-        variants["chain_points"] = list(self._value("chain_points", (1, 5, 10)))
-        variants["undeclared_ronda_penalty"] = self._value("undeclared_ronda_penalty", 1)
+        for name in self.CHOICE_VARIANTS:
+            variants[name] = self._value(name, getattr(Rules(), name))
+        variants.update(self._kept)
         target = self.query_one("#target", Input).value.strip()
         if target:
             variants["target"] = int(target)
