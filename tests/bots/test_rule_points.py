@@ -43,3 +43,11 @@ def test_the_rollouts_price_a_caida_at_the_first_of_the_chains_points() -> None:
     one = priced_step(table, 4, -1, 0, 4, False, (1, 5, 10), False)[0]
     two = priced_step(table, 4, -1, 0, 4, False, (2, 5, 10), False)[0]
     assert two - one == 1
+
+
+def test_the_rules_text_says_the_missas_points_the_engine_scores() -> None:
+    """``ronda rules`` and the ``?`` screens wrote their own "1 more" and "+1"."""
+    from ronda.presentation.rules_text import rules_summary, rules_text
+
+    assert "Missa. A capture that leaves the table empty scores 3 more" in rules_text(MissaOfThree(), width=None)
+    assert "Missa: empty the table (+3, not on the last card)" in rules_summary(MissaOfThree())

@@ -47,7 +47,7 @@ Declare(declaration='double_ronda')
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -62,15 +62,21 @@ from ..engine.view import SeatView, ViewMasks
 NUM_ACTIONS = 48
 _DECLARATION_IDS = {kind: 40 + i for i, kind in enumerate(DECLARATIONS)}
 PHASES = ("declare", "play", "waiting", "over")
-VARIANT_FLAGS = (
-    "auto_declare",
-    "ace_high",
-    "chain_points_1_6_15",
-    "undeclared_ronda_penalty_5",
-    "dealer_duty",
-    "four_card_hands",
-    "transfer_scoring",
+_VARIANT_BITS: tuple[tuple[str, Callable[[Rules], bool]], ...] = (
+    ("auto_declare", lambda rules: rules.auto_declare),
+    ("ace_high", lambda rules: rules.ace_high),
+    ("chain_points_1_6_15", lambda rules: rules.chain_points != (1, 5, 10)),
+    ("undeclared_ronda_penalty_5", lambda rules: rules.undeclared_ronda_penalty != 1),
+    ("dealer_duty", lambda rules: rules.dealer_duty),
+    ("four_card_hands", lambda rules: rules.four_card_hands),
+    ("transfer_scoring", lambda rules: rules.transfer_scoring),
 )
+"""Each observation bit of the variants, and what sets it: a switch as it is, a choice of two when it is not the
+default. Named and read in one place. A new variant adds its bit here, which grows ``OBSERVATION_SIZE`` (855): the
+golden playthrough, the sizes the docs give and the shipped policy (``adapters/policies``, refused for another size)
+follow (docs/engine.md, "Adding a variant")."""
+
+VARIANT_FLAGS = tuple(name for name, _ in _VARIANT_BITS)
 """The rule switches of R10 as observation bits, in this order (``target`` is a count)."""
 
 _BIT_PIECES: list[tuple[str, int, str]] = [
@@ -305,15 +311,7 @@ def _make_frame(rules: Rules, me: int) -> _Frame:
     my_side = rules.side_of(me)
     slot = tuple((seat - me) % n for seat in range(n))
     side_slot = tuple((side - my_side) % sides for side in range(sides))
-    flags = (
-        rules.auto_declare,
-        rules.ace_high,
-        rules.chain_points != (1, 5, 10),
-        rules.undeclared_ronda_penalty != 1,
-        rules.dealer_duty,
-        rules.four_card_hands,
-        rules.transfer_scoring,
-    )
+    flags = tuple(bit(rules) for _, bit in _VARIANT_BITS)
     constant = 1 << (_O["players"] + n - 2)
     for i, flag in enumerate(flags):
         if flag:

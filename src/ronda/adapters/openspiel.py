@@ -88,6 +88,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
@@ -118,17 +119,16 @@ from .encoding import (
 from .returns import REWARDS, ROUND_REWARDS, Reward, forfeiting_side, return_bounds, seat_returns
 
 _DEFAULTS: dict[str, Any] = {
-    "players": 2,
+    "players": Rules().players,
     "reward": "outcome",
     "max_rounds": 50,
-    "target": 41,
-    "auto_declare": False,
-    "ace_high": False,
-    "chain_points": "1_5_10",
-    "undeclared_ronda_penalty": 1,
-    "dealer_duty": False,
-    "four_card_hands": False,
-    "transfer_scoring": False,
+    # Every variant of Rules by its name and default, a tuple (chain_points) written 1_5_10: a new variant is a
+    # parameter without a word here.
+    **{
+        f.name: "_".join(map(str, v)) if isinstance(v := getattr(Rules(), f.name), tuple) else v
+        for f in fields(Rules)
+        if f.name != "players"
+    },
     "scores": "",
     "dealer": -1,
     "first_round": 0,

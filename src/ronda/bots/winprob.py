@@ -151,15 +151,21 @@ def leader(plays: Sequence[int]) -> int:
 # ----------------------------------------------------------------- the tables
 
 
+NOT_IN_KEY = ("target", "ace_high")
+"""The variants that do not change a round's points (the target is the win probability's own input; ``ace_high``
+only ranks announcements of one kind): no table is kept for them."""
+
+
 def table_key(rules: Rules) -> str:
-    """The rules that change a round, as a key: every variant but ``target`` and ``ace_high``.
+    """The rules that change a round, as a key: every variant but :data:`NOT_IN_KEY`'s.
 
     >>> table_key(Rules(players=3, target=25))
     'players=3'
     >>> table_key(Rules(players=2, dealer_duty=True))
     'players=2,dealer_duty=true'
     """
-    data = rules.replace(target=Rules().target, ace_high=False).to_dict()
+    default = Rules()
+    data = rules.replace(**{name: getattr(default, name) for name in NOT_IN_KEY}).to_dict()
     return ",".join(f"{key}={json.dumps(value, separators=(',', ':'))}" for key, value in data.items())
 
 
@@ -201,7 +207,12 @@ _computed: dict[str, RoundTable] = {}
 
 FALLBACK_ORDER = ("auto_declare", "undeclared_ronda_penalty", "chain_points", "dealer_duty")
 """The variants set aside, in this order, to find a shipped table for rules that have none: the least
-change to a round's points first. The hand sizes and ``transfer_scoring`` change a round too much to be set aside."""
+change to a round's points first."""
+
+NEVER_SET_ASIDE = ("four_card_hands", "transfer_scoring")
+"""The variants that change a round too much to borrow another rule set's table (the hand sizes, the scoring): rules
+with one of them that no shipped table covers have one computed when first asked (:data:`ON_DEMAND_ROUNDS` rounds).
+Every variant is in :data:`NOT_IN_KEY`, :data:`FALLBACK_ORDER` or here (``tests/test_variant_lists.py``)."""
 
 
 def round_table(rules: Rules) -> RoundTable:

@@ -127,7 +127,8 @@ def rules_text(rules: Rules, name: str | None = None, width: int | None = 88) ->
         f"Caida. Taking the card the previous player has just dropped, by its rank, scores {chain_points[0]} "
         "(not when it is only taken as part of a run, and not across two deals).",
         chain,
-        "Missa. A capture that leaves the table empty scores 1 more, except with the very last card of the round.",
+        f"Missa. A capture that leaves the table empty scores {rules.missa_points} more, except with the very last "
+        "card of the round.",
         f"End of the round. The cards left on the table go to the side that captured last. Then {count}.",
         _announcement_words(rules),
     ]
@@ -200,7 +201,8 @@ def rules_summary(rules: Rules) -> str:
     )
     lines = [
         "Play a card: take the table card of its rank and the run above it (10 follows 7), or leave it there.",
-        "Caida: take the card just dropped (+1). Missa: empty the table (+1, not on the last card).",
+        f"Caida: take the card just dropped (+{rules.chain_points[0]}). Missa: empty the table "
+        f"(+{rules.missa_points}, not on the last card).",
         *announcing,
         f"Card count: above {13 if rules.players == 3 else 20} cards, a point a card. First to {rules.target} wins.",
     ]
