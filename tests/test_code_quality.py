@@ -153,6 +153,35 @@ def test_no_part_of_the_package_imports_sideways_or_upwards() -> None:
     assert not wrong, "\n".join(wrong)
 
 
+_PART_WORDS = {
+    "engine": "the engine",
+    "bots": "the bots",
+    "arena": "the arena",
+    "analysis": "the analysis",
+    "presentation": "presentation",
+}
+
+
+def test_the_readme_says_what_each_part_may_import() -> None:
+    """The README's Layout said "each part imports only the parts above it in this list", looser than ``LAYERS``:
+    the analysis may not import the arena, nor presentation the bots, nor an interface the adapters."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text[text.index("## Layout") :].split("\n## ")[0]
+    said: dict[str, set[str]] = {}
+    for part in LAYERS:
+        folder = part.split(".")[0]
+        line = next(line for line in layout.splitlines() if line.startswith(f"- `src/ronda/{folder}/`"))
+        clause = re.search(r"\bimports? (.*?)(?:\. |$)", line)
+        words = clause.group(1) if clause else ""
+        if words == "any part":
+            said[part] = set(LAYERS) - {part}
+        else:
+            said[part] = {name for name, spoken in _PART_WORDS.items() if spoken in words}
+    assert said == LAYERS
+
+
 def _engine_privates() -> set[str]:
     """Every private name of the engine: its modules' ``_names``, and its classes' ``_slots`` and ``_methods``."""
     import ast

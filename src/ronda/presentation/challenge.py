@@ -1,8 +1,11 @@
 """Which challenges to offer a seat, and the warning to read before one (R8.8).
 
 A failed challenge loses the whole game (R8.8), so an interface must not make
-it one key away. This module is the shared judgement every interface uses
-(the terminal's full screen and plain mode, the browser page):
+it one key away. This module is the shared judgement every interface uses:
+the terminal's full screen and plain mode offer challenges by it, and the web
+server tells the browser page its verdicts (the view's ``proven``,
+:func:`ronda.interfaces.web.protocol.view_json`), whose warning the page says
+in its own languages:
 
 - :func:`challenge_options` sorts the challenges the engine allows into those
   the seat's own view proves would fail (the declarer's hand can only hold the

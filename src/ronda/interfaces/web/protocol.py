@@ -46,6 +46,7 @@ from ...engine.jsontext import json_depth
 from ...engine.presets import preset_rules
 from ...engine.rules import Rules
 from ...engine.view import SeatView
+from ...presentation.challenge import Verdict, challenge_options
 
 MAX_MESSAGE_BYTES = 4096
 """Largest client message read (the doc's limit): nothing legitimate comes near it."""
@@ -367,9 +368,10 @@ def view_json(view: SeatView, challengeable: Iterable[int] = ()) -> dict[str, An
     and ``proven``, for each seat this seat may challenge now
     (``challengeable``, from its legal actions), ``"true"`` when this seat's
     view proves that declaration true (a challenge could only fail, and lose
-    the game, R8.8), ``"false"`` when it proves it false, else null. Both are
-    worked out only where the page uses them: they cost a search of the hands
-    a seat may hold.
+    the game, R8.8), ``"false"`` when it proves it false, else null: the
+    verdicts of :func:`~ronda.presentation.challenge.challenge_options`, by
+    which the terminal offers its challenges. Both are worked out only where
+    the page uses them: they cost a search of the hands a seat may hold.
 
     >>> game = Game(Rules(players=2), seed=2)
     >>> mine = view_json(game.view(0))
@@ -378,19 +380,15 @@ def view_json(view: SeatView, challengeable: Iterable[int] = ()) -> dict[str, An
     """
     out = _view(view, view.seat)
     out["combination"] = next(iter(view.possible_kinds(view.seat))) if view.phase == DECLARE else None
-    targets = set(challengeable)
-    out["proven"] = [_proof(view, seat) if seat in targets else None for seat in range(view.rules.players)]
+    options = challenge_options(view, (Challenge(seat) for seat in set(challengeable)))
+    verdicts = {option.target: _PROVEN[option.verdict] for option in options}
+    out["proven"] = [verdicts.get(seat) for seat in range(view.rules.players)]
     return out
 
 
-def _proof(view: SeatView, seat: int) -> str | None:
-    declared = view.declarations[seat]
-    if seat == view.seat or declared is None or declared == "none" or view.exposed[seat]:
-        return None
-    kinds = view.possible_kinds(seat)
-    if kinds == {declared}:
-        return "true"
-    return "false" if declared not in kinds else None
+_PROVEN: dict[Verdict, str | None] = {"proven_true": "true", "proven_false": "false", "open": None}
+"""The shared judgement's verdict (:func:`~ronda.presentation.challenge.challenge_options`, the terminal's too) as
+the protocol's ``proven``."""
 
 
 def public_view_json(game: Game) -> dict[str, Any]:
