@@ -324,3 +324,53 @@ console.log(JSON.stringify(out));""",
         if language != "en":  # every line in the page's language, none left in English
             for name in ("plain", "audit", "fours"):
                 assert not set(said[language][name]["lines"][1:]) & set(said["en"][name]["lines"]), (language, name)
+
+
+def test_a_hand_shown_before_a_win_is_told_against_its_declaration(tmp_path: Path) -> None:
+    """An audit: a hand shown by R9.5 (its declaration's points would win the game, so the cards are laid down
+    first) was told by the terminal's play-by-play but not by the page's, which said nothing of it; the shown
+    cards, in the felt's order, and whether they make the declared combination (a double ronda is two pairs or
+    four of a rank, R10 four_card_hands), in each language."""
+    said = page_says(
+        tmp_path,
+        """const out = {};
+const seats = [0, 1].map((seat) => ({ seat, kind: "bot", level: "medium" }));
+const line = (me, events) => {
+  const narrator = new narrate.Narrator(narrate.namer({ players: 2, seats }, me));
+  let told = null;
+  for (const event of events) told = narrator.push(event) ?? told;
+  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
+};
+const declare = (declaration) => ({ type: "declare", seat: 1, declaration });
+const show = (hand) => ({ type: "show", seat: 1, hand });
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  out[language] = [
+    line(0, [declare("tringa"), show(["5e", "5o", "5c"])]),
+    line(1, [declare("ronda"), show(["12e", "5o", "7c"])]),
+    line(0, [declare("double_ronda"), show(["7b", "5o", "7e", "5c"])]),
+    line(0, [declare("ronda"), show(["5o", "5c", "5e"])]),
+  ];
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert said == {
+        "en": [
+            "Bot 2 shows the hand as dealt: 5o 5c 5e — the declaration was true",
+            "You show your hand as dealt: 5o 7c 12e — the declaration was false",
+            "Bot 2 shows the hand as dealt: 5o 5c 7e 7b — the declaration was true",
+            "Bot 2 shows the hand as dealt: 5o 5c 5e — the declaration was false",
+        ],
+        "fr": [
+            "Robot 2 montre sa main distribuée : 5o 5c 5e — l'annonce était vraie",
+            "Vous montrez votre main distribuée : 5o 7c 12e — l'annonce était fausse",
+            "Robot 2 montre sa main distribuée : 5o 5c 7e 7b — l'annonce était vraie",
+            "Robot 2 montre sa main distribuée : 5o 5c 5e — l'annonce était fausse",
+        ],
+        "ar": [
+            "الحاسوب 2 يكشف يده كما وُزّعت: 5o 5c 5e — الإعلان صادق",
+            "تكشف يدك كما وُزّعت: 5o 7c 12e — الإعلان كاذب",
+            "الحاسوب 2 يكشف يده كما وُزّعت: 5o 5c 7e 7b — الإعلان صادق",
+            "الحاسوب 2 يكشف يده كما وُزّعت: 5o 5c 5e — الإعلان كاذب",
+        ],
+    }

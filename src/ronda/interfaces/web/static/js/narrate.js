@@ -73,6 +73,16 @@ const signed = (points) => `\u2066${points >= 0 ? "+" : ""}${points}\u2069`;
  * forgets its first lines. The cap keeps such a page quick: the play-by-play is drawn anew at every move. */
 export const KEPT_LINES = 1000;
 
+/** The combination a hand as dealt makes (R8.1; a double ronda, R10 four_card_hands, is two pairs or four of a
+ * rank), as the engine's hand_combination names it: "none" where it makes none. */
+export function combination(hand) {
+  const counts = new Map();
+  for (const card of hand) counts.set(card.slice(0, -1), (counts.get(card.slice(0, -1)) ?? 0) + 1);
+  const [most = 0, next = 0] = [...counts.values()].sort((a, b) => b - a);
+  if (most === 4 || (most === 2 && next === 2)) return "double_ronda";
+  return most === 3 ? "tringa" : most === 2 ? "ronda" : "none";
+}
+
 /**
  * Turns events into lines. Keep one per table screen: it remembers the line of
  * the last play (to add its points) and the declarations of the deal (to tell a
@@ -212,6 +222,13 @@ export class Narrator {
           }, forYou)),
           tone: "alert",
         };
+      case "show": {
+        // R9.5: a hand shown before its declaration's points would win the game, told against that declaration
+        // as a challenged hand is (the Python narration says it too).
+        const declared = this.declared.get(event.seat);
+        const verdict = declared === undefined ? "" : ` — ${t(combination(event.hand) === declared ? "n_true" : "n_false")}`;
+        return { parts: parts(this.said("n_show", event.seat, { name, hand: cardsToken(inOrder(event.hand)) }) + verdict), tone: "alert" };
+      }
       case "table_taken":
         return { parts: parts(t("n_table_taken", { side: toSide(sideName(event.side)), cards: cardsToken(event.cards) })), tone: "" };
       case "round_end":
