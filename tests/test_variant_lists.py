@@ -103,6 +103,14 @@ def missing_places(variant: str) -> list[str]:
         )
     if variant not in _lobby_variants():
         missing.append("interfaces/web/static/js/lobby.js: SWITCHES or CHOICES (the browser's table form)")
+    defaults = re.search(
+        r"function withDefaults\(rules\) \{(.*?)\n\}", (STATIC / "howto.js").read_text(encoding="utf-8"), re.S
+    )
+    assert defaults, "howto.js no longer says withDefaults: this test must follow where it went"
+    if not re.search(rf"\b{variant}:", defaults.group(1)):
+        missing.append(
+            "interfaces/web/static/js/howto.js: withDefaults, and its line in a table's ? help if it changes one"
+        )
     for lang, block in _i18n_keys().items():
         for prefix, what in (("v", "its line on the form"), ("s", "its words in a table's facts")):
             if not re.search(rf"\b{prefix}_{variant}\s*:", block):
@@ -141,7 +149,7 @@ def test_the_rules_name_the_target_and_every_variant() -> None:
 def test_a_variant_the_lists_lack_is_named_with_every_place_to_change() -> None:
     """What the engineer adding ``missa_points`` would read: the test says every place, not the first."""
     places = missing_places("missa_points")
-    assert len(places) == 13, places
+    assert len(places) == 14, places
     assert places[0].startswith("docs/RULES.md")
     assert any("i18n.js: s_missa_points in ar" in place for place in places)
     assert places[-1].startswith("tests/test_variant_lists.py: a value of missa_points")
