@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from decks import run, start
-from ronda.analysis.grades import THRESHOLDS, grade
+from ronda.analysis.grades import THRESHOLDS, grade, shown_chance
 from ronda.analysis.review import Decision, Moment, analyse
 from ronda.analysis.search import ChallengeFacts, Method, PlayFacts, evaluate
 from ronda.bots.winprob import win_probability, with_scores
@@ -140,7 +140,7 @@ def test_R5_1_R6_1_a_dropped_caida_and_missa_are_said_as_the_points_the_capture_
     data = review_json(review)
     options = {o["play"]: o for o in data["decisions"][-1]["options"]}
     assert abs(options["2c"]["sources"]["caidas"] - options["11b"]["sources"]["caidas"] - caidas) < 2e-3
-    assert options["2c"]["chance"] == round(best.chance, 4) and options["11b"]["chance"] == round(taken.chance, 4)
+    assert options["2c"]["chance"] == shown_chance(best.chance) and options["11b"]["chance"] == shown_chance(taken.chance)
     assert data["seats"][0]["costliest"][0]["text"] == text
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from ..engine.actions import Action, Play, action_from_record, action_to_record
 from ..engine.errors import RecordError, RondaError, quoted
+from .grades import shown_chance
 from .search import Evaluation, Option
 
 HINT_OPTIONS = 3
@@ -65,7 +66,7 @@ class Hint:
             entry = action_to_record(self.seat, action)
             del entry["seat"]
             if chance is not None:
-                entry["chance"] = round(chance, 4)
+                entry["chance"] = shown_chance(chance)  # as the hint showed it, as the analysis gives it
             entry["expected"] = round(expected, 2)
             options.append(entry)
         return {

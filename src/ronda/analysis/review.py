@@ -92,8 +92,11 @@ def chance_of_points(rules: Rules, points: int = SWING) -> float:
     return win_probability(rules, ahead, dealer)[0] - win_probability(rules, level, dealer)[0]
 
 
-FORMAT = "ronda-analysis/2"
-"""The format of :meth:`Review.to_json`: 2 since options are valued by their chance to win the game (issue 28)."""
+FORMAT = "ronda-analysis/3"
+"""The format of :meth:`Review.to_json`: 2 since options are valued by their chance to win the game (issue 28), 3
+since each ``chance`` is given as shown, to a tenth of a percent, so that a decision's ``loss`` is the difference of
+two of them (a student's audit: 0.9053 - 0.8795 beside a loss of 0.025). An analysis stored in an older format is
+searched again when asked for, so that the server's answer stays the command line's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,10 +301,17 @@ def sources_json(sources: Sources) -> dict[str, float]:
 
 
 def option_json(seat: int, option: Option) -> dict[str, Any]:
-    """One option with its value, its chances to end the game, its facts, and its points by source."""
+    """One option with its value, its chances to end the game, its facts, and its points by source.
+
+    Its ``chance`` as it is shown (:func:`.grades.shown_chance`), not to the place more that it once had: a
+    decision's ``loss`` is the difference of the two chances as shown, and a tool that subtracted 0.8795 from
+    0.9053 found 0.0258 beside a loss of 0.025 (a student's audit); a page that rounded 0.8795 again showed
+    87.9% where the terminal said 88.0%. A chance shown "over 99.9%" or "under 0.1%" is 1.0 or 0.0 here, as it is
+    graded: ``won`` and ``lost`` say how often the game was in fact won or lost within the search.
+    """
     return {
         **action_json(seat, option.action),
-        "chance": round(option.chance, 4),
+        "chance": shown_chance(option.chance),
         "expected": round(option.expected, 3),
         "won": round(option.won, 3),
         "lost": round(option.lost, 3),
