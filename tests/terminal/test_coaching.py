@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -11,7 +12,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from terminal_helpers import card_names_in, explicit_session, hidden_from, quick_settings, simple_choice
+from terminal_helpers import (
+    ScriptedBot,
+    card_names_in,
+    explicit_session,
+    hidden_from,
+    quick_settings,
+    simple_choice,
+)
 
 import ronda
 from ronda.analysis.hints import read_hints
@@ -20,7 +28,7 @@ from ronda.analysis.search import Method
 from ronda.engine.actions import Play
 from ronda.engine.record import load_record, replay_result
 from ronda.interfaces.terminal.plain import PlainGame
-from ronda.interfaces.terminal.session import IllegalMove, Session, parse_command
+from ronda.interfaces.terminal.session import IllegalMove, Session, Settings, parse_command
 from ronda.presentation.coaching import summary_lines
 
 FEW = Method(guesses=6)
@@ -61,6 +69,75 @@ def test_a_hint_shows_the_best_options_with_points_and_reasons_and_is_kept_with_
     resumed.hint()
     resumed.save(path)
     assert len(read_hints(load_record(path))) == 2
+
+
+def test_a_hint_on_your_last_card_says_first_that_there_is_nothing_to_choose_in_plain_mode() -> None:
+    """A student's audit: ``ronda play --plain --seed 7 --target 11``, then these commands; with one card left the
+    hint read "your chance to win the game after each option … 1. play 10o: 37.0% to win …", advice where there was
+    no choice. It says first that the card is the only one, and keeps its chance to win and what the card risks."""
+    session = Session(Settings.make(2, 0, "medium", variants={"target": 11}, seed=7, pace=0))
+    session.method = FEW
+    commands = "declare none\nplay 3o\nplay 2e\nplay 6c\ndeclare none\nplay 1\nplay 1\nhint\nquit\ny\n"
+    out = io.StringIO()
+    PlainGame(session, io.StringIO(commands), out).run()
+    text = out.getvalue()
+    assert "Your hand: 10o\n" in text  # the audit's position: one card left
+    hint = text[text.index("> hint\n") + len("> hint\n") :].splitlines()
+    assert hint[0].startswith(
+        "Hint — your only card: 10o, nothing to choose. Your chance to win the game after it, from what you can see"
+        " (6 guesses of the hidden cards)"
+    ), hint[0]
+    assert "each option" not in hint[0]
+    assert hint[1].startswith("  play 10o: ") and "% to win (" in hint[1] and "points): drops it" in hint[1], hint[1]
+    assert not hint[2].startswith("  "), hint[2]  # the one card, no list of "best options" under it
+    assert len(session.hints) == 1  # kept with the game as any hint
+
+
+def test_h_on_your_last_card_says_on_screen_that_there_is_nothing_to_choose() -> None:
+    """The full-screen game says it too, where ``h`` shows the hint: the card, then its chance to win."""
+    import asyncio
+
+    from terminal_helpers import last_card_session, screen_text
+    from test_app import SIZE, settle, until
+
+    from ronda.interfaces.terminal.app import RondaApp
+
+    async def scenario() -> None:
+        session = last_card_session()
+        session.method = FEW
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            for key in ("n", "1", "1"):
+                await settle(pilot, app)
+                await pilot.press(key)
+            await settle(pilot, app)
+            (card,) = session.view.hand.names()
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — " in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"Hint — your only card: {card}, nothing to choose. Your chance to win the game after it" in text
+            assert re.search(rf"play {card}: [\d.]+% to win \([+-]\d+\.\d\d points\)", text), text
+            assert "1. play" not in text
+
+    asyncio.run(scenario())
+
+
+def test_a_hint_on_cards_of_one_rank_says_they_play_alike() -> None:
+    """Two 5s left and no challenge to make: the two cards play alike (R1.1), nothing to choose; said so, with the
+    chance to win after either."""
+    session = explicit_session([{0: "5o 5c 12b", 1: "11o 12c 2b"}], table="7e 10e 4b 1c")
+    session.bots[1] = ScriptedBot("none", "11o 12c 2b")
+    session.method = FEW
+    session.act(parse_command("declare ronda", session))  # type: ignore[arg-type]
+    session.step_bot()
+    session.act(parse_command("play 12b", session))  # type: ignore[arg-type]
+    session.step_bot()
+    lines = session.hint()
+    assert lines[0].startswith(
+        "Hint — your cards 5o 5c are of one rank and play alike (R1.1): nothing to choose. Your chance to win the game"
+        " after it, "
+    ), lines[0]
+    assert len(lines) == 2 and lines[1].startswith("  play 5") and "% to win (" in lines[1], lines
 
 
 def test_a_hint_is_what_the_analysis_says_of_the_same_decision() -> None:

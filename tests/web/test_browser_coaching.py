@@ -8,7 +8,9 @@ to pytest's tmp_path, to look at.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import time
 from collections.abc import Iterator
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -114,6 +116,52 @@ def test_with_three_players_the_hint_says_the_others_points_are_their_average(br
         assert "les vôtres moins la moyenne de ceux des deux autres joueurs" in page.inner_text(note)
         page.select_option("#language", "ar")
         assert "نقاطك ناقص متوسط نقاط اللاعبَين الآخرَين" in page.inner_text(note)
+
+
+FORCED = {
+    "en": ("Nothing to choose", "Your only card:", "Your chance to win the game after it"),
+    "fr": ("Rien à choisir", "Votre seule carte :", "Votre chance de gagner la partie après ce coup"),
+    "ar": ("لا خيار أمامك", "ورقتك الوحيدة:", "فرصتك للفوز باللعبة بعد هذه الحركة"),
+}
+"""A hint's words where there is nothing to choose: its title, what it says first, its note."""
+
+
+def test_a_hint_on_your_last_card_says_first_that_there_is_nothing_to_choose(
+    browser: Any, coach_url: str, tmp_path: Path
+) -> None:
+    """A student's audit: with one card left the hint said "Your best options … 4 44.9% (+0.81 points) — drops it",
+    advice where there was no choice. It says there is nothing to choose, names the card, and still gives its chance
+    to win, in English, French and Arabic."""
+    with open_page(browser, **DESKTOP) as page:
+        create_table(page, coach_url, name="Karima")
+        deadline = time.monotonic() + 60
+        while True:  # the deal's last card, with no challenge to make instead (a choice, then)
+            assert time.monotonic() < deadline, "no last card came"
+            if page.locator("[data-action^='declare-']").count():
+                with contextlib.suppress(test_browser.playwright_api.Error):
+                    page.click(f"[data-action='declare-{truthful(hand_of(page))}']", timeout=2_000)
+            elif page.locator("#hand .hand-card.playable").count():
+                if len(hand_of(page)) == 1 and not page.locator("[data-action^='challenge-']").count():
+                    break
+                with contextlib.suppress(test_browser.playwright_api.Error):
+                    page.locator("#hand .hand-card.playable").first.click(timeout=2_000)
+            page.wait_for_timeout(60)
+        (card,) = hand_of(page)
+        page.click("#hint-button")
+        page.wait_for_selector("#hint .hint-options li")
+        assert page.locator("#hint .hint-options li").count() == 1
+        for language, (title, first, note) in FORCED.items():
+            page.select_option("#language", language)
+            page.wait_for_selector(f"html[lang='{language}'] #hint")
+            assert page.inner_text("#hint-title") == title
+            assert page.inner_text("#hint-forced").strip().startswith(first)
+            assert page.locator("#hint-forced .chip").get_attribute("title") == page.evaluate(
+                "async (card) => (await import('/static/js/cards.js')).cardLabel(card)", card
+            )
+            option = re.sub("[\u2066-\u2069]", "", page.inner_text("#hint .hint-options li"))
+            assert re.search(r"\d+[.,]\d\s?%", option), option  # its chance to win, still said
+            assert page.inner_text("#hint .hint.muted").startswith(note)
+            page.screenshot(path=str(tmp_path / f"hint-forced-{language}.png"))
 
 
 def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class(

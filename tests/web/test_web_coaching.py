@@ -64,6 +64,7 @@ def test_a_hint_comes_to_the_asking_seat_only_names_no_hidden_card_and_is_kept_w
         assert hint["version"] == me.version and hint["guesses"] == BUDGET
         options = hint["options"]
         assert 1 <= len(options) <= 3
+        assert hint["choice"] is (len(options) > 1)  # false: nothing to choose, which the page says first
         assert [o["chance"] for o in options] == sorted((o["chance"] for o in options), reverse=True)  # best first
         legal = [{k: v for k, v in a.items()} for a in me.legal]
         assert all({k: v for k, v in o.items() if k in ("play", "declare", "challenge")} in legal for o in options)

@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.actions import Action, Challenge, Play, action_from_record, action_to_record
+from ..engine.actions import Action, action_from_record, action_to_record
 from ..engine.cards import card_name, parse_card
 from ..engine.game import WAITING, Game
 from ..engine.record import replay
@@ -61,6 +61,7 @@ from .search import (
     Sources,
     decision_seed,
     evaluate,
+    has_choice,
 )
 
 COSTLIEST = 5
@@ -124,11 +125,7 @@ class Moment:
 
     def is_choice(self) -> bool:
         """Whether the seat had a real choice: not one card, nor cards of a single rank with no challenge to make."""
-        if self.view.phase != "play":
-            return len(self.legal) > 1
-        if any(type(a) is Challenge for a in self.legal):
-            return True
-        return len({a.card >> 2 for a in self.legal if type(a) is Play}) > 1
+        return has_choice(self.legal)
 
 
 @dataclass(frozen=True, slots=True)

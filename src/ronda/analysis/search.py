@@ -336,6 +336,13 @@ class Evaluation:
     def best(self) -> Option:
         return self.options[0]
 
+    @property
+    def choice(self) -> bool:
+        """Whether the seat had a choice: more than one option, two cards of one rank counting as one (R1.1: they
+        play alike). Without one, the analysis does not grade the move (:meth:`.review.Moment.is_choice`, the same
+        rule on the legal actions) and a hint says there is nothing to choose, not "your best options"."""
+        return has_choice([option.action for option in self.options])
+
     def option(self, action: Action) -> Option:
         """The option of ``action``; raises ``ValueError`` when it was not legal at this decision."""
         for option in self.options:
@@ -350,6 +357,15 @@ class Evaluation:
     def points_behind(self, action: Action) -> float:
         """How many expected points ``action`` scores less than the best option: negative when it scores more."""
         return self.best.expected - self.option(action).expected
+
+
+def has_choice(legal: Sequence[Action]) -> bool:
+    """Whether ``legal`` offers a choice: not one action, nor cards of a single rank with nothing else (R1.1).
+
+    >>> has_choice([Play.parse("5o"), Play.parse("5c")]), has_choice([Play.parse("5o"), Play.parse("6c")])
+    (False, True)
+    """
+    return len({a.card >> 2 if type(a) is Play else a for a in legal}) > 1
 
 
 def rank(option: Option) -> tuple[float, bool, float, float]:
@@ -848,5 +864,6 @@ __all__ = [
     "Sources",
     "decision_seed",
     "evaluate",
+    "has_choice",
     "rank",
 ]

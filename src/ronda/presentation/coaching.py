@@ -294,19 +294,55 @@ def _challenge_reason(facts: ChallengeFacts, who: str = "you", known: bool = Fal
 
 
 def hint_lines(evaluation: Evaluation, shown: int = HINT_OPTIONS, me: int | None = None) -> list[str]:
-    """A hint: the best ``shown`` options (one card of a rank), each with its chance to win, its points, a reason."""
+    """A hint: the best ``shown`` options (one card of a rank), each with its chance to win, its points, a reason.
+
+    A move without a choice (:attr:`~ronda.analysis.search.Evaluation.choice`: one card, or cards of one rank) is
+    said to be one first: "1. play 10o" under "each option" read as advice where there was nothing to choose (a
+    student's audit). Its chance to win, its points and what the card risks are still said — where the game
+    stands, and what may come of the card — and they are what the search is run for: no choice depends on it,
+    but everything the hint says but "nothing to choose" does, so a forced move is searched as any other.
+    """
     within = horizon(evaluation)
-    lines = [
-        f"Hint — your chance to win the game after each option, from what you can see ({_guesses(evaluation)}); "
+    where = (
+        f"from what you can see ({_guesses(evaluation)}); "
         f"in brackets the expected points, {_margin_words(evaluation.sides)}, within {within}:"
-    ]
+    )
     options = shown_options(evaluation, shown)
     floors = outcome_floors(options)
-    for number, option in enumerate(options, 1):
+
+    def said(option: Option) -> str:
         name = option_name(option.action, me)
         reason = option_reason(option, me, within=within, known=known(evaluation), floors=floors)
-        lines.append(f"  {number}. {name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}")
+        return f"{name}: {chance(option.chance)} to win ({points(option.expected)} points): {reason}"
+
+    if not evaluation.choice:
+        return [f"Hint — {_nothing_to_choose(evaluation, me)}. Your chance to win the game after it, {where}"] + [
+            f"  {said(option)}" for option in options
+        ]
+    lines = [f"Hint — your chance to win the game after each option, {where}"]
+    lines += [f"  {number}. {said(option)}" for number, option in enumerate(options, 1)]
     return lines
+
+
+def _nothing_to_choose(evaluation: Evaluation, me: int | None = None) -> str:
+    """Why a decision without a choice has none: its one card, its cards of one rank (R1.1), its one move.
+
+    >>> from ronda.engine.actions import DECLARES
+    >>> options = lambda *actions: tuple(Option(a, 0.5, 0.0, 0.0, 0.0, None) for a in actions)
+    >>> forced = lambda *actions: Evaluation(0, "play", options(*actions), 1, False, 0)
+    >>> _nothing_to_choose(forced(Play.parse("10o")))
+    'your only card: 10o, nothing to choose'
+    >>> _nothing_to_choose(forced(Play.parse("5o"), Play.parse("5c")))
+    'your cards 5o 5c are of one rank and play alike (R1.1): nothing to choose'
+    >>> _nothing_to_choose(forced(DECLARES["none"]))
+    'your only move: declare none, nothing to choose'
+    """
+    cards = [option.action.card for option in evaluation.options if isinstance(option.action, Play)]
+    if len(cards) == 1:
+        return f"your only card: {card_name(cards[0])}, nothing to choose"
+    if cards:
+        return f"your cards {_cards(tuple(cards))} are of one rank and play alike (R1.1): nothing to choose"
+    return f"your only move: {option_name(evaluation.best.action, me)}, nothing to choose"
 
 
 def _margin_words(sides: int) -> str:

@@ -1186,6 +1186,8 @@ class Table:
                         "version": self.version,
                         "guesses": evaluation.guesses,
                         "exact": evaluation.exact,
+                        # False: one card, or cards of one rank: the page says there is nothing to choose.
+                        "choice": evaluation.choice,
                         "options": [option_json(seat, option) for option in shown_options(evaluation)],
                     }
                 )

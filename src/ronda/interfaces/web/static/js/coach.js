@@ -143,18 +143,34 @@ export function exposure(facts, names, seat = null) {
  */
 const hintReason = (why) => (why.length ? el("span", { class: "hint-reason" }, " — ", ...why) : null);
 
-/** The hint panel: the best options of the seat's decision, their expected points and why. */
-export function hintPanel(hint, names, chip, close) {
+/**
+ * Why a move without a choice has none (coaching.py's _nothing_to_choose): the seat's only card, its cards of one
+ * rank (`hand`: they play alike, R1.1), or its only move.
+ */
+function nothingToChoose(option, hand, names, chip) {
+  if (!("play" in option)) return [t("hintOnlyMove", { option: optionName(option, names, (card) => card).join("") })];
+  return hand.length > 1 ? rich(t("hintAlike", { cards: cards(hand) }), chip) : rich(t("hintOnlyCard", { cards: cards([option.play]) }), chip);
+}
+
+/**
+ * The hint panel: the best options of the seat's decision, their expected points and why. Where there is nothing
+ * to choose (`hint.choice` false: one card, or cards of one rank) it says so first, and then the one option's
+ * chance to win: "Your best options" over a single card read as advice where there was none (a student's audit).
+ * `hand`: the seat's cards, those that play alike.
+ */
+export function hintPanel(hint, names, chip, close, hand = []) {
   const known = Boolean(hint.exact && hint.guesses === 1);
   const how = known ? t("hintExact") : count("hintGuesses", hint.guesses);
+  const forced = hint.choice === false;
   // With three players the others' points are their average (the search's margin): say so (a learner's audit).
-  const note = names.players === 3 ? "hintNoteThree" : "hintNote";
+  const note = `${forced ? "hintForcedNote" : "hintNote"}${names.players === 3 ? "Three" : ""}`;
   const floors = outcomeFloors(hint.options);
   return el("section", { class: "hint-panel", id: "hint", "aria-labelledby": "hint-title", role: "region" },
     el("div", { class: "hint-head" },
-      el("h3", { id: "hint-title" }, t("hintTitle")),
+      el("h3", { id: "hint-title" }, t(forced ? "hintForcedTitle" : "hintTitle")),
       el("button", { type: "button", class: "btn ghost small", "data-action": "close-hint", "aria-label": t("close"), title: t("close"), onclick: close }, "×")),
-    el("ol", { class: "hint-options" }, hint.options.map((option, i) => el("li", { class: i === 0 ? "best" : "", "data-option": i },
+    forced ? el("p", { class: "hint-forced", id: "hint-forced" }, nothingToChoose(hint.options[0], hand, names, chip)) : null,
+    el(forced ? "ul" : "ol", { class: `hint-options${forced ? " forced" : ""}` }, hint.options.map((option, i) => el("li", { class: i === 0 && !forced ? "best" : "", "data-option": i },
       el("span", { class: "hint-option" }, optionName(option, names, chip)),
       el("b", { class: "hint-points", title: t("chanceToWin") }, option.chance === undefined ? points(option.expected) : chance(option.chance)),
       option.chance === undefined ? null : el("span", { class: "hint-expected", title: t("expectedPoints") }, ` (${pointsWords(option.expected)})`),

@@ -740,7 +740,7 @@ export class TableScreen {
       el("div", { class: "hand", id: "hand", role: "group", "aria-label": t("yourHand") }, hand),
       this.controls ? this.controls() : this.decisions(view, names),
       this.recent(),
-      this.hint && !this.hands ? hintPanel(this.hint, names, chip, () => { this.hint = null; this.render(); }) : null);
+      this.hint && !this.hands ? hintPanel(this.hint, names, chip, () => { this.hint = null; this.render(); }, view.hand) : null);
   }
 
   decisions(view, names) {
