@@ -228,6 +228,45 @@ def test_the_graphs_legend_names_what_it_marks_and_the_lists_heading_what_it_lis
             assert page.locator("#analysis .analysis-costly li").count() == len(listed)
 
 
+MARK_COLOURS = """() => {
+  // Each legend entry of the marks, its words and the colour of the swatch beside them; each class's marks on the
+  // graph, and the colours they are filled with, as Chromium paints them.
+  const legend = [...document.querySelectorAll('#graph-legend .legend-marks > *')].map((entry) => {
+    const swatch = entry.closest('.swatch') || entry.querySelector('.swatch');
+    return [entry.textContent.trim(), getComputedStyle(swatch).backgroundColor];
+  });
+  const marks = {};
+  for (const mark of document.querySelectorAll('#analysis-graph .graph-mark')) {
+    const grade = [...mark.classList].find((name) => name.startsWith('grade-')).slice(6);
+    (marks[grade] ||= new Set()).add(getComputedStyle(mark).fill);
+  }
+  return { legend, marks: Object.fromEntries(Object.entries(marks).map(([grade, fills]) => [grade, [...fills]])) };
+}"""
+
+
+def test_the_legend_shows_each_marked_class_in_the_colour_the_graph_draws_it(
+    browser: Any, url: str, finished: str, tmp_path: Path
+) -> None:
+    """A student's audit: the legend said "An inaccuracy, a mistake or a blunder (a button to its step)" beside one
+    red dot, where the graph draws inaccuracies yellow and mistakes orange. Each class has its entry, its swatch of
+    the colour its marks are filled with, in every language."""
+    with open_page(browser, **DESKTOP) as page:
+        open_regraded(page, url, finished)
+        for language in ("en", "fr", "ar"):
+            page.select_option("#language", language)
+            page.wait_for_selector(f"html[lang='{language}'] #graph-legend")
+            seen = page.evaluate(MARK_COLOURS)
+            assert set(seen["marks"]) == set(MARKED), seen  # the regraded game has marks of every class
+            swatches = dict(seen["legend"])
+            assert len(swatches) == len(MARKED), seen["legend"]
+            for grade in MARKED:
+                (fill,) = seen["marks"][grade]
+                assert swatches[GRADE_NAMES[language][grade]] == fill, (language, grade, seen)
+            assert len({swatches[GRADE_NAMES[language][grade]] for grade in MARKED}) == len(MARKED)
+            assert "(" in page.inner_text("#graph-legend .legend-marks")  # what a mark does: a button to its step
+        page.locator("#graph-legend").screenshot(path=str(tmp_path / "legend.png"))
+
+
 def test_in_french_the_analysis_writes_its_decimals_with_a_comma(browser: Any, url: str, finished: str) -> None:
     """The audit read "5.2 points de pourcentage", "perte moyenne 0.4": French writes "5,2" and "0,4" — and "0,4
     point", a number under 2 counting in the singular. Arabic pages keep their Western digits with a point."""

@@ -13,6 +13,8 @@ import { el } from "./dom.js";
 import { count, decimal, kindName, kindWord, percent, rankName, t } from "./i18n.js";
 
 export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
+/** The classes the graph marks, each in its colour, as its legend says. */
+const MARKED = ["inaccuracy", "mistake", "blunder"];
 const LIKELY = 0.5;
 const WORTH_SAYING = 0.2;
 // Once one option shown beside others says its share of games won (or lost), each says its own from this share:
@@ -324,7 +326,7 @@ function graph(analysis, { names, players, last, current, go, caption }) {
     const path = mine.map((d) => `${x(d.index + 1).toFixed(1)},${y(value(d)).toFixed(1)}`).join(" ");
     return svg("polyline", { points: path, class: `graph-line seat-line-${side}`, fill: "none" });
   });
-  const marks = analysis.decisions.filter((d) => !["best", "good"].includes(d.class)).map((d) => {
+  const marks = analysis.decisions.filter((d) => MARKED.includes(d.class)).map((d) => {
     const label = decisionLabel(d, names, caption);
     const mark = svg("circle", {
       cx: x(d.index + 1).toFixed(1), cy: y(value(d)).toFixed(1), r: d.class === "blunder" ? 6 : 5,
@@ -363,7 +365,11 @@ function graphFrame(analysis, { names, players, last }, svg) {
   const legend = lines.map((side) => el("li", { "data-side": side },
     el("span", { class: `swatch line-${side}`, "aria-hidden": "true" }),
     sides === 2 ? t("legendTwo", { name: names.sideName(0), other: names.sideName(1) }) : names.sideName(side)));
-  legend.push(el("li", { class: "legend-marks" }, el("span", { class: "swatch mark", "aria-hidden": "true" }), t("legendMarks")));
+  // One swatch a class marked, of its marks' colour: one red swatch for all three stood beside yellow inaccuracies.
+  legend.push(el("li", { class: "legend-marks" },
+    MARKED.map((grade) => el("span", { class: "legend-mark", "data-grade": grade },
+      el("span", { class: `swatch mark grade-${grade}`, "aria-hidden": "true" }), gradeName(grade))),
+    t("legendMarks")));
   return [
     el("div", { class: "graph-y-title", "aria-hidden": "true" }, t("chanceToWin")),
     el("div", { class: "graph-frame" },
