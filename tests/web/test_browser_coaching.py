@@ -9,6 +9,7 @@ to pytest's tmp_path, to look at.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("playwright.sync_api")
 
+import httpx
 import test_browser
 from test_browser import (
     DESKTOP,
@@ -34,6 +36,7 @@ from test_browser import (
     table_id_of,
     truthful,
 )
+from websockets.sync.client import connect
 
 browser = test_browser.browser  # the chromium of the browser tests, launched once a module
 pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
@@ -297,3 +300,139 @@ def test_the_analysis_lists_the_card_that_exposed_a_false_tringa_with_its_cost_i
             assert words in line, line
             assert [words in text for text in texts].count(True) == 1, texts  # the card alone: no other decision
         page.screenshot(path=str(tmp_path / "analysis-exposed.png"), full_page=True)
+
+
+# ------------------------------------------------------------------ asking for the analysis until it is done
+
+RUNNING = json.dumps({"status": "running", "done": 9, "total": 26})
+"""The server's answer while it searches: "Analysing: 9 of 26 decisions with a choice…"."""
+
+
+@pytest.fixture(scope="module")
+def finished(coach_url: str) -> str:
+    """A finished two-player game (a person playing from a script, and an easy bot; first to 3), played without a
+    page, and its analysis searched already: its table id."""
+    seats = [{"kind": "human", "name": "Nawal"}, {"kind": "bot", "level": "easy"}]
+    answer = httpx.post(f"{coach_url}/api/tables", json={"players": 2, "seats": seats, "target": 3, "keep": False})
+    assert answer.status_code == 201, answer.text
+    table_id, token = answer.json()["table_id"], answer.json()["token"]
+    with connect(f"ws{coach_url[4:]}/ws/{table_id}", open_timeout=10, max_queue=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token, "since": None}))
+        while ((message := json.loads(ws.recv(timeout=30))).get("view") or {}).get("phase") != "game_over":
+            assert message["type"] != "error", message
+            plays = [action for action in message.get("legal") or [] if "challenge" not in action]
+            if plays:
+                ws.send(json.dumps({"type": "act", "action": plays[0], "version": message["version"]}))
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{coach_url}/api/tables/{table_id}/analysis").json()["status"] != "done":
+        assert time.monotonic() < deadline, "the analysis never finished"
+        time.sleep(0.2)
+    return table_id
+
+
+def test_the_analysis_page_asks_on_past_an_answer_lost_failed_or_never_given(
+    browser: Any, coach_url: str, finished: str
+) -> None:
+    """A student's audit: the page stayed on "Analysing: 9 of 26 decisions with a choice…" for two minutes, having
+    asked three times, while the server had long finished. The page asks until the analysis is done, past a network
+    error, a proxy's error page and an answer that never comes (given up after 10 s, the page's clock run on)."""
+    with open_page(browser, **DESKTOP) as page:
+        page.clock.install()
+        given: list[str] = []
+        held: list[Any] = []
+
+        def answer(route: Any) -> None:
+            script = ["running", "network error", "502", "running", "no answer"]
+            kind = script[len(given)] if len(given) < len(script) else "the server's"
+            given.append(kind)
+            if kind == "running":
+                route.fulfill(status=202, content_type="application/json", body=RUNNING)
+            elif kind == "network error":
+                route.abort("connectionreset")
+            elif kind == "502":
+                route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+            elif kind == "no answer":
+                held.append(route)
+            else:
+                route.continue_()
+
+        page.route("**/api/tables/*/analysis*", answer)
+        page.goto(f"{coach_url}/t/{finished}?replay&game=0&analysis")
+        page.wait_for_selector("#analysis-progress:has-text('Analysing: 9 of 26 decisions with a choice')")
+        deadline = time.monotonic() + 15
+        while not held:
+            assert time.monotonic() < deadline, f"the page stopped asking after {given}"
+            assert "/t/" in page.url and page.locator("#replay").count(), f"the page left the replay after {given}"
+            page.wait_for_timeout(100)
+        assert "Analysing: 9 of 26" in page.inner_text("#analysis")  # still saying where it was meanwhile
+        page.clock.fast_forward(11_000)  # the answer that never comes, given up
+        page.wait_for_selector("#analysis-graph", timeout=15_000)
+        assert given[-1] == "the server's" and "replay" in page.url
+
+
+def test_the_analysis_page_says_when_it_could_not_get_the_analysis_and_offers_to_try_again(
+    browser: Any, coach_url: str, finished: str
+) -> None:
+    """Every answer lost (the network down): after three in a row the page says it could not get the analysis, on
+    the replay, with a button to try again, which then shows it. It went to the lobby on the first."""
+    with open_page(browser, **DESKTOP) as page:
+        down = [True]
+        asked: list[str] = []
+
+        def answer(route: Any) -> None:
+            asked.append(route.request.url)
+            if down[0]:
+                route.abort("internetdisconnected")
+            else:
+                route.continue_()
+
+        page.route("**/api/tables/*/analysis*", answer)
+        page.goto(f"{coach_url}/t/{finished}?replay&game=0&analysis")
+        page.wait_for_selector("#analysis-failed", timeout=10_000)
+        assert page.inner_text("#analysis-failed") == "Could not get the analysis: the server did not answer."
+        assert len(asked) == 3 and page.locator("#replay").count()  # asked three times, on the replay still
+        assert page.inner_text("#analyse") == "Try again"
+        page.select_option("#language", "fr")
+        assert page.inner_text("#analysis-failed") == "L'analyse n'a pas pu être obtenue : le serveur n'a pas répondu."
+        page.select_option("#language", "en")
+        down[0] = False
+        page.click("#analyse")
+        page.wait_for_selector("#analysis-graph", timeout=10_000)
+
+
+def test_a_replay_that_loads_late_is_not_drawn_over_the_newer_one_that_asks(
+    browser: Any, coach_url: str, finished: str
+) -> None:
+    """The page's route ran twice (a second click on the link, back and forward) and the first replay's game came
+    last: drawn over the second, then stopped as left behind, it stood on the page with its progress line for good
+    ("Analysing: 9 of 26…"), while the second asked on out of sight. A screen the page has moved past draws nothing."""
+    with open_page(browser, **DESKTOP) as page:
+        held: list[Any] = []
+        searching = [True]
+
+        def replay(route: Any) -> None:
+            if not held:
+                held.append(route)  # the first route's game, slow to come
+            else:
+                route.continue_()
+
+        def analysis(route: Any) -> None:
+            if searching[0]:
+                route.fulfill(status=202, content_type="application/json", body=RUNNING)
+            else:
+                route.continue_()
+
+        page.route("**/api/tables/*/replay*", replay)
+        page.route("**/api/tables/*/analysis*", analysis)
+        page.goto(f"{coach_url}/t/{finished}?replay&game=0&analysis")
+        deadline = time.monotonic() + 10
+        while not held:
+            assert time.monotonic() < deadline, "the replay was never asked for"
+            page.wait_for_timeout(50)
+        page.evaluate("history.pushState(null, '', location.href); dispatchEvent(new PopStateEvent('popstate'))")
+        page.wait_for_selector("#analysis-progress:has-text('Analysing: 9 of 26')")
+        held[0].continue_()  # the first game comes now
+        page.wait_for_timeout(1_500)
+        searching[0] = False  # the server is done
+        page.wait_for_selector("#analysis-graph", timeout=10_000)
+        assert page.locator("#replay").count() == 1

@@ -345,6 +345,7 @@ const en = {
   costlyTitle: "Decisions that lost some chance to win ({n})", noCostly: "No decision lost a noticeable chance to win.",
   analysisTitle: "Analysis", analyse: "Analyse the game", analysing: "Analysing: {done} of {total} decisions with a choice…", analysing_one: "Analysing: {done} of {total} decision with a choice…",
   analysisBusy: "The server is analysing other games: trying again shortly…",
+  analysisFailed: "Could not get the analysis: {why}", analysisNoAnswer: "the server did not answer.", analysisRetry: "Try again",
   analysisNote: "Each option is valued by its chance to win the game; classes by the percentage points of that chance lost against the best option: best under 1, good under 2.5, inaccuracy under 5, mistake under 10, blunder 10 or more.",
   e_hints_off: "Hints are off at this table.", e_busy: "The server is busy: try again in a moment.",
 };
@@ -658,6 +659,7 @@ const fr = {
   costlyTitle: "Les décisions qui ont coûté des chances de gagner, même peu ({n})", noCostly: "Aucune décision n'a coûté de chance de gagner notable.",
   analysisTitle: "Analyse", analyse: "Analyser la partie", analysing: "Analyse : {done} sur {total} décisions avec un choix…", analysing_one: "Analyse : {done} sur {total} décision avec un choix…",
   analysisBusy: "Le serveur analyse d'autres parties : nouvel essai dans un instant…",
+  analysisFailed: "L'analyse n'a pas pu être obtenue : {why}", analysisNoAnswer: "le serveur n'a pas répondu.", analysisRetry: "Réessayer",
   analysisNote: "Chaque option est évaluée par sa chance de gagner la partie ; classes selon les points de pourcentage de cette chance perdus face à la meilleure option : meilleur sous 1, bon sous 2,5, imprécision sous 5, erreur sous 10, gaffe à 10 ou plus.",
   e_hints_off: "Les conseils sont désactivés à cette table.", e_busy: "Le serveur est occupé : réessayez dans un instant.",
 };
@@ -972,6 +974,7 @@ const ar = {
   costlyTitle: "القرارات التي كلّفت شيئًا من فرص الفوز ({n})", noCostly: "لم يكلّف أي قرار فرصة فوز تُذكر.",
   analysisTitle: "التحليل", analyse: "حلّل اللعبة", analysing: "جارٍ التحليل: {done} من {total} قرار فيه اختيار…", analysing_one: "جارٍ التحليل: {done} من قرار واحد فيه اختيار…", analysing_two: "جارٍ التحليل: {done} من قرارين فيهما اختيار…", analysing_few: "جارٍ التحليل: {done} من {total} قرارات فيها اختيار…", analysing_many: "جارٍ التحليل: {done} من {total} قرارًا فيه اختيار…",
   analysisBusy: "الخادم يحلّل ألعابًا أخرى: إعادة المحاولة بعد قليل…",
+  analysisFailed: "تعذّر الحصول على التحليل: {why}", analysisNoAnswer: "لم يُجب الخادم.", analysisRetry: "أعد المحاولة",
   analysisNote: "يُقيَّم كل خيار بفرصته في الفوز باللعبة؛ والفئات حسب النقاط المئوية المفقودة من تلك الفرصة مقارنةً بأفضل خيار: الأفضل دون 1، جيد دون 2.5، عدم دقة دون 5، خطأ دون 10، خطأ فادح من 10 فأكثر.",
   e_hints_off: "النصائح معطّلة على هذه الطاولة.", e_busy: "الخادم مشغول: حاول بعد لحظة.",
 };

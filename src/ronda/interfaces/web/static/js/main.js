@@ -165,6 +165,7 @@ async function replay(tableId, game = null, analyseNow = false) {
   const drawnIn = language();
   const shown = await showReplay(app, tableId, {
     game, analyseNow, leave: () => navigate("/"), fail: (e) => { toast(explain(e)); navigate("/", true); },
+    current: () => mine === epoch,
   });
   if (mine !== epoch) return shown.stop();
   showing({ leave: shown.stop, redraw: shown.redraw, key: () => false }, drawnIn);

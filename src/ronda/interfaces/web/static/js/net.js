@@ -184,21 +184,34 @@ export class ApiError extends Error {
   }
 }
 
-/** JSON over HTTP: GET without a body, POST with one; `token` (a seat's) opens what only players may see. */
-export async function api(path, body, token = null) {
+/**
+ * JSON over HTTP: GET without a body, POST with one; `token` (a seat's) opens what only players may see. `within`:
+ * milliseconds for the whole answer, body included, after which the request is given up as lost (`timeout`): a
+ * line that dies without a word, or a proxy that holds a request, never answers, and a caller that waits on it
+ * waits for ever.
+ */
+export async function api(path, body, token = null, { within = null } = {}) {
   const headers = token ? { Authorization: `Bearer ${token}` } : {};
   const options = body === undefined ? { headers } : {
     method: "POST",
     headers: { ...headers, "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
+  const controller = within === null ? null : new AbortController();
+  const timer = controller ? setTimeout(() => controller.abort(), within) : null;
   let response;
+  let data;
   try {
-    response = await fetch(path, options);
-  } catch {
-    throw new ApiError(0, "offline", "");
+    try {
+      response = await fetch(path, controller ? { ...options, signal: controller.signal } : options);
+    } catch {
+      throw new ApiError(0, controller?.signal.aborted ? "timeout" : "offline", "");
+    }
+    data = await response.json().catch(() => ({}));
+    if (controller?.signal.aborted) throw new ApiError(0, "timeout", "");
+  } finally {
+    clearTimeout(timer);
   }
-  const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data?.error && typeof data.error === "object" ? data.error : {};
     throw new ApiError(response.status, error.code || "http", error.message || `${response.status}`, error);

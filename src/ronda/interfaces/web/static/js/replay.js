@@ -4,18 +4,34 @@
 // "Analyse the game" asks the server for the analysis of every decision
 // (`GET /api/tables/{id}/analysis`, searched once, in the background): each
 // step then says its decision's class, and a graph of the game goes beside it.
+//
+// The page asks until the analysis is done, one loop at a time: an answer lost
+// (none within ANSWER_WITHIN, a network error, a server's error page, a body
+// cut short) is asked again after a growing pause, and after TRIES lost in a
+// row the page says it could not get the analysis and offers to try again. A
+// student's audit saw the page stay on "Analysing: 9 of 26…" for two minutes
+// while the server had long finished: a loop that awaited an answer for ever,
+// or a screen left behind by a newer one, stops asking with nothing said.
 
 import { cardLabel } from "./cards.js";
 import { analysisPanel, declaredWords, verdict } from "./coach.js";
 import { el } from "./dom.js";
-import { count, t } from "./i18n.js";
+import { count, refusal, t } from "./i18n.js";
 import { Narrator, namer } from "./narrate.js";
-import { api, tokens } from "./net.js";
+import { ApiError, api, tokens } from "./net.js";
 import { TableScreen, chip } from "./table.js";
 
 const PACE = 900;
 const POLL = 1000;
 const BUSY_WAIT = 5000;
+// The server answers a poll at once (the progress it keeps, or the analysis stored): an answer not in within this
+// is taken as lost, and asked again.
+const ANSWER_WITHIN = 10_000;
+// Answers lost in a row before the page says so, asked again meanwhile after POLL, then twice as long.
+const TRIES = 3;
+
+/** An answer that may come if asked again: none at all, a server's failure (not a game it cannot replay), a limit. */
+const lostAnswer = (error) => error.status === 0 || error.status === 429 || (error.status >= 500 && error.code !== "damaged");
 
 // Player controls drawn as SVG (the usual media symbols are missing from many fonts).
 const svg = (path) => `<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false"><path d="${path}" fill="currentColor"/></svg>`;
@@ -30,8 +46,11 @@ const ICONS = {
   last: svg("M18 5h2v14h-2zM11 5v14l6.5-7zM3 5v14l6.5-7z"),
 };
 
-/** Show the replay of a finished table in `app`; returns a function that stops it. */
-export async function showReplay(app, tableId, { leave, fail, game = null, analyseNow = false }) {
+/**
+ * Show the replay of a finished table in `app`; returns a function that stops it. `current()`: whether the page
+ * still wants this screen once its game has loaded: a newer one (another route meanwhile) is not drawn over.
+ */
+export async function showReplay(app, tableId, { leave, fail, game = null, analyseNow = false, current = () => true }) {
   let data;
   let summary;
   const which = game === null || game === "" ? "" : `?game=${encodeURIComponent(game)}`;
@@ -41,9 +60,12 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
       api(`/api/tables/${encodeURIComponent(tableId)}`),
     ]);
   } catch (error) {
-    fail(error);
+    if (current()) fail(error);
     return { stop: () => {}, redraw: () => {} };
   }
+  // The page moved on while the game loaded: drawn now, this screen replaced the newer one, and was then stopped,
+  // its progress line left on the page for good while the newer one asked on out of sight.
+  if (!current()) return { stop: () => {}, redraw: () => {} };
   const steps = data.steps;
   const last = steps.length - 1;
   const root = el("div", { class: "table-screen replay", id: "replay" });
@@ -55,8 +77,10 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
   let index = 0;
   let timer = null;
   let analysis = null; // the analysis once the server has it
-  let analysing = null; // {done, total} while it is searched, "busy" while the server asks to wait
+  let analysing = null; // {done, total} while it is searched, "busy" while the server asks to wait, {failed} when lost
   let polling = null;
+  let asking = 0; // the loop that asks: starting one (Try again) ends any other, so two never ask at once
+  let lost = 0; // answers lost in a row
   let left = false;
 
   const names = namer(summary, null);
@@ -80,32 +104,44 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
     timer = null;
   };
   const byStep = new Map();
-  const analyse = async () => {
+  const analyse = async (loop = ++asking) => {
     clearTimeout(polling);
-    if (left) return;
-    let answer;
+    if (left || loop !== asking) return;
+    let answer = null;
+    let error = null;
     try {
-      answer = await api(`/api/tables/${encodeURIComponent(tableId)}/analysis${which}`, undefined, tokens.get(tableId)?.token);
-    } catch (error) {
-      if (error.code === "busy" || error.code === "store_unavailable") {
-        analysing = "busy";
-        polling = setTimeout(analyse, BUSY_WAIT);
-      } else {
-        analysing = null;
-        fail(error);
-      }
-      draw(false);
-      return;
+      answer = await api(`/api/tables/${encodeURIComponent(tableId)}/analysis${which}`, undefined, tokens.get(tableId)?.token, { within: ANSWER_WITHIN });
+    } catch (caught) {
+      error = caught;
     }
-    if (answer.status === "done") {
+    if (left || loop !== asking) return;
+    const understood = answer && (answer.status === "done" ? Boolean(answer.analysis) : answer.status === "running");
+    if (!error && !understood) error = new ApiError(0, "unreadable", ""); // a body cut short, a page of a proxy's
+    const again = (wait) => { polling = setTimeout(() => analyse(loop), wait); };
+    if (error?.code === "busy" || error?.code === "store_unavailable") {
+      lost = 0;
+      analysing = "busy";
+      again(BUSY_WAIT);
+    } else if (error && lostAnswer(error) && ++lost < TRIES) {
+      again(POLL * 2 ** (lost - 1)); // the progress line stays: asked again
+    } else if (error) {
+      analysing = { failed: error };
+    } else if (answer.status === "done") {
+      lost = 0;
       analysis = answer.analysis;
       analysing = null;
       for (const decision of analysis.decisions) byStep.set(decision.index + 1, decision);
     } else {
+      lost = 0;
       analysing = { done: answer.done, total: answer.total };
-      polling = setTimeout(analyse, POLL);
+      again(POLL);
     }
     draw(false);
+  };
+  const start = () => {
+    analysing = { done: 0, total: "…" };
+    lost = 0;
+    analyse();
   };
   const analysisArea = () => {
     if (analysis) {
@@ -114,11 +150,18 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
         caption: (step) => (steps[step] ? describe(steps[step]) : ""),
       });
     }
+    const failed = analysing?.failed;
+    if (failed) {
+      const why = lostAnswer(failed) ? t("analysisNoAnswer") : refusal(failed);
+      return el("section", { class: "analysis panel", id: "analysis", "aria-live": "polite" },
+        el("p", { class: "hint", id: "analysis-failed", role: "alert" }, t("analysisFailed", { why })),
+        el("button", { type: "button", class: "btn primary", id: "analyse", "data-focus": "analyse", onclick: start }, t("analysisRetry")));
+    }
     const busy = analysing !== null;
     const text = analysing === "busy" ? t("analysisBusy")
       : busy ? count("analysing", analysing.total, { done: analysing.done, total: analysing.total }) : null;
     return el("section", { class: "analysis panel", id: "analysis", "aria-live": "polite" },
-      el("button", { type: "button", class: "btn primary", id: "analyse", "data-focus": "analyse", disabled: busy, onclick: () => { analysing = { done: 0, total: "…" }; analyse(); } }, t("analyse")),
+      el("button", { type: "button", class: "btn primary", id: "analyse", "data-focus": "analyse", disabled: busy, onclick: start }, t("analyse")),
       text ? el("p", { class: "hint", id: "analysis-progress", role: "status" }, text) : null,
       busy && analysing !== "busy" && analysing.total ? el("progress", { max: analysing.total, value: analysing.done, "aria-label": t("analysisTitle") }) : null);
   };
@@ -209,7 +252,7 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
     if (event.key === " ") { toggle(); event.preventDefault(); }
   };
   document.addEventListener("keydown", keys);
-  if (analyseNow) { analysing = { done: 0, total: "…" }; analyse(); } // "?analysis": a player's page asked for it
+  if (analyseNow) start(); // "?analysis": a player's page asked for it
   draw(false);
   return {
     stop: () => {
