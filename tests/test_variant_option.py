@@ -57,7 +57,7 @@ def test_play_takes_openspiels_spelling_and_refuses_an_empty_value(
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     argv = ["play", "--plain", "--seed", "1", "--level", "random"]
     assert main([*argv, "--variant", "chain_points=1_6_15"]) == 0
-    assert "Rules with chain_points=[1, 6, 15], target 41." in capsys.readouterr().out.splitlines()[0]
+    assert "Classic rules with chain points 1-6-15, target 41." in capsys.readouterr().out.splitlines()[0]
     assert main([*argv, "--variant", "dealer_duty="]) == EXIT_BAD_INPUT
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("ronda play: variant dealer_duty needs a value after '='")

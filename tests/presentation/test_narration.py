@@ -30,13 +30,17 @@ def test_R8_5_one_side_announcing_is_no_contest_and_two_are():
     game = start(Rules(players=2), [{0: "5o 5c 3e", 1: "12o 12c 2b"}], table="7e 10e 4b 1c")
     narrator = Narrator(players=2, me=0)
     events = run(game, "declare ronda; declare ronda; play 3e; play 12o; play 5o; play 12c")
-    assert narrator.feed(events)[-1] == "Ronda contest decided: seat 1 (pair of 12s) takes 2"
+    assert narrator.feed(events)[-1] == (
+        "Ronda contest decided: seat 1 (pair of 12s) takes 2 (1 for seat 1's ronda, 1 for your ronda)"
+    )
 
 
 def test_R8_5_partners_announcing_alone_is_no_contest_either():
     game = start(Rules(players=4), [{1: "5o 5c 12b", 3: "11o 11c 2b"}], table="7e 10e 4b 1c")
     lines = Narrator(players=4, me=0).feed(run(game, "declare none; declare ronda; declare none; declare ronda"))
-    assert lines[-1] == "Side 1 (seats 1 and 3) scores 2: the other side announced nothing"
+    assert lines[-1] == (
+        "Side 1 (seats 1 and 3) scores 2 (1 for seat 1's ronda, 1 for seat 3's ronda): the other side announced nothing"
+    )
 
 
 def _round_with_dealer_duty(players: int, seed: int) -> Game:

@@ -203,6 +203,9 @@ def test_a_failed_challenge_ends_the_game_and_another_can_start():
             assert "Seat 1 wins by a failed challenge!" in text
             assert "p: play again" in text
             await pilot.press("p")
+            await pilot.pause()
+            assert "Play again without saving this game?" in screen_text(app)  # not saved: asked first
+            await pilot.press("p")
             await settle(pilot, app)
             session = app.session
             assert session is not None and not session.over
@@ -289,7 +292,7 @@ def test_the_start_screen_sets_up_the_game():
             assert session.levels == (None, "random", "medium")
             text = screen_text(app)
             assert "Seat 1 · random" in text and "Seat 2 · medium" in text and "(target 25)" in text
-            assert "Short rules, target 25" in session.title()
+            assert "Classic rules, target 25" in session.title()
 
     run(scenario)
 
@@ -334,7 +337,7 @@ def test_the_start_screen_keeps_and_says_a_variant_it_has_no_control_for(monkeyp
             await pilot.click("#start")
             await settle(pilot, app)
             assert app.session is not None and app.session.rules == Rules(players=2, target=25, ace_high=True)
-            assert "Ace-high rules, target 25." in app.session.title()
+            assert "Classic rules with ace high (1s rank highest), target 25." in app.session.title()
 
     run(scenario)
 
@@ -617,7 +620,7 @@ def test_the_rules_screen_wraps_its_text_once_and_keeps_the_keys_table_whole():
             rows = {line.split()[0]: line for line in lines if line[:1] in "1←nrEcsq?" and "  " in line}
             assert rows["1-9"].endswith("play that card of your hand")  # key and meaning on one row
             assert rows["←"].endswith("choose a card, play it")
-            assert rows["q"].endswith("quit")
+            assert rows["q"].endswith("quit (a game whose last moves are not saved asks first)")
             start = next(i for i, line in enumerate(lines) if line.startswith("Playing. On your turn"))
             end = lines.index("", start)
             paragraph = lines[start:end]

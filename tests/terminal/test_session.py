@@ -91,7 +91,8 @@ def test_the_settlement_names_the_winning_pair_only_once_it_is_public():
     lines = session.apply_bot(1, PLAYS[parse_card("12c")])
     assert lines == [
         "Seat 1 plays 12c, takes 12o",  # not a caida: 5o came after 12o (R5.1)
-        "Ronda contest decided: seat 1 (pair of 12s) takes 2",  # two 12s played: no other candidate
+        # two 12s played: no other candidate; the 2 is both rondas' (R8.4)
+        "Ronda contest decided: seat 1 (pair of 12s) takes 2 (1 for seat 1's ronda, 1 for your ronda)",
     ]
     assert session.game.scores == [0, 2]
 
@@ -158,7 +159,10 @@ def test_points_taken_back_from_a_side_say_what_it_keeps():
     session.apply_bot(1, DECLARES["ronda"])
     session.apply_bot(2, DECLARES["none"])
     lines = session.apply_bot(3, DECLARES["tringa"])  # a bluff beside the partner's true ronda
-    assert lines[-1] == "Side 1 (seats 1 and 3) scores 6: the other side announced nothing"  # one side: at once
+    assert lines[-1] == (  # one side: at once, the bluff counted until it is exposed (R8.5)
+        "Side 1 (seats 1 and 3) scores 6 (1 for seat 1's ronda, 5 for seat 3's tringa):"
+        " the other side announced nothing"
+    )
     lines = session.act(Challenge(3))
     assert lines[1:] == [
         "Seat 3's tringa is exposed as false",
@@ -259,10 +263,15 @@ def test_choices_are_read_and_bad_ones_named():
 def test_presets_name_the_rules():
     session = Session(Settings.make(2, 0, "random", preset="advanced", seed=1))
     assert session.rules.dealer_duty
-    assert "Advanced rules, target 41. Seed 1." in session.title()
+    assert "Advanced rules: classic with dealer duty (the dealer's last card must capture), target 41. Seed 1." in (
+        session.title()
+    )
     variants = {"ace_high": True, "dealer_duty": True, "target": 30}
     custom = Session(Settings.make(2, 0, "random", variants=variants, seed=1))
-    assert "Rules with ace_high=True, dealer_duty=True, target 30." in custom.title()
+    assert (
+        "Classic rules with ace high (1s rank highest) and dealer duty (the dealer's last card must capture),"
+        " target 30." in custom.title()
+    )
     assert "Classic rules, target 3." in Session(Settings.make(2, 0, "random", variants={"target": 3})).title()
     with pytest.raises(RondaError, match="the four-card preset is played by 2 or 4 players, not 3"):
         Settings.make(3, preset="four-card")

@@ -13,9 +13,10 @@ play's own line, as players call them at the table: "seat 1 plays 5c, takes
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import cast
 
 from ..engine.cards import card_name
-from ..engine.combinations import KIND_ORDER, candidates, describe_strength, hand_combination
+from ..engine.combinations import KIND_ORDER, KIND_VALUE, Kind, candidates, describe_strength, hand_combination
 from ..engine.events import (
     Capture,
     ChallengeMade,
@@ -215,7 +216,8 @@ class Narrator:
     It keeps the public facts of the current deal — declarations, each
     declarer's plays, hands shown by challenges — so that points for
     announcements read "Ronda contest decided: seat 1 (pair of 12s) takes 2", or,
-    when only one side announced, "Seat 1's ronda scores 1: nobody else announced".
+    when only one side announced, "Seat 1's ronda scores 1: nobody else announced"; where more than one
+    declaration counts, what the points are made of follows in brackets.
     The rank is named only when it is public: the declarer's candidates (R8.5)
     narrowed to one, or the hand shown by a challenge (R8.8); otherwise the
     line says "seat 1's ronda takes 2". "Takes" is the side's total for this
@@ -231,8 +233,12 @@ class Narrator:
     Seat 1 declares ronda
     Seat 1's ronda scores 1: nobody else announced
     >>> _ = narrator.feed([Deal(0, 1, 3, (), 24, False), Declaration(0, "ronda"), Declaration(1, "ronda")])
-    >>> narrator.feed([Drop(0, 36), Drop(1, 0), Drop(0, 37), Score(0, 2, "announcement", None)])  # two 12s
-    ['You drop 12o', 'Seat 1 drops 1o', 'You drop 12c', 'Ronda contest decided: you (pair of 12s) take 2']
+    >>> for line in narrator.feed([Drop(0, 36), Drop(1, 0), Drop(0, 37), Score(0, 2, "announcement", None)]):
+    ...     print(line)  # two 12s: the best takes the points of both (R8.4)
+    You drop 12o
+    Seat 1 drops 1o
+    You drop 12c
+    Ronda contest decided: you (pair of 12s) take 2 (1 for your ronda, 1 for seat 1's ronda)
     """
 
     def __init__(self, players: int = 2, me: int | None = None, ace_high: bool = False) -> None:
@@ -327,7 +333,8 @@ class Narrator:
             if len(declaring) == 1 and len(takers) == 1:  # no contest: only one side announced (R8.5)
                 who, _ = self._holder(takers[0])
                 others = "the other side announced nothing" if self.players == 4 else "nobody else announced"
-                lines.append(f"{who} {_verb(who.split(' (')[0], 'score')} {self.given[takers[0]]}: {others}")
+                made_of = self._made_of(takers)
+                lines.append(f"{who} {_verb(who.split(' (')[0], 'score')} {self.given[takers[0]]}{made_of}: {others}")
                 return lines
             parts, kinds = [], []
             for side in takers:
@@ -336,8 +343,38 @@ class Narrator:
                 parts.append(f"{who} {_verb(who.split(' (')[0], 'take')} {self.given[side]}")
             contest = max(kinds, key=lambda k: KIND_ORDER.get(k, 0)).replace("_", " ")
             tie = "a tie — " if len(takers) > 1 else ""
-            lines.append(f"{contest} contest decided: {tie}{', '.join(parts)}")
+            lines.append(f"{contest} contest decided: {tie}{', '.join(parts)}{self._made_of(takers)}")
         return lines
+
+    def _made_of(self, takers: list[int]) -> str:
+        """What the points given are made of, when more than one declaration counts (R8.4: the best takes the
+        points of all), as " (5 for seat 1's tringa, 2 for your double ronda)"; '' when one declaration alone.
+
+        A declaration counts until it is exposed (R8.5: the settlement takes it as true), a bluff too: "seat 1
+        (three 12s) takes 7" against a double ronda ended a game at 0-7 with nothing saying where 7 came from
+        (an audit). Said only when the points given are those the declarations add up to (shared equally, rounded
+        down, between sides tied for the best), so a line never explains a number it does not hold.
+        """
+        live = [
+            seat for seat in range(self.players) if self.declared[seat] not in (None, "none") and not self.exposed[seat]
+        ]
+        if len(live) < 2 or not takers:
+            return ""
+        first = sorted(live, key=lambda seat: self._side_of(seat) not in takers)  # the takers' own first
+        parts = []
+        total = 0
+        for seat in first:
+            kind = cast(Kind, self.declared[seat])
+            total += KIND_VALUE[kind]
+            who = seat_name(seat, self.me)
+            whose = "your" if who == "you" else f"{who}'s"
+            parts.append(f"{KIND_VALUE[kind]} for {whose} {kind.replace('_', ' ')}")
+        share = total // len(takers)
+        if any(self.given[side] != share for side in takers):
+            return ""
+        if len(takers) > 1:
+            return f" ({total} shared: {', '.join(parts)})"
+        return f" ({', '.join(parts)})"
 
     def _holder(self, side: int) -> tuple[str, str]:
         """Who holds a side's winning declaration, in words, and its kind."""

@@ -12,8 +12,9 @@ True
 from __future__ import annotations
 
 import textwrap
+from dataclasses import fields
 
-from ..engine.presets import PRESETS, preset_of
+from ..engine.presets import PRESETS, preset_of, variant_value_text
 from ..engine.rules import Rules
 
 
@@ -186,6 +187,69 @@ def preset_lines() -> list[str]:
     """One line per preset, for ``ronda rules --list``."""
     width = max(len(name) for name in PRESETS)
     return [f"{p.name:<{width}}  {p.summary}" for p in PRESETS.values()]
+
+
+VARIANT_WORDS = {
+    "auto_declare": "auto declare (every hand declares itself)",
+    "ace_high": "ace high (1s rank highest)",
+    "dealer_duty": "dealer duty (the dealer's last card must capture)",
+    "four_card_hands": "four card hands",
+    "transfer_scoring": "transfer scoring (points paid in captured cards)",
+}
+"""A variant that is on, in words: its name on the start screen's box, and what it does where the name alone does
+not say it to a newcomer."""
+
+
+def variant_words(rules: Rules) -> list[str]:
+    """What these rules change from the classic game, the target aside, one phrase a variant, as the start screen
+    names them.
+
+    >>> variant_words(Rules(auto_declare=True, chain_points=(1, 6, 15)))
+    ['auto declare (every hand declares itself)', 'chain points 1-6-15']
+    """
+    classic = Rules(players=rules.players)
+    words = []
+    for field in fields(Rules):
+        name, value = field.name, getattr(rules, field.name)
+        if name in ("players", "target") or value == getattr(classic, name):
+            continue
+        if name in VARIANT_WORDS and value is True:
+            words.append(VARIANT_WORDS[name])
+        elif name == "chain_points":
+            words.append("chain points " + "-".join(map(str, value)))
+        elif name == "undeclared_ronda_penalty":
+            words.append(f"an undeclared ronda costing {value}")
+        else:  # a variant without words of its own yet: its name and value, as --variant takes them
+            words.append(f"{name.replace('_', ' ')} {variant_value_text(value)}")
+    return words
+
+
+def rules_name(rules: Rules, preset: str = "classic") -> str:
+    """The rules in a few words, for a game's heading: "Classic rules", "Classic rules with dealer duty (…)", or
+    the preset chosen, where the rules are that preset's, with what it changes: "Cards rules: classic with
+    transfer scoring (…)". The target is said beside it.
+
+    A heading read "Rules with auto_declare=True, ace_high=True" (the code's words), "Advanced rules" for a game
+    started from a screen that said "Rules classic" with dealer duty ticked, and "Cards rules", a name a newcomer
+    cannot read (an audit). It now says what the start screen said, in its words, and what each variant does.
+
+    >>> rules_name(Rules(ace_high=True, auto_declare=True))
+    'Classic rules with auto declare (every hand declares itself) and ace high (1s rank highest)'
+    >>> rules_name(Rules(transfer_scoring=True), "cards")
+    'Cards rules: classic with transfer scoring (points paid in captured cards)'
+    >>> rules_name(Rules(target=25), "short")
+    'Classic rules'
+    """
+    words = variant_words(rules)
+    if not words:
+        return "Classic rules"
+    with_words = " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+    chosen = PRESETS.get(preset)
+    if chosen is not None and preset != "classic":
+        untargeted = rules.replace(target=chosen.values.get("target", Rules().target))
+        if preset_of(untargeted) == preset:
+            return f"{preset.capitalize()} rules: classic with {with_words}"
+    return f"Classic rules with {with_words}"
 
 
 def rules_summary(rules: Rules) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, TypeVar
@@ -83,11 +84,12 @@ def game_keys(rules: Rules) -> list[tuple[str, str]]:
     keys += [
         (
             "h",
-            "a hint: your best options now, with your chance to win after each and why (kept with the game when saved)",
+            "a hint: your best options now, with your chance to win after each and why (kept with the game when saved);"
+            " Esc puts it away",
         ),
         ("a", "when the game is over: the analysis of your decisions, from what you could see then"),
-        ("p", "when the game is over: play again, with the same choices and the next seed"),
-        ("n", "when the game is over: a new game, from the start screen"),
+        ("p", "when the game is over: play again, with the same choices and the next seed (asked first if not saved)"),
+        ("n", "when the game is over: a new game, from the start screen (asked first if not saved)"),
         ("s", "save the game (resume with: ronda play --resume FILE)"),
         (
             "PgUp PgDn",
@@ -97,7 +99,7 @@ def game_keys(rules: Rules) -> list[tuple[str, str]]:
             " table back, PgDn the hint.",
         ),
         ("?", "these rules"),
-        ("q", "quit"),
+        ("q", "quit (a game whose last moves are not saved asks first)"),
     ]
     return keys
 
@@ -240,6 +242,36 @@ class MessageScreen(Dialog[str]):
 
 
 GAME_OVER_KEYS = "a: analysis of your decisions · p: play again · n: new game · q: quit · s: save"
+
+
+class LeaveQuestion(MessageScreen):
+    """Whether to leave a game whose last moves are not saved: its key again leaves, ``s`` saves first, Esc stays.
+
+    A question on top of whatever screen is up, answered by the next key. It was a line under the board: asked
+    from the rules screen it stood unseen beneath it, and once asked it held for good, so that the command
+    palette's Quit, pressed later after Esc, quit at once with the moves unsaved (an audit).
+    """
+
+    def __init__(self, key: str, question: str, where: str) -> None:
+        doing = LEAVING[key][1]
+        super().__init__(
+            "This game is not saved",
+            [question, where],
+            {key: doing, "s": "save first", "Esc": "back to the game"},
+        )
+        self.key = key
+
+
+LEAVING = {
+    "q": ("Quit without saving? Press q again to quit, or s to save first.", "quit"),
+    "p": (
+        "Play again without saving this game? Press p again to play the next game, or s to save this one first.",
+        "play again",
+    ),
+    "n": ("A new game without saving this one? Press n again for the start screen, or s to save it first.", "new game"),
+}
+"""What leaving a game asks, by the key that leaves it (q quits, p plays again, n starts a new game), and that key's
+answer in the question's keys."""
 
 
 SHORT_FOR_A_HINT = 40
@@ -732,13 +764,13 @@ class RondaApp(App[None]):
         Binding("c", "challenge", "Challenge"),
         Binding("y", "yes", "Yes", show=False),
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("n", "declare('none')", "None", show=False),
+        Binding("n", "declare('none')", "None"),  # in the footer as "New game", once the game is over
         Binding("r", "declare('ronda')", "Ronda", show=False),
         Binding("t", "declare('tringa')", "Tringa", show=False),
         Binding("d", "declare('double_ronda')", "Double ronda", show=False),
         Binding("h", "hint", "Hint"),
-        Binding("a", "analysis", "Analysis", show=False),
-        Binding("p", "again", "Again", show=False),
+        Binding("a", "analysis", "Analysis"),
+        Binding("p", "again", "Play again"),
         *[Binding(str(k), f"number({k})", str(k), show=False) for k in range(10)],
     ]
 
@@ -775,7 +807,6 @@ class RondaApp(App[None]):
         self.hint = ""
         """The last hint's text: shown while it is the note (until the decision it is for is taken)."""
         self._rounds_shown = 0
-        self._quit_asked = False
         self._mark_timer: Timer | None = None
 
     # ----------------------------------------------------------- layout
@@ -814,7 +845,7 @@ class RondaApp(App[None]):
         try:
             session = Session(settings)
             if self.session is not None:
-                session.sitting = self.session.sitting + 1
+                self.session.followed_by(session)
         except (RondaError, ValueError) as error:
             self.settings = settings
             self.push_screen(SetupScreen(settings), self._settings_chosen)
@@ -823,18 +854,25 @@ class RondaApp(App[None]):
         self.start(session)
 
     def start(self, session: Session) -> None:
-        """Show a new session: fresh seat boxes and log, then let the bots play up to the human's turn."""
+        """Show a new session: fresh seat boxes and log, then let the bots play up to the human's turn.
+
+        Nothing said about the game before carries over: "The game is over: p plays again…", said to a key
+        pressed at the end of the last game, stood over the new game's first prompt after p (an audit).
+        """
         self.session = session
         self.settings = session.settings
         self._rounds_shown = len(session.rounds)
         self.challenging = False
         self.confirming = None
         self.queued = []
+        self.error = ""
+        self.hint = ""
         self._unmark()
         seats = self.query_one("#seats", Horizontal)
         seats.remove_children()
         seats.mount_all([SeatBox(seat) for seat in range(session.rules.players) if seat != session.human])
         self.query_one(PlayLog).reset()
+        self.refresh_bindings()  # the footer: the keys of a game being played (footer_label)
         self.log_lines([session.title(), *session.lines])
         self.note = f"Resumed {session.saved_to}" if session.saved_to else ""
         self.refresh_board()
@@ -982,7 +1020,6 @@ class RondaApp(App[None]):
             return
         self.challenging = False
         self.confirming = None
-        self._quit_asked = False
         try:
             lines = session.act(action)
         except IllegalMove as error:
@@ -1087,6 +1124,7 @@ class RondaApp(App[None]):
 
     async def _game_over(self, session: Session) -> None:
         self.refresh_board()
+        self.refresh_bindings()  # the footer: the keys of a finished game (footer_label)
         lines = session.result()
         for summary in session.round_tallies():
             lines += summary.lines(session.rules.players, session.human)
@@ -1109,7 +1147,7 @@ class RondaApp(App[None]):
         elif answer == "s":
             self.action_save()
         elif answer == "q":
-            self.exit()
+            self.leave("q", self.exit)
 
     # ----------------------------------------------------------- keys
 
@@ -1238,6 +1276,11 @@ class RondaApp(App[None]):
         self.human(Challenge(target))
 
     def action_cancel(self) -> None:
+        """Esc: no challenge after all, the keys kept for your turn forgotten, or the hint put away.
+
+        A hint closes on Esc as the rules and the summaries do; it stayed in the play-by-play's place until the
+        decision was taken, and a person who had read it pressed Esc to see the play-by-play (an audit).
+        """
         if self.challenging or self.confirming is not None:
             self.challenging = False
             self.confirming = None
@@ -1246,6 +1289,9 @@ class RondaApp(App[None]):
             self.refresh_board()
         elif self.queued:
             self.queued = []
+            self.refresh_board()
+        elif self.hint and self.note == self.hint:
+            self.note = ""
             self.refresh_board()
 
     def action_save(self) -> None:
@@ -1300,12 +1346,16 @@ class RondaApp(App[None]):
         self.push_screen(AnalysisScreen(session))
 
     def action_again(self) -> None:
-        if self.session is not None and self.session.over:
-            self.start(self.session.again())
+        session = self.session
+        if session is not None and session.over:
+            self.leave("p", lambda: self.start(session.again()))
 
     def action_new_game(self) -> None:
         if self.session is not None and not self.session.over:
             return
+        self.leave("n", self._new_game)
+
+    def _new_game(self) -> None:
         settings = self.session.settings if self.session is not None else self.settings
         if self.session is not None:
             settings = Settings(
@@ -1320,14 +1370,54 @@ class RondaApp(App[None]):
         self.push_screen(SetupScreen(settings), self._settings_chosen)
 
     async def action_quit(self) -> None:
-        """Quit; a game in progress with moves not yet saved asks for a second ``q`` first."""
+        """Quit, by q, Ctrl+Q or the command palette's Quit: a game with moves not yet saved asks first."""
+        self.leave("q", self.exit)
+
+    def leave(self, key: str, go: Callable[[], object]) -> None:
+        """Leave the game by ``key`` (q quits, p plays again, n starts a new game): at once if nothing would be lost,
+        else once :class:`LeaveQuestion` is answered with ``key`` again; ``s`` there saves the game instead.
+
+        A finished game asks as one in progress does: its last moves are as easily lost. Saving it unasked was
+        the other way, and the wrong one: a save writes two files, where a player who never pressed s expects
+        none, and a player who saved at the first move and played to the end found the file still holding
+        no move, with nothing said (an audit). The start screen is past asking: the game was left to reach it.
+        """
+        screen = self.screen
+        if isinstance(screen, LeaveQuestion):
+            if screen.key == key:
+                screen.dismiss(key)  # its own key again, read as the app's binding before the question saw it
+                return
+            screen.dismiss(None)
         session = self.session
-        unsaved = session is not None and not session.over and session.unsaved()
-        if unsaved and not self._quit_asked:
-            self._quit_asked = True
-            self.refuse("Quit without saving? Press q again to quit, or s to save first.")
+        if session is None or not session.unsaved() or isinstance(screen, SetupScreen):
+            go()
             return
-        self.exit()
+        path = session.save_path(self.save_path)
+        where = f"s saves it to {path}." if path is not None else "s saves it to a new file named by the date and time."
+
+        def answered(answer: str | None) -> None:
+            if answer == key:
+                go()
+            elif answer == "s":
+                self.action_save()
+
+        self.push_screen(LeaveQuestion(key, LEAVING[key][0], where), answered)
+
+    def footer_label(self, action: str, label: str) -> str | None:
+        """A key's label in the footer now, or ``None`` to leave it out: the keys of a game being played while it
+        is, the keys of a finished game (analysis, play again, new game) once it is over.
+
+        The footer of a finished game offered "⏎ Play / declare  c Challenge  h Hint", keys with nothing left to
+        do (an audit); n, a and p, the keys that lead on, were only said in the prompt.
+        """
+        over = self.session is not None and self.session.over
+        if action in ("confirm", "challenge", "hint"):
+            return None if over else label
+        if action == "declare('none')":
+            return "New game" if over else None
+        if action in ("again", "analysis"):
+            return label if over else None
+        return label
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Game keys wait while another screen (start, help, summary) is on top; Tab and the rest always work."""

@@ -42,7 +42,7 @@ from ...engine.errors import BotError, IllegalActionError, InputError, RondaErro
 from ...engine.events import Capture, Drop, Event, GameOver, Raise, RoundStart
 from ...engine.game import DECLARE, OVER, PLAY, WAITING, Game
 from ...engine.jsontext import read_json
-from ...engine.presets import PRESETS, preset_of, preset_rules, variant_value_text
+from ...engine.presets import PRESETS, preset_rules
 from ...engine.record import dumps_record, load_record, replay, write_atomically
 from ...engine.rules import Rules
 from ...engine.view import SeatView
@@ -50,7 +50,7 @@ from ...presentation.challenge import ChallengeOption, challenge_options, challe
 from ...presentation.coaching import hint_lines, slips_lines, summary_lines
 from ...presentation.messages import listed
 from ...presentation.narration import Narrator, seat_name, side_name
-from ...presentation.rules_text import rules_summary, rules_text
+from ...presentation.rules_text import rules_name, rules_summary, rules_text
 from ...presentation.summary import RoundTally, Tally
 
 DEFAULT_LEVEL = "medium"
@@ -228,6 +228,8 @@ class Session:
         self.saved_to: Path | None = None
         self.sitting = 1
         """This game's number among those played in one run of ``ronda play`` (play again, a new game)."""
+        self.resumed_from: Path | None = None
+        """The file the run's first game was resumed from: it names the games played after it (:meth:`save_path`)."""
         self.last_play: PlayMark | None = None
         """The latest card played by anyone (R4.4: public), with the cards it took."""
         self.hints: list[Hint] = []
@@ -348,17 +350,9 @@ class Session:
         rules = self.rules
         others = ", ".join(self.name(s) for s in range(rules.players) if s != self.human)
         partner = f", your partner is seat {(self.human + 2) % 4}" if rules.players == 4 else ""
-        name = preset_of(rules) or preset_of(rules.replace(target=Rules().target))
-        if name:
-            kind = f"{name.capitalize()} rules"
-        else:
-            values = rules.to_dict().items()
-            kind = "Rules with " + ", ".join(
-                f"{k}={variant_value_text(v)}" for k, v in values if k not in ("players", "target")
-            )
         return (
             f"Ronda, {rules.players} players: you are seat {self.human}{partner}; bots: {others}. "
-            f"{kind}, target {rules.target}. Seed {self.seed}."
+            f"{rules_name(rules, self.settings.preset)}, target {rules.target}. Seed {self.seed}."
         )
 
     def scores_text(self) -> str:
@@ -641,12 +635,15 @@ class Session:
     def save_path(self, asked: str | Path | None) -> Path | None:
         """Where a save with no path of its own writes this game (``None``: a new dated name).
 
-        The file it was resumed from or last saved to; else ``asked`` (``--save``), numbered from the second
-        game of a run ("game-2.json"): the path names the first game, and playing again once wrote the next
-        game over the finished one without a word.
+        The file it was resumed from or last saved to; else ``asked`` (``--save``) or the file the run's first
+        game was resumed from, numbered from the second game of a run ("game-2.json"): the path names the first
+        game, and playing again once wrote the next game over the finished one without a word. A game played
+        after a resumed one was saved under a dated name, where ``--help`` promised "game-2.json" (an audit).
         """
         if self.saved_to is not None:
             return self.saved_to
+        if asked is None:
+            asked = self.resumed_from
         if asked is None:
             return None
         path = Path(asked)
@@ -723,14 +720,19 @@ class Session:
                 raise
             raise RondaError(f"{side}: {error} (--level chooses others)") from None
         session.hints = hints
-        session.saved_to = Path(path)
+        session.saved_to = session.resumed_from = Path(path)
         session._saved_events = len(session.game.events)
         return session
 
     def again(self) -> Session:
         """A new game with the same choices and the next seed."""
-        session = Session(replace(self.settings, rules=self.rules, seed=self.seed + 1))
+        return self.followed_by(Session(replace(self.settings, rules=self.rules, seed=self.seed + 1)))
+
+    def followed_by(self, session: Session) -> Session:
+        """``session``, numbered as the game after this one in the same run and saved by the same name
+        (:meth:`save_path`): played again, or a new game from the start screen."""
         session.sitting = self.sitting + 1
+        session.resumed_from = self.resumed_from
         return session
 
 

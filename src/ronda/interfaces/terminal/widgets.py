@@ -51,9 +51,40 @@ class SessionWidget(Widget):
 
 
 class ScoreBar(SessionWidget):
-    """Scores and target, round and deal, dealer, stock, whose turn: one line."""
+    """Scores and target, round and deal, dealer, stock, whose turn: one line.
+
+    Where the line is longer than the terminal is wide, whose turn it is is left out: the prompt under the hand
+    and the heavy border of the box whose turn it is say it too. With three players at 80 columns "Your turn"
+    went onto a second line of its own (an audit), a line the board needs.
+    """
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return len(self._text(width).wrap(self.app.console, max(width, 1)))
 
     def render(self) -> Text:
+        return self._text(self.size.width)
+
+    def _text(self, width: int) -> Text:
+        text = self._facts()
+        turn = self._turn()
+        if not width or cell_len(text.plain) + cell_len(turn.plain) <= width:
+            text.append_text(turn)
+        return text
+
+    def _turn(self) -> Text:
+        """' │ Your turn', ' │ Seat 2 to play', ' │ Game over', or nothing between deals."""
+        session = self.session
+        if session is None:
+            return Text("")
+        view = session.view
+        if view.phase in (DECLARE, PLAY):
+            turn = "Your turn" if view.turn == session.human else f"Seat {view.turn} to {_doing(view.phase)}"
+            return Text(f" │ {turn}", style="bold #ffd700" if view.turn == session.human else "")
+        if session.over:
+            return Text(" │ Game over", style="bold")
+        return Text("")
+
+    def _facts(self) -> Text:
         session = self.session
         if session is None:
             return Text("")
@@ -67,11 +98,6 @@ class ScoreBar(SessionWidget):
         text.append(f" (target {session.rules.target})", style="dim")
         text.append(f" │ Round {view.round + 1} · deal {view.deal + 1}/{view.deals_in_round}")
         text.append(f" │ Stock {view.stock}")
-        if view.phase in (DECLARE, PLAY):
-            turn = "Your turn" if view.turn == session.human else f"Seat {view.turn} to {_doing(view.phase)}"
-            text.append(f" │ {turn}", style="bold #ffd700" if view.turn == session.human else "")
-        elif session.over:
-            text.append(" │ Game over", style="bold")
         return text
 
 
@@ -98,7 +124,13 @@ class SeatBox(SessionWidget):
         self.set_class(session.rules.players == 4, "four")  # three boxes share a row: no padding to spare
         super().show(session)
 
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return len(self._text(width).wrap(self.app.console, max(width, 1)))
+
     def render(self) -> Text:
+        return self._text(self.size.width)
+
+    def _text(self, width: int) -> Text:
         session = self.session
         if session is None:
             return Text("")
@@ -108,11 +140,9 @@ class SeatBox(SessionWidget):
         if session.rules.players == 4:
             partner = " · partner" if not view.is_opponent(self.seat) else ""
             text = Text(f"{session.levels[self.seat]}{partner}\n")
-            text.append_text(backs(count))
-            text.append(f" {count} · pile {pile}")
         else:
-            text = backs(count)
-            text.append(f" {count} in hand · pile {pile}")
+            text = Text()
+        text.append_text(self._hand_line(count, pile, width))
         declared = session.declaration_text(self.seat)
         text.append("\n")
         if declared:
@@ -120,6 +150,22 @@ class SeatBox(SessionWidget):
             text.append_text(coloured(f"declared {declared}", style="bold #ff8a80" if exposed else "bold #80cbc4"))
         else:
             text.append("to declare" if view.phase == DECLARE else "", style="dim")
+        return text
+
+    def _hand_line(self, count: int, pile: int, width: int) -> Text:
+        """The cards face down, their number and the side's pile, in the first of these forms that fits the box's
+        ``width``: "▮▮▮ 3 in hand · pile 0", "▮▮▮ 3 · pile 0", then the pile on a line of its own.
+
+        Three boxes share a row of 80 columns beside the play-by-play, and the first form wrapped there as
+        "▮▮▮ 3 in hand · pile" over "0", the pile's number cut from its word (an audit).
+        """
+        forms = [f" {count} · pile {pile}", f" {count}\npile {pile}"]
+        if self.session is not None and self.session.rules.players != 4:
+            forms.insert(0, f" {count} in hand · pile {pile}")
+        drawn = max(count, 1)  # backs() draws an empty hand as one "—"
+        fits = [form for form in forms if drawn + cell_len(form.split("\n")[0]) <= width]
+        text = backs(count)
+        text.append(forms[0] if not width else fits[0] if fits else forms[-1])  # no width yet: laid out again
         return text
 
 
@@ -286,6 +332,16 @@ class PlayLog(RichLog):
     lines come after the log was emptied for a new game (the pane keeps its
     size then, so no resize would come to draw them). A line is never cut or
     broken inside "seat 1" or "+1 (caida)".
+
+    Lines that come while the pane is hidden (a hint has its place beside the
+    board) have no width to be drawn at: they wait, counted, and are drawn when
+    the pane is shown again. A newcomer's audit saw "You play 4c, take 4b"
+    missing after a hint: the pane came back at the width its other lines were
+    drawn at, so nothing drew the line that came while it was away.
+
+    A pane scrolled to its last line stays there when the terminal changes
+    size: made shorter, it showed its first lines and "Game over" was out of
+    sight until scrolled to (an audit).
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -293,33 +349,48 @@ class PlayLog(RichLog):
         self.entries: list[str] = []
         self._drawn_width = 0
         """The width the lines on screen were drawn at; 0 before the pane has one."""
+        self._drawn = 0
+        """How many of :attr:`entries` are drawn: the others came while the pane had no width."""
+        self._at_end = True
+        """Whether the last line was in sight the last time the pane scrolled: kept there when its size changes."""
 
     def add(self, lines: list[str]) -> None:
         self.entries += lines
-        width = self.scrollable_content_region.width
-        if not width:
-            return  # not laid out yet: the first resize draws them all
-        if width != self._drawn_width:
-            self._redraw(width)
-        else:
-            for line in lines:
-                self._draw(line, width)
+        self._catch_up()
 
     def reset(self) -> None:
         """Empty the log for a new game; the pane keeps its width, so what is added next is drawn at once."""
         self.entries = []
+        self._drawn = 0
         self.clear()
 
     def on_resize(self, event: Resize) -> None:
+        self._catch_up()
+        if self._at_end:
+            self.scroll_end(animate=False, x_axis=False)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._at_end = new_value >= self.max_scroll_y
+
+    def _catch_up(self) -> None:
+        """Draw what is not drawn yet, all of it again if the width changed; nothing while the pane has no width."""
         width = self.scrollable_content_region.width
-        if width and width != self._drawn_width:
+        if not width:
+            return  # hidden, or not laid out yet: its next resize draws what waits
+        if width != self._drawn_width:
             self._redraw(width)
+            return
+        for line in self.entries[self._drawn :]:
+            self._draw(line, width)
+        self._drawn = len(self.entries)
 
     def _redraw(self, width: int) -> None:
         self.clear()
         self._drawn_width = width
         for line in self.entries:
             self._draw(line, width)
+        self._drawn = len(self.entries)
 
     def _draw(self, line: str, width: int) -> None:
         style = ""
@@ -353,7 +424,7 @@ class KeyFooter(Footer):
     then that with the command palette's key alone, ``^p`` without its word.
     """
 
-    SHORT_LABELS: ClassVar[dict[str, str]] = {"confirm": "Play"}
+    SHORT_LABELS: ClassVar[dict[str, str]] = {"confirm": "Play", "again": "Again", "declare('none')": "New"}
     """A key's label in the compact forms, by its action, where the full one ("Play / declare") costs too much."""
 
     DEFAULT_CSS = "KeyFooter.-compact FooterKey.-command-palette { margin-right: 0; }"
@@ -367,6 +438,18 @@ class KeyFooter(Footer):
     def compose(self) -> ComposeResult:
         self._width = self.app.size.width
         children = compose(self, super().compose())
+        label_now = getattr(self.app, "footer_label", None)
+        if label_now is not None:  # the keys that do something now, as they are called now (RondaApp.footer_label)
+            kept = []
+            for child in children:
+                if hasattr(child, "key_display"):
+                    key = cast(_FooterKey, child)
+                    label = label_now(key.action, key.description)
+                    if label is None:
+                        continue
+                    key.description = label
+                kept.append(child)
+            children = kept
         keys = [cast(_FooterKey, child) for child in children if hasattr(child, "key_display")]
         shown = [key.key_display for key in keys]
         full = [key.description for key in keys]
