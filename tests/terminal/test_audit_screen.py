@@ -184,7 +184,7 @@ def test_leaving_a_finished_game_with_moves_not_saved_asks_first(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--save mygame.json``, s at the first move, then to the end: p, n and q left it at once, and the file kept
-    the game as it was at the first move."""
+    the game as it was at the first move. A game never saved is not kept: p after it asks nothing."""
     monkeypatch.chdir(tmp_path)
 
     async def scenario() -> None:
@@ -216,6 +216,12 @@ def test_leaving_a_finished_game_with_moves_not_saved_asks_first(
             await settle(pilot, app)
             assert app.session is not None and not app.session.over and app.session.sitting == 2
         assert saved["rounds"][0]["actions"] == []
+        app = RondaApp(session=bluff_session("11o 11c 2b"))
+        async with app.run_test(size=(100, 32)) as pilot:
+            await called_bluff(pilot, app)
+            await pilot.press("p")
+            await settle(pilot, app)
+            assert app.session is not None and not app.session.over and app.session.sitting == 2
         finished = json.loads((tmp_path / "mygame.json").read_text())
         assert finished["rounds"][0]["actions"][-1] == {"seat": 0, "challenge": 1}  # the game to its end
 

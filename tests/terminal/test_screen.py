@@ -152,8 +152,6 @@ def test_after_play_again_the_play_by_play_tells_the_new_game() -> None:
             await settle(pilot, app)
             assert "Game over" in screen_text(app)
             await pilot.press("p")
-            await pilot.pause()
-            await pilot.press("p")  # the game is not saved: asked, p again plays on
             await first_moves_on_screen(pilot, app)
             assert "You challenge seat 1" not in play_by_play(app)  # the last game's story is gone
 

@@ -1380,7 +1380,9 @@ class RondaApp(App[None]):
         A finished game asks as one in progress does: its last moves are as easily lost. Saving it unasked was
         the other way, and the wrong one: a save writes two files, where a player who never pressed s expects
         none, and a player who saved at the first move and played to the end found the file still holding
-        no move, with nothing said (an audit). The start screen is past asking: the game was left to reach it.
+        no move, with nothing said (an audit). But p and n after a game never kept in a file (never saved, not
+        resumed) go at once: that player was not keeping it, and a question at every play again would tax the
+        commonest key; q still asks. The start screen is past asking: the game was left to reach it.
         """
         screen = self.screen
         if isinstance(screen, LeaveQuestion):
@@ -1389,7 +1391,8 @@ class RondaApp(App[None]):
                 return
             screen.dismiss(None)
         session = self.session
-        if session is None or not session.unsaved() or isinstance(screen, SetupScreen):
+        not_kept = session is not None and session.over and key != "q" and session.saved_to is None
+        if session is None or not session.unsaved() or isinstance(screen, SetupScreen) or not_kept:
             go()
             return
         path = session.save_path(self.save_path)
