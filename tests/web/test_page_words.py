@@ -374,3 +374,46 @@ console.log(JSON.stringify(out));""",
             "الحاسوب 2 يكشف يده كما وُزّعت: 5o 5c 5e — الإعلان كاذب",
         ],
     }
+
+
+def test_a_contests_points_say_what_they_are_made_of(tmp_path: Path) -> None:
+    """An audit: "takes 7" against a double ronda ended a game at 0-7 with nothing saying that 7 is the tringa's 5
+    and the bluffed double ronda's 2 (R8.4: the best takes the points of all, a bluff not yet exposed too). The page
+    says it as the terminal does; a declaration exposed as false counts for nothing and is not named, and a tie's
+    shared points are not explained."""
+    said = page_says(
+        tmp_path,
+        """const out = {};
+const seats = [0, 1].map((seat) => ({ seat, kind: "bot", level: "medium" }));
+const line = (me, events) => {
+  const narrator = new narrate.Narrator(narrate.namer({ players: 2, seats }, me));
+  let told = null;
+  for (const event of events) told = narrator.push(event) ?? told;
+  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
+};
+const deal = { type: "deal", deal: 0, hand_size: 4, stock: 32, table: [], last: false };
+const declare = (seat, declaration) => ({ type: "declare", seat, declaration });
+const score = (side, points) => ({ type: "score", side, points, reason: "announcement", seat: null });
+for (const language of ["en", "fr", "ar"]) {
+  i18n.setLanguage(language);
+  out[language] = [
+    line(0, [deal, declare(0, "double_ronda"), declare(1, "tringa"), score(1, 7)]),
+    line(1, [deal, declare(0, "ronda"), declare(1, "tringa"), score(1, 6)]),
+    line(0, [deal, declare(0, "ronda"), declare(1, "tringa"), { type: "exposure", seat: 1, declaration: "tringa" },
+      score(0, 1)]),
+    line(0, [deal, declare(0, "ronda"), declare(1, "ronda"), score(0, 1)]),
+  ];
+}
+console.log(JSON.stringify(out));""",
+    )
+    assert isinstance(said, dict)
+    assert said["en"] == [
+        "Ronda contest decided: Bot 2 +7 (5 for Bot 2's tringa, 2 for your double ronda)",
+        "Ronda contest decided: You +6 (5 for your tringa, 1 for Bot 1's ronda)",
+        "Ronda contest decided: You +1",
+        "Ronda contest decided: You +1",
+    ]
+    assert (
+        said["fr"][0] == "Duel d'annonces tranché : Robot 2 +7 (5 pour la tringa de Robot 2, 2 pour votre double ronda)"
+    )
+    assert said["ar"][1].endswith("(5 لـترينكا الخاصة بك، 1 لـروندا الحاسوب 1)"), said["ar"][1]

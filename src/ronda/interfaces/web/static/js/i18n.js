@@ -220,6 +220,7 @@ const en = {
   n_score: "{side} {points} — {reason}",
   n_contest: "Ronda contest decided: {side} {points}",
   n_announce_scored: "{side} {points} for the announcement",
+  n_part: "{points} for {name}'s {kind}", n_part_you: "{points} for your {kind}",
   n_taken_back: "{side} {points}: announcement points taken back",
   // A play's points that went to its opponents (a failed dealer duty), on the play's line: "— dealer duty failed:
   // Seat 2 +5, Seat 3 +5". {takers} ends it: each further side is added after a listComma.
@@ -541,6 +542,7 @@ const fr = {
   n_score: "{side} {points} — {reason}",
   n_contest: "Duel d'annonces tranché : {side} {points}",
   n_announce_scored: "{side} {points} pour l'annonce",
+  n_part: "{points} pour la {kind} de {name}", n_part_you: "{points} pour votre {kind}",
   n_taken_back: "{side} {points} : points d'annonce repris",
   n_play_failed: "{reason} manqué : {takers}",
   n_transfer: "{payer} → {payee} : {cards} cartes ({reason})", n_transfer_one: "{payer} → {payee} : {cards} carte ({reason})", n_owed: "— {owed} encore dues",
@@ -857,6 +859,7 @@ const ar = {
   n_score: "{side} {points} — {reason}",
   n_contest: "حُسم تنافس الإعلانات: {side} {points}",
   n_announce_scored: "{side} {points} للإعلان",
+  n_part: "{points} لـ{kind} {name}", n_part_you: "{points} لـ{kind} الخاصة بك",
   n_taken_back: "{side} {points}: استُرجعت نقاط الإعلان",
   n_play_failed: "فشل {reason}: {takers}",
   n_transfer: "{payer} ← {payee}: {cards} ورقة ({reason})", n_transfer_one: "{payer} ← {payee}: ورقة واحدة ({reason})", n_transfer_two: "{payer} ← {payee}: ورقتان ({reason})", n_transfer_few: "{payer} ← {payee}: {cards} أوراق ({reason})", n_owed: "— {owed} دين باقٍ",

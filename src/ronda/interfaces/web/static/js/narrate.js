@@ -64,6 +64,8 @@ function toSide(name) {
   return name.startsWith("ال") ? `لل${name.slice(2)}` : `لـ${name}`;
 }
 
+/** Points of each combination (R8.1), as the engine's KIND_VALUE. */
+const KIND_POINTS = { ronda: 1, double_ronda: 2, tringa: 5 };
 const PLAY_REASONS = new Set(["caida", "chain", "missa", "dealer_duty"]);
 // Points keep their sign on the left in right-to-left text too (a left-to-right isolate).
 const signed = (points) => `\u2066${points >= 0 ? "+" : ""}${points}\u2069`;
@@ -96,6 +98,7 @@ export class Narrator {
     this.playSide = null; // the side of the seat whose play `lastPlay` tells
     this.failed = false; // `lastPlay` already names the opponents its points went to (a failed dealer duty)
     this.declared = new Map(); // seat → kind, this deal
+    this.exposed = new Set(); // seats whose declaration was shown false, this deal
     this.serial = 0;
     this.trimmed = false; // lines forgotten past KEPT_LINES: the play-by-play says so at its top
   }
@@ -132,6 +135,22 @@ export class Narrator {
     return line;
   }
 
+  /** What an announcement's points are made of where more than one declaration counts (R8.4: the best takes the
+   * points of all, a bluff not yet exposed included), as the terminal says it: " (5 for Bot 2's tringa, 2 for your
+   * double ronda)"; "" where one declaration alone, or where the points are not those the declarations add up to
+   * (a tie shares them), so that a line never explains a number it does not hold. */
+  madeOf(event) {
+    const sideOf = (seat) => (this.names.players === 4 ? seat % 2 : seat);
+    const live = [...this.declared].filter(([seat, kind]) => kind !== "none" && !this.exposed.has(seat));
+    if (live.length < 2) return "";
+    const total = live.reduce((sum, [, kind]) => sum + (KIND_POINTS[kind] ?? 0), 0);
+    if (total !== event.points) return "";
+    live.sort(([a], [b]) => (sideOf(a) !== event.side) - (sideOf(b) !== event.side));
+    const parts = live.map(([seat, kind]) =>
+      this.said("n_part", seat, { points: KIND_POINTS[kind], name: this.names.seatName(seat), kind: kindWord(kind) }));
+    return ` (${parts.join(t("listComma"))})`;
+  }
+
   describe(event) {
     const { seatName, sideName, isMine, isMySide } = this.names;
     const name = event.seat !== undefined && event.seat !== null ? seatName(event.seat) : "";
@@ -142,6 +161,7 @@ export class Narrator {
         return { parts: parts(this.said("n_round", event.dealer, { round: event.round + 1, name: seatName(event.dealer) })), tone: "head" };
       case "deal": {
         this.declared.clear();
+        this.exposed.clear();
         this.lastPlay = null;
         let text = t(event.last ? "n_deal_last" : "n_deal", { deal: event.deal + 1, size: event.hand_size, stock: event.stock });
         // In the felt's order (by rank, then suit), so that the line and the table beside it agree.
@@ -199,7 +219,7 @@ export class Narrator {
           const sides = new Set([...this.declared].filter(([, kind]) => kind !== "none")
             .map(([seat]) => (this.names.players === 4 ? seat % 2 : seat)));
           if (event.points < 0) text = t("n_taken_back", { side, points });
-          else text = t(sides.size > 1 ? "n_contest" : "n_announce_scored", { side, points });
+          else text = t(sides.size > 1 ? "n_contest" : "n_announce_scored", { side, points }) + this.madeOf(event);
         } else {
           text = t("n_score", { side, points, reason: t(`r_${event.reason}`) });
         }
@@ -212,6 +232,7 @@ export class Narrator {
           tone: "score",
         };
       case "exposure":
+        this.exposed.add(event.seat);
         return { parts: parts(this.said("n_exposed", event.seat, { name, kind: kindWord(event.declaration) })), tone: "alert" };
       case "challenge":
         return {
