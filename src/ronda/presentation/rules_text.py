@@ -253,13 +253,25 @@ def rules_name(rules: Rules, preset: str = "classic") -> str:
 
 
 def rules_summary(rules: Rules) -> str:
-    """A short reminder of the rules (a few lines), for help screens."""
+    """A short reminder of the rules (a few lines), for help screens: every variant in play changes or adds its line
+    (a help that left out dealer duty, four-card hands or points paid in cards described another game).
+
+    >>> for line in rules_summary(Rules(dealer_duty=True, transfer_scoring=True)).splitlines()[-2:]:
+    ...     print(line)
+    Dealer duty: the dealer's last card must capture (a 12: +5 for the dealer); a 1 or no capture: +5 to each opponent.
+    Points are paid in cards: each point moves a card from the payer's pile; the target counts at a round's end.
+    """
+    combos = "Ronda = pair (1), tringa = three of a kind (5)"
+    if rules.four_card_hands:
+        combos += ", double ronda = two pairs or four of a kind in a four-card hand (2)"
+    if rules.ace_high:
+        combos += "; 1s rank highest"
     announcing = (
         # With auto_declare every hand declares what it holds by itself (R8.2): no bluff, no penalty, no challenge.
-        ["Ronda = pair (1), tringa = three of a kind (5): each hand declares itself at the deal; the best takes all."]
+        [f"{combos}: each hand declares itself at the deal; the best takes all."]
         if rules.auto_declare
         else [
-            "Ronda = pair (1), tringa = three of a kind (5): announce at the deal; the best takes all.",
+            f"{combos}: announce at the deal; the best takes all.",
             "False or hidden announcements pay penalties. A wrong challenge loses the game.",
         ]
     )
@@ -275,5 +287,15 @@ def rules_summary(rules: Rules) -> str:
             2,
             f"Chain: the next players may raise a caida with the same rank ({rules.chain_points[1]}, "
             f"{rules.chain_points[2]}).",
+        )
+    if rules.dealer_duty:
+        lines.append(
+            "Dealer duty: the dealer's last card must capture (a 12: +5 for the dealer); "
+            "a 1 or no capture: +5 to each opponent."
+        )
+    if rules.transfer_scoring:
+        lines.append(
+            "Points are paid in cards: each point moves a card from the payer's pile; "
+            "the target counts at a round's end."
         )
     return "\n".join(lines)
