@@ -210,6 +210,19 @@ console.log(JSON.stringify(out));""",
     assert said["ar"] == ["لاعب بلا اسم محفوظ لا يُصنَّف — احفظ اسمًا لتُصنَّف.", "المباريات مع الحاسوب لا تُحتسب."]
 
 
+LAST_LINE = """
+const seats = (players) => [...Array(players).keys()].map((seat) => ({ seat, kind: "bot", level: "medium" }));
+const line = (players, me, events) => {
+  const narrator = new narrate.Narrator(narrate.namer({ players, seats: seats(players) }, me));
+  let told = null;
+  for (const event of events) told = narrator.push(event) ?? told;
+  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
+};
+"""
+"""For a script of :func:`page_says`: ``line(players, me, events)``, the last line the page's play-by-play tells
+seat ``me`` (``null``: a watcher) after ``events``, its cards by their codes, among bots."""
+
+
 def test_a_failed_dealer_duty_names_the_opponents_who_score_it(tmp_path: Path) -> None:
     """An audit: a dealer's last card that captured nothing read "You drop 10c — dealer duty +5" to the dealer (and
     "… — dealer duty +5 — dealer duty +5" with three players), in each language, though the 5 went to each opposing
@@ -218,14 +231,9 @@ def test_a_failed_dealer_duty_names_the_opponents_who_score_it(tmp_path: Path) -
     said = page_says(
         tmp_path,
         """const out = {};
-const seats = (players) => [...Array(players).keys()].map((seat) => ({ seat, kind: "bot", level: "medium" }));
-const line = (players, me, events) => {
-  const narrator = new narrate.Narrator(narrate.namer({ players, seats: seats(players) }, me));
-  let told = null;
-  for (const event of events) told = narrator.push(event) ?? told;
-  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
-};
-const calls = (players, me, events) => events.map((event) =>
+"""
+        + LAST_LINE
+        + """const calls = (players, me, events) => events.map((event) =>
   narrate.shout(event, narrate.namer({ players, seats: seats(players) }, me)))
   .filter(Boolean).map((call) => plain(call.text));
 const drop = (seat) => ({ type: "drop", seat, card: "10c" });
@@ -334,22 +342,17 @@ def test_a_hand_shown_before_a_win_is_told_against_its_declaration(tmp_path: Pat
     said = page_says(
         tmp_path,
         """const out = {};
-const seats = [0, 1].map((seat) => ({ seat, kind: "bot", level: "medium" }));
-const line = (me, events) => {
-  const narrator = new narrate.Narrator(narrate.namer({ players: 2, seats }, me));
-  let told = null;
-  for (const event of events) told = narrator.push(event) ?? told;
-  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
-};
-const declare = (declaration) => ({ type: "declare", seat: 1, declaration });
+"""
+        + LAST_LINE
+        + """const declare = (declaration) => ({ type: "declare", seat: 1, declaration });
 const show = (hand) => ({ type: "show", seat: 1, hand });
 for (const language of ["en", "fr", "ar"]) {
   i18n.setLanguage(language);
   out[language] = [
-    line(0, [declare("tringa"), show(["5e", "5o", "5c"])]),
-    line(1, [declare("ronda"), show(["12e", "5o", "7c"])]),
-    line(0, [declare("double_ronda"), show(["7b", "5o", "7e", "5c"])]),
-    line(0, [declare("ronda"), show(["5o", "5c", "5e"])]),
+    line(2, 0, [declare("tringa"), show(["5e", "5o", "5c"])]),
+    line(2, 1, [declare("ronda"), show(["12e", "5o", "7c"])]),
+    line(2, 0, [declare("double_ronda"), show(["7b", "5o", "7e", "5c"])]),
+    line(2, 0, [declare("ronda"), show(["5o", "5c", "5e"])]),
   ];
 }
 console.log(JSON.stringify(out));""",
@@ -384,24 +387,19 @@ def test_a_contests_points_say_what_they_are_made_of(tmp_path: Path) -> None:
     said = page_says(
         tmp_path,
         """const out = {};
-const seats = [0, 1].map((seat) => ({ seat, kind: "bot", level: "medium" }));
-const line = (me, events) => {
-  const narrator = new narrate.Narrator(narrate.namer({ players: 2, seats }, me));
-  let told = null;
-  for (const event of events) told = narrator.push(event) ?? told;
-  return plain(told.parts.map((part) => typeof part === "string" ? part : part.card).join(""));
-};
-const deal = { type: "deal", deal: 0, hand_size: 4, stock: 32, table: [], last: false };
+"""
+        + LAST_LINE
+        + """const deal = { type: "deal", deal: 0, hand_size: 4, stock: 32, table: [], last: false };
 const declare = (seat, declaration) => ({ type: "declare", seat, declaration });
 const score = (side, points) => ({ type: "score", side, points, reason: "announcement", seat: null });
 for (const language of ["en", "fr", "ar"]) {
   i18n.setLanguage(language);
   out[language] = [
-    line(0, [deal, declare(0, "double_ronda"), declare(1, "tringa"), score(1, 7)]),
-    line(1, [deal, declare(0, "ronda"), declare(1, "tringa"), score(1, 6)]),
-    line(0, [deal, declare(0, "ronda"), declare(1, "tringa"), { type: "exposure", seat: 1, declaration: "tringa" },
+    line(2, 0, [deal, declare(0, "double_ronda"), declare(1, "tringa"), score(1, 7)]),
+    line(2, 1, [deal, declare(0, "ronda"), declare(1, "tringa"), score(1, 6)]),
+    line(2, 0, [deal, declare(0, "ronda"), declare(1, "tringa"), { type: "exposure", seat: 1, declaration: "tringa" },
       score(0, 1)]),
-    line(0, [deal, declare(0, "ronda"), declare(1, "ronda"), score(0, 1)]),
+    line(2, 0, [deal, declare(0, "ronda"), declare(1, "ronda"), score(0, 1)]),
   ];
 }
 console.log(JSON.stringify(out));""",
