@@ -98,3 +98,41 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.longrepr = f"skipped in CI, where everything is installed and nothing may skip: {reason}"
+
+
+HEAVY_FILES = (
+    "tests/terminal/test_app.py",
+    "tests/web/test_browser.py",
+    "tests/web/test_browser_endings.py",
+    "tests/terminal/test_screen.py",
+    "tests/web/test_browser_pages.py",
+    "tests/web/test_web_cluster.py",
+    "tests/web/test_browser_pairing.py",
+    "tests/web/test_browser_clock.py",
+    "tests/web/test_browser_ratings.py",
+    "tests/web/test_web_serve.py",
+    "tests/web/test_browser_reading.py",
+    "tests/web/test_browser_coaching.py",
+    "tests/web/test_web_who_played.py",
+    "tests/web/test_browser_page_states.py",
+    "tests/terminal/test_audit_screen.py",
+    "tests/web/test_browser_network.py",
+    "tests/web/test_browser_away.py",
+    "tests/web/test_web_seats.py",
+    "tests/web/test_web_caps.py",
+    "tests/web/test_browser_words.py",
+    "tests/engine/test_properties.py",
+)
+"""The files that take longest (30 s to 160 s of one worker on a loaded two-core machine: ``pytest --durations=0``
+summed by file), heaviest first. The workers take whole files (``--dist loadfile``) in collection order
+(``--no-loadscope-reorder``; xdist's own order, most tests first, put these last): started first, they leave the
+small files to even out the end, where one of them started last kept the other worker idle for up to a minute."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    rank = {name: place for place, name in enumerate(HEAVY_FILES)}
+
+    def place(item: pytest.Item) -> int:
+        return rank.get(item.path.relative_to(ROOT).as_posix(), len(HEAVY_FILES))
+
+    items.sort(key=place)  # stable: a file's tests stay together and in their order
