@@ -11,6 +11,7 @@
 import { cardLabel, parseCard } from "./cards.js";
 import { el } from "./dom.js";
 import { count, decimal, kindName, kindWord, percent, rankName, t } from "./i18n.js";
+import { sideOf } from "./narrate.js";
 
 export const GRADES = ["best", "good", "inaccuracy", "mistake", "blunder"];
 /** The classes the graph marks, each in its colour, as its legend says. */
@@ -182,7 +183,6 @@ export function hintPanel(hint, names, chip, close, hand = []) {
 
 // ------------------------------------------------------------------ the analysis in a replay
 
-const sideOfSeat = (seat, players) => (players === 4 ? seat % 2 : seat);
 
 /** A declaration as the play-by-play tells it: "Amina declared ronda", "Amina declared nothing" ("n'annonce rien"). */
 export function declaredWords(name, kind) {
@@ -281,7 +281,7 @@ export function verdict(decision, names, chip) {
       ...optionName(taken, names, chip), " ", value(taken), " — ", ...reason(taken, names, chip, { outcome: false, known, seat: decision.seat }),
       " · ", t("bestWas"), " ", ...optionName(best, names, chip), " ", value(best), " — ",
       ...reason(best, names, chip, { outcome: false, risks: false, seat: decision.seat }));
-    const who = names.sideName(sideOfSeat(decision.seat, names.players ?? 2));
+    const who = names.sideName(sideOf(decision.seat, names.players ?? 2));
     const more = gains(best, taken, who, known);
     if (more) out.push(" · ", ...rich(t("againstTaken", { option: shortName(taken), gains: more }), chip));
   }
@@ -304,7 +304,7 @@ function graph(analysis, { names, players, last, current, go, caption }) {
   // A chance from 0 to 1, drawn from -1 to 1 around the middle line (an even game).
   const value = (decision) => {
     const best = decision.options[0].chance;
-    const side = sideOfSeat(decision.seat, players);
+    const side = sideOf(decision.seat, players);
     const mine = sides === 2 && side === 1 ? 1 - best : best; // two sides: one line, side 0's chance
     return 2 * mine - 1;
   };
@@ -322,7 +322,7 @@ function graph(analysis, { names, players, last, current, go, caption }) {
   };
   const series = sides === 2 ? [0] : [...Array(sides).keys()];
   const lines = series.map((side) => {
-    const mine = analysis.decisions.filter((d) => sides === 2 || sideOfSeat(d.seat, players) === side);
+    const mine = analysis.decisions.filter((d) => sides === 2 || sideOf(d.seat, players) === side);
     const path = mine.map((d) => `${x(d.index + 1).toFixed(1)},${y(value(d)).toFixed(1)}`).join(" ");
     return svg("polyline", { points: path, class: `graph-line seat-line-${side}`, fill: "none" });
   });

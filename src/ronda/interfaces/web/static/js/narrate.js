@@ -10,6 +10,9 @@
 import { cardOrder } from "./cards.js";
 import { count, has, kindName, kindWord, language, t } from "./i18n.js";
 
+/** A seat's side (R2: partners opposite with four players, each seat its own side otherwise). */
+export const sideOf = (seat, players) => (players === 4 ? seat % 2 : seat);
+
 /** Names of seats and sides as this reader sees them: "You", "Amina", "Seat 2", "Us"/"Them". */
 export function namer(table, me) {
   const players = table?.players ?? 2;
@@ -130,7 +133,7 @@ export class Narrator {
    * told on it. */
   play(line, seat) {
     this.lastPlay = line;
-    this.playSide = this.names.players === 4 ? seat % 2 : seat;
+    this.playSide = sideOf(seat, this.names.players);
     this.failed = false;
     return line;
   }
@@ -140,12 +143,12 @@ export class Narrator {
    * double ronda)"; "" where one declaration alone, or where the points are not those the declarations add up to
    * (a tie shares them), so that a line never explains a number it does not hold. */
   madeOf(event) {
-    const sideOf = (seat) => (this.names.players === 4 ? seat % 2 : seat);
+    const players = this.names.players;
     const live = [...this.declared].filter(([seat, kind]) => kind !== "none" && !this.exposed.has(seat));
     if (live.length < 2) return "";
     const total = live.reduce((sum, [, kind]) => sum + (KIND_POINTS[kind] ?? 0), 0);
     if (total !== event.points) return "";
-    live.sort(([a], [b]) => (sideOf(a) !== event.side) - (sideOf(b) !== event.side));
+    live.sort(([a], [b]) => (sideOf(a, players) !== event.side) - (sideOf(b, players) !== event.side));
     const parts = live.map(([seat, kind]) =>
       this.said("n_part", seat, { points: KIND_POINTS[kind], name: this.names.seatName(seat), kind: kindWord(kind) }));
     return ` (${parts.join(t("listComma"))})`;
@@ -217,7 +220,7 @@ export class Narrator {
         let text;
         if (event.reason === "announcement") {
           const sides = new Set([...this.declared].filter(([, kind]) => kind !== "none")
-            .map(([seat]) => (this.names.players === 4 ? seat % 2 : seat)));
+            .map(([seat]) => sideOf(seat, this.names.players)));
           if (event.points < 0) text = t("n_taken_back", { side, points });
           else text = t(sides.size > 1 ? "n_contest" : "n_announce_scored", { side, points }) + this.madeOf(event);
         } else {

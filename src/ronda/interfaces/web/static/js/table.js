@@ -20,7 +20,7 @@ import { hintPanel, signed } from "./coach.js";
 import { el, keepTabIn } from "./dom.js";
 import { howTo, terms as termsOf } from "./howto.js";
 import { count, decimal, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
-import { KEPT_LINES, Narrator, levelName, namer, personName, shout } from "./narrate.js";
+import { KEPT_LINES, Narrator, levelName, namer, personName, shout, sideOf } from "./narrate.js";
 import { ratingChange } from "./players.js";
 
 const PLAYS = new Set(["drop", "capture", "raise"]);
@@ -33,8 +33,6 @@ export function placeOf(seat, bottom, players) {
   if (players === 3) return k === 1 ? "right" : "left";
   return ["bottom", "right", "top", "left"][k];
 }
-
-export const sideOf = (seat, players) => (players === 4 ? seat % 2 : seat);
 
 /** A card as a small inline chip (narration, shown hands, the chain): its rank and suit symbol. */
 export function chip(name) {
