@@ -361,8 +361,12 @@ def test_the_start_screen_offers_only_the_seats_the_game_has():
 
 
 def test_the_rules_in_short_on_the_question_mark():
+    """With the whole rules below the keys, titled in the start screen's words: "advanced rules", the preset the
+    rules happen to match, titled a game started as classic with dealer duty ticked (an audit)."""
+
     async def scenario() -> None:
-        app = RondaApp(quick_settings(seed=1), setup=False)
+        settings = Settings.make(2, 0, "random", seed=1, pace=0, variants={"dealer_duty": True})
+        app = RondaApp(settings, setup=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             await pilot.press("question_mark")
@@ -373,6 +377,12 @@ def test_the_rules_in_short_on_the_question_mark():
             assert "Caida: take the card just dropped (+1)." in text
             assert re.search(r"\bp +when the game is over: play again, with the same choices", text)
             assert re.search(r"\bn +when the game is over: a new game, from the start screen", text)
+            app.screen.query_one(".rules.section").scroll_visible(animate=False, top=True)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "Ronda — the rules of this game, 2 players" in text
+            assert "Classic rules with dealer duty (the dealer's last card must capture)." in text
+            assert "advanced" not in text.lower()
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, HelpScreen)

@@ -336,6 +336,11 @@ def test_three_players_at_80_by_24_keep_each_fact_on_its_line_and_the_footer_off
             for seat in (1, 2):
                 inside = box_lines(lines, f"Seat {seat} · random")
                 assert any(re.search(r"pile \d+", line) for line in inside), f"seat {seat}'s pile is cut: {inside}"
+        app = RondaApp(quick_settings(seed=3, players=4), setup=False)  # four boxes share the row
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            inside = [line.strip() for line in box_lines(screen_text(app).splitlines(), "Seat 2")]
+            assert inside[:2] == ["random", "partner"], inside  # "random ·" over "partner" before
         app = RondaApp(session=bluff_session("11o 11c 2b"))
         async with app.run_test(size=(80, 24)) as pilot:
             await called_bluff(pilot, app)

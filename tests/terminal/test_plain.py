@@ -31,7 +31,7 @@ from ronda.engine.game import Game
 from ronda.engine.record import load_record, replay
 from ronda.engine.rules import Rules
 from ronda.interfaces.terminal.plain import PlainGame
-from ronda.interfaces.terminal.session import Session, parse_command
+from ronda.interfaces.terminal.session import Session, Settings, parse_command
 from ronda.presentation.rules_text import rules_summary
 
 SRC = str(Path(ronda.__file__).resolve().parents[1])
@@ -54,7 +54,8 @@ def run_ronda(*args: str, stdin: str = "", cwd: object = None) -> subprocess.Com
 def test_a_piped_round_plays_out_as_in_process():
     settings = quick_settings(seed=7)
     commands = script_round(settings)
-    result = run_ronda("play", "--plain", "--seed", "7", "--level", "random", stdin="\n".join([*commands, "quit"]))
+    stdin = "\n".join([*commands, "quit", "quit"])  # the first asks: the game is not saved
+    result = run_ronda("play", "--plain", "--seed", "7", "--level", "random", stdin=stdin)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.splitlines()[0] == (
@@ -73,7 +74,8 @@ def test_a_piped_round_plays_out_as_in_process():
     totals = session.rounds[0].totals
     assert f"Scores: you {totals[0]}, seat 1 {totals[1]} (target 41)" in out
     assert all(f"> {command}" in out for command in commands)
-    assert out.rstrip().endswith("Bye. (The game was not saved.)")
+    asked = "> quit\nQuit without saving? Type 'quit' again to leave, or 'save' to keep the game first (it writes a new"
+    assert out.count(asked) == 1 and out.rstrip().endswith("> quit\nBye. (The game was not saved.)")
 
 
 def test_the_plain_transcript_never_shows_a_hidden_card():
@@ -428,3 +430,79 @@ def test_playing_again_never_saves_over_the_game_before(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g-2.json", "g-2.play.json", "g.json", "g.play.json"]
     first, second = (load_record(tmp_path / name) for name in ("g.json", "g-2.json"))
     assert first == games[0].record() and second == games[1].record() and first != second
+
+
+def test_quitting_a_game_with_moves_not_saved_asks_first_as_the_full_screen_does(tmp_path, monkeypatch):
+    """An audit: the full screen asked before its q lost a game, the plain mode quit at the first 'quit' (a screen
+    reader's user loses a game to one mistyped line as easily). The question is answered by the next line alone."""
+    monkeypatch.chdir(tmp_path)
+    out = plain("declare none\nquit\nstate\nquit\nsave g.json\nquit\n")
+    question = "Quit without saving? Type 'quit' again to leave, or 'save' to keep the game first"
+    assert out.count(question) == 2  # 'state' between the two: the second 'quit' asked again
+    assert "Saved to g.json (the game)" in out and out.rstrip().endswith("> quit\nBye.")  # saved: no question
+    assert replay(load_record(tmp_path / "g.json")).events  # the game was kept, not lost
+    asked_then_left = plain("declare none\nquit\nquit\nstate\n")
+    assert asked_then_left.count(question) == 1 and "Bye. (The game was not saved.)" in asked_then_left
+    assert "> state" not in asked_then_left  # the second 'quit' left: nothing after it was read
+
+
+def finished_game(after: list[str], save_at_start: str | None = None) -> str:
+    """A game to 1 point played out by simple choices, then the commands ``after`` typed once it is over."""
+    settings = quick_settings(seed=9)
+    session = Session(replace(settings, rules=settings.rules.replace(target=1)))
+    first = [f"save {save_at_start}"] if save_at_start else []
+
+    class Scripted(PlainGame):
+        def read(self) -> str | None:
+            command = first.pop(0) if first else after.pop(0) if self.session.over and after else None
+            if command is None:
+                return simple_choice(self.session) if not self.session.over else None
+            self.say(f"> {command}")
+            return command
+
+    out = io.StringIO()
+    Scripted(session, io.StringIO(), out).run()
+    return out.getvalue()
+
+
+def test_a_finished_game_not_saved_asks_before_quit_and_plays_again_at_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = finished_game(["quit", "state", "quit", "quit"])
+    over = text[text.index("Type 'again' for a new game") :]
+    assert over.count("Quit without saving? Type 'quit' again to leave") == 2
+    assert over.rstrip().endswith("> quit")  # left on the quit typed right after its question
+    # Playing again after a game never kept in a file goes at once (that player was not keeping it).
+    text = finished_game(["again", "quit", "quit"])
+    assert "Play again without saving" not in text and text.count("Seed 10.") == 1
+
+
+def test_a_finished_game_kept_in_a_file_asks_before_play_again(tmp_path, monkeypatch):
+    """Saved at the first move and played to the end: its file holds no move of the game, so 'again' asks, and the
+    'save' the question offers writes the whole game."""
+    monkeypatch.chdir(tmp_path)
+    text = finished_game(["again", "save", "again"], save_at_start="g.json")
+    over = text[text.index("Type 'again' for a new game") :]
+    assert (
+        "Play again without saving this game? Type 'again' again for the next game, or 'save' to keep this one "
+        "first (it writes g.json)." in over
+    )
+    assert over.index("Saved to g.json") < over.index("Seed 10.")  # the next game only after the save
+    assert replay(load_record(tmp_path / "g.json")).phase == "over"
+
+
+@pytest.mark.parametrize(
+    ("preset", "variants", "title"),
+    [
+        ("classic", {"dealer_duty": True}, "Classic rules with dealer duty (the dealer's last card must capture)"),
+        ("advanced", {}, "Advanced rules: classic with dealer duty (the dealer's last card must capture)"),
+        ("classic", {}, "Classic rules"),
+    ],
+)
+def test_the_whole_rules_are_titled_as_the_game_was_started(preset, variants, title):
+    """An audit: 'rules' titled a classic game with dealer duty "advanced rules", the preset its rules match, in
+    words the start screen never used; now the game's own heading (the same rules as 'advanced' are named so)."""
+    settings = Settings.make(2, 0, "random", preset=preset, variants=variants, seed=4, pace=0)
+    out = io.StringIO()
+    PlainGame(Session(settings), io.StringIO("rules\nquit\n"), out).run()
+    heading = "Ronda — the rules of this game, 2 players"
+    assert f"{heading}\n{'=' * len(heading)}\n\n{title}.\n\nThe pack." in out.getvalue()

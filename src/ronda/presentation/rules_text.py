@@ -83,16 +83,21 @@ def _announcement_words(rules: Rules) -> str:
     )
 
 
-def rules_text(rules: Rules, name: str | None = None, width: int | None = 88) -> str:
+def rules_text(rules: Rules, name: str | None = None, width: int | None = 88, heading: str | None = None) -> str:
     """The whole rulebook for these rules, in plain words, section by section.
 
     Paragraphs are wrapped to ``width`` columns for a terminal's standard output;
     ``width=None`` leaves each paragraph one line, for a screen that wraps text
-    itself (wrapping twice breaks lines in the middle).
+    itself (wrapping twice breaks lines in the middle). The title names the preset
+    ``name`` (``ronda rules advanced``), else ``heading``, a game's own words for its
+    rules (:func:`rules_name`), else the preset the rules match, if any.
     """
     n = rules.players
-    name = name or preset_of(rules)
-    title = f"Ronda — {name} rules, {n} players" if name else f"Ronda — {n} players"
+    name = name or (None if heading else preset_of(rules))
+    if name:
+        title = f"Ronda — {name} rules, {n} players"
+    else:  # a heading is a sentence under a short title: long, it wrapped the title's underline on a screen
+        title = f"Ronda — the rules of this game, {n} players" if heading else f"Ronda — {n} players"
     sides = (
         "Four players play as two partnerships, partners sitting opposite: seats 0 and 2 against 1 and 3. "
         "Partners pool their captured cards and their score."
@@ -118,6 +123,7 @@ def rules_text(rules: Rules, name: str | None = None, width: int | None = 88) ->
     )
     sections = [
         title + "\n" + "=" * len(title),
+        *([f"{heading}."] if heading and not name else []),
         "The pack. 40 Spanish cards: oros (coins), copas (cups), espadas (swords) and bastos (clubs), "
         "ranked 1 to 7, Sota (10), Caballo (11) and Rey (12). Suits never matter. In runs 10 follows 7.",
         f"Players. {sides} Play goes round in order; the player after the dealer plays first.",

@@ -172,9 +172,10 @@ class HelpScreen(Dialog[None]):
         Binding("escape,question_mark,q", "close", "Close"),
     ]
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, preset: str = "classic") -> None:
         super().__init__()
         self.rules = rules
+        self.preset = preset
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="help"):
@@ -184,7 +185,7 @@ class HelpScreen(Dialog[None]):
                 yield Label("Keys", classes="title section")
                 yield Static(keys_table(self.rules), id="keys")
                 yield Static(RULE_NUMBERS, id="rule-numbers", classes="section")
-                yield Static(rulebook(self.rules, width=None), classes="rules section")
+                yield Static(rulebook(self.rules, self.preset, width=None), classes="rules section")
             yield Static("Esc or ? to close · the whole rules follow the keys: scroll down", classes="hint")
 
     def action_close(self) -> None:
@@ -1309,7 +1310,9 @@ class RondaApp(App[None]):
         self.refresh_board()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen(self.session.rules if self.session is not None else self.settings.rules))
+        session = self.session
+        settings = session.settings if session is not None else self.settings
+        self.push_screen(HelpScreen(session.rules if session is not None else settings.rules, settings.preset))
 
     def action_hint(self) -> None:
         """A hint for the human's decision: searched in a thread, shown under the prompt, kept with the game."""
@@ -1377,12 +1380,11 @@ class RondaApp(App[None]):
         """Leave the game by ``key`` (q quits, p plays again, n starts a new game): at once if nothing would be lost,
         else once :class:`LeaveQuestion` is answered with ``key`` again; ``s`` there saves the game instead.
 
-        A finished game asks as one in progress does: its last moves are as easily lost. Saving it unasked was
-        the other way, and the wrong one: a save writes two files, where a player who never pressed s expects
-        none, and a player who saved at the first move and played to the end found the file still holding
-        no move, with nothing said (an audit). But p and n after a game never kept in a file (never saved, not
-        resumed) go at once: that player was not keeping it, and a question at every play again would tax the
-        commonest key; q still asks. The start screen is past asking: the game was left to reach it.
+        Whether it asks is :meth:`Session.asks_before_leaving`'s (a finished game asks as one in progress does, but
+        p and n after a game never kept in a file go at once). Saving a finished game unasked was the other way,
+        and the wrong one: a save writes two files, where a player who never pressed s expects none, and a player
+        who saved at the first move and played to the end found the file still holding no move, with nothing said
+        (an audit). The start screen is past asking: the game was left to reach it.
         """
         screen = self.screen
         if isinstance(screen, LeaveQuestion):
@@ -1391,8 +1393,7 @@ class RondaApp(App[None]):
                 return
             screen.dismiss(None)
         session = self.session
-        not_kept = session is not None and session.over and key != "q" and session.saved_to is None
-        if session is None or not session.unsaved() or isinstance(screen, SetupScreen) or not_kept:
+        if session is None or isinstance(screen, SetupScreen) or not session.asks_before_leaving(key == "q"):
             go()
             return
         path = session.save_path(self.save_path)

@@ -46,6 +46,20 @@ def commands_text(width: int | None = None) -> str:
     return textwrap.fill(COMMANDS, width=max(40, columns - 1), break_on_hyphens=False)
 
 
+QUIT_WORDS = ("quit", "q", "exit", "no", "n")
+"""What leaves a finished game ('no' and 'n' answer its "again?"); during a game, :func:`parse_command`'s quit."""
+
+AGAIN_WORDS = ("again", "new", "yes", "y")
+"""What plays the next game once one is over."""
+
+LEAVING = {
+    "quit": "Quit without saving? Type 'quit' again to leave, or 'save' to keep the game first",
+    "again": "Play again without saving this game? Type 'again' again for the next game, or 'save' to keep this one "
+    "first",
+}
+"""What leaving a game with moves not yet saved asks, by the command that leaves it, as the full screen's q and p
+ask (:data:`~ronda.interfaces.terminal.app.LEAVING`); the command again leaves, anything else goes on."""
+
 EXIT_INTERRUPTED = 130
 """The exit code of a game left with Ctrl-C, as shells report a program stopped by SIGINT."""
 
@@ -69,6 +83,8 @@ class PlainGame:
         self.echo = echo if echo is not None else not _isatty(self.stdin)
         self._shown_at = -1
         self.save_path = save_path
+        self._asking: str | None = None  # the leaving command whose question is waiting for it again
+        self._asked: str | None = None  # that question, when the line just read answers it
 
     def say(self, *lines: str) -> None:
         for line in lines:
@@ -99,6 +115,11 @@ class PlainGame:
             self.say(f"Left the game: {self._saved_words()}.")
             return EXIT_INTERRUPTED
 
+    def _next(self) -> str | None:
+        """The next command: a question about leaving (:meth:`_leaves`) is answered by it alone, any other drops it."""
+        self._asked, self._asking = self._asking, None
+        return self.read()
+
     def _saved_words(self) -> str:
         session = self.session
         if session.over:
@@ -121,10 +142,16 @@ class PlainGame:
                         "Type 'again' for a new game, 'analysis' to see how you played, 'save' to keep it, or 'quit'.",
                     )
                     over_told = True
-                text = self.read()
-                if text is None or text.lower() in ("quit", "q", "exit", "no", "n"):
+                text = self._next()
+                if text is None:
                     return 0
-                if text.lower() in ("again", "new", "yes", "y"):
+                if text.lower() in QUIT_WORDS:
+                    if self._leaves("quit"):
+                        return 0
+                    continue
+                if text.lower() in AGAIN_WORDS:
+                    if not self._leaves("again"):
+                        continue
                     self.session = session.again()
                     over_told = False
                     self._start()
@@ -140,12 +167,28 @@ class PlainGame:
                     self.say(*lines)
                 continue
             self.show_state(full=self._shown_at != len(session.game.events))
-            text = self.read()
+            text = self._next()
             if text is None:
                 self.say("End of input: the game is left unfinished ('save FILE' keeps a game to resume).")
                 return 0
             if self._command(text) == "quit":
                 return 0
+
+    def _leaves(self, command: str) -> bool:
+        """Whether ``command`` (quit, or again) leaves the game now: at once when no move would be lost
+        (:meth:`Session.asks_before_leaving`), else when it is typed again right after the question it asks.
+
+        The full screen asked and the plain mode quit unasked, a finished game as one in progress (an audit): a
+        screen reader's user loses a game to one mistyped line as easily. A script's input ending still leaves.
+        """
+        session = self.session
+        if self._asked == command or not session.asks_before_leaving(command == "quit"):
+            return True
+        path = session.save_path(self.save_path)
+        where = f"it writes {path}" if path is not None else "it writes a new file named by the date and time"
+        self.say(f"{LEAVING[command]} ({where}).")
+        self._asking = command
+        return False
 
     def _start(self) -> None:
         self.say(self.session.title(), "Type 'help' for the rules and the commands.", *self.session.lines)
@@ -211,6 +254,8 @@ class PlainGame:
     def _interface_command(self, command: str) -> str | None:
         if command == "quit":
             session = self.session
+            if not self._leaves("quit"):
+                return None
             self.say("Bye." + (" (The game was not saved.)" if session.unsaved() and not session.over else ""))
             return "quit"
         if command == "help":
@@ -220,7 +265,7 @@ class PlainGame:
         elif command == "analysis":
             self._analysis()
         elif command == "rules":
-            self.say(rulebook(self.session.rules))
+            self.say(rulebook(self.session.rules, self.session.settings.preset))
         elif command == "state":
             self.say(self.session.title())
             self._shown_at = -1

@@ -84,9 +84,13 @@ def rules_help(rules: Rules) -> str:
     return rules_summary(rules)
 
 
-def rulebook(rules: Rules, width: int | None = 88) -> str:
-    """The whole rules of this game in plain words (what ``ronda rules`` prints); ``width=None`` leaves lines whole."""
-    return rules_text(rules, width=width)
+def rulebook(rules: Rules, preset: str = "classic", width: int | None = 88) -> str:
+    """The whole rules of this game in plain words (what ``ronda rules`` prints); ``width=None`` leaves lines whole.
+
+    Titled in the game's own words (:func:`rules_name`, as the table's heading): the preset the rules happen to
+    match named "advanced rules" a game the start screen had called classic with dealer duty ticked (an audit).
+    """
+    return rules_text(rules, width=width, heading=rules_name(rules, preset))
 
 
 # ------------------------------------------------------------------ settings
@@ -668,6 +672,19 @@ class Session:
     def unsaved(self) -> bool:
         """Whether anything has happened since the game was last saved (or resumed), or it was never saved."""
         return len(self.game.events) != self._saved_events
+
+    def asks_before_leaving(self, quitting: bool) -> bool:
+        """Whether leaving this game (by quitting, or else by playing again or starting anew) asks first.
+
+        It asks when moves would be lost: a game in progress, and a finished one, whose last moves are as easily
+        lost. But playing again after a finished game never kept in a file (never saved, not resumed) goes at
+        once: that player was not keeping it, and a question at every play again would tax the commonest
+        command; quitting still asks. One rule for the full screen and the plain mode (an audit found the plain
+        mode quitting a finished, unsaved game unasked where the full screen asked).
+        """
+        if not self.unsaved():
+            return False
+        return quitting or not self.over or self.saved_to is not None
 
     @classmethod
     def resume(

@@ -138,8 +138,12 @@ class SeatBox(SessionWidget):
         count = view.hand_sizes[self.seat]
         pile = view.pile_sizes[session.rules.side_of(self.seat)]
         if session.rules.players == 4:
-            partner = " · partner" if not view.is_opponent(self.seat) else ""
-            text = Text(f"{session.levels[self.seat]}{partner}\n")
+            level = session.levels[self.seat] or ""
+            # Four boxes of 16 columns at 80: "random · partner" wrapped with its dot hanging; the word goes under.
+            partner = "" if view.is_opponent(self.seat) else " · partner"
+            if partner and cell_len(level + partner) > width:
+                partner = "\npartner"
+            text = Text(f"{level}{partner}\n")
         else:
             text = Text()
         text.append_text(self._hand_line(count, pile, width))
