@@ -147,6 +147,16 @@ FOCUSED = """(() => {
 })()"""
 """Where the keyboard is: inside the end dialog or not, and what it is on."""
 
+BEHIND = """(() => {
+  const inert = (selector) => Boolean(document.querySelector(selector)?.closest('[inert]'));
+  return {
+    topbar: inert('#topbar a'), board: inert('.board'), dialog: inert('#summary button'),
+    toasts: inert('#toasts'), language: inert('#language'),
+  };
+})()"""
+"""Which parts of the page are inert: the top bar's links, the board, the dialog's buttons, the toasts, the
+language (a page-wide choice, switched with the end dialog up)."""
+
 
 def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_dialog(
     browser: Any, tmp_path: Path
@@ -166,6 +176,10 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
         amina.wait_for_selector("#summary #rating-changes, #summary #unrated")
         wait_until(amina, "document.activeElement?.dataset.action === 'rematch'", 5)
         assert amina.evaluate("document.activeElement.textContent") == "Play again"
+        # Behind it the page is inert, not only out of Tab's way: a screen reader's reading stayed on the table
+        # behind a dialog (an audit). The toasts stay live, so that an error said meanwhile is heard.
+        live = {"dialog": False, "toasts": False, "language": False}
+        assert amina.evaluate(BEHIND) == {"topbar": True, "board": True, **live}
         # Tab goes round the dialog's own links and buttons, and back to Play again, never behind it.
         visited = []
         for _ in range(12):
@@ -186,6 +200,7 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
         # Escape closes it, as a round's summary closes: Show the result has the focus, and Enter shows it again.
         amina.keyboard.press("Escape")
         amina.wait_for_selector("#summary", state="detached")
+        assert amina.evaluate("document.querySelectorAll('[inert]').length") == 0  # the page given back
         assert amina.evaluate("document.activeElement?.textContent") == "Show the result"
         amina.keyboard.press("Enter")
         amina.wait_for_selector("#summary[data-kind='game']")

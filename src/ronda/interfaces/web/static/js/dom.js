@@ -65,6 +65,37 @@ export function keepTabIn(box, event) {
   return true;
 }
 
+const madeInert = new Set();
+
+/** What a modal leaves live: the toasts (an error said while a dialog is up must still be heard) and the language
+ * (a person reading a game's result switched it with the end dialog up, and the dialog is drawn again in it). */
+const STAYS_LIVE = "#toasts, .language";
+
+/**
+ * The page behind `box`, a modal dialog, made inert (no click, no focus, nothing read by a screen reader) until the
+ * next call, all but STAYS_LIVE; `null` gives the whole page back. Called after every drawing of a screen that may
+ * hold a modal, and on leaving it. keepTabIn kept the Tab key inside, but a screen reader's own reading still went
+ * on into the table behind (an audit).
+ */
+export function inertBehind(box) {
+  for (const node of madeInert) node.inert = false;
+  madeInert.clear();
+  const inertAll = (nodes) => {
+    for (const node of nodes) {
+      if (node.inert || node.tagName === "SCRIPT" || node.matches(STAYS_LIVE)) continue;
+      if (node.querySelector(STAYS_LIVE)) {
+        inertAll(node.children); // the top bar: its links, not its language
+        continue;
+      }
+      node.inert = true;
+      madeInert.add(node);
+    }
+  };
+  for (let node = box; node?.parentElement && node !== document.body; node = node.parentElement) {
+    inertAll([...node.parentElement.children].filter((sibling) => sibling !== node));
+  }
+}
+
 /** Escape text for HTML markup built as strings. */
 export const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -5,7 +5,7 @@
 // the toasts, and the keyboard.
 
 import { installSprite, cardSvg } from "./cards.js";
-import { copyText, el, toast } from "./dom.js";
+import { copyText, el, inertBehind, toast } from "./dom.js";
 import { LANGUAGES, initialLanguage, language, refusal, setLanguage, t } from "./i18n.js";
 import { showJoin, showLobby } from "./lobby.js";
 import { showLeaderboard, showPlayer } from "./players.js";
@@ -184,6 +184,7 @@ async function screen(show, key) {
 
 function route() {
   leave();
+  inertBehind(null); // a table left with a dialog up gives the page back
   epoch += 1;
   header();
   whoAmI();

@@ -17,7 +17,7 @@
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
-import { el, keepTabIn } from "./dom.js";
+import { el, inertBehind, keepTabIn } from "./dom.js";
 import { howTo, terms as termsOf } from "./howto.js";
 import { count, decimal, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
 import { KEPT_LINES, Narrator, levelName, namer, personName, shout, sideOf } from "./narrate.js";
@@ -404,6 +404,7 @@ export class TableScreen {
     if (this.summary) this.root.append(this.summaryDialog(view, names));
     else if (this.help) this.root.append(this.helpDialog(view));
     else if (this.confirming !== null) this.root.append(this.challengeDialog(view, names, this.confirming));
+    inertBehind(this.root.querySelector(".overlay[aria-modal='true']"));
 
     const log = this.root.querySelector(".log-lines");
     // The panel drawn anew follows the newest line, unless its reader scrolled up: then it stays where they read
