@@ -174,8 +174,11 @@ def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class
         table_id = create_table(page, coach_url, name="Amina", target=3)
         play_until_game_over(page, honest=False)  # declaring none over a ronda: a decision that costs
         page.goto(f"{coach_url}/t/{table_id}?replay")
-        page.click("#analyse")
+        # Space presses the button the keyboard is on, as Enter does: it started the replay instead (an audit).
+        page.focus("#analyse")
+        page.keyboard.press(" ")
         page.wait_for_selector("#analysis-graph", timeout=120_000)
+        assert page.get_attribute("#replay-play", "data-icon") == "play", "Space started the replay"
         analysis = get_json(f"{coach_url}/api/tables/{table_id}/analysis")["analysis"]
         graph = page.locator("#analysis-graph")
         assert graph.get_attribute("aria-labelledby") == "graph-title graph-desc"
@@ -280,8 +283,11 @@ def test_the_analysis_lists_the_card_that_exposed_a_false_tringa_with_its_cost_i
             friend.click(f"#hand [data-card='{theirs}'].playable")
         page.wait_for_selector("#summary[data-kind='game']")
         page.goto(f"{coach_url}/t/{table_id}?replay")
-        page.click("#analyse")
+        # Space presses the button the keyboard is on, as Enter does: it started the replay instead (an audit).
+        page.focus("#analyse")
+        page.keyboard.press(" ")
         page.wait_for_selector("#analysis-graph", timeout=120_000)
+        assert page.get_attribute("#replay-play", "data-icon") == "play", "Space started the replay"
         analysis = get_json(f"{coach_url}/api/tables/{table_id}/analysis")["analysis"]
         dropped = next(d for d in analysis["decisions"] if d["taken"] == {"play": "6b"})
         assert dropped["class"] != "best"  # a costly decision: it is listed

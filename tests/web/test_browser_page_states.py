@@ -207,3 +207,45 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
         wait_until(amina, "document.activeElement?.dataset.action === 'rematch-cancel'", 5)  # Play again is asked
         amina.keyboard.press("Tab")
         assert amina.evaluate(FOCUSED)["inside"]
+
+
+SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True, "locale": "en-US"}
+
+IN_VIEW = "(selector) => { const r = document.querySelector(selector).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+
+
+def test_a_small_phone_and_the_keyboard_alone_get_the_turn_its_clock_and_its_news(browser: Any, tmp_path: Path) -> None:
+    """An audit on a 360x640 phone, with the keyboard alone and a screen reader's eyes: the hand and the decision
+    stood below the fold at every turn; the turn clock never showed, nothing redrawing the page while the person
+    thought, and the computer played for them unwarned; the moves and the turn were never told, the live regions
+    being drawn anew with their news; the stock's count was hidden from screen readers; and after each move the
+    keyboard went back to the page's top, three Tabs from the cards."""
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, listen_host="127.0.0.1", turn_time=40
+    )
+    with serving(app) as url, open_page(browser, **SMALL_PHONE) as page:
+        page.clock.install()  # the page's time, moved on below: the server's clock runs as ever
+        create_table(page, url, name="Karim")
+        page.wait_for_selector("[data-action^='declare-']")
+        wait_until(page, f"({IN_VIEW})('#decisions')", 5)  # brought into view: the turn has come
+        assert page.evaluate(f"({IN_VIEW})('.mine .hand-card')")
+        assert page.locator(".stock-count .long").is_visible()  # read, though drawn as the short count
+        assert page.inner_text("#turn-clock") == ""  # more than 30 s left
+        page.clock.fast_forward(12_000)  # 27 s left on the page's count (it counts from a second early)
+        wait_until(page, "document.querySelector('#turn-clock').textContent.startsWith('27 s left')", 5)
+        told = "27 s left, then the computer plays this one for you"
+        wait_until(page, f"document.querySelector('#announce').textContent.includes({told!r})", 5)
+        # The keyboard alone: the truthful declaration, then a card, each by Enter on the focused button.
+        page.focus(f"[data-action='declare-{truthful(hand_of(page))}']")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hand .hand-card.playable")
+        announced = page.inner_text("#announce")
+        assert "You declare" in announced and "Your turn — play a card" in announced, announced
+        assert page.evaluate("document.activeElement.closest('.mine, #decisions') !== null")  # not the page's top
+        card = page.locator("#hand .hand-card.playable").first.get_attribute("data-card")
+        page.focus(f"#hand .hand-card[data-card='{card}']")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#hand .hand-card[data-card='{card}']", state="detached")
+        focused = page.evaluate("document.activeElement.tagName + ' ' + (document.activeElement.className || '')")
+        assert page.evaluate("document.activeElement.closest('.mine, #decisions') !== null"), focused
+        wait_until(page, "/You (play|drop)/.test(document.querySelector('#announce').textContent)", 5)

@@ -69,7 +69,7 @@ const madeInert = new Set();
 
 /** What a modal leaves live: the toasts (an error said while a dialog is up must still be heard) and the language
  * (a person reading a game's result switched it with the end dialog up, and the dialog is drawn again in it). */
-const STAYS_LIVE = "#toasts, .language";
+const STAYS_LIVE = "#toasts, #announce, .language";
 
 /**
  * The page behind `box`, a modal dialog, made inert (no click, no focus, nothing read by a screen reader) until the
@@ -94,6 +94,20 @@ export function inertBehind(box) {
   for (let node = box; node?.parentElement && node !== document.body; node = node.parentElement) {
     inertAll([...node.parentElement.children].filter((sibling) => sibling !== node));
   }
+}
+
+const ANNOUNCED_KEPT = 12;
+
+/**
+ * Tell screen readers `nodes` (a line each), in the page's one lasting live region, #announce. A screen's own live
+ * regions drawn anew with their content at every move are not read (a region must be there before its news is
+ * added to it): the play-by-play and the turn's prompt went unspoken (an audit). The last few lines are kept.
+ */
+export function announce(...nodes) {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  for (const node of nodes) box.append(el("p", {}, node));
+  while (box.childElementCount > ANNOUNCED_KEPT) box.firstElementChild.remove();
 }
 
 /** Escape text for HTML markup built as strings. */

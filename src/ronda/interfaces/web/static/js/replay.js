@@ -249,7 +249,9 @@ export async function showReplay(app, tableId, { leave, fail, game = null, analy
     const rtl = document.documentElement.dir === "rtl";
     if (event.key === "ArrowRight") { stop(); go(index + (rtl ? -1 : 1)); event.preventDefault(); }
     if (event.key === "ArrowLeft") { stop(); go(index + (rtl ? 1 : -1)); event.preventDefault(); }
-    if (event.key === " ") { toggle(); event.preventDefault(); }
+    // Space presses the button or link the keyboard is on, as everywhere; elsewhere it plays or pauses (it started
+    // the replay from "Analyse the game" instead of the analysis: an audit).
+    if (event.key === " " && !event.target.closest?.("button, a, summary, [role='button']")) { toggle(); event.preventDefault(); }
   };
   document.addEventListener("keydown", keys);
   if (analyseNow) start(); // "?analysis": a player's page asked for it

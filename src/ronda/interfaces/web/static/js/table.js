@@ -17,7 +17,7 @@
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
-import { el, inertBehind, keepTabIn } from "./dom.js";
+import { announce, el, inertBehind, keepTabIn, reducedMotion } from "./dom.js";
 import { howTo, terms as termsOf } from "./howto.js";
 import { count, decimal, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
 import { KEPT_LINES, Narrator, levelName, namer, personName, shout, sideOf } from "./narrate.js";
@@ -100,6 +100,8 @@ export class TableScreen {
     this.timedOut = false; // the clock ran out on one of this seat's decisions: the computer made it
     this.forgot = false; // events forgotten past twice KEPT_LINES: a retold play-by-play says it lacks its first lines
     this.clockTimer = null;
+    this.clockSaid = null; // the version and the last threshold of the turn clock told to screen readers
+    this.announced = null; // the last play-by-play line told to screen readers (#announce), and the turn told
     this.graceEnds = []; // by seat: when its person's grace period ends (Date.now() time), from the summary's grace_left
     this.graceTexts = []; // the countdowns drawn: [node, text()], refreshed each second while one runs
     this.graceTimer = null;
@@ -384,7 +386,10 @@ export class TableScreen {
     const view = this.view;
     if (!view || !this.table) return;
     const before = this.root.childElementCount ? snapshot(this.root) : null;
-    const focus = document.activeElement?.dataset?.focus;
+    // Where the keyboard is; on the page itself when the control it was on went disabled (a decision sent, waiting
+    // for its answer) or away: then where it was at the last drawing.
+    const at = document.activeElement;
+    const focus = at?.dataset?.focus ?? (!at || at === document.body ? this.lastFocus : undefined);
     this.graceTexts = [];
     const names = this.narrator.names;
     const logBox = this.root.querySelector(".log-lines");
@@ -410,8 +415,17 @@ export class TableScreen {
     // The panel drawn anew follows the newest line, unless its reader scrolled up: then it stays where they read
     // (it went back to the game's first line at every move, now that the whole game is kept).
     if (log) log.scrollTop = scrolledUp ? readingAt : log.scrollHeight;
-    if (focus) this.root.querySelector(`[data-focus="${CSS.escape(focus)}"]`)?.focus({ preventScroll: true });
+    if (focus) {
+      // The control the keyboard was on may be gone (the card just played, a closed dialog's button): the keyboard
+      // then stays at the table, on the hand or the first decision, where it went back to the page's top (an audit:
+      // three Tabs to reach a card again after every move).
+      const again = this.root.querySelector(`[data-focus="${CSS.escape(focus)}"]:not([disabled])`)
+        ?? this.root.querySelector("#decisions button:not([disabled]), .hand-card.playable, .hand-card");
+      again?.focus({ preventScroll: true });
+    }
+    this.lastFocus = this.root.contains(document.activeElement) ? document.activeElement.dataset.focus : undefined;
     const myTurn = this.myTurn();
+    this.announceNews(myTurn);
     document.title = myTurn ? `● ${t("yourTurn")} · ${t("title")}` : t("title");
 
     if (!this.still) animate(this.root, before, this.plays, {
@@ -444,6 +458,35 @@ export class TableScreen {
     return el("ol", { class: "recent", id: "recent", "aria-hidden": "true" }, this.narrator.lines.slice(-2).map(lineNode));
   }
 
+  /** The play-by-play's new lines, then the turn's prompt when the turn comes, told to screen readers
+   * (:func:`announce`); the first drawing sets where the telling starts, so a table opened mid-game reads nothing
+   * already past. A replay tells nothing: its reader steps through it. */
+  announceNews(myTurn) {
+    if (this.hands) return;
+    const lines = this.narrator.lines;
+    const last = lines.length ? lines[lines.length - 1].id : 0;
+    if (this.announced === null) {
+      this.announced = { line: last, turn: myTurn ? this.version : null };
+      if (myTurn) this.showTurn();
+      return;
+    }
+    const fresh = lines.filter((line) => line.id > this.announced.line).map((line) => el("span", {}, ...lineNode(line).childNodes));
+    const turn = myTurn && this.announced.turn !== this.version ? this.root.querySelector("#turn")?.textContent : null;
+    this.announced = { line: Math.max(last, this.announced.line), turn: myTurn ? this.version : this.announced.turn };
+    if (fresh.length || turn) announce(...fresh, ...(turn ? [turn] : []));
+    if (turn) this.showTurn();
+  }
+
+  /** The turn has come: on a screen too short for the table, the hand and the decision together (a small phone,
+   * a phone held sideways), the page scrolls down to the decision, whose buttons were below the fold (an audit:
+   * "you see half your cards and neither the prompt nor the Declare buttons"). Where it is in sight, nothing moves. */
+  showTurn() {
+    const box = this.root.querySelector("#decisions");
+    if (!box || this.summary || this.help || this.confirming !== null) return;
+    if (box.getBoundingClientRect().bottom <= window.innerHeight) return;
+    box.scrollIntoView({ block: "end", behavior: reducedMotion() ? "auto" : "smooth" });
+  }
+
   // The server's turn clock (summary.turn_time): when it runs out, the stand-in makes this decision. The page
   // counts from the moment it was shown the decision, a second early to allow for the way there, and says so
   // only over the last 30 seconds.
@@ -457,14 +500,26 @@ export class TableScreen {
   /** The countdown, right after the prompt (a phone wraps the buttons under it, not the clock): none or one. */
   turnClocks() {
     if (!this.myTurn() || !this.table?.turn_time || this.declaredForMe()) return [];
-    return [el("span", { class: "turn-clock", id: "turn-clock" }, this.clockText())];
+    // Not a live region itself: a screen reader would be told it every second (told at 30 and 10 s instead).
+    return [el("span", { class: "turn-clock", id: "turn-clock", "aria-live": "off" }, this.clockText())];
   }
 
+  /** The countdown's words, over the last 30 seconds; the clock is watched every second until then, since nothing
+   * else redraws the page while the person thinks (the countdown never appeared, and the computer played for
+   * them unwarned: an audit). At 30 and 10 seconds left, screen readers are told it once. */
   clockText() {
     const left = this.turnLeft();
-    if (left === null || left > 30 || left <= 0) return "";
+    if (left === null || left <= 0) return "";
     this.tickClock();
-    return t("turnClock", { n: Math.max(0, Math.ceil(left)) });
+    if (left > 30) return "";
+    const text = t("turnClock", { n: Math.max(0, Math.ceil(left)) });
+    const said = this.clockSaid?.version === this.version ? this.clockSaid.at : Infinity;
+    const now = left <= 10 ? 10 : 30;
+    if (now < said) {
+      this.clockSaid = { version: this.version, at: now };
+      announce(text);
+    }
+    return text;
   }
 
   /** A reload or a reconnection mid-decision: the server says how long is left (``clock``), the page counts on. */
@@ -743,7 +798,7 @@ export class TableScreen {
   }
 
   decisions(view, names) {
-    const box = el("div", { class: "decisions", id: "decisions", "aria-live": "polite" });
+    const box = el("div", { class: "decisions", id: "decisions" }); // told to screen readers by announceNews
     const declares = this.legal.filter((a) => "declare" in a).map((a) => a.declare);
     const challenges = this.legal.filter((a) => "challenge" in a).map((a) => a.challenge);
     const turnName = view.turn === null || view.turn === undefined ? "" : names.seatName(view.turn);
@@ -875,7 +930,7 @@ export class TableScreen {
   narration() {
     return el("aside", { class: "log", "aria-label": t("narration") },
       el("h2", {}, t("narration")),
-      el("ol", { class: "log-lines", id: "log", "aria-live": "polite", "aria-relevant": "additions" },
+      el("ol", { class: "log-lines", id: "log" }, // its new lines are told to screen readers by announceNews
         this.narrator.trimmed ? el("li", { class: "log-trimmed tone-deal" }, t("logTrimmed")) : null,
         this.narrator.lines.map(lineNode)));
   }
