@@ -86,6 +86,8 @@ def test_a_hint_shows_the_best_options_with_points_and_reasons_then_goes_with_th
         first = options.first.inner_text()
         assert "Declare" in first and ("+" in first or "\u2212" in first)  # points with their sign
         assert re.search(r"\d+\.\d%", first) and "points)" in first  # the chance to win, then the points
+        told = page.inner_text("#announce")  # to screen readers, which were told nothing of it (an audit)
+        assert "Your best options" in told and first.split("%")[0] in told, told
         assert page.get_attribute("#hint-button", "disabled") is not None  # one hint a decision
         page.screenshot(path=str(tmp_path / "hint-declare.png"))
         page.click(f"[data-action='declare-{truthful(hand_of(page))}']")

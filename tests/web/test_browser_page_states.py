@@ -211,7 +211,10 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
 
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True, "locale": "en-US"}
 
-IN_VIEW = "(selector) => { const r = document.querySelector(selector).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+IN_VIEW = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight + 1;  // within a pixel: the page scrolls by whole pixels
+}"""
 
 
 def test_a_small_phone_and_the_keyboard_alone_get_the_turn_its_clock_and_its_news(browser: Any, tmp_path: Path) -> None:
@@ -230,6 +233,10 @@ def test_a_small_phone_and_the_keyboard_alone_get_the_turn_its_clock_and_its_new
         wait_until(page, f"({IN_VIEW})('#decisions')", 5)  # brought into view: the turn has come
         assert page.evaluate(f"({IN_VIEW})('.mine .hand-card')")
         assert page.locator(".stock-count .long").is_visible()  # read, though drawn as the short count
+        assert page.get_by_role("img", name="Dealer", exact=True).count() == 1  # its "D" was read as "D"
+        for small in ("#rules-button", ".mine .switch"):  # 30 and 20 px before: a finger's reach is 44
+            box = page.locator(small).bounding_box()
+            assert box is not None and box["height"] >= 44, (small, box)
         assert page.inner_text("#turn-clock") == ""  # more than 30 s left
         page.clock.fast_forward(12_000)  # 27 s left on the page's count (it counts from a second early)
         wait_until(page, "document.querySelector('#turn-clock').textContent.startsWith('27 s left')", 5)

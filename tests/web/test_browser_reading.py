@@ -241,6 +241,9 @@ def test_the_first_deal_the_summary_and_the_last_cards_read_as_the_table_shows_t
         play_until_summary(page)
         names = page.locator("#summary tbody th")
         assert names.count() == 2
+        # Every column has a header with a name, the first too (read as none before: an audit).
+        headers = page.locator("#summary thead th")
+        assert [h.evaluate("h => h.textContent.trim() !== ''") for h in headers.all()] == [True] * headers.count()
         boxes = "n => { const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length; }"
         for name in names.all():  # each name on one line: its text makes one box
             assert name.evaluate(boxes) == 1, name.inner_text()

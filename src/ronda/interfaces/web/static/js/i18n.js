@@ -159,7 +159,7 @@ const en = {
   reached: "{name} reached {target} first.", pairReached: "{name} reached {target} first.",
   wonByChallenge: "{name} won on a failed challenge.", challengeWon: "Won on a failed challenge: the other side challenged a true declaration.", challengeLost: "Lost on a failed challenge: a true declaration was challenged.",
   // ratings and players' pages
-  leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard — {n}-player games", leaderboardOf_2: "Leaderboard — two-player games", leaderboardOf_3: "Leaderboard — three-player games", leaderboardOf_4: "Leaderboard — four-player games", player: "Player", rating: "Rating",
+  leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard — {n}-player games", leaderboardOf_2: "Leaderboard — two-player games", leaderboardOf_3: "Leaderboard — three-player games", leaderboardOf_4: "Leaderboard — four-player games", player: "Player", rating: "Rating", whoCol: "Who",
   wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
   allGamesRecord: "{wins} · {losses}", gamesWon: "{n} won", gamesLost: "{n} lost", provisional: "(provisional)", provisionalNote: "A new rating starts cautious and moves fast: until it settles, a win raises it more than a loss lowers it.", provisionalPlayers: "Provisional: fewer than {n} rated games",
   resultWon: "Won", resultLost: "Lost", unrated: "unrated", privateTable: "private table (only you see it)",
@@ -486,7 +486,7 @@ const fr = {
   reached: "{name} a atteint {target} en premier.", pairReached: "{name} ont atteint {target} en premier.",
   wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.", challengeWon: "Gagné : l'autre camp a contesté une annonce vraie.", challengeLost: "Perdu : une annonce vraie a été contestée.",
   // classements et pages des joueurs
-  leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement — parties à {n} joueurs", leaderboardOf_2: "Classement — parties à deux joueurs", leaderboardOf_3: "Classement — parties à trois joueurs", leaderboardOf_4: "Classement — parties à quatre joueurs", player: "Joueur", rating: "Cote",
+  leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement — parties à {n} joueurs", leaderboardOf_2: "Classement — parties à deux joueurs", leaderboardOf_3: "Classement — parties à trois joueurs", leaderboardOf_4: "Classement — parties à quatre joueurs", player: "Joueur", rating: "Cote", whoCol: "Qui",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
   allGames: "Toutes les parties, robots compris", allGamesRecord: "{wins} · {losses}", gamesWon: "{n} gagnées", gamesWon_one: "{n} gagnée", gamesLost: "{n} perdues", gamesLost_one: "{n} perdue", provisional: "(provisoire)", provisionalNote: "Une cote nouvelle part prudente et bouge vite : tant qu'elle n'est pas établie, une victoire la fait monter plus qu'une défaite ne la fait baisser.", provisionalPlayers: "Provisoire : moins de {n} parties classées",
   resultWon: "Gagnée", resultLost: "Perdue", unrated: "non classée", privateTable: "table privée (vous seul la voyez)",
@@ -804,7 +804,7 @@ const ar = {
   reached: "وصل {name} إلى {target} أولًا.", pairReached: "وصل {name} إلى {target} أولًا.",
   wonByChallenge: "فاز {name} بتحدٍّ خاسر.", challengeWon: "فوز بتحدٍّ خاسر: تحدّى الطرف الآخر إعلانًا صادقًا.", challengeLost: "خسارة بتحدٍّ خاسر: تُحُدِّي إعلان صادق.",
   // التصنيف وصفحات اللاعبين
-  leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب — مباريات بين {n} لاعبين", leaderboardOf_2: "الترتيب — مباريات بين لاعبَين", leaderboardOf_3: "الترتيب — مباريات بين ثلاثة لاعبين", leaderboardOf_4: "الترتيب — مباريات بين أربعة لاعبين", player: "اللاعب", rating: "التصنيف",
+  leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب — مباريات بين {n} لاعبين", leaderboardOf_2: "الترتيب — مباريات بين لاعبَين", leaderboardOf_3: "الترتيب — مباريات بين ثلاثة لاعبين", leaderboardOf_4: "الترتيب — مباريات بين أربعة لاعبين", player: "اللاعب", rating: "التصنيف", whoCol: "من",
   wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",
   allGames: "كل المباريات، مع الحاسوب أيضًا", allGamesRecord: "{wins} · {losses}", gamesWon: "{n} فوز", gamesLost: "{n} خسارة", provisional: "(مؤقت)", provisionalNote: "يبدأ التصنيف الجديد حذرًا ويتحرك بسرعة: إلى أن يستقر، يرفعه الفوز أكثر مما تخفضه الخسارة.", provisionalPlayers: "مؤقت: أقل من {n} مباراة مصنفة", provisionalPlayers_one: "مؤقت: أقل من مباراة واحدة مصنفة", provisionalPlayers_two: "مؤقت: أقل من مباراتين مصنفتين", provisionalPlayers_few: "مؤقت: أقل من {n} مباريات مصنفة",
   resultWon: "فوز", resultLost: "خسارة", unrated: "غير مصنفة", privateTable: "طاولة خاصة (تظهر لك وحدك)",

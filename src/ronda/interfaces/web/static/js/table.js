@@ -197,6 +197,7 @@ export class TableScreen {
         if (msg.version === this.version) this.hint = msg;
         this.hintAsked = null;
         this.render();
+        if (this.hint === msg) this.showHint();
         return;
       case "error":
         this.hintAsked = null;
@@ -477,13 +478,23 @@ export class TableScreen {
     if (turn) this.showTurn();
   }
 
+  /** A hint has come: brought into sight (on a phone it opened below the fold, its heading alone in view: an
+   * audit), and its heading and options told to screen readers. */
+  showHint() {
+    const panel = this.root.querySelector("#hint");
+    if (!panel) return;
+    panel.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+    const said = [panel.querySelector("h3"), ...panel.querySelectorAll(".hint-forced, .hint-options li")];
+    announce(...said.filter(Boolean).map((node) => node.textContent));
+  }
+
   /** The turn has come: on a screen too short for the table, the hand and the decision together (a small phone,
    * a phone held sideways), the page scrolls down to the decision, whose buttons were below the fold (an audit:
    * "you see half your cards and neither the prompt nor the Declare buttons"). Where it is in sight, nothing moves. */
   showTurn() {
     const box = this.root.querySelector("#decisions");
     if (!box || this.summary || this.help || this.confirming !== null) return;
-    if (box.getBoundingClientRect().bottom <= window.innerHeight) return;
+    if (box.getBoundingClientRect().bottom <= window.innerHeight + 1) return; // in sight, to the pixel
     box.scrollIntoView({ block: "end", behavior: reducedMotion() ? "auto" : "smooth" });
   }
 
@@ -658,10 +669,13 @@ export class TableScreen {
     const declared = view.declarations[seat];
     if (declared && declared !== "none") {
       const exposed = view.exposed[seat];
-      out.push(el("span", { class: `declared${exposed ? " exposed" : ""}`, title: exposed ? t("exposedHint") : t("declaredHint") },
+      // Named as an image, with what it means: a span's own aria-label is not read, and "Ronda" alone told a
+      // screen reader nothing of whether it was declared or shown false (an audit); so is the dealer's "D".
+      const hint = exposed ? t("exposedHint") : t("declaredHint");
+      out.push(el("span", { class: `declared${exposed ? " exposed" : ""}`, title: hint, role: "img", "aria-label": `${hint}: ${kindName(declared)}` },
         kindName(declared), exposed ? ` ✗` : ""));
     }
-    if (view.dealer === seat) out.push(el("span", { class: "dealer", title: t("dealer"), "aria-label": t("dealer") }, t("dealerShort")));
+    if (view.dealer === seat) out.push(el("span", { class: "dealer", title: t("dealer"), role: "img", "aria-label": t("dealer") }, t("dealerShort")));
     return out;
   }
 
@@ -1071,7 +1085,7 @@ export class TableScreen {
       .filter(([, p]) => p).map(([reason, p]) => `${t(`r_${reason}`)} \u2066${p > 0 ? "+" : ""}${p}\u2069`).join(" · ");
     const showPiles = Boolean(s.piles);
     const head = el("tr", {},
-      el("th", { scope: "col" }, ""),
+      el("th", { scope: "col" }, el("span", { class: "sr-only" }, t("whoCol"))), // a header with no name is read as none
       showPiles ? el("th", { scope: "col" }, t("cardsTaken")) : null,
       showPiles ? el("th", { scope: "col" }, t("cardPoints")) : null,
       el("th", { scope: "col" }, t("thisRound")),
