@@ -108,7 +108,7 @@ def test_a_person_back_after_the_grace_period_is_told_it_counts_as_left_and_the_
 ) -> None:
     """Dana reads that Eve is away, and how long the table waits for her, then that the computer plays for her —
     never that Eve is playing; Eve, back, reads at once that she counts as having left and that the game counts as
-    a loss for her whatever happens, and that she may play on (in English, French and Arabic); at the end, where
+    a loss for her if it is rated, whatever the score, and that she may play on (in English, French and Arabic); at the end, where
     Eve reached the target herself, neither end screen credits the computer with it: each says the rules' result,
     as the play-by-play says it, and why it counts as left all the same."""
     rules = Rules(players=2, target=3)
@@ -142,17 +142,18 @@ def test_a_person_back_after_the_grace_period_is_told_it_counts_as_left_and_the_
         eve.goto(f"{url}/t/{table_id}")
         note = eve.locator("#left-note")
         playwright_api.expect(note).to_have_text(
-            "You were away for more than 6 s, so you count as having left this game: it counts as a loss for you"
-            " whatever happens. You may still play on."
+            "You were away for more than 6 s, so you count as having left this game: if it is rated, it is a loss for"
+            " you, whatever the score. You may still play on."
         )
         eve.select_option("#language", "fr")
         playwright_api.expect(note).to_have_text(
-            "Votre absence a duré plus de 6 s : vous comptez comme ayant quitté la partie, et elle compte comme"
-            " perdue pour vous quoi qu'il arrive. Vous pouvez continuer à jouer."
+            "Votre absence a duré plus de 6 s : vous comptez comme ayant quitté la partie ; si elle est classée, elle"
+            " compte comme perdue pour vous, quel que soit le score. Vous pouvez continuer à jouer."
         )
         eve.select_option("#language", "ar")
         playwright_api.expect(note).to_have_text(
-            "غبت أكثر من 6 ث، فتُحتسب كمن غادر هذه المباراة: تُحتسب خسارة لك مهما حدث. يمكنك مواصلة اللعب."
+            "غبت أكثر من 6 ث، فتُحتسب كمن غادر هذه المباراة: إن كانت مصنّفة تُحتسب خسارة لك مهما كانت النتيجة."
+            " يمكنك مواصلة اللعب."
         )
         eve.select_option("#language", "en")
         assert dana.locator("#left-note").count() == 0  # hers alone

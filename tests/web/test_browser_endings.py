@@ -174,6 +174,11 @@ def test_a_four_player_game_a_player_left_reads_lost_on_their_side_and_won_on_th
         table_id = make_table_for_people(amira, people[1:], url, target=rules.target)
         decide_until(people, bilal)
         leave(bilal, url, table_id, 1)
+        # His partner is told while the game goes on: the loss is the side's (her page said nothing: an audit).
+        note = "Bilal counts as having left this game: if it is rated, it is a loss for your side, whatever the score."
+        dounia.wait_for_selector("#left-note", timeout=15_000)
+        assert dounia.inner_text("#left-note") == note
+        assert not amira.locator("#left-note").count()  # the other side's business is the end screen's
         play_both_to_game_over([amira, chadia, dounia], seconds=240)
         bilal.goto(f"{url}/t/{table_id}")  # Bilal comes back to the table
         watcher.goto(f"{url}/t/{table_id}?watch")

@@ -873,7 +873,8 @@ export class TableScreen {
       box.append(el("span", { class: "prompt muted", id: "turn-over" }, t(this.myTurn() ? "turnOverBack" : "turnOver")));
     }
     const mine = this.seat === null ? null : this.table?.seats?.[this.seat];
-    const left = mine && !mine.stand_in && this.table.status === "playing" ? this.leftNote(mine) : null;
+    const playing = this.table.status === "playing";
+    const left = mine && !mine.stand_in && playing ? this.leftNote(mine, view.players) ?? this.partnerNote(view, names) : null;
     if (left) box.append(el("p", { class: "prompt left-note", id: "left-note" }, left));
     if (this.canHint()) {
       const waiting = this.hintAsked !== null;
@@ -913,11 +914,22 @@ export class TableScreen {
    * back after the grace period to an ordinary "Declare your hand", played on, reached the target, and read only at
    * the end that the game counted as a loss. In a game that can be rated it says so, and that they may play on; in one
    * that cannot (a bot, a guest), only what happened meanwhile. */
-  leftNote(mine) {
+  leftNote(mine, players) {
     const rated = Boolean(this.table.rateable);
-    if (mine.left === "away") return t(rated ? "backAfterGrace" : "backAfterGraceUnrated", { n: this.graceSeconds() });
-    if (mine.left === "turns" && rated) return t("backAfterTurns");
+    // "If it is rated": a game left on every side is not (a friend told "a loss whatever happens" won it, unrated:
+    // an audit); with four players the loss is the side's, the partner's too.
+    const whom = t(players === 4 ? "lossYourSide" : "lossYou");
+    if (mine.left === "away") return t(rated ? "backAfterGrace" : "backAfterGraceUnrated", { n: this.graceSeconds(), whom });
+    if (mine.left === "turns" && rated) return t("backAfterTurns", { whom });
     return null;
+  }
+
+  /** With four players, a partner counting as having left makes a rated game the side's loss: said to the partner
+   * who stayed, whose page said nothing of it (an audit). */
+  partnerNote(view, names) {
+    if (view.players !== 4 || !this.table.rateable) return null;
+    const partner = (this.seat + 2) % 4;
+    return this.seatInfo(partner).left ? t("partnerLeft", { name: names.seatName(partner) }) : null;
   }
 
   /** Are you sure? A challenge of a true declaration loses the game at once (R8.8): said in the game's words. */
