@@ -107,10 +107,10 @@ def test_a_person_back_after_the_grace_period_is_told_it_counts_as_left_and_the_
     browser: Any, url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Dana reads that Eve is away, and how long the table waits for her, then that the computer plays for her —
-    never that Eve is playing; Eve, back, reads at once that she counts as having left and that the game counts as
-    a loss for her if it is rated, whatever the score, and that she may play on (in English, French and Arabic); at the end, where
-    Eve reached the target herself, neither end screen credits the computer with it: each says the rules' result,
-    as the play-by-play says it, and why it counts as left all the same."""
+    never that Eve is playing; Eve, back, reads at once that she counts as having left and that the game, if rated,
+    is a loss for her whatever the score, and that she may play on (in English, French and Arabic); at the end,
+    where Eve reached the target herself, neither end screen credits the computer with it: each says the rules'
+    result, as the play-by-play says it, and why it counts as left all the same."""
     rules = Rules(players=2, target=3)
     deal_every_game(monkeypatch, dealt(rules, eve_back_wins))
     seed_the_stand_in(monkeypatch)

@@ -17,6 +17,7 @@ pytest.importorskip("playwright.sync_api")
 
 import test_browser
 import test_browser_ratings
+from playwright import sync_api as playwright_api
 from test_browser import DESKTOP, get_json, open_page, served
 from test_browser_ratings import decide_until, keep_name, leave, make_table_for_people, play_both_to_game_over
 
@@ -339,3 +340,35 @@ def test_a_game_lost_by_challenging_a_true_ronda_says_so_to_each_and_never_that_
         latif.select_option("#language", "ar")
         assert end_screen(latif)["title"] == "فزت!"
         assert latif.locator("#log li").last.inner_text() == "انتهت اللعبة بتحدٍّ خاسر — فزت"
+
+
+def test_an_invitation_to_four_says_each_seats_side_and_lets_the_friend_choose_it(browser: Any, url: str) -> None:
+    """An audit of four friends: the invitation said "free seat" three times and sat a friend in the first free seat,
+    so whoever came second played against the host, and a friend meant to be the host's partner had to come third,
+    which no page said. Now each seat says its side, the host's partner or against the host, and the free seats are
+    a choice (the first by default, as before)."""
+    with open_page(browser, **DESKTOP) as amira, open_page(browser, **DESKTOP) as dounia:
+        amira.goto(url)
+        amira.fill("#name", "Amira")
+        amira.click("label[for='players-4']")
+        for seat in (1, 2, 3):
+            amira.select_option(f"[data-seat-kind='{seat}']", "human")
+        amira.click("#create")
+        link = amira.locator("#invite-link")
+        link.wait_for()
+        dounia.goto(link.input_value())
+        dounia.wait_for_selector("#join .seat-choice")
+        seats = [" ".join(item.inner_text().split()) for item in dounia.locator("#join .seat-list li").all()]
+        assert seats == [
+            "1 Amira", "2 free seat · against Amira", "3 free seat · Amira's partner", "4 free seat · against Amira",
+        ]  # fmt: skip
+        assert dounia.is_checked("#join-seat-1")  # the first free seat unless another is chosen
+        dounia.check("#join-seat-2")  # Amira's partner
+        dounia.fill("#join-name", "Dounia")
+        dounia.click("#join-button")
+        dounia.wait_for_selector("#waiting")
+        table_id = link.input_value().rstrip("/").split("/t/")[1].split("?")[0]
+        seated = get_json(f"{url}/api/tables/{table_id}")["seats"]
+        assert [(s["seat"], s["name"]) for s in seated if s["taken"]] == [(0, "Amira"), (2, "Dounia")]
+        host_sees = amira.locator("#waiting .seat-list li").nth(2)
+        playwright_api.expect(host_sees).to_contain_text("Dounia")  # on the host's waiting list too

@@ -568,9 +568,31 @@ export async function showLobby(app, { go, fail, meta }) {
 const tooLong = (length) => t("nameTooLong", { max: MAX_NAME, length });
 
 /** The invite page: who is at the table, a name, and "take a seat" (or just watch). */
+/**
+ * The table's seats on its invitation: who sits where, and with four players each seat's side, as the host's partner
+ * or against the host; where more than one seat is free, the free ones are a choice (the first by default). The
+ * page said "free seat" three times and sat a friend in the first: whoever came second played against the host,
+ * and a friend meant to be the host's partner had to come third, which nothing said (an audit).
+ */
+function seatList(summary, host, free, names) {
+  const four = summary.players === 4 && host;
+  const side = (seat) => (four && seat !== host.seat
+    ? ` · ${t((seat - host.seat) % 2 === 0 ? "partnerOf" : "opponentOf", { name: names.seatName(host.seat) })}` : "");
+  const choose = free.length > 1;
+  const items = summary.seats.map((s) => {
+    const who = s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat");
+    const avatar = el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1);
+    if (!choose || s.taken || s.kind !== "human") return el("li", { class: s.taken ? "taken" : "free" }, avatar, who, side(s.seat));
+    const radio = el("input", { type: "radio", name: "join-seat", value: String(s.seat), id: `join-seat-${s.seat}`, checked: s.seat === free[0].seat });
+    return el("li", { class: "free" }, el("label", { for: radio.id }, radio, avatar, who, side(s.seat)));
+  });
+  const list = el("ul", { class: "seat-list" }, items);
+  return choose ? el("fieldset", { class: "seat-choice" }, el("legend", {}, t("chooseSeat")), list) : list;
+}
+
 export function showJoin(app, summary, { go, fail, joined }) {
   const names = namer(summary, null);
-  const host = summary.seats.find((s) => s.kind === "human" && s.taken);
+  const host = summary.seats.find((s) => s.seat === summary.creator && s.taken) ?? summary.seats.find((s) => s.kind === "human" && s.taken);
   const free = summary.seats.filter((s) => s.kind === "human" && !s.taken);
   const name = el("input", { id: "join-name", name: "name", required: true, value: localStorage.getItem(NAME) || "", autocomplete: "nickname", placeholder: t("namePlaceholder") });
   // novalidate: a click before the kept name arrived found the field empty and required, and the browser stopped
@@ -579,9 +601,7 @@ export function showJoin(app, summary, { go, fail, joined }) {
     fan(["12o", "1c", "7e", "11b"]),
     el("h1", {}, host ? t("invitedBy", { name: names.seatName(host.seat) }) : t("takeSeat")),
     el("p", { class: "hint" }, tableFacts(summary)),
-    el("ul", { class: "seat-list" }, summary.seats.map((s) => el("li", { class: s.taken ? "taken" : "free" },
-      el("span", { class: `avatar seat-colour-${s.seat}`, "aria-hidden": "true" }, s.seat + 1),
-      s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat")))),
+    seatList(summary, host, free, names),
     el("label", { class: "field" }, el("span", {}, t("yourName")), name),
     nameNote(name, tooLong),
     el("div", { class: "row" },
@@ -608,7 +628,8 @@ export function showJoin(app, summary, { go, fail, joined }) {
     const button = form.querySelector("#join-button");
     button.disabled = true;
     try {
-      const seat = free.length ? free[0].seat : undefined;
+      const chosen = form.querySelector("input[name='join-seat']:checked");
+      const seat = chosen ? Number(chosen.value) : free.length ? free[0].seat : undefined;
       const made = await api(`/api/tables/${encodeURIComponent(summary.table_id)}/join`, seat === undefined ? { name: me } : { name: me, seat });
       tokens.set(summary.table_id, made.seat, made.token);
       joined();
