@@ -287,7 +287,7 @@ def test_a_game_lost_by_challenging_a_true_ronda_says_so_to_each_and_never_that_
     browser: Any, url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """R8.8: Karima challenges Latif's ronda, which his hand truly holds: his side wins at once. She reads the loss
-    and why, he the win and why, a watcher who won and how; nobody reads a target reached."""
+    and why, he the win and why and who challenged, a watcher who won and how; nobody reads a target reached."""
 
     def ronda_to_challenge(game: Game) -> bool:
         # Karima holds nothing, Latif a ronda; once declared, Karima may challenge it and her cards do not prove it.
@@ -311,13 +311,13 @@ def test_a_game_lost_by_challenging_a_true_ronda_says_so_to_each_and_never_that_
 
         screen = end_screen(karima)
         assert screen["title"] == "You lose"
-        assert screen["verdict"] == "Lost on a failed challenge: a true declaration was challenged."
+        assert screen["verdict"] == "Lost on a failed challenge: you challenged a true declaration."
         assert screen["trophy"] is False
         assert karima.locator("#log li").last.inner_text() == "Game over on a failed challenge — winner: Latif"
 
         screen = end_screen(latif)
         assert screen["title"] == "You win!" and screen["trophy"] == "won"
-        assert screen["verdict"] == "Won on a failed challenge: the other side challenged a true declaration."
+        assert screen["verdict"] == "Won on a failed challenge: Karima challenged a true declaration."
         assert latif.locator("#log li").last.inner_text() == "Game over on a failed challenge — you win"
 
         screen = end_screen(watcher)
@@ -334,7 +334,7 @@ def test_a_game_lost_by_challenging_a_true_ronda_says_so_to_each_and_never_that_
         screen = end_screen(latif)
         assert (screen["title"], screen["verdict"]) == (
             "Vous gagnez !",
-            "Gagné : l'autre camp a contesté une annonce vraie.",
+            "Gagné : Karima a contesté une annonce vraie.",
         )
         assert latif.locator("#log li").last.inner_text() == "Partie terminée sur une contestation perdue — vous gagnez"
         latif.select_option("#language", "ar")

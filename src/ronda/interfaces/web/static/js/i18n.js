@@ -141,7 +141,7 @@ const en = {
   challengeYes: "Challenge", cancel: "Cancel",
   challengeProven: "{name}'s {kind} is proven by your cards: a challenge could only lose the game",
   offlinePrompt: "Connection lost — reconnecting… your turn will wait",
-  offlinePromptOther: "Connection lost — reconnecting… It is {name}'s turn: what they play shows once you are back",
+  offlinePromptOther: "Connection lost — reconnecting… It was {name}'s turn: whatever is played meanwhile shows once you are back",
   presenceUnknown: "not known while reconnecting",
   summaryClock: "The next deal has begun and your turn's clock is running: {n} s left",
   listPublic: "List this table in the lobby: anyone may join or watch",
@@ -157,7 +157,7 @@ const en = {
   // How the game was won, under the headline that says who won: the reader is never a name inside the sentence.
   reachedYou: "You reached {target} first.", reachedUs: "Your side reached {target} first.", reachedThem: "The other side reached {target} first.",
   reached: "{name} reached {target} first.", pairReached: "{name} reached {target} first.",
-  wonByChallenge: "{name} won on a failed challenge.", challengeWon: "Won on a failed challenge: the other side challenged a true declaration.", challengeLost: "Lost on a failed challenge: a true declaration was challenged.",
+  wonByChallenge: "{name} won on a failed challenge.", challengeWon: "Won on a failed challenge: the other side challenged a true declaration.", challengeLost: "Lost on a failed challenge: a true declaration was challenged.", challengeWonBy: "Won on a failed challenge: {name} challenged a true declaration.", challengeLostBy: "Lost on a failed challenge: {name} challenged a true declaration.", challengeLostMine: "Lost on a failed challenge: you challenged a true declaration.",
   // ratings and players' pages
   leaderboard: "Leaderboard", myPage: "My games", leaderboardOf: "Leaderboard — {n}-player games", leaderboardOf_2: "Leaderboard — two-player games", leaderboardOf_3: "Leaderboard — three-player games", leaderboardOf_4: "Leaderboard — four-player games", player: "Player", rating: "Rating", whoCol: "Who",
   wins: "Wins", losses: "Losses", ratedWins: "Rated wins", ratedLosses: "Rated losses", allGames: "All games, bots too",
@@ -469,7 +469,7 @@ const fr = {
   challengeYes: "Contester", cancel: "Annuler",
   challengeProven: "La {kind} de {name} est prouvée par vos cartes : la contester ne pourrait que perdre la partie",
   offlinePrompt: "Connexion perdue — reconnexion… votre tour vous attend",
-  offlinePromptOther: "Connexion perdue — reconnexion… C'est au tour de {name} : son coup s'affichera à votre retour",
+  offlinePromptOther: "Connexion perdue — reconnexion… C'était au tour de {name} : ce qui se joue entre-temps s'affichera à votre retour",
   presenceUnknown: "inconnu pendant la reconnexion",
   summaryClock: "La donne suivante a commencé et votre temps de jeu court : encore {n} s",
   listPublic: "Afficher la table à l'accueil : tout le monde peut s'asseoir ou regarder",
@@ -484,7 +484,7 @@ const fr = {
   roundOverN: "Fin de la manche {n}", next: "Continuer", weWin: "Vous gagnez !", weLose: "Vous avez perdu", winnerIs: "{name} gagne !", winnersAre: "{name} gagnent !",
   reachedYou: "Vous avez atteint {target} en premier.", reachedUs: "Votre camp a atteint {target} en premier.", reachedThem: "L'autre camp a atteint {target} en premier.",
   reached: "{name} a atteint {target} en premier.", pairReached: "{name} ont atteint {target} en premier.",
-  wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.", challengeWon: "Gagné : l'autre camp a contesté une annonce vraie.", challengeLost: "Perdu : une annonce vraie a été contestée.",
+  wonByChallenge: "{name} gagne sur une contestation perdue.", pairWonByChallenge: "{name} gagnent sur une contestation perdue.", challengeWon: "Gagné : l'autre camp a contesté une annonce vraie.", challengeLost: "Perdu : une annonce vraie a été contestée.", challengeWonBy: "Gagné : {name} a contesté une annonce vraie.", challengeLostBy: "Perdu : {name} a contesté une annonce vraie.", challengeLostMine: "Perdu : vous avez contesté une annonce vraie.",
   // classements et pages des joueurs
   leaderboard: "Classement", myPage: "Mes parties", leaderboardOf: "Classement — parties à {n} joueurs", leaderboardOf_2: "Classement — parties à deux joueurs", leaderboardOf_3: "Classement — parties à trois joueurs", leaderboardOf_4: "Classement — parties à quatre joueurs", player: "Joueur", rating: "Cote", whoCol: "Qui",
   wins: "Victoires", losses: "Défaites", ratedWins: "Victoires classées", ratedLosses: "Défaites classées",
@@ -787,7 +787,7 @@ const ar = {
   challengeYes: "تحدَّ", cancel: "إلغاء",
   challengeProven: "{kind} {name} ثابتة بأوراقك: التحدي لن يجلب إلا خسارة اللعبة",
   offlinePrompt: "انقطع الاتصال — جارٍ إعادة الاتصال… دورك ينتظرك",
-  offlinePromptOther: "انقطع الاتصال — جارٍ إعادة الاتصال… الدور لـ{name}: ستظهر حركته عند عودتك",
+  offlinePromptOther: "انقطع الاتصال — جارٍ إعادة الاتصال… كان الدور لـ{name}: ما يُلعب في أثناء ذلك يظهر عند عودتك",
   presenceUnknown: "غير معروف أثناء إعادة الاتصال",
   summaryClock: "بدأ التوزيع التالي ووقت دورك يجري: بقي {n} ث",
   listPublic: "اعرض الطاولة في القائمة: يمكن لأي أحد أن يجلس أو يشاهد",
@@ -802,7 +802,7 @@ const ar = {
   roundOverN: "انتهت الجولة {n}", next: "تابع", weWin: "فزت!", weLose: "خسرت", winnerIs: "{name} يفوز!", winnersAre: "{name} يفوزان!",
   reachedYou: "وصلت إلى {target} أولًا.", reachedUs: "وصل فريقك إلى {target} أولًا.", reachedThem: "وصل الفريق الآخر إلى {target} أولًا.",
   reached: "وصل {name} إلى {target} أولًا.", pairReached: "وصل {name} إلى {target} أولًا.",
-  wonByChallenge: "فاز {name} بتحدٍّ خاسر.", challengeWon: "فوز بتحدٍّ خاسر: تحدّى الطرف الآخر إعلانًا صادقًا.", challengeLost: "خسارة بتحدٍّ خاسر: تُحُدِّي إعلان صادق.",
+  wonByChallenge: "فاز {name} بتحدٍّ خاسر.", challengeWon: "فوز بتحدٍّ خاسر: تحدّى الطرف الآخر إعلانًا صادقًا.", challengeLost: "خسارة بتحدٍّ خاسر: تُحُدِّي إعلان صادق.", challengeWonBy: "فوز بتحدٍّ خاسر: تحدّى {name} إعلانًا صادقًا.", challengeLostBy: "خسارة بتحدٍّ خاسر: تحدّى {name} إعلانًا صادقًا.", challengeLostMine: "خسارة بتحدٍّ خاسر: تحدّيتَ إعلانًا صادقًا.",
   // التصنيف وصفحات اللاعبين
   leaderboard: "الترتيب", myPage: "مبارياتي", leaderboardOf: "الترتيب — مباريات بين {n} لاعبين", leaderboardOf_2: "الترتيب — مباريات بين لاعبَين", leaderboardOf_3: "الترتيب — مباريات بين ثلاثة لاعبين", leaderboardOf_4: "الترتيب — مباريات بين أربعة لاعبين", player: "اللاعب", rating: "التصنيف", whoCol: "من",
   wins: "انتصارات", losses: "هزائم", ratedWins: "انتصارات مصنفة", ratedLosses: "هزائم مصنفة",

@@ -247,6 +247,7 @@ export class TableScreen {
   newGame() {
     this.summary = null;
     this.endReason = null;
+    this.challenger = null;
     this.roundOver = null;
     this.rematchAsked = false;
     this.tally = {};
@@ -276,6 +277,9 @@ export class TableScreen {
       }
       case "round_end":
         this.roundOver = { kind: "round", round: event.round, piles: event.piles, tally: this.tally };
+        break;
+      case "challenge":
+        this.challenger = event.seat; // a failed one ends the game: its end screen names who made it
         break;
       case "game_over":
         this.endReason = event.reason; // a page opened on a finished game tells how it was won from this
@@ -1125,9 +1129,14 @@ export class TableScreen {
       const winners = names.sideName(s.winner);
       title = this.seat === null ? t(pair ? "winnersAre" : "winnerIs", { name: winners }) : mine ? t("weWin") : t("weLose");
       // A seat reads its own side's win or loss without a subject: "Them won…", "Vous gagne…" read wrongly.
-      const byChallenge = this.seat !== null ? (mine ? "challengeWon" : "challengeLost")
-        : pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge";
-      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, { name: winners }) : reachedFirst(s.winner, names, view.target));
+      // Who challenged, named where the page saw it: a partner read "a true declaration was challenged" for her
+      // own partner's challenge, with nothing saying whose (an audit of four friends).
+      const by = this.challenger ?? null;
+      const byChallenge = this.seat === null ? (pair && has("pairWonByChallenge") ? "pairWonByChallenge" : "wonByChallenge")
+        : by === null ? (mine ? "challengeWon" : "challengeLost")
+        : mine ? "challengeWonBy" : by === this.seat ? "challengeLostMine" : "challengeLostBy";
+      const named = { name: by === null || this.seat === null ? winners : names.seatName(by) };
+      verdict = el("p", { class: "verdict" }, s.reason === "failed_challenge" ? t(byChallenge, named) : reachedFirst(s.winner, names, view.target));
       const left = this.leftGame(s, names, view);
       if (left) [title, verdict, won] = [left.title, left.verdict || verdict, left.won];
       if (left?.why.length) verdict.append(" ", left.why.join(" "));
