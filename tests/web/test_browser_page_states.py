@@ -209,6 +209,14 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
         assert amina.evaluate(FOCUSED)["inside"]
 
 
+REACHED = """(selector) => {
+  const node = document.querySelector(selector);
+  const r = node.getBoundingClientRect();
+  const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+  return [[x, y - 21], [x, y + 21], [x - 21, y], [x + 21, y]].every(([a, b]) => node.contains(document.elementFromPoint(a, b)));
+}"""
+"""Whether a touch 21 px from the middle of the element, up, down, left or right, lands on it: a 44 px target."""
+
 SMALL_PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True, "locale": "en-US"}
 
 IN_VIEW = """(selector) => {
@@ -234,9 +242,8 @@ def test_a_small_phone_and_the_keyboard_alone_get_the_turn_its_clock_and_its_new
         assert page.evaluate(f"({IN_VIEW})('.mine .hand-card')")
         assert page.locator(".stock-count .long").is_visible()  # read, though drawn as the short count
         assert page.get_by_role("img", name="Dealer", exact=True).count() == 1  # its "D" was read as "D"
-        for small in ("#rules-button", ".mine .switch"):  # 30 and 20 px before: a finger's reach is 44
-            box = page.locator(small).bounding_box()
-            assert box is not None and box["height"] >= 44, (small, box)
+        for small in ("#rules-button", ".mine .switch"):  # 30 and 20 px high before: a finger's reach is 44
+            assert page.evaluate(REACHED, small), f"a touch 21 px from the middle of {small} misses it"
         assert page.inner_text("#turn-clock") == ""  # more than 30 s left
         page.clock.fast_forward(12_000)  # 27 s left on the page's count (it counts from a second early)
         wait_until(page, "document.querySelector('#turn-clock').textContent.startsWith('27 s left')", 5)

@@ -392,9 +392,11 @@ export class TableScreen {
     if (!view || !this.table) return;
     const before = this.root.childElementCount ? snapshot(this.root) : null;
     // Where the keyboard is; on the page itself when the control it was on went disabled (a decision sent, waiting
-    // for its answer) or away: then where it was at the last drawing.
+    // for its answer) or away: then where it was at the last drawing. Not when that control is still there to be
+    // focused: the person moved away themself (a click in the play-by-play, to select a line), and stays away.
     const at = document.activeElement;
-    const focus = at?.dataset?.focus ?? (!at || at === document.body ? this.lastFocus : undefined);
+    const still = this.lastFocus && this.root.querySelector(`[data-focus="${CSS.escape(this.lastFocus)}"]:not([disabled])`);
+    const focus = at?.dataset?.focus ?? ((!at || at === document.body) && !still ? this.lastFocus : undefined);
     this.graceTexts = [];
     const names = this.narrator.names;
     const logBox = this.root.querySelector(".log-lines");
