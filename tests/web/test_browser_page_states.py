@@ -213,7 +213,8 @@ REACHED = """(selector) => {
   const node = document.querySelector(selector);
   const r = node.getBoundingClientRect();
   const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
-  return [[x, y - 21], [x, y + 21], [x - 21, y], [x + 21, y]].every(([a, b]) => node.contains(document.elementFromPoint(a, b)));
+  const around = [[x, y - 21], [x, y + 21], [x - 21, y], [x + 21, y]];
+  return around.every(([a, b]) => node.contains(document.elementFromPoint(a, b)));
 }"""
 """Whether a touch 21 px from the middle of the element, up, down, left or right, lands on it: a 44 px target."""
 
