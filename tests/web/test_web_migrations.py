@@ -43,6 +43,30 @@ def test_a_new_database_is_made_by_the_migrations_as_the_store_uses_it(database_
         store.close()
 
 
+def test_a_migration_that_pauses_longer_than_the_stores_timeout_is_not_ended_halfway(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the store ends a transaction idle longer than its timeout (a stopped writer holds no row), and a
+    loaded machine once paused a test server's migration that long between two statements: PostgreSQL ended it
+    ("terminating connection due to idle-in-transaction timeout") and the server did not start. A migration's own
+    transaction is spared the store's idle and statement timeouts; here it pauses ten times the store's timeout."""
+    import time
+
+    upgrade = command.upgrade
+
+    def pausing(settings: Any, revision: str) -> None:
+        settings.attributes["connection"].execute(text("SELECT 1"))  # the transaction has begun: idle from here
+        time.sleep(0.5)
+        upgrade(settings, revision)
+
+    monkeypatch.setattr(migrations.command, "upgrade", pausing)
+    store = Store(database_url, timeout=0.05)
+    try:
+        assert migrations.current(store.engine) == migrations.head()
+    finally:
+        store.close()
+
+
 def finished_game(tmp_path: Path, database_url: str) -> tuple[str, dict[str, Any]]:
     """A table with one finished game against a bot, and the game's replay as the server gives it."""
     with server(tmp_path, database_url) as http:

@@ -53,6 +53,18 @@ def current(engine: Engine) -> str | None:
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the database to ``revision`` (the newest by default), in one transaction where the database allows."""
+    """Bring the database to ``revision`` (the newest by default), in one transaction where the database allows.
+
+    On PostgreSQL the store's connections end a transaction idle longer than its timeout, and a statement running
+    longer (:class:`~ronda.interfaces.web.store.Store`): right for a game's writes, which must fail fast, wrong for
+    a migration, which pauses between its statements to load its scripts and may rewrite a large table. A loaded
+    machine with a short store timeout had PostgreSQL end a server's migration halfway ("terminating connection
+    due to idle-in-transaction timeout"), and the server did not start. Both are lifted for the migration's own
+    transaction (``SET LOCAL``); the lock timeout stays, so a migration waiting on another process's lock still
+    gives up.
+    """
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.exec_driver_sql("SET LOCAL idle_in_transaction_session_timeout = 0")
+            connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
         command.upgrade(config(connection=connection), revision)
