@@ -567,7 +567,6 @@ export async function showLobby(app, { go, fail, meta }) {
 /** The note under a name field once it is too long. */
 const tooLong = (length) => t("nameTooLong", { max: MAX_NAME, length });
 
-/** The invite page: who is at the table, a name, and "take a seat" (or just watch). */
 /**
  * The table's seats on its invitation: who sits where, and with four players each seat's side, as the host's partner
  * or against the host; where more than one seat is free, the free ones are a choice (the first by default). The
@@ -590,6 +589,7 @@ function seatList(summary, host, free, names) {
   return choose ? el("fieldset", { class: "seat-choice" }, el("legend", {}, t("chooseSeat")), list) : list;
 }
 
+/** The invite page: who is at the table, a name, and "take a seat" (or just watch). */
 export function showJoin(app, summary, { go, fail, joined }) {
   const names = namer(summary, null);
   const host = summary.seats.find((s) => s.seat === summary.creator && s.taken) ?? summary.seats.find((s) => s.kind === "human" && s.taken);
