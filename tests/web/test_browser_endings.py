@@ -306,6 +306,8 @@ def test_a_game_lost_by_challenging_a_true_ronda_says_so_to_each_and_never_that_
         table_id = seat_and_watch(url, {"Karima": karima, "Latif": latif}, watcher, target=41)
         karima.click("[data-action='declare-none']")
         latif.click("[data-action='declare-ronda']")
+        # Latif's badge is read for what it says, where a screen reader read "Ronda" alone (an audit).
+        karima.get_by_role("img", name="Declared for this deal: Ronda", exact=True).wait_for()
         karima.click("[data-action='challenge-1']")
         karima.click("[data-action='confirm-challenge']")
 
