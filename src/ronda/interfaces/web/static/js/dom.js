@@ -118,6 +118,12 @@ export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
+/** Scroll the page so that `node` is in sight (`block`: where, as scrollIntoView takes it), smoothly unless the
+ * reader asked for less motion. */
+export function bringIntoView(node, block) {
+  node.scrollIntoView({ block, behavior: reducedMotion() ? "auto" : "smooth" });
+}
+
 /** A short notice at the bottom of the screen; `kind` is "error" (default), "info" or "good". */
 export function toast(message, kind = "error") {
   const box = document.getElementById("toasts");

@@ -4,7 +4,7 @@ import { cardSvg } from "./cards.js";
 import { MAX_NAME, el, nameNote } from "./dom.js";
 import { count, has, t } from "./i18n.js";
 import { mePanel, whoAmI } from "./me.js";
-import { levelName, namer } from "./narrate.js";
+import { levelName, namer, sideOf } from "./narrate.js";
 import { api, tokens } from "./net.js";
 
 const NAME = "ronda.name";
@@ -576,7 +576,7 @@ const tooLong = (length) => t("nameTooLong", { max: MAX_NAME, length });
 function seatList(summary, host, free, names) {
   const four = summary.players === 4 && host;
   const side = (seat) => (four && seat !== host.seat
-    ? ` · ${t((seat - host.seat) % 2 === 0 ? "partnerOf" : "opponentOf", { name: names.seatName(host.seat) })}` : "");
+    ? ` · ${t(sideOf(seat, 4) === sideOf(host.seat, 4) ? "partnerOf" : "opponentOf", { name: names.seatName(host.seat) })}` : "");
   const choose = free.length > 1;
   const items = summary.seats.map((s) => {
     const who = s.kind === "bot" ? t("botLevel", { level: levelName(s.level) }) : s.taken ? names.seatName(s.seat) : t("freeSeat");

@@ -17,7 +17,7 @@
 import { animate, callout, snapshot } from "./anim.js";
 import { backSvg, cardLabel, cardSvg, parseCard, suitIcon } from "./cards.js";
 import { hintPanel, signed } from "./coach.js";
-import { announce, el, inertBehind, keepTabIn, reducedMotion } from "./dom.js";
+import { announce, bringIntoView, el, inertBehind, keepTabIn } from "./dom.js";
 import { howTo, terms as termsOf } from "./howto.js";
 import { count, decimal, has, kindName, kindWord, rankName, sentence, t } from "./i18n.js";
 import { KEPT_LINES, Narrator, levelName, namer, personName, shout, sideOf } from "./narrate.js";
@@ -489,7 +489,7 @@ export class TableScreen {
   showHint() {
     const panel = this.root.querySelector("#hint");
     if (!panel) return;
-    panel.scrollIntoView({ block: "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+    bringIntoView(panel, "nearest");
     const said = [panel.querySelector("h3"), ...panel.querySelectorAll(".hint-forced, .hint-options li")];
     announce(...said.filter(Boolean).map((node) => node.textContent));
   }
@@ -501,7 +501,7 @@ export class TableScreen {
     const box = this.root.querySelector("#decisions");
     if (!box || this.summary || this.help || this.confirming !== null) return;
     if (box.getBoundingClientRect().bottom <= window.innerHeight + 1) return; // in sight, to the pixel
-    box.scrollIntoView({ block: "end", behavior: reducedMotion() ? "auto" : "smooth" });
+    bringIntoView(box, "end");
   }
 
   // The server's turn clock (summary.turn_time): when it runs out, the stand-in makes this decision. The page
@@ -934,8 +934,8 @@ export class TableScreen {
    * who stayed, whose page said nothing of it (an audit). */
   partnerNote(view, names) {
     if (view.players !== 4 || !this.table.rateable) return null;
-    const partner = (this.seat + 2) % 4;
-    return this.seatInfo(partner).left ? t("partnerLeft", { name: names.seatName(partner) }) : null;
+    const partner = (this.table.seats || []).find((x) => x.seat !== this.seat && names.isMySide(sideOf(x.seat, 4)));
+    return partner?.left ? t("partnerLeft", { name: names.seatName(partner.seat) }) : null;
   }
 
   /** Are you sure? A challenge of a true declaration loses the game at once (R8.8): said in the game's words. */
