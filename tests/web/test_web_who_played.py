@@ -9,8 +9,9 @@ the middle of three games between two kept names, and started again on the
 same data: the game in which Brahim never played stays unrated; the game in
 which he made a decision of his own, and the one in which he was there when
 his turn clock ran out, are rated, as they would have been without the crash.
-At the store, who played is written in the transaction of the decision that
-makes it so.
+Who *left* a game survives it too: a leaver back after the restart still loses
+the rated game. At the store, who played and who left are written in the
+transaction of the decision that makes it so.
 """
 
 from __future__ import annotations
@@ -106,7 +107,9 @@ def test_a_server_killed_mid_game_rates_only_the_games_both_people_played(tmp_pa
     rng = random.Random(12)
     with RealServer(data, *OPTIONS, database_url=database_url) as first:
         amina_browser, brahim_browser = kept_name(first.base, "Amina"), kept_name(first.base, "Brahim")
-        tables = {how: seat_two(amina_browser, brahim_browser) for how in ("never", "played", "clock")}
+        # Each table is made when its people come: seated and away past the grace period, a person counts as having
+        # left the game (and who left is kept across a crash too: the next test).
+        tables = {"never": seat_two(amina_browser, brahim_browser)}
 
         # Brahim never comes: the stand-in plays his seat while Amina plays hers.
         never, tokens = tables["never"]
@@ -115,22 +118,20 @@ def test_a_server_killed_mid_game_rates_only_the_games_both_people_played(tmp_pa
         amina.settle()
         amina.close()  # nobody is there: nothing more is played until the restart
 
-        # Brahim comes first (so the stand-in makes none of his decisions) and makes one decision of his own.
-        played, tokens = tables["played"]
-        brahim = connect(first, played, tokens[1])
-        amina = connect(first, played, tokens[0])
-        play(amina, brahim, rng, lambda: amina.moves >= 1 and brahim.moves >= 1)
-        for sock in (amina, brahim):
-            sock.settle()
-            sock.close()
-
         # Brahim is there and makes no decision: his turn clock runs out once, and the stand-in makes it.
-        clock, tokens = tables["clock"]
+        clock, tokens = tables["clock"] = seat_two(amina_browser, brahim_browser)
         brahim = connect(first, clock, tokens[1])
         amina = connect(first, clock, tokens[0])
         play(amina, brahim, rng, lambda: amina.moves >= 1 and ran_out(brahim), brahim_plays=False)
         assert brahim.moves == 0
-        for sock in (amina, brahim):
+        still_there = [amina, brahim]  # until the crash, before Brahim lets two more turns pass (he would leave)
+
+        # Brahim comes first (so the stand-in makes none of his decisions) and makes one decision of his own.
+        played, tokens = tables["played"] = seat_two(amina_browser, brahim_browser)
+        brahim = connect(first, played, tokens[1])
+        amina = connect(first, played, tokens[0])
+        play(amina, brahim, rng, lambda: amina.moves >= 1 and brahim.moves >= 1)
+        for sock in (*still_there, amina, brahim):
             sock.settle()
             sock.close()
         first.kill()  # SIGKILL: nothing of the tables in memory is kept but what the store holds
@@ -162,10 +163,65 @@ def test_a_server_killed_mid_game_rates_only_the_games_both_people_played(tmp_pa
         store.close()
 
 
+def test_who_left_a_game_survives_a_crash_and_their_rated_game_is_still_a_loss_for_them(
+    tmp_path: Path, database_url: str
+) -> None:
+    """Brahim plays, then leaves past the grace period (the stand-in plays for him), and the server is killed. Back
+    after the restart, and first there, he plays the game on to its end with Amina: he still counts as having left
+    (his page says so), and the rated game is a loss for him whatever the score, as it would have been without the
+    crash. Before who left was stored the rebuilt table forgot it, and rated the game by its score."""
+    from real_server import RealServer
+
+    data = tmp_path / "data"
+    rng = random.Random(7)
+    with RealServer(data, *OPTIONS, database_url=database_url) as first:
+        amina_browser, brahim_browser = kept_name(first.base, "Amina"), kept_name(first.base, "Brahim")
+        table_id, tokens = seat_two(amina_browser, brahim_browser)
+        brahim = connect(first, table_id, tokens[1])
+        amina = connect(first, table_id, tokens[0])
+        play(amina, brahim, rng, lambda: amina.moves >= 1 and brahim.moves >= 1)
+        brahim.settle()
+        brahim.close()  # past the grace period (2 s) he has left; the stand-in plays for him
+
+        def stood_in_for() -> bool:
+            seat = httpx.get(f"{first.base}/api/tables/{table_id}").json()["seats"][1]
+            return bool(seat["left"] == "away" and amina.moves >= 3)
+
+        play(amina, None, rng, stood_in_for)
+        amina.settle()
+        amina.close()
+        first.kill()  # SIGKILL, with decisions of the stand-in's stored after he left
+
+    store = Store(database_url, migrate=False)
+    try:
+        (game,) = store.load_tables([table_id])[0].games
+        assert not game.finished and game.left == {1: "away"}  # stored with a decision, across the crash
+    finally:
+        store.close()
+
+    with RealServer(data, *OPTIONS, database_url=database_url) as second:
+        brahim = connect(second, table_id, tokens[1])  # his hello rebuilds the table: he is there, not away
+        amina = connect(second, table_id, tokens[0])
+        seats = httpx.get(f"{second.base}/api/tables/{table_id}").json()["seats"]
+        assert [s["left"] for s in seats] == [None, "away"], "the rebuilt table knows who left"
+        play(amina, brahim, rng, lambda: bool(amina.over))
+        for sock in (amina, brahim):
+            sock.close()
+        second.stop()
+
+    store = Store(database_url, migrate=False)
+    try:
+        changes = store.game_ratings(table_id, 0)
+        assert changes is not None, "both played: the game is rated"
+        assert [(c["result"], c["abandoned"]) for c in changes] == [("won", False), ("lost", True)]
+    finally:
+        store.close()
+
+
 def test_who_played_is_stored_in_the_transaction_of_the_decision_that_makes_it_so(database_url: str) -> None:
-    """Both or neither: a decision whose write fails takes who played with it, so a crash between the two cannot
-    leave a seat counted for a decision that is not stored (or a decision stored without its seat counted). A game
-    stored before who played was kept stays unknown, never half known."""
+    """Both or neither: a decision whose write fails takes who played (and who left) with it, so a crash between the
+    two cannot leave a seat counted for a decision that is not stored (or a decision stored without its seat
+    counted). A game stored before who played was kept stays unknown, never half known."""
     store = Store(database_url)
     try:
         seats = [StoredSeat(0, "human", "Amina", None, "ab" * 32), StoredSeat(1, "human", "Brahim", None, "cd" * 32)]
@@ -173,14 +229,15 @@ def test_who_played_is_stored_in_the_transaction_of_the_decision_that_makes_it_s
             table = StoredTable(table_id, "2025-01-01T00:00:00+00:00", {"players": 2}, "classic", "playing", seats)
             store.write(store.new_table, table, dealer=1, deck=["1o"] * 40)
         declare = {"seat": 0, "declare": "none"}
-        taken = Decision("t1", 0, 0, 0, declare, acted=(0,))
+        taken = Decision("t1", 0, 0, 0, declare, acted=(0,), left={1: "turns"})
         clash = Decision("t1", 0, 0, 0, declare)  # the same number again: the transaction fails
         with pytest.raises(IntegrityError):
             store.write(store.record_decisions, [taken, clash])
         (game,) = store.load_tables(["t1"])[0].games
-        assert game.acted == [] and store.action_numbers("t1", 0) == []
+        assert (game.acted, game.left) == ([], {}) and store.action_numbers("t1", 0) == []
         store.write(store.record_decisions, [taken])
-        assert store.load_tables(["t1"])[0].games[0].acted == [0]
+        (game,) = store.load_tables(["t1"])[0].games
+        assert (game.acted, game.left) == ([0], {1: "turns"})  # who left, and how: by letting turns pass
 
         with store.engine.begin() as db:  # t2's game as a server before migration 0005 left it
             db.execute(update(games_table).where(games_table.c.table_id == "t2").values(acted=None))

@@ -489,6 +489,13 @@ class Lobby:
             # Who played in the current game, as stored with their decisions; a game stored before that was
             # recorded (migration 0005) trusts every seat, as every rebuilt table once did.
             table.acted = set(range(len(seats))) if current.acted is None else set(current.acted)
+            # Who left it, as stored: they still count as having left, and the stand-in plays for them until they
+            # are back (their hello), as before the restart.
+            table.abandoned = set(current.left)
+            table.idle = {seat for seat, how in current.left.items() if how == "turns"}
+            table.left_stored = dict(current.left)
+            for seat in current.left:
+                seats[seat].stand_in = True
         table.on_finished = self._finished
         return table
 

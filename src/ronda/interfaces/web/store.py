@@ -128,11 +128,17 @@ games_table = Table(
     Column("winner", Integer, nullable=True),
     Column("scores", Text, nullable=True),
     Column("acted", Text, nullable=True),
+    Column("left", Text, nullable=True),
 )
 """``acted``: the seats (a JSON list) whose person made a decision of their own in the game, or was there when their
 turn clock ran out (:attr:`.tables.Table.acted`), written in the transaction of the decision that adds a seat, so
 that a table rebuilt after a restart does not rate a game in which a person never played. ``NULL``: not recorded (a
-game stored before migration 0005): every seat is trusted, as before."""
+game stored before migration 0005): every seat is trusted, as before.
+
+``left``: the seats whose person counts as having left the game, and how (a JSON object, seat to ``away`` or
+``turns``: :meth:`.tables.Table.who_left`), written in the transaction of the first decision after a seat came to
+count so, so that a table rebuilt after a restart still rates the game as lost for them. ``NULL``: nobody is known
+to have left (migration 0006)."""
 
 rounds_table = Table(
     "ronda_rounds",
@@ -346,6 +352,8 @@ class StoredGame:
     scores: list[int] | None = None
     acted: list[int] | None = None
     """The seats whose person played in the game (``ronda_games.acted``); ``None``: not recorded (stored before)."""
+    left: dict[int, str] = field(default_factory=dict)
+    """The seats whose person counts as having left the game, with how (``ronda_games.left``)."""
 
 
 @dataclass
@@ -391,6 +399,10 @@ class Decision:
     """When this decision is the first of its seat's person in the game (their own, or the stand-in's when their turn
     clock ran out): every seat whose person has played, this one included, stored with the decision so that a
     rebuilt table knows who played; ``None``: it adds nobody."""
+    left: dict[int, str] | None = None
+    """When a seat came to count as having left the game since the last decision stored: every seat that has, with
+    how (``away``, ``turns``), stored with the decision so that a rebuilt table knows who left; ``None``: nobody
+    new."""
 
 
 _SET_SCORES = (
@@ -406,6 +418,11 @@ _SET_ACTED = (
         games_table.c.acted.is_not(None),  # a game stored before 0005 stays unrecorded: who played then is unknown
     )
     .values(acted=bindparam("a"))
+)
+_SET_LEFT = (
+    update(games_table)
+    .where(games_table.c.table_id == bindparam("t"), games_table.c.game == bindparam("g"))
+    .values(left=bindparam("l"))
 )
 
 
@@ -691,6 +708,16 @@ class Store:
                 _SET_ACTED,
                 [{"t": table_id, "g": game, "a": json.dumps(seats)} for (table_id, game), seats in acted.items()],
             )
+        # Who left, likewise: a game's leavers only grow, so its latest word holds them all.
+        left = {(d.table_id, d.game): d.left for d in decisions if d.left is not None}
+        if left:
+            db.execute(
+                _SET_LEFT,
+                [
+                    {"t": table_id, "g": game, "l": json.dumps({str(seat): how for seat, how in sorted(seats.items())})}
+                    for (table_id, game), seats in left.items()
+                ],
+            )
         # Only each game's latest scores matter; one statement for all of them (a statement per decision
         # cost three times the rest of a batch of thirty).
         latest: dict[tuple[str, int], list[int]] = {}
@@ -864,6 +891,7 @@ class Store:
                         g.winner,
                         None if g.scores is None else json.loads(g.scores),
                         None if g.acted is None else json.loads(g.acted),
+                        {} if g.left is None else {int(seat): how for seat, how in json.loads(g.left).items()},
                     )
                 )
         return [

@@ -251,8 +251,8 @@ class Table:
     so (``made_for_you``), and its play-by-play tells them as the computer's, not as moves of the person's own.
 
     Why: a person's page narrated "You play 4o, take 4c" for a move their clock let the computer make (an audit).
-    Only the seat is told: a single turn let pass is nobody else's business. Kept in memory, as who left is: a table
-    rebuilt after a restart tells none (its store holds the decisions, not who chose them)."""
+    Only the seat is told: a single turn let pass is nobody else's business. Kept in memory: a table rebuilt after a
+    restart tells none (its store holds the decisions, not who chose them)."""
     _pending: Decision | None = None
     """A decision whose COMMIT got no answer, while the store is asked whether it holds it: nothing else is taken."""
     inherited: int | None = None
@@ -263,7 +263,16 @@ class Table:
     """The seat whose bot or stand-in the server cannot play for just now (the store or the bot keeps failing)."""
     abandoned: set[int] = field(default_factory=set)
     """Seats whose players left the current game past the grace period: a rated game counts as lost for them, even
-    if they come back (kept in memory: a restart forgets it)."""
+    if they come back.
+
+    Stored with the next decision after a seat joins it (:attr:`.store.Decision.left`, with :attr:`idle`'s word for
+    how), and read back by a table rebuilt after a restart or a takeover: a leaver back after the server was killed
+    was rated by the score, as if they had stayed, while the table knew it only in memory (an audit's leftover).
+    What a crash before that decision loses is the time since: the rebuilt table starts the person's grace period
+    again."""
+    left_stored: dict[int, str] = field(default_factory=dict)
+    """:meth:`who_left` as last stored with a decision (or read back from the store): a decision carries who left only
+    when it changed."""
     idle: set[int] = field(default_factory=set)
     """Seats of :attr:`abandoned` whose person came to count as having left by letting :data:`TIMEOUTS_TO_LEAVE`
     turns pass while connected, not by staying away past the grace period: their page says which (the summary's
@@ -379,6 +388,10 @@ class Table:
             **({"unrated": reasons} if (reasons := self.unrated()) else {}),
         }
 
+    def who_left(self) -> dict[int, str]:
+        """Every seat whose person counts as having left the current game, with how (:meth:`_left`)."""
+        return {seat: "turns" if seat in self.idle else "away" for seat in sorted(self.abandoned)}
+
     def _left(self, seat: int) -> str | None:
         """How the seat's person came to count as having left the current game: ``away`` past the grace period, or
         ``turns`` let pass (:data:`TIMEOUTS_TO_LEAVE` in a row); ``None`` while they have not.
@@ -387,9 +400,7 @@ class Table:
         hand", played on, reached the target, and only then read that the game counted as a loss for them (an
         audit). Their page says it the moment they are back; the others already saw the seat away, then played by
         the computer."""
-        if seat not in self.abandoned:
-            return None
-        return "turns" if seat in self.idle else "away"
+        return self.who_left().get(seat)
 
     def _grace_left(self, seat: Seat) -> float | None:
         """Seconds left of the grace period of a person away during a game, before the stand-in plays for the seat;
@@ -407,8 +418,8 @@ class Table:
         with (the seats, who played, who left); empty while it goes on and once it is rated.
 
         The end screen says it: a game among people that showed no rating and no reason left them guessing (an
-        audit: two guests, neither with a kept name). Who left is kept in memory only: a table rebuilt after a
-        restart cannot tell that every side left, and says nothing rather than a wrong reason.
+        audit: two guests, neither with a kept name). Who left is read back with a table rebuilt after a restart
+        (:attr:`abandoned`); for a game stored before that was (migration 0006) nobody is known to have left.
         """
         if self.number not in self.results or self.number in self.ratings:
             return []
@@ -949,6 +960,7 @@ class Table:
             tuple(sorted(self.abandoned)) if result is not None else (),
             self._unplayed(acted) if result is not None else (),
             acted=tuple(sorted(acted)) if acted != self.acted else None,
+            left=left if (left := self.who_left()) != self.left_stored else None,
         )
         # The computer's choice for a person's seat: the stand-in's, for a turn let pass or a person gone (never
         # their automatic declaration, their own choice).
@@ -1000,6 +1012,8 @@ class Table:
         self._made[taken.made_at] = taken.decision.action
         if taken.decision.acted is not None:
             self.acted = set(taken.decision.acted)
+        if taken.decision.left is not None:
+            self.left_stored = dict(taken.decision.left)
         before = self.version
         events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(taken.events)]
         self.events.extend(events_json)
@@ -1266,6 +1280,7 @@ class Table:
         self.made_for = {}
         self.abandoned = away
         self.idle &= away  # still stood in for after letting turns pass: the reason stays
+        self.left_stored = {}  # the new game's row holds nobody yet: its first decision stores who is still away
         self.ended_by_stand_in = set(away) if over else set()
         self.acted = set()
         self.timeouts = {}
