@@ -158,6 +158,22 @@ BEHIND = """(() => {
 language (a page-wide choice, switched with the end dialog up)."""
 
 
+IN_SIGHT = """(() => {
+  const dialog = document.querySelector('#summary .dialog');
+  const box = dialog.getBoundingClientRect();
+  const seen = (node) => {
+    const r = node.getBoundingClientRect();
+    return r.top >= box.top && r.bottom <= box.bottom && r.top >= 0 && r.bottom <= innerHeight;
+  };
+  return {
+    scrolls: dialog.scrollHeight > dialog.clientHeight,
+    focused: seen(document.activeElement),
+    title: seen(dialog.querySelector('#summary-title')),
+  };
+})()"""
+"""Whether the end dialog scrolls inside itself, and whether the focused button and the title are in sight in it."""
+
+
 def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_dialog(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -176,6 +192,13 @@ def test_the_end_of_a_game_takes_the_keyboard_to_play_again_and_keeps_it_in_the_
         amina.wait_for_selector("#summary #rating-changes, #summary #unrated")
         wait_until(amina, "document.activeElement?.dataset.action === 'rematch'", 5)
         assert amina.evaluate("document.activeElement.textContent") == "Play again"
+        # On a phone held sideways the rated game's dialog is taller than the screen and scrolls inside itself: the
+        # button with the focus stays in sight at its foot, and so does the title at its head (an audit: "Play
+        # again" had the focus out of sight, below the ratings).
+        amina.set_viewport_size({"width": 844, "height": 390})
+        sight = amina.evaluate(IN_SIGHT)
+        assert sight["scrolls"] and sight["focused"] and sight["title"], sight
+        amina.set_viewport_size(DESKTOP["viewport"])
         # Behind it the page is inert, not only out of Tab's way: a screen reader's reading stayed on the table
         # behind a dialog (an audit). The toasts stay live, so that an error said meanwhile is heard.
         live = {"dialog": False, "toasts": False, "language": False}
