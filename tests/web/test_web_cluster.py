@@ -333,6 +333,30 @@ def test_redis_restarted_mid_game_play_resumes_and_nothing_is_lost(
     assert_shown_equals_stored(cluster_db, table_id, {p.seat: p for p in players})  # type: ignore[dict-item]
 
 
+def test_a_relaying_process_deaf_for_a_moment_closes_its_relays_and_the_seat_misses_nothing(
+    servers: list[RealServer], cluster_db: str, redis_server: Any
+) -> None:
+    """Redis drops every subscriber's connection (as a blip of the network would) just as the owner sends the relayed
+    seat the other seat's move: published while the relaying process was not listening, it is lost to it. That
+    process closes its relayed connections (1012) once it listens again, and the seat reconnects and catches up.
+
+    Before, the subscription came back by itself inside the Redis client, unnoticed: the owner, heard by nobody, let
+    the relayed connection go, while the relaying process kept it open, and the seat waited for ever for a move it
+    had missed (the first cause found of a cluster game that did not go on after Redis restarted)."""
+    import redis
+
+    table_id, players = table_across(servers)
+    rng = random.Random(8)
+    play(players, rng, moves=4)
+    to_seat(players, 0, rng)  # seat 0, at the owner, is to move; seat 1 is relayed through the other process
+    with contextlib.closing(redis.Redis.from_url(redis_server.url)) as client:
+        client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
+    players[0].act(choices(players[0])[0])
+    play(players, rng, timeout=30)
+    assert all(p.over for p in players)
+    assert_shown_equals_stored(cluster_db, table_id, {p.seat: p for p in players})  # type: ignore[dict-item]
+
+
 def test_a_rolling_restart_of_every_process_during_play_stops_no_game(
     tmp_path: Path, servers: list[RealServer], cluster_db: str, redis_server: Any
 ) -> None:

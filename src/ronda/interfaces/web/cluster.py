@@ -29,7 +29,9 @@ frames came, after the owner's answers to the frames forwarded before it: see
 lease changes or vanishes, nobody listens on its channel) is closed with 1012,
 and the page reconnects by itself (docs/web-protocol.md); the process it lands
 on takes the table over once the old lease has expired, rebuilding it from
-the store (:meth:`~.lobby.Lobby.open`).
+the store (:meth:`~.lobby.Lobby.open`). So is every connection a process
+relays when its own channel dropped (Redis restarted, the network cut): what
+was published to it meanwhile is lost, and the page catches up on reconnecting.
 
 A dead owner is not waited out to the end of its lease: a process's channel
 loses its subscriber the moment the process dies (Redis sees its connections
@@ -71,6 +73,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from ...bots import levels
@@ -273,8 +277,10 @@ class Cluster:
             url, decode_responses=True, socket_timeout=1.0, socket_connect_timeout=1.0
         )
         """This process's Redis client (shared: the cluster-wide limits and pairing may use it too)."""
+        # No retries inside the client for the channel: its own reconnection subscribed again unnoticed, and what was
+        # published meanwhile was lost without anyone knowing (:meth:`_listen` must see every drop).
         self._listener_redis: aioredis.Redis = aioredis.from_url(
-            url, decode_responses=True, socket_connect_timeout=1.0, socket_keepalive=True
+            url, decode_responses=True, socket_connect_timeout=1.0, socket_keepalive=True, retry=Retry(NoBackoff(), 0)
         )
         self.lease_ms, self.renew_every = lease_ms, renew_every
         self.process = process or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
@@ -468,6 +474,12 @@ class Cluster:
         While Redis is away the tries back off (0.2 s doubling to :data:`LISTEN_RETRY_MOST`), and the log says so
         once when the channel drops and once when it is back, not at every try (an audit: five lines a second,
         each claiming a subscription that was not made, about 18,000 an hour of outage).
+
+        What was published to the channel while it was down is lost: an owner's news for a connection relayed here
+        (heard by nobody, the owner let that connection go), a close. So once it is back every relayed connection is
+        closed (1012), to reconnect and catch up from the version it holds, as after a change of owner: kept, a
+        relayed seat waited for ever for a move it had missed (a cluster game that did not go on after Redis was
+        restarted).
         """
         wait, lost = LISTEN_RETRY_FIRST, False
         while True:
@@ -477,6 +489,7 @@ class Cluster:
                 self._listening.set()
                 if lost:
                     log.warning("the cluster's channel is subscribed again")
+                    self._close_relays()
                 wait, lost = LISTEN_RETRY_FIRST, False
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
@@ -618,6 +631,16 @@ class Cluster:
             else:
                 relay.connection.send(item)
 
+    def _close_relays(self) -> None:
+        """Close every connection relayed from here: each reconnects and says hello from the version it holds."""
+        for relay in list(self.relays.values()):
+            self._moved(relay)
+
+    def _moved(self, relay: Relay) -> None:
+        """Stop relaying ``relay`` and close its connection with 1012: the page reconnects by itself."""
+        self.relays.pop(relay.id, None)
+        relay.connection.close_soon(MOVED)
+
     def unrelay(self, relay: Relay) -> None:
         if self.relays.pop(relay.id, None) is not None:
             self.post(relay.owner, {"k": "gone", "c": relay.id})
@@ -648,8 +671,7 @@ class Cluster:
             now = dict(zip(keys, values, strict=True))
             for relay in list(self.relays.values()):
                 if now.get(relay.table_id) != relay.lease or relay.owner in gone:
-                    self.relays.pop(relay.id, None)
-                    relay.connection.close_soon(MOVED)
+                    self._moved(relay)
 
     # ------------------------------------------------------------ seats
 
