@@ -347,14 +347,27 @@ def test_a_relaying_process_deaf_for_a_moment_closes_its_relays_and_the_seat_mis
 
     table_id, players = table_across(servers)
     rng = random.Random(8)
-    play(players, rng, moves=4)
-    to_seat(players, 0, rng)  # seat 0, at the owner, is to move; seat 1 is relayed through the other process
     with contextlib.closing(redis.Redis.from_url(redis_server.url)) as client:
+        play(players, rng, moves=4)
+        client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")  # a drop while nothing is sent: seat 1's
+        welcomes, deadline = players[1].welcomes, time.monotonic() + 10  # connection is closed all the same, and
+        while players[1].welcomes == welcomes:  # reconnects (nobody moves meanwhile)
+            assert time.monotonic() < deadline, "the relayed connection was not closed after the drop"
+            for p in players:
+                p.pump()
+        to_seat(players, 0, rng)  # seat 0, at the owner, is to move; seat 1 is relayed through the other process
         client.execute_command("CLIENT", "KILL", "TYPE", "pubsub")
-    players[0].act(choices(players[0])[0])
+        players[0].act(choices(players[0])[0])  # published to the relaying process while it does not listen
     play(players, rng, timeout=30)
     assert all(p.over for p in players)
     assert_shown_equals_stored(cluster_db, table_id, {p.seat: p for p in players})  # type: ignore[dict-item]
+    # Nothing of the connections closed for the drops lingers at the owner: once the seat's page goes, the seat is
+    # away, not kept connected by a connection nobody holds (no grace period would start for its person).
+    players[1].close()
+    deadline = time.monotonic() + 10
+    while httpx.get(f"{servers[0].base}/api/tables/{table_id}").json()["seats"][1]["connected"]:
+        assert time.monotonic() < deadline, "the seat stays connected after its page went"
+        time.sleep(0.1)
 
 
 def test_a_rolling_restart_of_every_process_during_play_stops_no_game(

@@ -632,14 +632,11 @@ class Cluster:
                 relay.connection.send(item)
 
     def _close_relays(self) -> None:
-        """Close every connection relayed from here: each reconnects and says hello from the version it holds."""
+        """Close every connection relayed from here (1012): each reconnects and says hello from the version it holds.
+        Each owner is told (``gone``), as when a page closes its connection: it may still hold its side of it."""
         for relay in list(self.relays.values()):
-            self._moved(relay)
-
-    def _moved(self, relay: Relay) -> None:
-        """Stop relaying ``relay`` and close its connection with 1012: the page reconnects by itself."""
-        self.relays.pop(relay.id, None)
-        relay.connection.close_soon(MOVED)
+            self.unrelay(relay)
+            relay.connection.close_soon(MOVED)
 
     def unrelay(self, relay: Relay) -> None:
         if self.relays.pop(relay.id, None) is not None:
@@ -671,7 +668,8 @@ class Cluster:
             now = dict(zip(keys, values, strict=True))
             for relay in list(self.relays.values()):
                 if now.get(relay.table_id) != relay.lease or relay.owner in gone:
-                    self._moved(relay)
+                    self.relays.pop(relay.id, None)
+                    relay.connection.close_soon(MOVED)
 
     # ------------------------------------------------------------ seats
 
