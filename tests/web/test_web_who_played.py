@@ -200,6 +200,8 @@ def test_who_left_a_game_survives_a_crash_and_their_rated_game_is_still_a_loss_f
         store.close()
 
     with RealServer(data, *OPTIONS, database_url=database_url) as second:
+        seats = httpx.get(f"{second.base}/api/tables/{table_id}").json()["seats"]  # not yet rebuilt: as stored
+        assert [s["left"] for s in seats] == [None, "away"], "the stored table says who left"
         brahim = connect(second, table_id, tokens[1])  # his hello rebuilds the table: he is there, not away
         amina = connect(second, table_id, tokens[0])
         seats = httpx.get(f"{second.base}/api/tables/{table_id}").json()["seats"]

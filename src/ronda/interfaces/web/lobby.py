@@ -145,7 +145,7 @@ def stored_summary(stored: StoredTable) -> dict[str, Any]:
                 "taken": s.kind != "human" or s.token_hash is not None,
                 "stand_in": False,
                 "rematch": False,
-                "left": None,
+                "left": last.left.get(s.seat) if last else None,  # stored with the game, as the live table says
                 "grace_left": None,
                 "ended_by_stand_in": False,
             }
