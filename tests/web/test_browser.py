@@ -35,9 +35,10 @@ from ronda.interfaces.web.app import create_app  # noqa: E402
 
 CHROMIUM = shutil.which("chromium-headless-shell") or shutil.which("chromium") or shutil.which("chromium-browser")
 """Debian's chromium, in its headless build where it is installed (``chromium-headless-shell``: the same Blink and V8
-without the browser's windows, as Playwright itself runs headless pages): it spends half the CPU of the full browser,
-and on this two-core machine took the browser tests from 628 s to 464 s of the two workers' time, the whole suite from
-11 min 42 s to 9 min 44 s (``pytest --durations=0``, the same code, the same day). The full chromium elsewhere."""
+without the browser's windows, as Playwright itself runs headless pages): it spends a third to a half of the full
+browser's CPU, and on this two-core machine the browser tests took 464 s of the two workers' time against 617 s and
+628 s with the full chromium, the whole suite 9 min 44 s against 11 min 57 s and 11 min 42 s (``pytest
+--durations=0`` in the checkout, the same day). The full chromium elsewhere."""
 # Skipped on a machine without chromium, except in CI (RONDA_CI set by .ci/run), where that is a failure.
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None and not os.environ.get("RONDA_CI"),
