@@ -26,7 +26,10 @@ pytestmark = test_browser.pytestmark  # skipped without chromium, as they are
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from served(tmp_path_factory, "pairing")
+    """The module's server. Its pages all ask from one address, some thirty times in a minute or two, over the limit
+    of twenty games asked for a minute (the rate limits have tests of their own): the limit is raised, or the last
+    asks were refused "too fast" once the browser got quicker."""
+    yield from served(tmp_path_factory, "pairing", create_rate=10_000)
 
 
 def ask_to_play(page: Any, url: str, name: str, players: int, bots: bool = False, level: str = "medium") -> None:
@@ -355,11 +358,13 @@ def test_a_wait_the_server_forgot_and_the_page_asked_again_for_counts_on_from_th
             "old => { const t = localStorage.getItem('ronda.playTicket'); return t !== null && t !== old; }",
             arg=ticket,
         )  # asked again by the page, a new ticket
-        page.clock.fast_forward(16_000)  # 16 s on the page since: 26 s or more since the first ask
+        page.clock.fast_forward(16_000)  # 16 s on the page since: 26 s or more since the server's first count
         page.wait_for_selector("#play-alone:visible")
         said = page.inner_text("#play-waited")
         shown = re.fullmatch(r"Nobody else has asked for this game yet: you have waited (\d+) s\.", said)
-        assert shown and int(shown.group(1)) >= 26, said  # counted from the new ask, the line shows at 20 s
+        # Counted from the first ask: 16 s or so if from the new one. The page's count began with the server's first
+        # answer, a little after the server's (a fresh clone's loaded run read 25 s): a second of slack.
+        assert shown and int(shown.group(1)) >= 25, said
         page.click("#play-cancel")
 
 
