@@ -169,8 +169,10 @@ def test_who_left_a_game_survives_a_crash_and_their_rated_game_is_still_a_loss_f
     """Brahim plays, then leaves past the grace period (the stand-in plays for him), and the server is killed. Back
     after the restart, and first there, he plays the game on to its end with Amina: he still counts as having left
     (his page says so), and the rated game is a loss for him whatever the score, as it would have been without the
-    crash. Before who left was stored the rebuilt table forgot it, and rated the game by its score."""
-    from real_server import RealServer
+    crash. Before who left was stored the rebuilt table forgot it, and rated the game by its score. His page is
+    told which moves the stand-in made for him, after the crash as before it: before that was stored (migration
+    0007) the rebuilt table told them as his own."""
+    from real_server import RealServer, SeatSocket
 
     data = tmp_path / "data"
     rng = random.Random(7)
@@ -190,6 +192,11 @@ def test_who_left_a_game_survives_a_crash_and_their_rated_game_is_still_a_loss_f
         play(amina, None, rng, stood_in_for)
         amina.settle()
         amina.close()
+        # What his page is told the computer played for him, by the table that did it (a page of his opened now).
+        looking = SeatSocket(first, table_id, tokens[1])
+        made_for_him = looking.hello(0).get("made_for_you", [])
+        looking.close()
+        assert made_for_him, "the stand-in played for him"
         first.kill()  # SIGKILL, with decisions of the stand-in's stored after he left
 
     store = Store(database_url, migrate=False)
@@ -202,7 +209,14 @@ def test_who_left_a_game_survives_a_crash_and_their_rated_game_is_still_a_loss_f
     with RealServer(data, *OPTIONS, database_url=database_url) as second:
         seats = httpx.get(f"{second.base}/api/tables/{table_id}").json()["seats"]  # not yet rebuilt: as stored
         assert [s["left"] for s in seats] == [None, "away"], "the stored table says who left"
-        brahim = connect(second, table_id, tokens[1])  # his hello rebuilds the table: he is there, not away
+        brahim = SeatSocket(second, table_id, tokens[1])
+        brahim.moves = 0
+        told = brahim.hello(0)  # his hello rebuilds the table: he is there, not away
+        # ... and his page still tells the stand-in's moves as the computer's, not as his own (migration 0007).
+        assert told.get("made_for_you") == made_for_him, "the rebuilt table tells him what it played for him"
+        assert {e["version"]: e.get("seat") for e in told["events"] if e["version"] in made_for_him} == dict.fromkeys(
+            made_for_him, 1
+        ), "each is a move of his seat"
         amina = connect(second, table_id, tokens[0])
         seats = httpx.get(f"{second.base}/api/tables/{table_id}").json()["seats"]
         assert [s["left"] for s in seats] == [None, "away"], "the rebuilt table knows who left"

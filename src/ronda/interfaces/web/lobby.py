@@ -456,7 +456,8 @@ class Lobby:
             raise HttpError(
                 500, "damaged", "this table's stored game cannot be rebuilt (the server's log says where)"
             ) from None
-        adopt(table, game, events, made, len(record.get("hints", [])))
+        made_for = stored.games[-1].made_for if stored.games else {}
+        adopt(table, game, events, made, len(record.get("hints", [])), made_for)
         if table_id in self.tables:  # rebuilt meanwhile by another path
             return self.tables[table_id]
         if table.status != FINISHED:

@@ -157,7 +157,11 @@ actions_table = Table(
     Column("number", Integer, primary_key=True),
     Column("round", Integer, nullable=False),
     Column("action", Text, nullable=False),
+    Column("made_for", Integer, nullable=True),
 )
+"""``made_for``: the person's seat the computer made the decision for (their turn clock ran out, or the stand-in
+played for them while they were gone), ``NULL`` for any other (migration 0007). Not part of the record: only that
+seat is told (:attr:`~.tables.Table.made_for`)."""
 
 hints_table = Table(
     "ronda_hints",
@@ -354,6 +358,10 @@ class StoredGame:
     """The seats whose person played in the game (``ronda_games.acted``); ``None``: not recorded (stored before)."""
     left: dict[int, str] = field(default_factory=dict)
     """The seats whose person counts as having left the game, with how (``ronda_games.left``)."""
+    made_for: dict[int, int] = field(default_factory=dict)
+    """The decisions the computer made for a person's seat, by decision number, with the seat
+    (``ronda_actions.made_for``): read for a table's current game by :meth:`Store.load_current`, which a rebuild
+    reads; empty from :meth:`Store.load_tables`, which lists tables."""
 
 
 @dataclass
@@ -403,6 +411,10 @@ class Decision:
     """When a seat came to count as having left the game since the last decision stored: every seat that has, with
     how (``away``, ``turns``), stored with the decision so that a rebuilt table knows who left; ``None``: nobody
     new."""
+    made_for: int | None = None
+    """The person's seat the computer made this decision for (their turn clock ran out, or the stand-in played for
+    them), so that a rebuilt table still tells that seat the move was not theirs; ``None``: a person's own decision,
+    or a bot's."""
 
 
 _SET_SCORES = (
@@ -690,6 +702,7 @@ class Store:
                     "number": d.number,
                     "round": d.round,
                     "action": json.dumps(d.action),
+                    "made_for": d.made_for,
                 }
                 for d in decisions
             ],
@@ -933,15 +946,25 @@ class Store:
         first): what a table is rebuilt from, for many tables in one go (a takeover's)."""
         tables = self.load_tables(table_ids)
         current = {t.id: (t.games[-1].game if t.games else 0) for t in tables}
-        records = self.load_records(list(current.items()))
+        records, made_for = self._load_records(list(current.items()))
+        for t in tables:
+            if t.games:
+                t.games[-1].made_for = made_for.get((t.id, current[t.id]), {})
         return {t.id: (t, records.get((t.id, current[t.id]))) for t in tables}
 
     def load_records(self, games: Sequence[tuple[str, int]]) -> dict[tuple[str, int], dict[str, Any]]:
         """Games ``(table, game)`` as RECORD.md records (:meth:`load_record`), five statements however many: a
         takeover rebuilds the dead owner's tables from one read. A game not stored is left out."""
+        return self._load_records(games)[0]
+
+    def _load_records(
+        self, games: Sequence[tuple[str, int]]
+    ) -> tuple[dict[tuple[str, int], dict[str, Any]], dict[tuple[str, int], dict[int, int]]]:
+        """:meth:`load_records`, with each game's decisions the computer made for a person's seat (by number, with
+        the seat), read from the same rows: kept out of the record, which every seat and spectator may fetch."""
         wanted = sorted(set(games))
         if not wanted:
-            return {}
+            return {}, {}
         with self.reading() as db:
             heads = db.execute(
                 select(games_table.c.table_id, games_table.c.game, games_table.c.dealer, tables_table.c.rules)
@@ -954,7 +977,14 @@ class Store:
                 .order_by(rounds_table.c.table_id, rounds_table.c.game, rounds_table.c.round)
             ).all()
             actions = db.execute(
-                select(actions_table.c.table_id, actions_table.c.game, actions_table.c.round, actions_table.c.action)
+                select(
+                    actions_table.c.table_id,
+                    actions_table.c.game,
+                    actions_table.c.round,
+                    actions_table.c.action,
+                    actions_table.c.number,
+                    actions_table.c.made_for,
+                )
                 .where(tuple_(actions_table.c.table_id, actions_table.c.game).in_(wanted))
                 .order_by(actions_table.c.table_id, actions_table.c.game, actions_table.c.number)
             ).all()
@@ -969,11 +999,14 @@ class Store:
         }
         for d in decks:
             records[d.table_id, d.game]["rounds"].append({"deck": json.loads(d.deck), "actions": []})
+        made_for: dict[tuple[str, int], dict[int, int]] = {}
         for a in actions:
             records[a.table_id, a.game]["rounds"][a.round]["actions"].append(json.loads(a.action))
+            if a.made_for is not None:
+                made_for.setdefault((a.table_id, a.game), {})[a.number] = a.made_for
         for h in hints:  # the record's extension (docs/RECORD.md)
             records[h.table_id, h.game].setdefault("hints", []).append(json.loads(h.hint))
-        return records
+        return records, made_for
 
     def last_decision(self, table_id: str, game: int) -> tuple[int, dict[str, Any]] | None:
         """The number and action of a game's last stored decision (``None`` before any), once no transaction that

@@ -47,7 +47,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol, assert_never
@@ -251,8 +251,9 @@ class Table:
     so (``made_for_you``), and its play-by-play tells them as the computer's, not as moves of the person's own.
 
     Why: a person's page narrated "You play 4o, take 4c" for a move their clock let the computer make (an audit).
-    Only the seat is told: a single turn let pass is nobody else's business. Kept in memory: a table rebuilt after a
-    restart tells none (its store holds the decisions, not who chose them)."""
+    Only the seat is told: a single turn let pass is nobody else's business. Stored with each decision
+    (:attr:`~.store.Decision.made_for`, migration 0007), so a table rebuilt after a restart or a takeover tells
+    them as this one did (:func:`adopt`)."""
     _pending: Decision | None = None
     """A decision whose COMMIT got no answer, while the store is asked whether it holds it: nothing else is taken."""
     inherited: int | None = None
@@ -961,11 +962,11 @@ class Table:
             self._unplayed(acted) if result is not None else (),
             acted=tuple(sorted(acted)) if acted != self.acted else None,
             left=left if (left := self.who_left()) != self.left_stored else None,
+            # The computer's choice for a person's seat: the stand-in's, for a turn let pass or a person gone
+            # (never their automatic declaration, their own choice).
+            made_for=seat if sender is None and not chosen and self.seats[seat].human else None,
         )
-        # The computer's choice for a person's seat: the stand-in's, for a turn let pass or a person gone (never
-        # their automatic declaration, their own choice).
-        for_person = sender is None and not chosen and self.seats[seat].human
-        taken = _Taken(decision, game, events, result, self.version, sender, seat if for_person else None)
+        taken = _Taken(decision, game, events, result, self.version, sender)
         try:
             await self.journal.record(decision)
         except (CommitUnknown, StoreConflict) as error:
@@ -1017,8 +1018,8 @@ class Table:
         before = self.version
         events_json = [{**e.to_json(), "version": before + i + 1} for i, e in enumerate(taken.events)]
         self.events.extend(events_json)
-        if taken.made_for is not None:
-            self.made_for[before + 1] = taken.made_for
+        if taken.decision.made_for is not None:
+            self.made_for[before + 1] = taken.decision.made_for
         if result is not None:
             self.status = FINISHED
             self.results[self.number] = result
@@ -1519,16 +1520,24 @@ async def answer(table: Table, client: Client, message: ClientMessage, invite: d
 
 
 def adopt(
-    table: Table, game: Game, events: list[Event], made: list[tuple[int, dict[str, Any]]], hints: int = 0
+    table: Table,
+    game: Game,
+    events: list[Event],
+    made: list[tuple[int, dict[str, Any]]],
+    hints: int = 0,
+    made_for: Mapping[int, int] | None = None,
 ) -> None:
     """Give ``table`` its current game as stored: the game, its events so far, its decisions and its number of hints.
 
     ``made`` holds each decision (RECORD.md form) with the number of the game's events before it
-    (:func:`~.replays.rebuild`), so a decision sent again after a restart is still recognised.
+    (:func:`~.replays.rebuild`), so a decision sent again after a restart is still recognised; ``made_for`` the
+    decisions the computer made for a person's seat, by number (:attr:`~.store.StoredGame.made_for`).
     """
     table.game, table._actions, table._hints = game, len(made), hints
     table.events = [{**e.to_json(), "version": table.base_version + i + 1} for i, e in enumerate(events)]
     table._made = {table.base_version + before: action for before, action in made}
+    first_versions = [table.base_version + before + 1 for before, _ in made]
+    table.made_for = {first_versions[n]: seat for n, seat in (made_for or {}).items() if n < len(made)}
 
 
 @dataclass
@@ -1541,8 +1550,6 @@ class _Taken:
     result: tuple[int, list[int]] | None
     made_at: int
     sender: Client | None
-    made_for: int | None = None
-    """The person's seat the computer made this decision for (:attr:`Table.made_for`), if it did."""
 
 
 def now() -> str:
