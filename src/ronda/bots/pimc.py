@@ -387,10 +387,12 @@ class ExpertBot(PimcBot):
     +0.34 over the same four seeds, and +0.40 with twice the guesses, both at 2.2 times ``hard``'s median),
     nor, beyond the noise, the fitted reading of plays with 32 guesses drawn for each one kept
     (``expert:sharpness=0.25,noise=0.2,reply=8,candidates=32``: +0.45 over the four seeds at 4.5 to 4.8 times,
-    +0.18 and +0.34 on two fresh ones), nor that reading with ``horizon=deal`` and 896 guesses (+0.25 over two seeds):
-    docs/bots.md. Told the other hand (``benchmarks/hidden_information.py``, a measurement that breaks R11 on
-    purpose), the same search is +2.46 a round over ``hard``: what holds it back is the hidden cards, not the search,
-    and not a reading left undone: a network fitted to what its guesses miss, told minus honest worths of 199,248
+    +0.18 and +0.34 on two fresh ones), nor that reading with ``horizon=deal`` and 896 guesses (+0.25 over two seeds),
+    nor rollouts fitted to its own card choices (``benchmarks/rollout_imitation.py``: +0.41 and +0.60 on the
+    screening decks of seed 7001, where it is +0.66, at 6.8 times ``hard``'s median CPU): docs/bots.md. Told the
+    other hand (``benchmarks/hidden_information.py``, a measurement that breaks R11 on purpose), the same search
+    is +2.46 a round over ``hard``: what holds it back is the hidden cards, not the search, and not a reading left
+    undone: a network fitted to what its guesses miss, told minus honest worths of 199,248
     choices (``benchmarks/card_worth.py``), changes 15% of the cards and gains nothing (+0.000 [-0.011, +0.011]
     points a choice): on average the guesses are right about what ``hard`` holds, given what the seat has seen.
     """
