@@ -950,9 +950,40 @@ class RondaApp(App[None]):
         """Name the keys that scroll a hint beside the board on its pane's edge, where it holds less than all."""
         pane.border_subtitle = "PgUp/PgDn: more" if pane.max_scroll_y > 0 else ""
 
+    def fit_table(self) -> bool:
+        """Draw the table's cards a form tighter while the board is taller than the screen, a form looser once
+        that fits; say whether the form changed (the board is then laid out again).
+
+        At 80x24 with four players the seat boxes, two rows of table cards, the hand and a declaration's prompt
+        took 24 lines of the board's 22: the board scrolled to its prompt and the other seats, the partner
+        included, were out of sight for a third of a game's decisions (an audit). Cards on one line each (their
+        corner: "│1c    ♥│"), then the note of what a bot just did left to the play-by-play beside, keep the
+        whole board in sight but in rare cases (a chain's long note).
+        """
+        game = self.screen_stack[0]
+        if self.session is None or not game.query("#board"):
+            return False
+        board = game.query_one("#board", VerticalScroll)
+        table = game.query_one(TableView)
+        width = table.size.width
+        # What the board's parts take, laid out (its virtual size is never less than its own, hiding room to spare).
+        over = sum(part.outer_size.height for part in board.children if part.display) - board.size.height
+        if over > 0 and table.tighter < table.tightest():
+            table.tighter += 1
+        elif table.tighter and over + table.height(width, table.tighter - 1) - table.height(width) <= 0:
+            table.tighter -= 1
+        else:
+            return False
+        table.refresh(layout=True)
+        return True
+
     def keep_prompt_in_view(self) -> None:
         """Scroll the board so that the prompt (what to do, the keys, a hint) is on screen: on a short terminal the
-        board scrolls, and a prompt below its edge left a person with nothing saying what to press."""
+        board scrolls, and a prompt below its edge left a person with nothing saying what to press. The table's
+        cards are drawn tighter first, while that makes room (:meth:`fit_table`)."""
+        if self.fit_table():
+            self.call_after_refresh(self.keep_prompt_in_view)
+            return
         if self.session is not None and self.query("#board"):
             # The prompt is the board's last piece: the board's end shows all of it (its height is known only
             # once laid out, which scroll_end waits for), the cards above as far as room allows.

@@ -49,10 +49,16 @@ MARK_COLOUR = "#00bcd4"
 
 
 def face_lines(
-    card: int, selected: bool = False, label: str = "", marked: bool = False, compact: bool = False
+    card: int,
+    selected: bool = False,
+    label: str = "",
+    marked: bool = False,
+    compact: bool = False,
+    one_line: bool = False,
 ) -> list[Text]:
-    """The five lines of a card's face (three when ``compact``: the corner alone between the edges); ``label``
-    (the key that plays it, or a mark) sits in the top edge.
+    """The five lines of a card's face (three when ``compact``: the corner alone between the edges; one when
+    ``one_line``: the corner between the sides, no label); ``label`` (the key that plays it, or a mark) sits in
+    the top edge.
 
     The corner holds the notation and the suit symbol; the middle the rank as
     players name it (Sota, Caballo, Rey for 10, 11, 12) or its pips, and the suit's name.
@@ -75,14 +81,15 @@ def face_lines(
     rank = RANK_NAMES[rank_of(card)]
     pips = rank_of(card) + 1 if rank_of(card) < 7 else 0  # 1 to 7 pips, as on the pack's number cards
     middle = (SUIT_SYMBOLS[suit] * pips if pips else rank).center(inner)
-    lines = [Text(top, style=edge)]
+    lines = [] if one_line else [Text(top, style=edge)]
     rows = ((corner, f"bold {ink}"), (middle, f"bold {ink}"), (SUIT_NAMES[suit].center(inner), ink))
-    for content, style in rows[:1] if compact else rows:
+    for content, style in rows[:1] if compact or one_line else rows:
         line = Text(side, style=edge)
         line.append(content, style=style)
         line.append(side, style=edge)
         lines.append(line)
-    lines.append(Text(bottom, style=edge))
+    if not one_line:
+        lines.append(Text(bottom, style=edge))
     return lines
 
 
@@ -103,9 +110,10 @@ def spread(
     labels: bool = False,
     marks: Mapping[int, str] | None = None,
     compact: bool = False,
+    one_line: bool = False,
 ) -> Text:
     """Cards side by side, wrapped to ``width`` columns; ``labels`` numbers them 1, 2, 3 in their top edge;
-    ``compact`` draws each card in three lines (:func:`face_lines`).
+    ``compact`` draws each card in three lines, ``one_line`` in one (:func:`face_lines`).
 
     ``marks`` maps a card to a short word for its top edge ("took", "s1") and
     draws it marked (:func:`face_lines`).
@@ -130,10 +138,11 @@ def spread(
                 str(start + i + 1) if labels else marks.get(card, ""),
                 marked=card in marks,
                 compact=compact,
+                one_line=one_line,
             )
             for i, card in enumerate(row)
         ]
-        for line_no in range(COMPACT_HEIGHT if compact else HEIGHT):
+        for line_no in range(_card_height(compact, one_line)):
             line = Text()
             for face in faces:
                 line.append_text(face[line_no])
@@ -142,16 +151,22 @@ def spread(
     return Text("\n").join(rows)
 
 
-def spread_height(count: int, width: int, compact: bool = False) -> int:
+def spread_height(count: int, width: int, compact: bool = False, one_line: bool = False) -> int:
     """Lines :func:`spread` takes for ``count`` cards in ``width`` columns.
 
     >>> spread_height(4, 40), spread_height(4, 30), spread_height(4, 30, compact=True)
     (5, 10, 6)
+    >>> spread_height(4, 30, one_line=True), spread_height(0, 30, one_line=True)
+    (2, 0)
     """
     if not count:
         return 0
     per_row = max(1, (width + 1) // (WIDTH + 1))
-    return -(-count // per_row) * (COMPACT_HEIGHT if compact else HEIGHT)
+    return -(-count // per_row) * _card_height(compact, one_line)
+
+
+def _card_height(compact: bool, one_line: bool) -> int:
+    return 1 if one_line else COMPACT_HEIGHT if compact else HEIGHT
 
 
 def backs(count: int) -> Text:

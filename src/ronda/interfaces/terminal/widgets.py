@@ -183,17 +183,47 @@ class TableView(SessionWidget):
     the table and not only read in the log.
     """
 
+    FORMS = ("whole", "compact", "one_line")
+    """How a table card is drawn, tallest first: its whole face (5 lines), its corner between its edges (3), its
+    corner alone (1)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.mark: PlayMark | None = None
+        self.tighter = 0
+        """Forms tighter than the terminal's height gives (:attr:`compact`): set by the app while the board is
+        taller than the screen (:meth:`~.app.RondaApp.fit_table`)."""
 
-    def notes(self) -> list[str]:
+    def form(self, tighter: int | None = None) -> str:
+        """The form the cards are drawn in, ``tighter`` steps (the table's own by default) below the terminal's."""
+        start = 1 if self.compact else 0
+        return self.FORMS[min(start + (self.tighter if tighter is None else tighter), len(self.FORMS) - 1)]
+
+    def _form_steps(self) -> int:
+        """Steps from the terminal's form to cards on one line each."""
+        return len(self.FORMS) - (2 if self.compact else 1)
+
+    def tightest(self) -> int:
+        """The most steps :attr:`tighter` may take: down to cards on one line each, then, where the play-by-play
+        is on screen beside the board and says the same, without the note of what a bot just did."""
+        log = self.screen.query("#log")
+        return self._form_steps() + (1 if log and log.first().display else 0)
+
+    def height(self, width: int, tighter: int | None = None) -> int:
+        """Lines the table takes inside its edges in ``width`` columns: its cards in :meth:`form`, then its notes."""
+        form = self.form(tighter)
+        count = len(self._cards()[0]) if self.session is not None else 0
+        cards = max(1, spread_height(count, width, form == "compact", form == "one_line"))
+        return cards + len(self._note_lines(width, tighter))
+
+    def notes(self, tighter: int | None = None) -> list[str]:
         session = self.session
         if session is None:
             return []
         view = session.view
         notes = []
-        if self.mark is not None:
+        tighter = self.tighter if tighter is None else tighter
+        if self.mark is not None and tighter <= self._form_steps():
             notes.append(f"Just now: {self.mark.line}")
         if view.chain is not None:
             notes.append(session.chain_text())
@@ -217,14 +247,13 @@ class TableView(SessionWidget):
             marks = {mark.card: "drop"} if mark.card in cards else {}
         return sorted(cards | set(marks)), marks
 
-    def _note_lines(self, width: int) -> list[str]:
-        return [line for note in self.notes() for line in wrap_phrases(note, max(width, 20))]
+    def _note_lines(self, width: int, tighter: int | None = None) -> list[str]:
+        return [line for note in self.notes(tighter) for line in wrap_phrases(note, max(width, 20))]
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
         if self.session is None:
             return 1
-        cards, _ = self._cards()
-        return max(1, spread_height(len(cards), width, self.compact)) + len(self._note_lines(width))
+        return self.height(width)
 
     def render(self) -> Text:
         session = self.session
@@ -232,8 +261,9 @@ class TableView(SessionWidget):
             return Text("")
         cards, marks = self._cards()
         width = self.size.width
+        form = self.form()
         text = (
-            spread(cards, width, marks=marks, compact=self.compact)
+            spread(cards, width, marks=marks, compact=form == "compact", one_line=form == "one_line")
             if cards
             else Text("(the table is empty)", style="dim italic")
         )
