@@ -955,10 +955,10 @@ class RondaApp(App[None]):
         that fits; say whether the form changed (the board is then laid out again).
 
         At 80x24 with four players the seat boxes, two rows of table cards, the hand and a declaration's prompt
-        took 24 lines of the board's 22: the board scrolled to its prompt and the other seats, the partner
-        included, were out of sight for a third of a game's decisions (an audit). Cards on one line each (their
-        corner: "│1c    ♥│"), then the note of what a bot just did left to the play-by-play beside, keep the
-        whole board in sight but in rare cases (a chain's long note).
+        were taller than the board's 22 lines: the board scrolled to its prompt and the other seats, the partner
+        included, were out of sight at 50 of 120 decisions (``benchmarks/terminal_fit.py --no-fit``). Cards on
+        one line each (their corner: "│1c    ♥│"), then the note of what a bot just did left to the play-by-play
+        beside, keep the whole board in sight but in rare cases (a chain's long note): 1 of those 120.
         """
         game = self.screen_stack[0]
         if self.session is None or not game.query("#board"):
