@@ -34,7 +34,8 @@ async def probe(players: int, seed: int, size: tuple[int, int], decisions: int) 
         await settle(pilot, app)
         while read < decisions and app.session is not None and not app.session.over:
             if not isinstance(app.screen, MessageScreen):
-                await pilot.pause()
+                for _ in range(3):  # the board's fit takes a layout or two after the state is drawn
+                    await pilot.pause()
                 board = app.query_one("#board")
                 parts = sum(part.outer_size.height for part in board.children if part.display)
                 read += 1
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     columns, lines = (int(n) for n in args.size.lower().split("x"))
     if args.no_fit:
-        RondaApp.fit_table = lambda self: False  # type: ignore[method-assign]
+        RondaApp.fit_board = lambda self: False  # type: ignore[method-assign]
     total = [0, 0, 0]
     for seed in (int(s) for s in args.seeds.split(",")):
         read, taller, hidden = asyncio.run(probe(args.players, seed, (columns, lines), args.decisions))

@@ -356,27 +356,42 @@ def test_three_players_at_80_by_24_keep_each_fact_on_its_line_and_the_footer_off
     run(scenario)
 
 
+async def settled_board(pilot: Any, app: RondaApp) -> None:
+    """Wait until the board's fit is settled (asked again, it changes nothing): it is fitted again a moment after
+    each state is drawn, once every part is laid out; one that went back and forth would never settle."""
+    for _ in range(40):
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+        if isinstance(app.screen, MessageScreen) or not app.fit_board():
+            return
+    raise AssertionError("the board's fit never settled")
+
+
 ONE_LINE_CARD = re.compile(r"[│┃║][0-9]{1,2}[oceb] +[♦♥♠♣][│┃║]")
 """A card drawn on one line (its corner between its sides), as the table draws it on a screen too short for more."""
 
 
-def test_four_players_at_80_by_24_keep_the_other_seats_in_sight_by_drawing_the_table_tighter() -> None:
+@pytest.mark.parametrize("size", [(80, 24), (70, 24)])
+def test_four_players_on_a_small_terminal_keep_the_other_seats_in_sight_by_drawing_the_board_tighter(
+    size: tuple[int, int],
+) -> None:
     """At 80x24 with four players the seat boxes, two rows of table cards, the hand and a declaration's prompt were
     taller than the screen: the board scrolled to its prompt and the other seats, the partner too, were out of
     sight at a third of the decisions or more (13 to 20 of 40 in three games: `benchmarks/terminal_fit.py
     --no-fit`). The table's cards are now drawn on one line each while that is needed, and whole again once there
-    is room: the seats stay in sight but where the table can draw no tighter."""
+    is room: the seats stay in sight but where the table can draw no tighter. At 70 columns the play-by-play's
+    last lines under the table are fewer first (98 of 120 decisions out of sight before, none now)."""
 
     async def scenario() -> None:
         app = RondaApp(quick_settings(seed=1, players=4, level="medium"), setup=False)
         seen_one_line = back_to_compact = False
         out_of_sight = 0
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
             for _ in range(40):
                 if app.session is None or app.session.over:
                     break
-                await pilot.pause()
+                await settled_board(pilot, app)
                 if isinstance(app.screen, MessageScreen):  # a round's summary: on to the next round
                     await pilot.press("enter")
                     await settle(pilot, app)
@@ -386,7 +401,7 @@ def test_four_players_at_80_by_24_keep_the_other_seats_in_sight_by_drawing_the_t
                 one_line = any(ONE_LINE_CARD.search(line) for line in table)
                 seen_one_line |= one_line
                 back_to_compact |= seen_one_line and any("╭───────╮" in line for line in table)
-                if not re.match(r"[╭┏][─━] Seat 1 ", lines[1]):  # the seats scrolled out of sight
+                if not any(re.match(r"[╭┏][─━] Seat 1 ", line) for line in lines[1:3]):  # the seats scrolled away
                     out_of_sight += 1
                     tightest = app.query_one(TableView).tighter == app.query_one(TableView).tightest()
                     assert tightest, f"the seats are out of sight while the table could be drawn tighter:\n{lines}"

@@ -722,6 +722,7 @@ class RondaApp(App[None]):
     SeatBox.turn { border: heavy #ffd700; }
     SeatBox.four { padding: 0; }
     #table { height: auto; min-height: 5; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
+    #table.-tight { min-height: 3; }  /* drawn tighter to fit the screen (fit_board): no empty lines kept */
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }
     #prompt { height: auto; min-height: 2; padding: 0 1; color: #ffffff; }
@@ -889,6 +890,11 @@ class RondaApp(App[None]):
 
     RECENT_LINES = 4
     """Play-by-play lines shown under the table when the terminal is too narrow for the play-by-play pane."""
+    recent_lines = RECENT_LINES
+    """Those shown now: fewer while the board would be taller than the screen (:meth:`fit_board`)."""
+    REFITS = 3
+    """Times :meth:`keep_prompt_in_view` fits the board again after a change, the parts laid out anew each time."""
+    _refits = 0
 
     def _show_recent(self, log: PlayLog, size: Size | None = None) -> None:
         """The last lines of the play-by-play under the table, while its pane is hidden (a narrow terminal): what
@@ -896,7 +902,7 @@ class RondaApp(App[None]):
         recent = self.screen_stack[0].query_one("#recent", Static)
         # Not while a hint has the pane's place: that is for one decision, and the board is short then.
         recent.display = (size or self.size).width < NARROW
-        recent.update(coloured("\n".join(log.entries[-self.RECENT_LINES :]), style="#a5d6a7"))
+        recent.update(coloured("\n".join(log.entries[-self.recent_lines :]), style="#a5d6a7"))
 
     def refresh_board(self) -> None:
         session = self.session
@@ -909,6 +915,7 @@ class RondaApp(App[None]):
         self.query_one(HandView).show(session)
         self._say_prompt()
         self.call_after_refresh(self.keep_prompt_in_view)
+        self.set_timer(0.1, self.keep_prompt_in_view)  # the board fitted again once every part is laid out anew
 
     def _say_prompt(self, size: Size | None = None) -> None:
         """The prompt, the last refusal and the note under the board, a hint placed first (:meth:`_place_hint`)."""
@@ -950,41 +957,70 @@ class RondaApp(App[None]):
         """Name the keys that scroll a hint beside the board on its pane's edge, where it holds less than all."""
         pane.border_subtitle = "PgUp/PgDn: more" if pane.max_scroll_y > 0 else ""
 
-    def fit_table(self) -> bool:
-        """Draw the table's cards a form tighter while the board is taller than the screen, a form looser once
-        that fits; say whether the form changed (the board is then laid out again).
+    def fit_board(self) -> bool:
+        """Draw the board as large as the screen lets it be; say whether anything changed (it is laid out again).
 
         At 80x24 with four players the seat boxes, two rows of table cards, the hand and a declaration's prompt
         were taller than the board's 22 lines: the board scrolled to its prompt and the other seats, the partner
-        included, were out of sight at 50 of 120 decisions (``benchmarks/terminal_fit.py --no-fit``). Cards on
-        one line each (their corner: "│1c    ♥│"), then the note of what a bot just did left to the play-by-play
-        beside, keep the whole board in sight but in rare cases (a chain's long note): 1 of those 120.
+        included, were out of sight at 50 of 120 decisions (``benchmarks/terminal_fit.py --no-fit``). The board
+        is made smaller in steps, the first that fits taken: fewer lines of the play-by-play under the table (a
+        narrow terminal's, down to one), then the table's cards a form tighter down to one line each (their
+        corner: "│1c    ♥│"), then its note of what a bot just did, which the play-by-play says too. That keeps
+        the whole board in sight but in rare cases (a chain's long note): 1 of those 120 decisions.
+
+        The choice is reckoned from the other parts' heights and what the table and those lines would take, not
+        from the board's height after each step: read back after a step, the layout could still be the one before
+        it, and a first version, stepping on what it read, went back and forth for ever.
         """
+        if self.session is None or not self.screen_stack:  # a timer's call as the app closes: nothing to fit
+            return False
         game = self.screen_stack[0]
-        if self.session is None or not game.query("#board"):
+        if not game.query("#board"):
             return False
         board = game.query_one("#board", VerticalScroll)
         table = game.query_one(TableView)
+        recent = game.query_one("#recent", Static)
+        log = game.query_one(PlayLog)
+        room = board.size.height - sum(
+            part.outer_size.height for part in board.children if part.display and part not in (table, recent)
+        )
         width = table.size.width
-        # What the board's parts take, laid out (its virtual size is never less than its own, hiding room to spare).
-        over = sum(part.outer_size.height for part in board.children if part.display) - board.size.height
-        if over > 0 and table.tighter < table.tightest():
-            table.tighter += 1
-        elif table.tighter and over + table.height(width, table.tighter - 1) - table.height(width) <= 0:
-            table.tighter -= 1
-        else:
-            return False
-        table.refresh(layout=True)
-        return True
+        counts = range(self.RECENT_LINES, 0, -1) if recent.display else [self.recent_lines]
+        steps = [(count, 0) for count in counts]
+        steps += [(steps[-1][0], tighter) for tighter in range(1, table.tightest() + 1)]
+        lines, tighter = next(
+            (
+                (count, tighter)
+                for count, tighter in steps
+                if self._recent_height(recent, log, count) + table.outer_height(width, tighter) <= room
+            ),
+            steps[-1],
+        )
+        changed = (lines, tighter) != (self.recent_lines, table.tighter)
+        if lines != self.recent_lines:
+            self.recent_lines = lines
+            self._show_recent(log)
+        if tighter != table.tighter:
+            table.draw_tighter(tighter)
+        return changed
+
+    def _recent_height(self, recent: Static, log: PlayLog, count: int) -> int:
+        """Lines the play-by-play's last ``count`` lines take under the table, wrapped as the widget wraps them."""
+        if not recent.display:
+            return 0
+        width = max(recent.size.width, 1)
+        return sum(len(Text(entry).wrap(self.console, width)) for entry in log.entries[-count:])
 
     def keep_prompt_in_view(self) -> None:
         """Scroll the board so that the prompt (what to do, the keys, a hint) is on screen: on a short terminal the
-        board scrolls, and a prompt below its edge left a person with nothing saying what to press. The table's
-        cards are drawn tighter first, while that makes room (:meth:`fit_table`)."""
-        if self.fit_table():
+        board scrolls, and a prompt below its edge left a person with nothing saying what to press. The board is
+        made smaller first, as far as that makes room (:meth:`fit_board`)."""
+        if self.fit_board() and self._refits < self.REFITS:
+            self._refits += 1  # once more, with the parts laid out anew (a bounded number of times)
             self.call_after_refresh(self.keep_prompt_in_view)
             return
-        if self.session is not None and self.query("#board"):
+        self._refits = 0
+        if self.session is not None and self.screen_stack and self.query("#board"):
             # The prompt is the board's last piece: the board's end shows all of it (its height is known only
             # once laid out, which scroll_end waits for), the cards above as far as room allows.
             self.query_one("#board", VerticalScroll).scroll_end(animate=False)

@@ -192,7 +192,7 @@ class TableView(SessionWidget):
         self.mark: PlayMark | None = None
         self.tighter = 0
         """Forms tighter than the terminal's height gives (:attr:`compact`): set by the app while the board is
-        taller than the screen (:meth:`~.app.RondaApp.fit_table`)."""
+        taller than the screen (:meth:`~.app.RondaApp.fit_board`)."""
 
     def form(self, tighter: int | None = None) -> str:
         """The form the cards are drawn in, ``tighter`` steps (the table's own by default) below the terminal's."""
@@ -205,9 +205,22 @@ class TableView(SessionWidget):
 
     def tightest(self) -> int:
         """The most steps :attr:`tighter` may take: down to cards on one line each, then, where the play-by-play
-        is on screen beside the board and says the same, without the note of what a bot just did."""
-        log = self.screen.query("#log")
-        return self._form_steps() + (1 if log and log.first().display else 0)
+        is on screen (its pane beside the board, or its last lines under the table) and says the same, without
+        the note of what a bot just did."""
+        said = [*self.screen.query("#log"), *self.screen.query("#recent")]
+        return self._form_steps() + (1 if any(part.display for part in said) else 0)
+
+    def outer_height(self, width: int, tighter: int | None = None) -> int:
+        """Lines the table takes with its edges: :meth:`height`, and at least its least height (a tighter table's
+        is smaller: ``#table.-tight`` in the app's CSS)."""
+        tighter = self.tighter if tighter is None else tighter
+        return max(3 if tighter else 5, self.height(width, tighter) + 2)
+
+    def draw_tighter(self, tighter: int) -> None:
+        """Draw the table ``tighter`` steps below the terminal's form (:attr:`tighter`)."""
+        self.tighter = tighter
+        self.set_class(tighter > 0, "-tight")
+        self.refresh(layout=True)
 
     def height(self, width: int, tighter: int | None = None) -> int:
         """Lines the table takes inside its edges in ``width`` columns: its cards in :meth:`form`, then its notes."""
