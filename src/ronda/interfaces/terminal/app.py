@@ -721,8 +721,7 @@ class RondaApp(App[None]):
     SeatBox { width: 1fr; height: auto; border: round #5b7f62; padding: 0 1; color: #e8f5e9; }
     SeatBox.turn { border: heavy #ffd700; }
     SeatBox.four { padding: 0; }
-    #table { height: auto; min-height: 5; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }
-    #table.-tight { min-height: 3; }  /* drawn tighter to fit the screen (fit_board): no empty lines kept */
+    #table { height: auto; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }  /* least: TableView's */
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }
     #prompt { height: auto; min-height: 2; padding: 0 1; color: #ffffff; }

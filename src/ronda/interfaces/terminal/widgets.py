@@ -183,6 +183,11 @@ class TableView(SessionWidget):
     the table and not only read in the log.
     """
 
+    LEAST_LINES, TIGHT_LEAST_LINES = 5, 3
+    """The table's least height with its edges, and while drawn tighter (:meth:`draw_tighter`): no empty lines
+    kept then. Its CSS and :meth:`outer_height` both read them."""
+    DEFAULT_CSS = f"TableView {{ min-height: {LEAST_LINES}; }}\nTableView.-tight {{ min-height: {TIGHT_LEAST_LINES}; }}"
+
     FORMS = ("whole", "compact", "one_line")
     """How a table card is drawn, tallest first: its whole face (5 lines), its corner between its edges (3), its
     corner alone (1)."""
@@ -212,9 +217,9 @@ class TableView(SessionWidget):
 
     def outer_height(self, width: int, tighter: int | None = None) -> int:
         """Lines the table takes with its edges: :meth:`height`, and at least its least height (a tighter table's
-        is smaller: ``#table.-tight`` in the app's CSS)."""
+        is smaller)."""
         tighter = self.tighter if tighter is None else tighter
-        return max(3 if tighter else 5, self.height(width, tighter) + 2)
+        return max(self.TIGHT_LEAST_LINES if tighter else self.LEAST_LINES, self.height(width, tighter) + 2)
 
     def draw_tighter(self, tighter: int) -> None:
         """Draw the table ``tighter`` steps below the terminal's form (:attr:`tighter`)."""
