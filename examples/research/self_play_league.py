@@ -69,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
 
     import torch
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     torch.set_num_threads(1)
@@ -87,6 +88,9 @@ def main(argv: list[str] | None = None) -> None:
     model = MaskablePPO(
         "MlpPolicy", DummyVecEnv([make(i) for i in range(args.envs)]), n_steps=256, batch_size=256, seed=args.seed
     )
+    # SB3's default logger makes an empty SB3-<time> folder in the system's temporary folder at each learn(); this
+    # script prints its own tables, so the model logs nowhere (as train_policy.py's).
+    model.set_logger(Logger(folder=None, output_formats=[]))
     for generation in range(1, args.generations + 1):
         model.learn(args.steps, reset_num_timesteps=False)
         frozen = PolicyBot(export(model, {"generation": generation}), name=f"generation {generation}")

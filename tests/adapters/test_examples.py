@@ -8,6 +8,7 @@ require("research")
 
 import runpy
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -41,9 +42,12 @@ def test_the_ismcts_example_says_it_shows_the_plumbing_not_strength(
 
 
 def test_self_play_with_a_league_trains_evaluates_and_grows_the_league(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    """Two generations trained and measured, and no SB3-<time> folder left in the temporary folder (SB3's default
+    logger left an empty one at each generation: two a run of the suite, found among forty in /tmp)."""
     require("train")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     argv = ["self_play_league.py", "--generations", "2", "--steps", "256", "--units", "1", "--envs", "1"]
     argv += ["--reward", "chances"]
     monkeypatch.setattr(sys, "argv", argv)
@@ -51,3 +55,4 @@ def test_self_play_with_a_league_trains_evaluates_and_grows_the_league(
     out = capsys.readouterr().out
     # the second generation meets the first member, the first generation (frozen) and the yardstick
     assert "league of 2" in out and "generation 1 " in out.split("league of 2")[1] and "medium" in out
+    assert not list(tmp_path.glob("SB3-*"))

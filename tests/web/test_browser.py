@@ -161,7 +161,7 @@ FRESH_NAMES = (f"Amina {n}" for n in itertools.count(1))
 
 def create_table(page: Any, base_url: str, name: str | None = None, players: int = 2, target: int | None = None) -> str:
     page.goto(base_url)
-    page.fill("#name", name or next(FRESH_NAMES))
+    page.fill("#me-name", name or next(FRESH_NAMES))
     page.click(f"label[for='players-{players}']")
     if target is not None:
         page.fill("#target", str(target))
@@ -176,7 +176,7 @@ def create_table_for_a_friend(page: Any, base_url: str, name: str = "Amina") -> 
     A name typed is kept on that server: each test's people have names of their own.
     """
     page.goto(base_url)
-    page.fill("#name", name)
+    page.fill("#me-name", name)
     page.select_option("[data-seat-kind='1']", "human")
     page.click("#create")
     invite = page.locator("#invite-link")
@@ -306,7 +306,7 @@ def test_the_help_says_the_rules_of_its_own_table_in_each_language(browser: Any,
     lobby's general how-to. The help is written from the table's rules (R10), as the terminal's is."""
     with open_page(browser, **DESKTOP) as page:
         page.goto(base_url)
-        page.fill("#name", next(FRESH_NAMES))
+        page.fill("#me-name", next(FRESH_NAMES))
         page.click("label[for='players-3']")
         page.click("#variants summary")
         for variant in ("auto_declare", "transfer_scoring", "dealer_duty"):
@@ -348,7 +348,7 @@ def test_the_help_says_the_rules_of_its_own_table_in_each_language(browser: Any,
 def test_house_rules_chosen_on_the_form_are_the_tables_rules(browser: Any, base_url: str, tmp_path: Path) -> None:
     with open_page(browser, **DESKTOP) as page:
         page.goto(base_url)
-        page.fill("#name", "Rachid")
+        page.fill("#me-name", "Rachid")
         page.select_option("#preset", "advanced")
         page.click("#variants summary")
         duty = page.locator("input[data-variant='dealer_duty']")
@@ -763,7 +763,7 @@ def test_the_help_dialog_names_every_key_the_game_answers_to_in_each_language(br
         assert keys.inner_text().startswith("المفاتيح: 1\u20139 للعب ورقة، N/R/T للإعلان، H لنصيحة، ? لهذه المساعدة")
     with open_page(browser, **DESKTOP) as page:
         page.goto(base_url)
-        page.fill("#name", next(FRESH_NAMES))
+        page.fill("#me-name", next(FRESH_NAMES))
         page.select_option("#preset", "four-card")
         page.click("#create")
         page.wait_for_selector("#hand .hand-card")

@@ -170,7 +170,7 @@ def two_people_to_one_point(url: str, host: Any, host_name: str, friend: Any, fr
     """``host`` makes a table for two people to 1 point and ``friend`` takes its other seat by the invite link;
     both pages show their hands."""
     host.goto(url)
-    host.fill("#name", host_name)
+    host.fill("#me-name", host_name)
     host.select_option("[data-seat-kind='1']", "human")
     host.fill("#target", "1")
     host.click("#create")

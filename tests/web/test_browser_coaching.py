@@ -270,7 +270,7 @@ def test_the_analysis_lists_the_card_that_exposed_a_false_tringa_with_its_cost_i
     monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: [parse_card(card) for card in dealt])
     with open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as friend:
         page.goto(coach_url)
-        page.fill("#name", "Salma")
+        page.fill("#me-name", "Salma")
         page.select_option("[data-seat-kind='1']", "human")
         page.fill("#target", "6")
         page.click("#create")

@@ -351,7 +351,7 @@ def test_an_invitation_to_four_says_each_seats_side_and_lets_the_friend_choose_i
     a choice (the first by default, as before)."""
     with open_page(browser, **DESKTOP) as amira, open_page(browser, **DESKTOP) as dounia:
         amira.goto(url)
-        amira.fill("#name", "Amira")
+        amira.fill("#me-name", "Amira")
         amira.click("label[for='players-4']")
         for seat in (1, 2, 3):
             amira.select_option(f"[data-seat-kind='{seat}']", "human")

@@ -146,7 +146,7 @@ def test_80_spectators_from_one_address_then_both_players_play_and_only_the_winn
 ) -> None:
     with open_page(browser, **WIDE) as host, open_page(browser, **WIDE) as friend:
         host.goto(url)
-        host.fill("#name", "Hamid")  # a name typed is kept on the server: each test's people have their own
+        host.fill("#me-name", "Hamid")  # a name typed is kept on the server: each test's people have their own
         host.select_option("[data-seat-kind='1']", "human")
         host.fill("#target", "1")
         host.click("#create")

@@ -34,7 +34,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def ask_to_play(page: Any, url: str, name: str, players: int, bots: bool = False, level: str = "medium") -> None:
     page.goto(url)
-    page.fill("#play-name", name)
+    page.fill("#me-name", name)  # the lobby's one name field, the "You" panel's
     page.click(f"label[for='play-players-{players}']")
     if not bots:
         page.uncheck("#play-bots")
@@ -67,10 +67,10 @@ def test_three_people_asking_for_a_three_player_game_are_seated_together(browser
             me = page.evaluate("fetch('/api/me').then((answer) => answer.json())")
             assert me["name"] == name and me["id"], me
             assert "ronda_player" not in page.evaluate("document.cookie")
-        pages[1].goto(url)  # back in the lobby, the forms show the kept name, locked
+        pages[1].goto(url)  # back in the lobby: the name is kept, and each form says it plays under it
         pages[1].wait_for_selector("#me-who:has-text('You play as Brahim')")
-        assert pages[1].input_value("#play-name") == "Brahim" and not pages[1].is_editable("#play-name")
-        assert pages[1].input_value("#name") == "Brahim" and not pages[1].is_editable("#name")
+        assert pages[1].inner_text("#play-as") == pages[1].inner_text("#create-as") == "You play as Brahim"
+        assert not pages[1].locator("#me-name").count()  # no name left to type
 
 
 def test_a_lone_persons_wait_ends_with_bots_of_the_level_chosen(browser: Any, url: str) -> None:
@@ -105,8 +105,8 @@ def test_a_name_typed_while_the_table_list_loads_stays_in_the_field_typed_into(b
         # the table list's answer is held back, as a busy server would hold it
         page.route("**/api/tables?limit=*", lambda route: held.append(route))
         page.goto(url)
-        page.wait_for_selector("#play-name")
-        assert page.evaluate("document.activeElement.id") == "play-name"  # a newcomer can type at once
+        page.wait_for_selector("#me-name")
+        assert page.evaluate("document.activeElement.id") == "me-name"  # a newcomer can type at once
         page.keyboard.type("Nad")
         for _ in range(200):
             if held:
@@ -117,12 +117,13 @@ def test_a_name_typed_while_the_table_list_loads_stays_in_the_field_typed_into(b
         page.unroute("**/api/tables?limit=*")
         page.wait_for_selector("#table-list li")  # the list has come
         page.keyboard.type("ia")
-        assert page.input_value("#play-name") == "Nadia" and page.input_value("#name") == ""
+        assert page.input_value("#me-name") == "Nadia"
         page.uncheck("#play-bots")
         page.click("#play-button")
         page.wait_for_selector("#play-cancel:visible")
         me = page.evaluate("fetch('/api/me').then((answer) => answer.json())")
         assert me["name"] == "Nadia", me  # the whole name typed is the one kept
+        page.wait_for_selector("#me-who:has-text('You play as Nadia')")  # and the panel says so while waiting
         page.click("#play-cancel")
         page.wait_for_selector("#play-status:has-text('no longer waiting')")
 
@@ -131,11 +132,10 @@ def test_a_name_typed_and_not_sent_yet_stays_when_the_language_changes(browser: 
     with open_page(browser, **DESKTOP) as page:
         page.goto(url)
         page.wait_for_selector("#table-list li")
-        page.fill("#play-name", "Salma")
-        page.fill("#name", "Salma B")
+        page.fill("#me-name", "Salma B")
         page.select_option("#language", "fr")  # the lobby is drawn again, in French
         page.wait_for_selector("#play-now h2:has-text('Jouer maintenant')")
-        assert page.input_value("#play-name") == "Salma" and page.input_value("#name") == "Salma B"
+        assert page.input_value("#me-name") == "Salma B"
 
 
 def test_a_language_chosen_while_the_lobby_loads_is_the_lobbys_language_once_loaded(browser: Any, url: str) -> None:
@@ -220,8 +220,9 @@ LAID_OUT = """(() => {
   const check = document.getElementById("play-bots");
   return {
     check: box(check), checkWords: box(check.labels[0].querySelector("span")),
-    name: labelled("play-name"), wait: labelled("play-wait"), level: labelled("play-level"),
-    newTableName: labelled("name"),
+    name: labelled("me-name"), wait: labelled("play-wait"), level: labelled("play-level"),
+    names: document.querySelectorAll("input[autocomplete=nickname]").length,
+    playAs: document.getElementById("play-as").innerText, createAs: document.getElementById("create-as").innerText,
   };
 })()"""
 
@@ -230,7 +231,7 @@ def test_play_now_s_controls_each_have_a_visible_label_and_the_bots_box_sits_on_
     browser: Any, url: str
 ) -> None:
     """At 1280 wide: the bots' box is a box (not 40 px tall) on the line of its words, level with the selects beside
-    it; the name field has a visible "Your name" as New table's has; the wait and the level have visible labels."""
+    it; the lobby's one name field has a visible "Your name"; the wait and the level have visible labels."""
     with open_page(browser, **DESKTOP) as page:
         page.goto(url)
         page.wait_for_selector("#play-bots")
@@ -242,14 +243,17 @@ def test_play_now_s_controls_each_have_a_visible_label_and_the_bots_box_sits_on_
         assert words["y"] <= middle <= words["y"] + words["h"], (check, words)  # on their line, not above it
         wait = shown["wait"]["control"]
         assert abs(middle - (wait["y"] + wait["h"] / 2)) <= 8, (check, wait)  # level with the wait's select
-        assert shown["name"]["words"] == shown["newTableName"]["words"] == "Your name"
+        # One "Your name" on the page (there were three: the "You" panel's, play now's and a new table's, and only
+        # the first name sent was kept), and each form says it plays under it.
+        assert shown["name"]["words"] == "Your name" and shown["names"] == 1
+        assert shown["playAs"] == shown["createAs"] == "You play under the name typed in “You”, above."
         assert shown["wait"]["words"] == "After waiting for people"
         assert shown["level"]["words"] == "The bots' level"
         for field in ("name", "wait", "level"):
             label, control = shown[field]["label"], shown[field]["control"]
             assert label["h"] > 0 and label["w"] > 0, (field, label)
             assert label["y"] + label["h"] <= control["y"] + 1, (field, label, control)  # above its control
-        assert page.locator("#play-name").get_attribute("placeholder") == "e.g. Amina"
+        assert page.locator("#me-name").get_attribute("placeholder") == "e.g. Amina"
 
 
 def test_play_now_remembers_the_wait_and_the_level_chosen(browser: Any, url: str) -> None:
@@ -422,7 +426,7 @@ def test_switching_the_language_while_waiting_keeps_the_wait_and_says_it_in_the_
         page.wait_for_selector("#table-list li")
         page.select_option("#language", "ar")
         page.wait_for_selector("#play-now h2:has-text('العب الآن')")
-        page.fill("#play-name", "Zineb")
+        page.fill("#me-name", "Zineb")
         page.click("label[for='play-players-3']")
         page.select_option("#play-wait", "120")
         page.click("#play-button")

@@ -303,7 +303,7 @@ def test_four_players_name_the_partner_and_the_pairs_pile_on_a_phone_and_on_a_de
     (two partners "8 taken" read as 16), and "Amina Q" in a seat of three across read "Ami…"."""
     with open_page(browser, **PHONE) as host, open_page(browser, **DESKTOP) as friend:
         host.goto(url)
-        host.fill("#name", "Yassine")  # a name of its own: a name kept on this module's server is refused
+        host.fill("#me-name", "Yassine")  # a name of its own: a name kept on this module's server is refused
         host.click("label[for='players-4']")
         host.select_option("[data-seat-kind='2']", "human")
         host.click("#create")

@@ -29,7 +29,8 @@
 
 const en = {
   me_title: "You", me_hint: "Choose your name once: this browser keeps it, and nobody else may take it or one that looks like it.",
-  me_keep: "Keep this name", me_playing_as: "You play as {name}", me_account_as: "account {username}",
+  me_keep: "Keep this name", me_playing_as: "You play as {name}",
+  nameFromYou: "You play under the name typed in “You”, above.", me_account_as: "account {username}",
   me_account_hint: "Create an account to keep your name on other devices (no e-mail needed).",
   me_username: "Username", me_password: "Password (8 to 128 characters)", me_create_account: "Create an account",
   me_login_title: "Have an account? Log in", me_login: "Log in", me_logout: "Log out", me_logged_in: "You are logged in.",
@@ -353,7 +354,8 @@ const en = {
 
 const fr = {
   me_title: "Vous", me_hint: "Choisissez votre nom une fois : ce navigateur le garde, et personne d'autre ne peut le prendre, ni un nom qui lui ressemble.",
-  me_keep: "Garder ce nom", me_playing_as: "Vous jouez sous le nom {name}", me_account_as: "compte {username}",
+  me_keep: "Garder ce nom", me_playing_as: "Vous jouez sous le nom {name}",
+  nameFromYou: "Vous jouez sous le nom tapé dans « Vous », plus haut.", me_account_as: "compte {username}",
   me_account_hint: "Créez un compte pour garder votre nom sur vos autres appareils (sans e-mail).",
   me_username: "Identifiant", me_password: "Mot de passe (8 à 128 caractères)", me_create_account: "Créer un compte",
   me_login_title: "Vous avez un compte ? Connectez-vous", me_login: "Se connecter", me_logout: "Se déconnecter", me_logged_in: "Vous êtes connecté.",
@@ -668,7 +670,8 @@ const fr = {
 
 const ar = {
   me_title: "أنت", me_hint: "اختر اسمك مرة واحدة: يحفظه هذا المتصفح، ولا يمكن لأحد غيرك أن يأخذه أو اسمًا يشبهه.",
-  me_keep: "احفظ هذا الاسم", me_playing_as: "تلعب باسم {name}", me_account_as: "الحساب {username}",
+  me_keep: "احفظ هذا الاسم", me_playing_as: "تلعب باسم {name}",
+  nameFromYou: "تلعب بالاسم المكتوب في «أنت» أعلاه.", me_account_as: "الحساب {username}",
   me_account_hint: "أنشئ حسابًا لتحتفظ باسمك على أجهزتك الأخرى (دون بريد إلكتروني).",
   me_username: "اسم المستخدم", me_password: "كلمة المرور (من 8 إلى 128 حرفًا)", me_create_account: "أنشئ حسابًا",
   me_login_title: "لديك حساب؟ سجّل الدخول", me_login: "تسجيل الدخول", me_logout: "تسجيل الخروج", me_logged_in: "سجّلت الدخول.",

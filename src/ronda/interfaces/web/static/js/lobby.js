@@ -17,7 +17,7 @@ const PLAY_WAIT = "ronda.playWait";
 const PLAY_LEVEL = "ronda.playLevel";
 const WAITS = [10, 30, 60, 120];
 const ALONE_AFTER = 20; // seconds a wait for people only lasts before the page says what else the person can do
-let drafts = null; // the names typed and not sent yet, carried over a redraw of the lobby (a language switch)
+let drafts = null; // the name typed and not sent yet, carried over a redraw of the lobby (a language switch)
 // A wait in progress, carried over a redraw of the lobby (a language switch): the bots' box as it was, when the wait
 // began and the server's last word on it, so that the lobby drawn again shows the wait at once, in the new words,
 // and goes on looking with the same ticket (the person never chose to stop).
@@ -94,22 +94,25 @@ function seatNames(table) {
  */
 export async function showLobby(app, { go, fail, meta }) {
   let stopped = false;
-  const savedName = localStorage.getItem(NAME) || "";
   const levels = meta.levels.filter((l) => l !== "random");
   const form = el("form", { id: "new-table", class: "panel new-table", autocomplete: "off" });
   const list = el("ul", { class: "table-list", id: "table-list", "aria-live": "polite" });
   const playNow = el("form", { id: "play-now", class: "panel play-now", autocomplete: "off" });
-  const me = await whoAmI();
-  // A kept name is the name of every seat this browser takes: the name fields show it, locked.
+  let me = await whoAmI();
+  // The lobby has one name field, the "You" panel's: a kept name is the name of every seat this browser takes, and
+  // until there is one, play now and a new table take the name typed there. Each form says which.
+  const asWho = [];
   const keptName = (who) => {
-    for (const [input, draft] of [[name, drafts?.name], [playName, drafts?.play]]) {
-      input.readOnly = Boolean(who.name);
-      input.value = who.name || draft || localStorage.getItem(NAME) || "";
-      input.dispatchEvent(new Event("input")); // its note follows
-    }
-    drafts = null;
+    me = who;
+    for (const line of asWho) line.textContent = who.name ? t("me_playing_as", { name: who.name }) : t("nameFromYou");
   };
-  const you = mePanel(me, keptName);
+  const you = mePanel(me, keptName, drafts?.name ?? localStorage.getItem(NAME) ?? "");
+  drafts = null;
+  const whoLine = (id) => {
+    const line = el("p", { class: "hint as-who", id });
+    asWho.push(line);
+    return line;
+  };
   app.replaceChildren(el("div", { class: "lobby" },
     el("section", { class: "hero" },
       fan(),
@@ -117,7 +120,7 @@ export async function showLobby(app, { go, fail, meta }) {
         el("h1", {}, t("title")),
         el("p", { class: "tagline" }, t("tagline")),
         el("p", { class: "pitch" }, t("pitch")))),
-    you,
+    you.panel,
     playNow,
     el("div", { class: "lobby-grid" },
       form,
@@ -163,11 +166,9 @@ export async function showLobby(app, { go, fail, meta }) {
     el("label", { class: "check" }, listed, el("span", {}, t("listPublic"))),
     el("label", { class: "check" }, watchable, el("span", {}, t("letWatch"))),
     el("label", { class: "check" }, hinted, el("span", {}, t("allowHints"))));
-  const name = el("input", { id: "name", name: "name", required: true, value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   form.append(
     el("h2", {}, t("newTable")),
-    el("label", { class: "field" }, el("span", {}, t("yourName")), name),
-    nameNote(name, tooLong),
+    whoLine("create-as"),
     el("div", { class: "field" }, el("span", { id: "players-label" }, t("players")), players),
     el("div", { class: "row" },
       el("label", { class: "field grow" }, el("span", {}, t("preset")), preset),
@@ -264,13 +265,13 @@ export async function showLobby(app, { go, fail, meta }) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const n = playersChosen();
-    const me = name.value.trim();
-    if (!me) {
-      fail({ reason: "name_empty", max: MAX_NAME }); // spaces alone: said, as the server would
-      return name.focus();
+    const typed = me.name || you.typed();
+    if (!typed) {
+      fail({ reason: "name_empty", max: MAX_NAME }); // none typed, or spaces alone: said, as the server would
+      return you.focusName();
     }
-    localStorage.setItem(NAME, me);
-    const chosen = [{ kind: "human", name: me }];
+    localStorage.setItem(NAME, typed);
+    const chosen = [{ kind: "human", name: typed }];
     for (let seat = 1; seat < n; seat++) {
       const kind = form.querySelector(`[data-seat-kind="${seat}"]`).value;
       chosen.push(kind === "bot" ? { kind, level: form.querySelector(`[data-seat-level="${seat}"]`).value } : { kind });
@@ -295,7 +296,6 @@ export async function showLobby(app, { go, fail, meta }) {
   let waitTimer = null;
   let waitSince = null; // when this page began to wait (Date.now()): the wait shown, and bots asked for mid-wait
   let lastAnswer = null; // the server's last word on the wait shown
-  const playName = el("input", { id: "play-name", name: "play-name", value: savedName, autocomplete: "nickname", placeholder: t("namePlaceholder") });
   const savedPlayers = Number(localStorage.getItem(PLAY_PLAYERS));
   const playCountSaved = [2, 3, 4].includes(savedPlayers) ? savedPlayers : 2;
   const playPlayers = el("div", { class: "segmented", id: "play-players", role: "radiogroup", "aria-label": t("players") },
@@ -328,9 +328,8 @@ export async function showLobby(app, { go, fail, meta }) {
     el("p", { class: "hint" }, t("playNowHint")),
     // Unlike a new table, which is private unless listed, a play now table is public: say so before it is made.
     el("p", { class: "hint", id: "play-public" }, t("playPublic")),
+    whoLine("play-as"),
     el("div", { class: "row" },
-      el("label", { class: "field" }, el("span", {}, t("yourName")), playName),
-      nameNote(playName, tooLong),
       el("div", { class: "field" }, el("span", { id: "play-players-label" }, t("players")), playPlayers),
       el("label", { class: "field" }, el("span", {}, t("preset")), playPreset)),
     el("div", { class: "row" },
@@ -423,11 +422,12 @@ export async function showLobby(app, { go, fail, meta }) {
     }
   };
   const spentWaiting = () => (waitSince === null ? 0 : (Date.now() - waitSince) / 1000);
-  // The request the form describes (the name typed, if any, is the one kept: the field shows it once kept).
+  // The request the form describes (the name typed, if any, is the one kept: the panel shows it once kept; none
+  // typed, the server seats a guest).
   const askToPlay = () => {
-    const me = playName.value.trim();
+    const typed = me.name ? "" : you.typed();
     return api("/api/play", {
-      players: playCount(), preset: playPreset.value, ...(me ? { name: me } : {}),
+      players: playCount(), preset: playPreset.value, ...(typed ? { name: typed } : {}),
       bots_after: playBots.checked ? Math.max(0, Math.round(Number(playWait.value) - spentWaiting())) : null, level: playLevel.value,
       ticket: localStorage.getItem(TICKET),
     });
@@ -478,12 +478,12 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   playNow.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const me = playName.value.trim();
-    if (me) localStorage.setItem(NAME, me);
+    const typed = me.name ? "" : you.typed();
+    if (typed) localStorage.setItem(NAME, typed);
     playButton.disabled = true;
     try {
       playAnswer(await askToPlay());
-      if (me && !playName.readOnly) keptName(await whoAmI()); // the name typed is kept now: shown locked
+      if (typed) await you.refresh(); // the name typed is kept now: the panel says so
     } catch (error) {
       playButton.disabled = false;
       fail(error);
@@ -505,11 +505,11 @@ export async function showLobby(app, { go, fail, meta }) {
   carried = null;
   if (localStorage.getItem(TICKET)) look(); // a wait this browser started is taken up again
   keptName(me);
-  // A newcomer's cursor starts in play now's name field, as the lobby is drawn: never later (the table list
-  // can take seconds to come, and moving the cursor then sent the rest of a name being typed into another
-  // field, so the person played as "Guest N"), and never away from a field the person has gone to already.
+  // A newcomer's cursor starts in the name field, as the lobby is drawn: never later (the table list can take
+  // seconds to come, and moving the cursor then sent the rest of a name being typed into another field, so the
+  // person played as "Guest N"), and never away from a field the person has gone to already.
   const untouched = !document.activeElement || document.activeElement === document.body;
-  if (untouched && !playName.readOnly && !playName.value) playName.focus({ preventScroll: true });
+  if (untouched && !me.name && !you.typed()) document.getElementById("me-name")?.focus({ preventScroll: true });
 
   // ---- the tables, refreshed while the lobby is shown
   const drawTables = (tables) => {
@@ -560,7 +560,7 @@ export async function showLobby(app, { go, fail, meta }) {
     clearInterval(timer);
     carried = redrawn && waitTimer !== null && lastAnswer ? { answer: lastAnswer, since: waitSince, bots: playBots.checked } : null;
     clearInterval(waitTimer);
-    drafts = { name: name.value, play: playName.value };
+    drafts = { name: you.typed() };
   };
 }
 

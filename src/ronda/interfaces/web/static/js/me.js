@@ -35,10 +35,15 @@ export async function whoAmI() {
 }
 
 /**
- * The "you" panel of the lobby. `changed(me)` is called with who this browser is whenever that changes
- * (the lobby fills and locks its name fields with a kept name).
+ * The "you" panel of the lobby, which holds the lobby's one name field: play now and a new table take the name
+ * typed here (the lobby had a field in each form as well, three "Your name" on one page, and only the first name
+ * sent was kept). `changed(me)` is called with who this browser is whenever that changes; `draft` is the name the
+ * field starts with (one typed and not sent yet, carried over a redraw of the lobby).
+ *
+ * Returns `{panel, typed, focusName, refresh}`: the name in the field (trimmed; "" once a name is kept, or none
+ * typed), the cursor put there, and the panel drawn again from the server's word (a name just kept by a play).
  */
-export function mePanel(first, changed) {
+export function mePanel(first, changed, draft = "") {
   const panel = el("section", { id: "me-panel", class: "panel me-panel", "aria-labelledby": "me-title" });
   const status = el("p", { id: "me-status", class: "hint", role: "status", "aria-live": "polite" });
   let me = first;
@@ -96,7 +101,8 @@ export function mePanel(first, changed) {
       }));
       parts.push(el("p", { id: "me-ended" }, t("me_ended")), loginForm(), fresh);
     } else if (!me.id) {
-      const [name, nameField] = field("me-name", t("yourName"), { required: true, autocomplete: "nickname", placeholder: t("namePlaceholder") });
+      const [name, nameField] = field("me-name", t("yourName"), { required: true, autocomplete: "nickname", placeholder: t("namePlaceholder"), value: draft });
+      draft = ""; // the draft is the field's first value only: drawn again later (logged out), it starts empty
       const keep = el("button", { class: "btn primary", id: "me-keep", type: "submit" }, t("me_keep"));
       const form = el("form", { id: "me-form", class: "row" }, nameField, keep);
       form.addEventListener("submit", (event) => {
@@ -164,5 +170,11 @@ export function mePanel(first, changed) {
   };
 
   draw();
-  return panel;
+  const nameField = () => panel.querySelector("#me-name");
+  return {
+    panel,
+    typed: () => nameField()?.value.trim() ?? "",
+    focusName: () => nameField()?.focus({ preventScroll: false }),
+    refresh: () => again(),
+  };
 }
