@@ -158,3 +158,62 @@ def test_a_table_whose_record_breaks_the_rules_is_refused_and_the_others_served(
         joined = http.post(f"/api/tables/{broken['table_id']}/join", json={"name": "Omar", "keep": False})
         assert joined.status_code == 500 and joined.json()["error"]["code"] == "damaged"
         assert Client(http, fine["table_id"], fine["token"]).hello()["type"] == "state"
+
+
+SILENT_PAGE = """
+import json, sys, time
+from websockets.sync.client import connect
+
+ws = connect(sys.argv[1], open_timeout=10)
+ws.send(json.dumps({"type": "hello", "token": sys.argv[2], "since": None}))
+while json.loads(ws.recv(timeout=10))["type"] not in ("state", "catchup"):
+    pass
+print("seated", flush=True)
+time.sleep(600)
+"""
+"""A person's page in a process of its own: connected, then stopped (SIGSTOP) — it answers nothing, closes nothing."""
+
+
+def test_a_page_that_falls_silent_is_seen_away_within_two_checks_and_its_seat_kept(tmp_path: Path) -> None:
+    """A laptop shut or a network dropped without a word closes no connection: only the server's checks (pings)
+    notice it. With uvicorn's own 20 s and 20 s, the other person's page showed Youssef there for up to 40 s after
+    his page went silent; with ``--ping`` the server sees him away after a check goes unanswered, and his seat is
+    kept for the grace period. The fault is real: his page's process is stopped (SIGSTOP), its socket left open."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from real_server import RealServer, SeatSocket
+
+    with RealServer(tmp_path / "data", "--ping", "1", "--grace", "60") as served:
+        table_id, tokens = served.two_people()
+        amina = SeatSocket(served, table_id, tokens[0])
+        amina.hello(None)
+        page = subprocess.Popen(
+            [sys.executable, "-c", SILENT_PAGE, f"ws://127.0.0.1:{served.port}/ws/{table_id}", tokens[1]],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            assert page.stdout is not None and page.stdout.readline().strip() == "seated"
+            while not amina.wait_for("seats")["table"]["seats"][1]["connected"]:
+                pass  # until Amina hears that Youssef is there
+            os.kill(page.pid, signal.SIGSTOP)
+            stopped = time.monotonic()
+            while True:
+                message = amina.wait_for("seats")
+                youssef = message["table"]["seats"][1]
+                if not youssef["connected"]:
+                    break
+            noticed = time.monotonic() - stopped
+            assert noticed < 6, noticed  # a check every second, a second to answer: about 2 s, not 20 to 40
+            assert youssef["taken"] and youssef["name"] == "Youssef" and youssef["left"] is None
+            assert youssef["grace_left"] is not None and youssef["grace_left"] > 50  # his seat waits for him
+            assert message["table"]["status"] == "playing" and not youssef["stand_in"]
+        finally:
+            os.kill(page.pid, signal.SIGCONT)
+            page.kill()
+            page.wait(timeout=10)
+            amina.close()

@@ -59,6 +59,15 @@ def register(commands: Any) -> None:
         help="how long a disconnected player keeps the seat before the stand-in bot plays for it (default 60)",
     )
     p.add_argument(
+        "--ping",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how often each page's connection is checked: a page that does not answer a check within as long "
+        "counts as gone, and its person as away (the grace period starts), as when a laptop is closed or a "
+        "network drops without a word (default 10: noticed within 10 to 20 seconds)",
+    )
+    p.add_argument(
         "--turn-time",
         type=float,
         default=120.0,
@@ -329,6 +338,7 @@ def out_of_range(args: argparse.Namespace) -> str | None:
         ("--port", args.port, 0 < args.port < 65536, "must be from 1 to 65535"),
         ("--grace", args.grace, args.grace >= 0, "is zero or more seconds"),
         ("--turn-time", args.turn_time, args.turn_time >= 0, "is zero or more seconds (0: no clock)"),
+        ("--ping", args.ping, args.ping > 0, "is a number of seconds above zero"),
         ("--bot-delay", args.bot_delay, args.bot_delay >= 0, "is zero or more seconds"),
         ("--flood-rate", args.flood_rate, args.flood_rate > 0, "is a number of messages a second above zero"),
         ("--store-timeout", args.store_timeout, args.store_timeout > 0, "is a number of seconds above zero"),
@@ -474,6 +484,11 @@ def run(args: argparse.Namespace) -> int:
         log_config=logs,
         ws_max_size=WS_MAX_BYTES,
         ws_per_message_deflate=False,
+        # A connection that falls silent (no close: a laptop shut, a network gone) is noticed by the server's
+        # pings alone; uvicorn's own 20 s and 20 s left the other people's pages showing the person there for up
+        # to 40 s, and the grace period started that much later.
+        ws_ping_interval=args.ping,
+        ws_ping_timeout=args.ping,
         proxy_headers=False,  # the Guard reads them, from --forwarded-from's proxies only (guard.Guard.forward)
     )
     with sock:
