@@ -333,6 +333,39 @@ def test_four_players_name_the_partner_and_the_pairs_pile_on_a_phone_and_on_a_de
         assert friend.locator(".seat[data-seat='1'] .seat-who small").inner_text() == "Computer · medium"
 
 
+CUT_NAMES = """() => [...document.querySelectorAll('.seat .seat-name')]
+  .filter((n) => n.scrollWidth > n.clientWidth || n.scrollHeight > n.clientHeight + 1).map((n) => n.innerText)"""
+"""The seats' names drawn cut (an ellipsis, or a line clamped away)."""
+
+
+@pytest.mark.parametrize(
+    ("size", "language", "players", "names"),
+    [
+        ((1024, 768), "fr", 3, ["Robot 2", "Robot 3"]),  # a tablet held wide, a small laptop
+        ((768, 1024), "ar", 4, ["الحاسوب 2", "الحاسوب 3", "الحاسوب 4"]),  # a tablet held tall
+    ],
+)
+def test_the_seats_beside_the_table_show_their_whole_names_on_a_tablet(
+    browser: Any, url: str, size: tuple[int, int], language: str, players: int, names: list[str]
+) -> None:
+    """An audit at tablet sizes: the seats beside the table read "Robot…" and "Robot…" at 1024x768 in French (in
+    Arabic from 768 to 1100 wide, "الحاسو…" twice), so a person could not tell which bot had played. A side seat's
+    name now takes two lines rather than lose its end."""
+    width, height = size
+    with open_page(browser, viewport={"width": width, "height": height}, locale="en-US") as page:
+        page.goto(url)
+        page.wait_for_selector("#table-list li")
+        page.select_option("#language", language)
+        page.wait_for_selector(f"html[lang='{language}'] #me-name")
+        page.fill("#me-name", f"Tablet {language}")
+        page.click(f"label[for='players-{players}']")
+        page.click("#create")
+        page.wait_for_selector("#hand .hand-card")
+        shown = [page.inner_text(f".seat[data-seat='{seat}'] .seat-name") for seat in range(1, players)]
+        assert sorted(shown) == names
+        assert page.evaluate(CUT_NAMES) == []
+
+
 def test_a_pairs_win_and_a_challenge_of_you_are_said_in_their_own_grammar(browser: Any, url: str) -> None:
     """The audit: a spectator read "Bot 2 & Bot 4 wins!" (French "gagne", Arabic singular), and a seat whose
     declaration was challenged read "Bot 2 challenges You" with a capital in mid-sentence."""
