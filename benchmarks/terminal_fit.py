@@ -6,7 +6,8 @@
 
 Plays games against ``medium`` bots on Textual's pilot, the person pressing Enter (their hand's first card, or the
 declaration their hand holds) at each decision, and reads, at each of the first ``--decisions`` decisions, whether
-the board's parts are taller than its room and whether it is scrolled (the seat boxes, at its top, out of sight).
+the board's parts are taller than its room and whether it is scrolled (the seat boxes, at its top, out of sight),
+and how often the board's last step was taken: the person's hand drawn one line a card.
 """
 
 from __future__ import annotations
@@ -24,12 +25,14 @@ from terminal_helpers import quick_settings  # noqa: E402  (the tests' own helpe
 from test_app import settle  # noqa: E402
 
 from ronda.interfaces.terminal.app import MessageScreen, RondaApp  # noqa: E402
+from ronda.interfaces.terminal.widgets import HandView  # noqa: E402
 
 
-async def probe(players: int, seed: int, size: tuple[int, int], decisions: int) -> tuple[int, int, int]:
-    """Decisions read, those where the board's parts were taller than its room, those with the seats scrolled away."""
+async def probe(players: int, seed: int, size: tuple[int, int], decisions: int) -> tuple[int, int, int, int]:
+    """Decisions read, those where the board's parts were taller than its room, those with the seats scrolled away,
+    those with the hand drawn one line a card."""
     app = RondaApp(quick_settings(seed=seed, players=players, level="medium"), setup=False)
-    read = taller = hidden = 0
+    read = taller = hidden = one_line = 0
     async with app.run_test(size=size) as pilot:
         await settle(pilot, app)
         while read < decisions and app.session is not None and not app.session.over:
@@ -41,9 +44,10 @@ async def probe(players: int, seed: int, size: tuple[int, int], decisions: int) 
                 read += 1
                 taller += parts > board.size.height
                 hidden += board.scroll_y > 0
+                one_line += app.query_one(HandView).one_line
             await pilot.press("enter")
             await settle(pilot, app)
-    return read, taller, hidden
+    return read, taller, hidden, one_line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,13 +61,16 @@ def main(argv: list[str] | None = None) -> int:
     columns, lines = (int(n) for n in args.size.lower().split("x"))
     if args.no_fit:
         RondaApp.fit_board = lambda self: False  # type: ignore[method-assign]
-    total = [0, 0, 0]
+    total = [0, 0, 0, 0]
     for seed in (int(s) for s in args.seeds.split(",")):
-        read, taller, hidden = asyncio.run(probe(args.players, seed, (columns, lines), args.decisions))
+        counts = asyncio.run(probe(args.players, seed, (columns, lines), args.decisions))
+        read, taller, hidden, one_line = counts
         said = f"board taller than the screen at {taller}, seats out of sight at {hidden}"
+        said += f", hand on one line at {one_line}"
         print(f"seed {seed}: {read} decisions, {said}")
-        total = [total[0] + read, total[1] + taller, total[2] + hidden]
-    print(f"all: {total[0]} decisions, taller at {total[1]}, seats out of sight at {total[2]}")
+        total = [a + b for a, b in zip(total, counts, strict=True)]
+    read, taller, hidden, one_line = total
+    print(f"all: {read} decisions, taller at {taller}, seats out of sight at {hidden}, hand on one line at {one_line}")
     return 0
 
 

@@ -913,8 +913,20 @@ class RondaApp(App[None]):
         self.query_one(TableView).show(session)
         self.query_one(HandView).show(session)
         self._say_prompt()
+        self._resize_refits = 0
         self.call_after_refresh(self.keep_prompt_in_view)
         self.set_timer(0.1, self.keep_prompt_in_view)  # the board fitted again once every part is laid out anew
+
+    _resize_refits = 0
+
+    def on_hand_view_resized(self, message: HandView.Resized) -> None:
+        """Fit the board again when its parts' widths change under it: an overflowing board has a scrollbar, two
+        columns narrower, so its seats' words wrap taller, and the fit reckoned there drew the hand one line a
+        card — the scrollbar gone, the board had two lines to spare and nothing fitted it again (seen in tmux,
+        four players at 80x20). A few times a state: a width that came and went for ever would not loop."""
+        if self._resize_refits < self.REFITS:
+            self._resize_refits += 1
+            self.call_after_refresh(self.keep_prompt_in_view)
 
     def _say_prompt(self, size: Size | None = None) -> None:
         """The prompt, the last refusal and the note under the board, a hint placed first (:meth:`_place_hint`)."""
@@ -964,8 +976,10 @@ class RondaApp(App[None]):
         included, were out of sight at 50 of 120 decisions (``benchmarks/terminal_fit.py --no-fit``). The board
         is made smaller in steps, the first that fits taken: fewer lines of the play-by-play under the table (a
         narrow terminal's, down to one), then the table's cards a form tighter down to one line each (their
-        corner: "│1c    ♥│"), then its note of what a bot just did, which the play-by-play says too. That keeps
-        the whole board in sight but in rare cases (a chain's long note): 1 of those 120 decisions.
+        corner: "│1c    ♥│"), then its note of what a bot just did, which the play-by-play says too, and last the
+        hand's cards on one line each, the key before the corner ("│1 4c  ♥│"). That keeps the whole board in
+        sight but in rare cases (a chain's long note): 1 of those 120 decisions at 80x24; at 80x20, where four
+        players' seats were out of sight at 79 of 120 decisions with the table alone drawn tighter, at 0.
 
         The choice is reckoned from the other parts' heights and what the table and those lines would take, not
         from the board's height after each step: read back after a step, the layout could still be the one before
@@ -978,29 +992,36 @@ class RondaApp(App[None]):
             return False
         board = game.query_one("#board", VerticalScroll)
         table = game.query_one(TableView)
+        hand = game.query_one(HandView)
         recent = game.query_one("#recent", Static)
         log = game.query_one(PlayLog)
         room = board.size.height - sum(
-            part.outer_size.height for part in board.children if part.display and part not in (table, recent)
+            part.outer_size.height for part in board.children if part.display and part not in (table, hand, recent)
         )
-        width = table.size.width
+        width, hand_width = table.size.width, hand.size.width
         counts = range(self.RECENT_LINES, 0, -1) if recent.display else [self.recent_lines]
-        steps = [(count, 0) for count in counts]
-        steps += [(steps[-1][0], tighter) for tighter in range(1, table.tightest() + 1)]
-        lines, tighter = next(
+        steps = [(count, 0, False) for count in counts]
+        steps += [(steps[-1][0], tighter, False) for tighter in range(1, table.tightest() + 1)]
+        steps.append((steps[-1][0], steps[-1][1], True))
+        lines, tighter, one_line = next(
             (
-                (count, tighter)
-                for count, tighter in steps
-                if self._recent_height(recent, log, count) + table.outer_height(width, tighter) <= room
+                (count, tighter, one_line)
+                for count, tighter, one_line in steps
+                if self._recent_height(recent, log, count)
+                + table.outer_height(width, tighter)
+                + (hand.outer_height(hand_width, one_line) if hand.display else 0)
+                <= room
             ),
             steps[-1],
         )
-        changed = (lines, tighter) != (self.recent_lines, table.tighter)
+        changed = (lines, tighter, one_line) != (self.recent_lines, table.tighter, hand.one_line)
         if lines != self.recent_lines:
             self.recent_lines = lines
             self._show_recent(log)
         if tighter != table.tighter:
             table.draw_tighter(tighter)
+        if one_line != hand.one_line:
+            hand.draw_one_line(one_line)
         return changed
 
     def _recent_height(self, recent: Static, log: PlayLog, count: int) -> int:

@@ -57,8 +57,8 @@ def face_lines(
     one_line: bool = False,
 ) -> list[Text]:
     """The five lines of a card's face (three when ``compact``: the corner alone between the edges; one when
-    ``one_line``: the corner between the sides, no label); ``label`` (the key that plays it, or a mark) sits in
-    the top edge.
+    ``one_line``: the corner between the sides); ``label`` (the key that plays it, or a mark) sits in the top
+    edge — on one line, a key of one character before the corner ("│1 4c  ♥│"), a longer mark not at all.
 
     The corner holds the notation and the suit symbol; the middle the rank as
     players name it (Sota, Caballo, Rey for 10, 11, 12) or its pips, and the suit's name.
@@ -78,6 +78,9 @@ def face_lines(
     top = top_left + title + top_right
     bottom = bottom_left + line_char * inner + bottom_right
     corner = name.ljust(inner - 1) + SUIT_SYMBOLS[suit]
+    key = label if one_line and len(label) == 1 else ""
+    if key:
+        corner = f"{name} ".ljust(inner - 3) + SUIT_SYMBOLS[suit]
     rank = RANK_NAMES[rank_of(card)]
     pips = rank_of(card) + 1 if rank_of(card) < 7 else 0  # 1 to 7 pips, as on the pack's number cards
     middle = (SUIT_SYMBOLS[suit] * pips if pips else rank).center(inner)
@@ -85,6 +88,8 @@ def face_lines(
     rows = ((corner, f"bold {ink}"), (middle, f"bold {ink}"), (SUIT_NAMES[suit].center(inner), ink))
     for content, style in rows[:1] if compact or one_line else rows:
         line = Text(side, style=edge)
+        if key:
+            line.append(f"{key} ", style=edge)
         line.append(content, style=style)
         line.append(side, style=edge)
         lines.append(line)

@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.compose import compose
 from textual.events import Resize
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Footer, RichLog, Static
 
@@ -305,6 +306,30 @@ class HandView(SessionWidget):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.selected = 0
+        self.one_line = False
+        """Cards drawn one line each, the key before the corner ("│1 4c  ♥│"): set by the app as the last of its
+        steps while the board is taller than the screen, the table drawn as tight as it goes
+        (:meth:`~.app.RondaApp.fit_board`)."""
+
+    def height(self, width: int, one_line: bool | None = None) -> int:
+        """Lines the hand takes inside its edges in ``width`` columns, its cards on one line each or not."""
+        one_line = self.one_line if one_line is None else one_line
+        return max(1, spread_height(len(self.cards()), width, self.compact and not one_line, one_line))
+
+    def outer_height(self, width: int, one_line: bool | None = None) -> int:
+        """Lines the hand takes with its edges (``#hand``'s border, one line above and one below)."""
+        return self.height(width, one_line) + 2
+
+    def draw_one_line(self, one_line: bool) -> None:
+        self.one_line = one_line
+        self.refresh(layout=True)
+
+    class Resized(Message):
+        """The hand was laid out at another size: the board's scrollbar came or went, and every part's width
+        with it (the app fits the board again, :meth:`~.app.RondaApp.fit_board`)."""
+
+    def on_resize(self, event: Resize) -> None:
+        self.post_message(self.Resized())
 
     def show(self, session: Session) -> None:
         view = session.view
@@ -324,14 +349,15 @@ class HandView(SessionWidget):
         return list(self.session.view.hand) if self.session is not None else []
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
-        return max(1, spread_height(len(self.cards()), width, self.compact))
+        return self.height(width)
 
     def render(self) -> Text:
         cards = self.cards()
         if not cards:
             return Text("(no cards in hand)", style="dim italic")
         selected = self.selected if self.session is not None and self.session.view.phase == PLAY else None
-        return spread(cards, self.size.width, selected=selected, labels=True, compact=self.compact)
+        compact = self.compact and not self.one_line
+        return spread(cards, self.size.width, selected=selected, labels=True, compact=compact, one_line=self.one_line)
 
 
 _OPTION = re.compile(r"( *(?:\d+\. )?)(.*)")
