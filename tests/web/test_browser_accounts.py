@@ -34,6 +34,9 @@ def log_in(page: Any, password: str) -> None:
     page.click("#login-button")
 
 
+SESSION_ENDED = "This browser's session has ended: log in again, or continue as a new guest."
+
+
 def test_a_name_kept_an_account_a_second_device_and_a_revoked_session(browser: Any, url: str) -> None:
     # bypass_csp: the page's policy rightly refuses inline scripts, and axe-core is added as one (where installed).
     with open_page(browser, **DESKTOP, bypass_csp=True) as laptop, open_page(browser, **DESKTOP) as phone:
@@ -70,7 +73,14 @@ def test_a_name_kept_an_account_a_second_device_and_a_revoked_session(browser: A
         phone.goto(url)  # the phone is no longer logged in, and says so
         phone.wait_for_selector("#me-ended:has-text('Log in again, or continue as a new guest')")
         assert not phone.is_visible("#me-who")
+        # With no name to play under nor a field to type one in, the forms say why, and lead to the panel.
+        assert phone.inner_text("#create-as") == phone.inner_text("#play-as") == SESSION_ENDED
+        phone.click("#create")
+        phone.locator(".toast", has_text=SESSION_ENDED).wait_for()
+        assert phone.evaluate("document.activeElement.id") == "me-new-guest" and "/t/" not in phone.url
         phone.click("#me-new-guest")
+        phone.wait_for_selector("#me-name")
+        assert phone.inner_text("#create-as") == "You play under the name typed in “You”, above."
         phone.fill("#me-name", "B\u043et 2")  # "Bot 2" with a Cyrillic o (U+043E): a bot's name, to the eye
         phone.click("#me-keep")
         phone.wait_for_selector("#me-status:has-text('could be taken for a bot')")

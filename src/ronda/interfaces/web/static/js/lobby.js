@@ -104,7 +104,16 @@ export async function showLobby(app, { go, fail, meta }) {
   const asWho = [];
   const keptName = (who) => {
     me = who;
-    for (const line of asWho) line.textContent = who.name ? t("me_playing_as", { name: who.name }) : t("nameFromYou");
+    const words = who.name ? t("me_playing_as", { name: who.name }) : who.ended ? t("e_session_ended") : t("nameFromYou");
+    for (const line of asWho) line.textContent = words;
+  };
+  // A session ended elsewhere is no name to play under, nor a field to type one in: the panel offers to log in
+  // again or go on as a new guest, and a form sent meanwhile says so and leads there.
+  const ended = () => {
+    if (!me.ended) return false;
+    fail({ code: "session_ended" });
+    document.getElementById("me-new-guest")?.focus();
+    return true;
   };
   const you = mePanel(me, keptName, drafts?.name ?? localStorage.getItem(NAME) ?? "");
   drafts = null;
@@ -264,6 +273,7 @@ export async function showLobby(app, { go, fail, meta }) {
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (ended()) return;
     const n = playersChosen();
     const typed = me.name || you.typed();
     if (!typed) {
@@ -478,6 +488,7 @@ export async function showLobby(app, { go, fail, meta }) {
   };
   playNow.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (ended()) return;
     const typed = me.name ? "" : you.typed();
     if (typed) localStorage.setItem(NAME, typed);
     playButton.disabled = true;
