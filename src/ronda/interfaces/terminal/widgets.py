@@ -314,13 +314,14 @@ class HandView(SessionWidget):
     def height(self, width: int, one_line: bool | None = None) -> int:
         """Lines the hand takes inside its edges in ``width`` columns, its cards on one line each or not."""
         one_line = self.one_line if one_line is None else one_line
-        return max(1, spread_height(len(self.cards()), width, self.compact and not one_line, one_line))
+        return max(1, spread_height(len(self.cards()), width, self.compact, one_line))  # one line wins over compact
 
     def outer_height(self, width: int, one_line: bool | None = None) -> int:
         """Lines the hand takes with its edges (``#hand``'s border, one line above and one below)."""
         return self.height(width, one_line) + 2
 
     def draw_one_line(self, one_line: bool) -> None:
+        """Draw the hand's cards one line each, or as the terminal's height gives (:attr:`one_line`)."""
         self.one_line = one_line
         self.refresh(layout=True)
 
@@ -356,8 +357,9 @@ class HandView(SessionWidget):
         if not cards:
             return Text("(no cards in hand)", style="dim italic")
         selected = self.selected if self.session is not None and self.session.view.phase == PLAY else None
-        compact = self.compact and not self.one_line
-        return spread(cards, self.size.width, selected=selected, labels=True, compact=compact, one_line=self.one_line)
+        return spread(
+            cards, self.size.width, selected=selected, labels=True, compact=self.compact, one_line=self.one_line
+        )
 
 
 _OPTION = re.compile(r"( *(?:\d+\. )?)(.*)")
