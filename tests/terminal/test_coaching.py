@@ -296,10 +296,19 @@ class SigintOnProgress(io.StringIO):
 
 
 def test_audit_5_ctrl_c_stops_the_plain_mode_analysis_and_the_game_stays_at_its_end() -> None:
-    """Ctrl-C in the analysis left the game (exit 130); it stops the analysis only, which may be asked again."""
+    """Ctrl-C in the analysis left the game (exit 130); it stops the analysis only, which may be asked again.
+
+    The key reaches the game as a terminal gives it to a program in the foreground, whose SIGINT raises
+    KeyboardInterrupt: a test runner started in the background (``pytest &``, as CI may run it) ignores SIGINT,
+    and its workers with it, so the pressed key would do nothing here.
+    """
     session = finished_session()
     out = SigintOnProgress()
-    assert PlainGame(session, io.StringIO("analysis\nanalysis\nquit\n"), out).run() == 0
+    runner_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        assert PlainGame(session, io.StringIO("analysis\nanalysis\nquit\n"), out).run() == 0
+    finally:
+        signal.signal(signal.SIGINT, runner_handler)
     text = out.getvalue()
     assert out.pressed and "Left the game" not in text
     stopped = text.index(
