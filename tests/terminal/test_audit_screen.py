@@ -342,8 +342,10 @@ def test_three_players_at_80_by_24_keep_each_fact_on_its_line_and_the_footer_off
         app = RondaApp(quick_settings(seed=3, players=4), setup=False)  # four boxes share the row
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
-            inside = [line.strip() for line in box_lines(screen_text(app).splitlines(), "Seat 2")]
-            assert inside[:2] == ["random", "partner"], inside  # "random ·" over "partner" before
+            for seat in (1, 2, 3):  # the play-by-play narrower with four players: each fact whole on its line
+                inside = [line.strip() for line in box_lines(screen_text(app).splitlines(), f"Seat {seat}")]
+                assert inside[0] == ("random · partner" if seat == 2 else "random"), inside  # "random ·" over "partner"
+                assert re.fullmatch(r"▮+ \d+ · pile \d+", inside[1]), inside  # then its word over its number
         app = RondaApp(session=bluff_session("11o 11c 2b"))
         async with app.run_test(size=(80, 24)) as pilot:
             await called_bluff(pilot, app)
@@ -436,21 +438,23 @@ async def hand_fitted_by_the_app(pilot: Any, app: RondaApp) -> bool:
 
 
 DECISIONS = 16
-"""Decisions read in the twenty-line test: a round and the next round's first deal."""
+"""Decisions read in the nineteen-line test: a round and the next round's first deal."""
 
 
-def test_four_players_on_a_twenty_line_terminal_draw_the_hand_one_line_a_card_and_whole_again_with_room() -> None:
+def test_four_players_on_a_nineteen_line_terminal_draw_the_hand_one_line_a_card_and_whole_again_with_room() -> None:
     """At 80x20 with four players the board was taller than the screen at every decision, and with the table alone
     drawn tighter the seats were still out of sight at 79 of 120 (``benchmarks/terminal_fit.py --players 4 --size
     80x20``): the hand's cards are now drawn one line each as the last step, their keys before their corners, the
-    chosen card between double sides; its three-line cards come back once there is room. The seats out of sight
-    at 2 of these 16 decisions (16 without the fit), each with the board as tight as it goes."""
+    chosen card between double sides; its three-line cards come back once there is room. With the play-by-play
+    narrower for four players (each seat's facts on their lines) 80x20 needs that step at 10 of 120 decisions, the
+    seats in sight at all; 80x19 needs it at 9 of these 16 (the seats out of sight at none; at most one allowed,
+    with the board as tight as it goes)."""
 
     async def scenario() -> None:
-        app = RondaApp(quick_settings(seed=1, players=4, level="medium"), setup=False)
+        app = RondaApp(quick_settings(seed=3, players=4, level="medium"), setup=False)
         one_line_seen = three_lines_back = chosen_seen = False
         out_of_sight = 0
-        async with app.run_test(size=(80, 20)) as pilot:
+        async with app.run_test(size=(80, 19)) as pilot:
             await settle(pilot, app)
             for _ in range(DECISIONS):
                 if app.session is None or app.session.over:
@@ -488,7 +492,7 @@ def test_four_players_on_a_twenty_line_terminal_draw_the_hand_one_line_a_card_an
                 await settle(pilot, app)
         assert one_line_seen and chosen_seen, "the hand was never drawn one line a card, or no card was chosen so"
         assert three_lines_back, "the hand's three-line cards never came back once there was room"
-        assert out_of_sight <= 4, f"seats out of sight at {out_of_sight} of {DECISIONS} decisions (all without the fit)"
+        assert out_of_sight <= 1, f"seats out of sight at {out_of_sight} of {DECISIONS} decisions (all without the fit)"
 
     run(scenario)
 

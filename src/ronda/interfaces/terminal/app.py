@@ -731,6 +731,10 @@ class RondaApp(App[None]):
         width: 40%; min-width: 30; max-width: 64; border: round #5b7f62; background: #0a1a10; display: none;
         padding: 0 1; scrollbar-size-vertical: 1;
     }
+    /* Four players: three seat boxes share the board's row, and at 80 columns the play-by-play's 32 left them 15
+       each, their facts wrapped ("declared" over "ronda") and the seats scrolled away on 20 lines. A hint, asked
+       for and read closely, keeps its width. */
+    #body.four #log { width: 30%; min-width: 24; }
     ModalScreen { align: center middle; background: #000000 60%; }
     #dialog { width: 90; height: auto; max-height: 90%; border: heavy #ffd700;
               background: #13301f; padding: 1 2; }
@@ -871,6 +875,7 @@ class RondaApp(App[None]):
         self._unmark()
         seats = self.query_one("#seats", Horizontal)
         seats.remove_children()
+        self.query_one("#body").set_class(session.rules.players == 4, "four")
         seats.mount_all([SeatBox(seat) for seat in range(session.rules.players) if seat != session.human])
         self.query_one(PlayLog).reset()
         self.refresh_bindings()  # the footer: the keys of a game being played (footer_label)
@@ -979,7 +984,8 @@ class RondaApp(App[None]):
         corner: "│1c    ♥│"), then its note of what a bot just did, which the play-by-play says too, and last the
         hand's cards on one line each, the key before the corner ("│1 4c  ♥│"). That keeps the whole board in
         sight but in rare cases (a chain's long note): 1 of those 120 decisions at 80x24; at 80x20, where four
-        players' seats were out of sight at 79 of 120 decisions with the table alone drawn tighter, at 0.
+        players' seats were out of sight at 79 of 120 decisions with the table alone drawn tighter, at 14, and at
+        none since the four players' play-by-play is narrower (the seat boxes' facts no longer wrap: the CSS).
 
         The choice is reckoned from the other parts' heights and what the table and those lines would take, not
         from the board's height after each step: read back after a step, the layout could still be the one before
