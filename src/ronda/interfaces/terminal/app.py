@@ -720,7 +720,7 @@ class RondaApp(App[None]):
     #seats { height: auto; }
     SeatBox { width: 1fr; height: auto; border: round #5b7f62; padding: 0 1; color: #e8f5e9; }
     SeatBox.turn { border: heavy #ffd700; }
-    SeatBox.four { padding: 0; }
+    #body.four SeatBox { padding: 0; }  /* four players: three boxes share a row, no padding to spare */
     #table { height: auto; border: round #3f8f4f; background: #0b5d1e; padding: 0 1; }  /* least: TableView's */
     #hand { height: auto; border: round #5b7f62; padding: 0 1; }
     #hand.turn { border: heavy #ffd700; }

@@ -122,7 +122,6 @@ class SeatBox(SessionWidget):
             self.border_title = f"Seat {self.seat} · {session.levels[self.seat]}"
         self.border_subtitle = "dealer" if view.dealer == self.seat else ""
         self.set_class(view.turn == self.seat and view.phase in (DECLARE, PLAY), "turn")
-        self.set_class(session.rules.players == 4, "four")  # three boxes share a row: no padding to spare
         super().show(session)
 
     def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
