@@ -18,13 +18,15 @@ from twins import twin
 
 from decks import random_position, run, start
 from ronda.analysis.grades import THRESHOLDS
-from ronda.analysis.review import analyse
+from ronda.analysis.hints import shown_options
+from ronda.analysis.review import analyse, moments
 from ronda.analysis.search import ChallengeFacts, Method, PlayFacts, evaluate
 from ronda.bots import make_bot
 from ronda.engine.actions import CHALLENGES, DECLARES, Challenge, Play
 from ronda.engine.cards import parse_card
-from ronda.engine.game import DECLARE, PLAY, Game
+from ronda.engine.game import DECLARE, OVER, PLAY, Game
 from ronda.engine.rules import Rules
+from ronda.presentation.coaching import hint_lines
 
 QUICK = Method(guesses=6)
 """Few guesses: the properties hold for any budget, and tests stay fast."""
@@ -156,6 +158,29 @@ def test_R8_8_challenging_a_declaration_the_cards_prove_true_is_a_blunder_that_l
     assert challenge.chance == 0.0  # the game lost at once (R8.8): everything the best option had is lost
     assert evaluation.loss(CHALLENGES[1]) == evaluation.best.chance > THRESHOLDS["blunder"]
     assert evaluation.best.action == Play.parse("5o")  # the caida on 5e
+
+
+def test_R8_8_a_last_card_beside_a_challenge_the_cards_prove_would_fail_is_nothing_to_choose() -> None:
+    """The position above: seat 0's last card, 5o, and seat 1's ronda proven true. No interface offers that
+    challenge, so the hint said "your best options" over two where the card was the only move to make (found on a
+    fresh machine's browser run). The hint names the one card; the analysis grades the challenge only if it was made."""
+    game = start(Rules(players=2), [{0: "5o 7e 10e", 1: "5c 5e 2b"}], table="5b 1o 3o 12b")
+    run(game, "declare none; declare ronda; play 7e; play 5c; play 10e; play 5e")
+    assert CHALLENGES[1] in game.legal_actions()  # the engine allows it: only the offer and the hint change
+    evaluation = evaluate(game.view(0), game.legal_actions(), Method(guesses=20), seed=0)
+    assert [o.offered for o in evaluation.options] == [True, False]
+    assert not evaluation.choice
+    assert [str(o.action) for o in shown_options(evaluation)] == ["play 5o"]
+    lines = hint_lines(evaluation, me=0)
+    assert lines[0].startswith("Hint — your only card: 5o, nothing to choose."), lines[0]
+    assert len(lines) == 2 and lines[1].startswith("  play 5o: "), lines
+    played, challenged = game.copy(), game.copy()
+    run(played, "play 5o")
+    challenged.apply(CHALLENGES[1])
+    assert challenged.phase == OVER  # the challenge failed and lost the game (R8.8)
+    last = lambda g: [m for m in moments(g.to_record()) if m.seat == 0][-1]  # noqa: E731
+    assert str(last(played).taken) == "play 5o" and not last(played).is_choice()
+    assert last(challenged).taken == CHALLENGES[1] and last(challenged).is_choice()  # graded: the blunder it is
 
 
 def test_the_end_of_a_two_player_round_is_searched_exactly_in_the_one_placement_counting_leaves() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from decks import run, start
 from ronda.engine.actions import Challenge
 from ronda.engine.rules import Rules
+from ronda.engine.view import SeatView
 from ronda.presentation.challenge import ChallengeOption, challenge_options, challenge_warning, offered_targets
 
 
@@ -49,6 +50,9 @@ class SeenView:
 
     def possible_kinds(self, seat: int) -> frozenset[str]:
         return self._possible
+
+    def proof(self, seat: int) -> str | None:
+        return SeatView.proof(self, seat)  # type: ignore[arg-type]  # the engine's verdict, on these facts
 
 
 def test_R8_8_the_verdict_follows_what_the_hand_may_hold():

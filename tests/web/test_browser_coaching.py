@@ -140,9 +140,9 @@ def test_a_hint_on_your_last_card_says_first_that_there_is_nothing_to_choose(
     with open_page(browser, **DESKTOP) as page:
         create_table(page, coach_url, name="Karima")
         deadline = time.monotonic() + 60
-        # The deal's last card, with no challenge to make instead (a choice, then) — a challenge the seat's cards
-        # prove would fail is a choice too, shown as a note instead of a button (it failed a fresh machine's run).
-        challenges = "[data-action^='challenge-'], [data-proven]"
+        # The deal's last card, with no challenge to make instead (a choice, then). A challenge the seat's cards
+        # prove would fail is no choice: the page shows a note, not a button, and the hint does not list it.
+        challenges = "[data-action^='challenge-']"
         while True:
             assert time.monotonic() < deadline, "no last card came"
             if page.locator("[data-action^='declare-']").count():

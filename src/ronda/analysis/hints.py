@@ -79,10 +79,13 @@ class Hint:
 
 
 def shown_options(evaluation: Evaluation, shown: int = HINT_OPTIONS) -> list[Option]:
-    """The options a hint shows: the best ``shown``, one card of each rank (two 5s play alike, R1.1)."""
+    """The options a hint shows: the best ``shown`` of those offered (:attr:`Option.offered`: never a challenge the
+    seat's cards prove would fail), one card of each rank (two 5s play alike, R1.1)."""
     options: list[Option] = []
     ranks: set[int] = set()
     for option in evaluation.options:
+        if not option.offered:
+            continue
         action = option.action
         if isinstance(action, Play):
             if action.card >> 2 in ranks:

@@ -62,6 +62,7 @@ from .search import (
     decision_seed,
     evaluate,
     has_choice,
+    offered,
 )
 
 COSTLIEST = 5
@@ -124,8 +125,12 @@ class Moment:
         return self.view.deal
 
     def is_choice(self) -> bool:
-        """Whether the seat had a real choice: not one card, nor cards of a single rank with no challenge to make."""
-        return has_choice(self.legal)
+        """Whether the seat had a real choice: not one card, nor cards of a single rank with no challenge to make.
+
+        A challenge the seat's cards prove would fail is not one to make (:func:`.search.offered`) unless the
+        seat made it: then it is graded, as the blunder it is.
+        """
+        return has_choice([*offered(self.view, self.legal), self.taken])
 
 
 @dataclass(frozen=True, slots=True)

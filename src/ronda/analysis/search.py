@@ -316,6 +316,17 @@ class Option:
             return self.facts.loses_game > 0
         return self.misdeclared
 
+    @property
+    def offered(self) -> bool:
+        """Whether a player is offered it: every option but a challenge the seat's own cards prove would fail.
+
+        Such a challenge is legal (R8.8) but only loses the game, and no interface offers it
+        (:func:`~ronda.presentation.challenge.offered_targets`, the page's note in place of its button), so a
+        hint does not list it and it makes no choice (:attr:`Evaluation.choice`). It is still searched like
+        every legal action, so that a record which made one (written elsewhere) is graded: a blunder.
+        """
+        return type(self.facts) is not ChallengeFacts or self.facts.proven != "true"
+
 
 @dataclass(frozen=True, slots=True)
 class Evaluation:
@@ -338,10 +349,11 @@ class Evaluation:
 
     @property
     def choice(self) -> bool:
-        """Whether the seat had a choice: more than one option, two cards of one rank counting as one (R1.1: they
-        play alike). Without one, the analysis does not grade the move (:meth:`.review.Moment.is_choice`, the same
-        rule on the legal actions) and a hint says there is nothing to choose, not "your best options"."""
-        return has_choice([option.action for option in self.options])
+        """Whether the seat had a choice: more than one option offered (:attr:`Option.offered`), two cards of one
+        rank counting as one (R1.1: they play alike). Without one, the analysis does not grade the move
+        (:meth:`.review.Moment.is_choice`, the same rule on the legal actions) and a hint says there is nothing to
+        choose, not "your best options": a last card beside a challenge the cards prove would fail is no choice."""
+        return has_choice([option.action for option in self.options if option.offered])
 
     def option(self, action: Action) -> Option:
         """The option of ``action``; raises ``ValueError`` when it was not legal at this decision."""
@@ -366,6 +378,14 @@ def has_choice(legal: Sequence[Action]) -> bool:
     (False, True)
     """
     return len({a.card >> 2 if type(a) is Play else a for a in legal}) > 1
+
+
+def offered(view: SeatView, legal: Sequence[Action]) -> list[Action]:
+    """The actions of ``legal`` a player is offered: all but a challenge ``view`` proves would fail (R8.8).
+
+    The same rule as :attr:`Option.offered`, on the actions before they are searched.
+    """
+    return [a for a in legal if type(a) is not Challenge or view.proof(a.target) != "true"]
 
 
 def rank(option: Option) -> tuple[float, bool, float, float]:
@@ -762,13 +782,7 @@ class _Search:
         target = challenge.target
         declared = view.declarations[target]
         assert declared is not None and declared != NONE
-        kinds = view.possible_kinds(target)
-        proven: Literal["true", "false"] | None = None
-        if declared not in kinds:
-            proven = "false"
-        elif kinds == {declared}:
-            proven = "true"
-        return ChallengeFacts(target, declared, loses, proven)
+        return ChallengeFacts(target, declared, loses, view.proof(target))
 
 
 # ------------------------------------------------------------------ challenges in the play-outs
@@ -865,5 +879,6 @@ __all__ = [
     "decision_seed",
     "evaluate",
     "has_choice",
+    "offered",
     "rank",
 ]

@@ -226,7 +226,7 @@ def challenge(view: SeatView, legal: Sequence[Action], *, counts_cards: bool = T
     if not counts_cards or view.challenged_this_turn or not any(type(a) is Challenge for a in legal):
         return None
     for seat in _live_opponent_declarations(view):
-        if view.declarations[seat] not in view.possible_kinds(seat) and CHALLENGES[seat] in legal:
+        if view.proof(seat) == "false" and CHALLENGES[seat] in legal:
             return CHALLENGES[seat]
     return None
 
@@ -252,7 +252,7 @@ def gamble_targets(view: SeatView, legal: Sequence[Action], sampler: Determinize
     for seat in _live_opponent_declarations(view):
         declared = view.declarations[seat]
         assert declared is not None
-        if seat not in sampler.models or CHALLENGES[seat] not in legal or view.possible_kinds(seat) == {declared}:
+        if seat not in sampler.models or CHALLENGES[seat] not in legal or view.proof(seat) == "true":
             continue
         if 1.0 - sampler.kind_probabilities(seat)[declared] >= GAMBLE_FLOOR:
             targets.append(seat)

@@ -253,6 +253,32 @@ class SeatView(PublicView):
         available = tuple(min(held, (unseen >> (4 * r) & 0xF).bit_count()) for r in range(10))
         return _possible_kinds(played, held, available)
 
+    def proof(self, seat: int) -> Literal["true", "false"] | None:
+        """What this seat's view proves of ``seat``'s declaration (R8.8): ``"true"``, ``"false"``, or nothing.
+
+        Proven true when the hand as dealt can only hold the declared kind
+        (:meth:`possible_kinds`): a challenge of it can only fail and lose the
+        game, so no interface offers it and no bot makes it. Proven false when
+        it cannot hold that kind: a challenge cannot fail. ``None`` when the
+        cards seen leave it open, or when ``seat`` declared nothing to challenge.
+        Written once here, as every reader of a declaration (the bots, the
+        coach, the interfaces' offers) must reach the same verdict.
+
+        >>> from ronda.engine.game import Game
+        >>> from ronda.engine.actions import Declare
+        >>> game = Game(Rules(players=2), seed=2)
+        >>> _ = game.apply(Declare("ronda")); _ = game.apply(Declare("ronda"))
+        >>> game.view(1).proof(0), game.view(0).proof(1), game.view(0).proof(0)
+        (None, None, 'true')
+        """
+        declared = self.declarations[seat]
+        if declared is None or declared == NONE:
+            return None
+        possible = self.possible_kinds(seat)
+        if declared not in possible:
+            return "false"
+        return "true" if possible == {declared} else None
+
 
 class ViewMasks(NamedTuple):
     """A :class:`SeatView`'s facts as bare integers and tuples: what a research adapter encodes at every step.

@@ -9,14 +9,14 @@ in its own languages:
 
 - :func:`challenge_options` sorts the challenges the engine allows into those
   the seat's own view proves would fail (the declarer's hand can only hold the
-  declared kind, :meth:`~ronda.engine.view.SeatView.possible_kinds`), proves
+  declared kind, :meth:`~ronda.engine.view.SeatView.proof`), proves
   would succeed, or leaves open;
 - :func:`offered_targets` is what to offer: never one that is proven to fail;
 - :func:`challenge_warning` is the sentence to show before asking for a
   confirmation, in the game's words.
 
 Legality stays the engine's: the options are built from its legal actions,
-and the proof from the view's ``possible_kinds``; nothing is re-derived here.
+and the proof from the view's ``proof``; nothing is re-derived here.
 
 >>> from ronda.engine.game import Game
 >>> from ronda.engine.rules import Rules
@@ -59,6 +59,10 @@ class ChallengeOption:
         return self.verdict != "proven_true"
 
 
+_VERDICTS: dict[str | None, Verdict] = {"true": "proven_true", "false": "proven_false", None: "open"}
+"""The view's proof (:meth:`~ronda.engine.view.SeatView.proof`) as an interface's verdict."""
+
+
 def challenge_options(view: SeatView, legal: Iterable[Action]) -> list[ChallengeOption]:
     """The legal challenges of ``view.seat`` (from ``legal``, the engine's legal actions), each with its verdict.
 
@@ -72,11 +76,7 @@ def challenge_options(view: SeatView, legal: Iterable[Action]) -> list[Challenge
         declared = view.declarations[action.target]
         if declared is None:
             continue
-        possible = view.possible_kinds(action.target)
-        verdict: Verdict = (
-            "proven_true" if possible == {declared} else "proven_false" if declared not in possible else "open"
-        )
-        options.append(ChallengeOption(action.target, declared, verdict))
+        options.append(ChallengeOption(action.target, declared, _VERDICTS[view.proof(action.target)]))
     return options
 
 
