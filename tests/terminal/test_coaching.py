@@ -122,6 +122,38 @@ def test_h_on_your_last_card_says_on_screen_that_there_is_nothing_to_choose() ->
     asyncio.run(scenario())
 
 
+def test_h_on_your_last_card_beside_a_ronda_proven_true_says_there_is_nothing_to_choose() -> None:
+    """Seat 0's ronda of 11s is proven true once its three cards are face up: the screen offers no challenge of it,
+    and the hint said "your chance to win the game after each option" over the card and that challenge (0%, the
+    game lost). The challenge is no option: the hint names the one card, as on any last card."""
+    import asyncio
+
+    from terminal_helpers import proven_ronda_session, screen_text
+    from test_app import SIZE, settle, until
+
+    from ronda.interfaces.terminal.app import RondaApp
+
+    async def scenario() -> None:
+        session = proven_ronda_session()
+        session.method = FEW
+        app = RondaApp(session=session)
+        async with app.run_test(size=SIZE) as pilot:
+            for key in ("1", "1"):
+                await settle(pilot, app)
+                await pilot.press(key)
+            await settle(pilot, app)
+            assert "Seat 0's ronda is proven true by the cards you have seen: no challenge to make." in screen_text(app)
+            (card,) = session.view.hand.names()
+            await pilot.press("h")
+            await until(pilot, lambda: "Hint — " in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert f"Hint — your only card: {card}, nothing to choose. Your chance to win the game after it" in text
+            assert re.search(rf"play {card}: [\d.]+% to win \([+-]\d+\.\d\d points\)", text), text
+            assert "challenge seat 0" not in text and "1. play" not in text
+
+    asyncio.run(scenario())
+
+
 def test_a_hint_on_cards_of_one_rank_says_they_play_alike() -> None:
     """Two 5s left and no challenge to make: the two cards play alike (R1.1), nothing to choose; said so, with the
     chance to win after either."""
