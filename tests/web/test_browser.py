@@ -170,14 +170,17 @@ def create_table(page: Any, base_url: str, name: str | None = None, players: int
     return table_id_of(page)
 
 
-def create_table_for_a_friend(page: Any, base_url: str, name: str = "Amina") -> str:
+def create_table_for_a_friend(page: Any, base_url: str, name: str = "Amina", hints: bool = False) -> str:
     """``name`` creates a two-player table with the other seat for a person; returns the invite link shown.
 
-    A name typed is kept on that server: each test's people have names of their own.
+    A name typed is kept on that server: each test's people have names of their own. ``hints`` ticks the box
+    that lets the players ask for hints (off by default among people).
     """
     page.goto(base_url)
     page.fill("#me-name", name)
     page.select_option("[data-seat-kind='1']", "human")
+    if hints:
+        page.check("#create-hints")
     page.click("#create")
     invite = page.locator("#invite-link")
     invite.wait_for()
@@ -599,20 +602,18 @@ def test_while_the_connection_is_down_no_turn_is_offered(browser: Any, tmp_path:
         first.stop()
 
 
-def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
-    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Issue 12's trap: the friend's pair is face up and the host holds what rules out a tringa: no challenge button."""
+def proven_ronda_deal() -> tuple[list[int], list[int], list[int]]:
+    """A two-player deck (seat 1 dealing) where the host (seat 0) holds no combination and the friend a ronda that
+    the host's view proves true once each has played two cards, the friend its pair: the deck, the host's cards,
+    and the friend's cards in the order they are played. Found by playing deals through the engine."""
     import random as random_module
 
-    import ronda.interfaces.web.lobby as lobby_module
     from ronda import Game, Rules
     from ronda.engine.actions import Challenge, Declare, Play
-    from ronda.engine.cards import card_name
     from ronda.engine.deck import shuffled_deck
 
     rules = Rules(players=2)
-    for seed in range(100_000):  # a deal where that happens, found by playing it through the engine
+    for seed in range(100_000):
         deck = shuffled_deck(rules, random_module.Random(seed))
         game = Game(rules, decks=[deck], dealer=1)
         if game.view(0).possible_kinds(0) != {"none"} or game.view(1).possible_kinds(1) != {"ronda"}:
@@ -625,8 +626,19 @@ def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
         for k in range(2):
             game.apply(Play(host[k]), seat=0)
             game.apply(Play(friend[k]), seat=1)
-        if game.view(0).possible_kinds(1) == {"ronda"} and Challenge(1) in game.legal_actions():
-            break
+        if game.view(0).proof(1) == "true" and Challenge(1) in game.legal_actions():
+            return deck, host, friend
+    raise AssertionError("no such deal in 100,000 seeds")
+
+
+def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12's trap: the friend's pair is face up and the host holds what rules out a tringa: no challenge button."""
+    import ronda.interfaces.web.lobby as lobby_module
+    from ronda.engine.cards import card_name
+
+    deck, host, friend = proven_ronda_deal()
     monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
     app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1)
     with serving(app) as url, open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as guest:

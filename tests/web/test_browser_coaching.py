@@ -33,6 +33,7 @@ from test_browser import (
     open_page,
     play_until_game_over,
     served,
+    serving,
     table_id_of,
     truthful,
 )
@@ -170,6 +171,44 @@ def test_a_hint_on_your_last_card_says_first_that_there_is_nothing_to_choose(
             assert re.search(r"\d+[.,]\d\s?%", option), option  # its chance to win, still said
             assert page.inner_text("#hint .hint.muted").startswith(note)
             page.screenshot(path=str(tmp_path / f"hint-forced-{language}.png"))
+
+
+def test_a_hint_beside_a_ronda_proven_true_offers_no_challenge_and_the_last_card_is_nothing_to_choose(
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The friend's ronda is proven true by the host's cards: the page shows a note in place of the challenge button,
+    yet the hint listed that challenge (0%, the game lost) as a second option, under "Your best options", where the
+    last card was the only move to make (a fresh machine's run met it)."""
+    import ronda.interfaces.web.lobby as lobby_module
+    from ronda.engine.cards import card_name
+
+    deck, host, friend = test_browser.proven_ronda_deal()
+    monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
+    app = test_browser.create_app(
+        f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, analysis_budget=BUDGET
+    )
+    with serving(app) as url, open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as guest:
+        guest.goto(test_browser.create_table_for_a_friend(page, url, hints=True))
+        guest.fill("#join-name", "Youssef")
+        guest.click("#join-button")
+        page.click("[data-action='declare-none']")
+        guest.click("[data-action='declare-ronda']")
+        for k in range(2):
+            page.click(f"#hand [data-card='{card_name(host[k])}'].playable")
+            guest.click(f"#hand [data-card='{card_name(friend[k])}'].playable")
+        page.locator(".proven-note").wait_for()
+        assert page.locator("[data-action^='challenge-']").count() == 0
+        page.click("#hint-button")
+        page.wait_for_selector("#hint .hint-options li")
+        assert page.inner_text("#hint-title") == "Nothing to choose"
+        assert page.inner_text("#hint-forced").strip().startswith("Your only card:")
+        assert page.locator("#hint-forced .chip").get_attribute("title") == page.evaluate(
+            "async (card) => (await import('/static/js/cards.js')).cardLabel(card)", card_name(host[2])
+        )
+        options = page.locator("#hint .hint-options li")
+        assert options.count() == 1
+        assert "Youssef" not in options.inner_text() and "challenge" not in options.inner_text().lower()
+        page.screenshot(path=str(tmp_path / "hint-proven.png"))
 
 
 def test_a_finished_games_replay_shows_its_analysis_a_graph_and_each_steps_class(
