@@ -26,7 +26,7 @@ from ronda.engine.actions import CHALLENGES, DECLARES, Challenge, Play
 from ronda.engine.cards import parse_card
 from ronda.engine.game import DECLARE, OVER, PLAY, Game
 from ronda.engine.rules import Rules
-from ronda.presentation.coaching import hint_lines
+from ronda.presentation.coaching import decision_line, hint_lines
 
 QUICK = Method(guesses=6)
 """Few guesses: the properties hold for any budget, and tests stay fast."""
@@ -181,6 +181,14 @@ def test_R8_8_a_last_card_beside_a_challenge_the_cards_prove_would_fail_is_nothi
     last = lambda g: [m for m in moments(g.to_record()) if m.seat == 0][-1]  # noqa: E731
     assert str(last(played).taken) == "play 5o" and not last(played).is_choice()
     assert last(challenged).taken == CHALLENGES[1] and last(challenged).is_choice()  # graded: the blunder it is
+    (decision,) = [
+        d for d in analyse(challenged.to_record(), method=QUICK, seats=[0]).decisions if d.moment.taken == CHALLENGES[1]
+    ]
+    assert decision.grade == "blunder"
+    assert decision_line(decision, me=0).startswith(
+        "you challenged seat 1's ronda, proven true by the cards seen: the challenge fails and loses the game (R8.8):"
+        " 0.0% to win"
+    ), decision_line(decision, me=0)
 
 
 def test_the_end_of_a_two_player_round_is_searched_exactly_in_the_one_placement_counting_leaves() -> None:

@@ -408,6 +408,9 @@ def _consequence(option: Option, me: int | None, known: bool = False) -> str:
         if facts.reply_missa >= WORTH_SAYING:
             likely = "a likely missa" if facts.reply_missa >= LIKELY else "a chance of a missa"
             return f", leaving {who} {likely} ({_share(facts.reply_missa)} of the guesses)"
+    if isinstance(facts, ChallengeFacts) and facts.proven == "true":
+        # Not "in 100% of the guesses": no guess was needed, the cards seen proved it (no interface offers it).
+        return ", proven true by the cards seen: the challenge fails and loses the game (R8.8)"
     if isinstance(facts, ChallengeFacts) and _certain(facts.loses_game, known):
         return ", which fails and loses the game (R8.8)"
     if isinstance(facts, ChallengeFacts) and facts.loses_game >= WORTH_SAYING:
