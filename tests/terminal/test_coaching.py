@@ -93,63 +93,38 @@ def test_a_hint_on_your_last_card_says_first_that_there_is_nothing_to_choose_in_
     assert len(session.hints) == 1  # kept with the game as any hint
 
 
-def test_h_on_your_last_card_says_on_screen_that_there_is_nothing_to_choose() -> None:
-    """The full-screen game says it too, where ``h`` shows the hint: the card, then its chance to win."""
+@pytest.mark.parametrize("beside", ["nothing", "a ronda proven true"])
+def test_h_on_your_last_card_says_on_screen_that_there_is_nothing_to_choose(beside: str) -> None:
+    """The full-screen game says it too, where ``h`` shows the hint: the card, then its chance to win. Beside a ronda
+    proven true (seat 0's three cards face up) too: the screen offers no challenge of it, and the hint listed that
+    challenge (0%, the game lost) as a second option, "your chance to win the game after each option"."""
     import asyncio
 
-    from terminal_helpers import last_card_session, screen_text
+    from terminal_helpers import last_card_session, proven_ronda_session, screen_text
     from test_app import SIZE, settle, until
 
     from ronda.interfaces.terminal.app import RondaApp
 
+    proven = beside != "nothing"
+
     async def scenario() -> None:
-        session = last_card_session()
+        session = proven_ronda_session() if proven else last_card_session()
         session.method = FEW
         app = RondaApp(session=session)
         async with app.run_test(size=SIZE) as pilot:
-            for key in ("n", "1", "1"):
+            for key in ("1", "1") if proven else ("n", "1", "1"):
                 await settle(pilot, app)
                 await pilot.press(key)
             await settle(pilot, app)
+            said = "Seat 0's ronda is proven true by the cards you have seen: no challenge to make."
+            assert (said in screen_text(app)) == proven
             (card,) = session.view.hand.names()
             await pilot.press("h")
             await until(pilot, lambda: "Hint — " in screen_text(app))
             text = " ".join(screen_text(app).split())
             assert f"Hint — your only card: {card}, nothing to choose. Your chance to win the game after it" in text
             assert re.search(rf"play {card}: [\d.]+% to win \([+-]\d+\.\d\d points\)", text), text
-            assert "1. play" not in text
-
-    asyncio.run(scenario())
-
-
-def test_h_on_your_last_card_beside_a_ronda_proven_true_says_there_is_nothing_to_choose() -> None:
-    """Seat 0's ronda of 11s is proven true once its three cards are face up: the screen offers no challenge of it,
-    and the hint said "your chance to win the game after each option" over the card and that challenge (0%, the
-    game lost). The challenge is no option: the hint names the one card, as on any last card."""
-    import asyncio
-
-    from terminal_helpers import proven_ronda_session, screen_text
-    from test_app import SIZE, settle, until
-
-    from ronda.interfaces.terminal.app import RondaApp
-
-    async def scenario() -> None:
-        session = proven_ronda_session()
-        session.method = FEW
-        app = RondaApp(session=session)
-        async with app.run_test(size=SIZE) as pilot:
-            for key in ("1", "1"):
-                await settle(pilot, app)
-                await pilot.press(key)
-            await settle(pilot, app)
-            assert "Seat 0's ronda is proven true by the cards you have seen: no challenge to make." in screen_text(app)
-            (card,) = session.view.hand.names()
-            await pilot.press("h")
-            await until(pilot, lambda: "Hint — " in screen_text(app))
-            text = " ".join(screen_text(app).split())
-            assert f"Hint — your only card: {card}, nothing to choose. Your chance to win the game after it" in text
-            assert re.search(rf"play {card}: [\d.]+% to win \([+-]\d+\.\d\d points\)", text), text
-            assert "challenge seat 0" not in text and "1. play" not in text
+            assert "1. play" not in text and "challenge seat 0" not in text
 
     asyncio.run(scenario())
 

@@ -631,29 +631,39 @@ def proven_ronda_deal() -> tuple[list[int], list[int], list[int]]:
     raise AssertionError("no such deal in 100,000 seeds")
 
 
+def play_to_the_proven_ronda(
+    page: Any, guest: Any, url: str, host: list[int], friend: list[int], hints: bool = False
+) -> None:
+    """On :func:`proven_ronda_deal`'s deck: the host (``page``) invites Youssef (``guest``), who declares his ronda;
+    each plays two cards, and the host is left with one, the ronda proven true by her cards."""
+    from ronda.engine.cards import card_name
+
+    guest.goto(create_table_for_a_friend(page, url, hints=hints))
+    guest.fill("#join-name", "Youssef")
+    guest.click("#join-button")
+    page.click("[data-action='declare-none']")
+    guest.click("[data-action='declare-ronda']")
+    for k in range(2):
+        page.click(f"#hand [data-card='{card_name(host[k])}'].playable")
+        guest.click(f"#hand [data-card='{card_name(friend[k])}'].playable")
+        if k == 0:
+            # With one card of the pair face up, the challenge is offered: it could still fail or win.
+            page.wait_for_selector("[data-action='challenge-1']")
+            assert not page.locator(".proven-note").count()
+    page.locator(".proven-note").wait_for()
+
+
 def test_a_challenge_the_seats_own_cards_prove_would_fail_is_never_offered(
     browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 12's trap: the friend's pair is face up and the host holds what rules out a tringa: no challenge button."""
     import ronda.interfaces.web.lobby as lobby_module
-    from ronda.engine.cards import card_name
 
     deck, host, friend = proven_ronda_deal()
     monkeypatch.setattr(lobby_module, "shuffled_deck", lambda rules, rng: list(deck))
     app = create_app(f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1)
     with serving(app) as url, open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as guest:
-        guest.goto(create_table_for_a_friend(page, url))
-        guest.fill("#join-name", "Youssef")
-        guest.click("#join-button")
-        page.click("[data-action='declare-none']")
-        guest.click("[data-action='declare-ronda']")
-        for k in range(2):
-            page.click(f"#hand [data-card='{card_name(host[k])}'].playable")
-            guest.click(f"#hand [data-card='{card_name(friend[k])}'].playable")
-            if k == 0:
-                # With one card of the pair face up, the challenge is offered: it could still fail or win.
-                page.wait_for_selector("[data-action='challenge-1']")
-                assert not page.locator(".proven-note").count()
+        play_to_the_proven_ronda(page, guest, url, host, friend)
         note = page.locator(".proven-note")
         note.wait_for()
         assert "Youssef's ronda is proven by your cards" in note.inner_text()

@@ -188,15 +188,7 @@ def test_a_hint_beside_a_ronda_proven_true_offers_no_challenge_and_the_last_card
         f"sqlite:///{tmp_path / 'ronda.sqlite3'}", bot_delay=0, bot_workers=1, analysis_budget=BUDGET
     )
     with serving(app) as url, open_page(browser, **DESKTOP) as page, open_page(browser, **DESKTOP) as guest:
-        guest.goto(test_browser.create_table_for_a_friend(page, url, hints=True))
-        guest.fill("#join-name", "Youssef")
-        guest.click("#join-button")
-        page.click("[data-action='declare-none']")
-        guest.click("[data-action='declare-ronda']")
-        for k in range(2):
-            page.click(f"#hand [data-card='{card_name(host[k])}'].playable")
-            guest.click(f"#hand [data-card='{card_name(friend[k])}'].playable")
-        page.locator(".proven-note").wait_for()
+        test_browser.play_to_the_proven_ronda(page, guest, url, host, friend, hints=True)
         assert page.locator("[data-action^='challenge-']").count() == 0
         page.click("#hint-button")
         page.wait_for_selector("#hint .hint-options li")
