@@ -19,7 +19,7 @@ from twins import twin
 from decks import random_position, run, start
 from ronda.analysis.grades import THRESHOLDS
 from ronda.analysis.hints import shown_options
-from ronda.analysis.review import analyse, moments
+from ronda.analysis.review import Moment, analyse, moments
 from ronda.analysis.search import ChallengeFacts, Method, PlayFacts, evaluate
 from ronda.bots import make_bot
 from ronda.engine.actions import CHALLENGES, DECLARES, Challenge, Play
@@ -178,7 +178,10 @@ def test_R8_8_a_last_card_beside_a_challenge_the_cards_prove_would_fail_is_nothi
     run(played, "play 5o")
     challenged.apply(CHALLENGES[1])
     assert challenged.phase == OVER  # the challenge failed and lost the game (R8.8)
-    last = lambda g: [m for m in moments(g.to_record()) if m.seat == 0][-1]  # noqa: E731
+
+    def last(game: Game) -> Moment:
+        return [m for m in moments(game.to_record()) if m.seat == 0][-1]
+
     assert str(last(played).taken) == "play 5o" and not last(played).is_choice()
     assert last(challenged).taken == CHALLENGES[1] and last(challenged).is_choice()  # graded: the blunder it is
     (decision,) = [
