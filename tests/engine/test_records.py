@@ -412,8 +412,9 @@ for seed in (1, 2):
     for _ in range(30):
         game.apply(game.legal_actions()[0])
     games.append(game)
-print("saving", flush=True)
-turn = 0
+save_record(games[0], sys.argv[1])
+print("saving", flush=True)  # only once a first game is whole on disk: before it, there is no file to judge
+turn = 1
 while True:
     save_record(games[turn % 2], sys.argv[1])
     turn += 1
