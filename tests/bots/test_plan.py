@@ -9,6 +9,7 @@ same answer from the other seats: the best over those guesses together, never th
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from test_winprob import caida_at_40
@@ -36,6 +37,31 @@ def test_the_next_card_is_chosen_once_for_every_guess_with_the_same_answer() -> 
     assert plan.values() == [0.40, 0.40, 0.60, 0.30]
     fused = sum(max(branches) for branches in plan.branches)
     assert sum(plan.values()) == pytest.approx(1.70) and fused == pytest.approx(1.90)
+
+
+def test_held_out_each_guess_is_valued_at_the_next_card_the_other_guesses_of_its_answer_choose() -> None:
+    """``benchmarks/plan_held_out.py``: the plan's card chosen on the guesses it is valued on flatters a card
+    whose answers are many (small groups, the best of a few noisy sums; a group of one reads its guess). Held out,
+    each guess takes the card best over the other guesses of its answer — in the group of three above, the two
+    where the 7 led by a little are valued at the card the other two choose together, and the third at the 7 the
+    first two choose — and a guess alone in its group (the 6) at the card best over all the others: an honest
+    estimate, lower than the plan's own."""
+    from benchmark_scripts import ROOT
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from plan_held_out import HeldOutExpert, HeldOutPlan
+
+    plan, held = _Plan(), HeldOutPlan()
+    for key, branches in (((5,), (0.50, 0.40)), ((5,), (0.50, 0.40)), ((5,), (0.10, 0.60)), ((6,), (0.30, 0.20))):
+        plan.add(key, branches)
+        held.add(key, branches)
+    # First guess: the others sum to (0.60, 1.00): the 2. Third: the others (1.00, 0.80): the 7. The 6 alone:
+    # all the others (1.10, 1.40): the 2.
+    assert held.values() == [0.40, 0.40, 0.10, 0.20]
+    assert sum(held.values()) < sum(plan.values())
+    bot = HeldOutExpert(3)
+    assert bot.plan_type is HeldOutPlan and ExpertBot(3).plan_type is _Plan
+    assert (bot.budget, bot.race, bot.plan) == (ExpertBot(3).budget, 32, True)  # the expert, its plan aside
 
 
 def _deal_opening() -> tuple[ExpertBot, Game]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from ..engine.actions import CHALLENGES, PLAYS, Action, Play
 from ..engine.game import OVER, PLAY, Game, Policy
@@ -51,6 +51,41 @@ EXACT_DEALS = (1, 2)
 (:func:`~ronda.bots.endgame.solve`) instead of rolled out. 1, the default: the last deal, once the stock is
 empty. 2 (two players only): from the penultimate deal, through the last deal's dealing and truthful
 declarations (issue 28 item 4, measured in docs/bots.md)."""
+
+
+class _Plan:
+    """One card's guesses when the seat plans its next card of the deal: in each guess, what the other seats
+    played meanwhile (the key) and the value of each next card.
+
+    Why: playing a guess out, PIMC lets the seat's later cards read the guessed hands, so a card whose
+    follow-up needs to know the other hand (keep a card to drop it only where no caida waits) is valued as
+    if the seat always would (*strategy fusion*). Here the seat's next card is one choice for all the guesses
+    in which it will have seen the same thing — the best on their sum — as in the αμ search of Cazenave and
+    Ventos (2019) with one move of the seat's own: its information, not the guess, picks it.
+    """
+
+    __slots__ = ("branches", "keys")
+
+    def __init__(self) -> None:
+        self.keys: list[tuple[int, ...]] = []
+        self.branches: list[tuple[float, ...]] = []
+
+    def add(self, key: tuple[int, ...], branches: tuple[float, ...]) -> None:
+        self.keys.append(key)
+        self.branches.append(branches)
+
+    def values(self) -> list[float]:
+        """Each guess's value when the next card is, for each key, the one best over that key's guesses."""
+        sums: dict[tuple[int, ...], list[float]] = {}
+        for key, branches in zip(self.keys, self.branches, strict=True):
+            acc = sums.get(key)
+            if acc is None:
+                sums[key] = list(branches)
+            else:
+                for j, value in enumerate(branches):
+                    acc[j] += value
+        choice = {key: max(range(len(acc)), key=acc.__getitem__) for key, acc in sums.items()}
+        return [branches[choice[key]] for key, branches in zip(self.keys, self.branches, strict=True)]
 
 
 class PimcBot(SearchBot):
@@ -73,6 +108,8 @@ class PimcBot(SearchBot):
     """
 
     name = "hard"
+    plan_type: ClassVar[type[_Plan]] = _Plan
+    """How a planned card's guesses are valued (:class:`_Plan`); a measurement may put another here."""
 
     def __init__(
         self,
@@ -172,7 +209,7 @@ class PimcBot(SearchBot):
             steps = self._race_steps(len(options))
         # Plan the seat's next card of this deal on what it will have seen, not on the guess (the module).
         planning = self.plan and not exact and len(view.hand) >= 3 and all(t is None for t, _ in options)
-        plans = [_Plan() for _ in options] if planning else []
+        plans = [self.plan_type() for _ in options] if planning else []
         alive = list(range(len(options)))
         values: list[list[float]] = [[] for _ in options]
         guesses = 0
@@ -307,41 +344,6 @@ _BRANCH = 0x5DEECE66D
 """Mixed into a guess's random numbers for the rollouts after the seat's next card (:meth:`PimcBot._branches`)."""
 
 
-class _Plan:
-    """One card's guesses when the seat plans its next card of the deal: in each guess, what the other seats
-    played meanwhile (the key) and the value of each next card.
-
-    Why: playing a guess out, PIMC lets the seat's later cards read the guessed hands, so a card whose
-    follow-up needs to know the other hand (keep a card to drop it only where no caida waits) is valued as
-    if the seat always would (*strategy fusion*). Here the seat's next card is one choice for all the guesses
-    in which it will have seen the same thing — the best on their sum — as in the αμ search of Cazenave and
-    Ventos (2019) with one move of the seat's own: its information, not the guess, picks it.
-    """
-
-    __slots__ = ("branches", "keys")
-
-    def __init__(self) -> None:
-        self.keys: list[tuple[int, ...]] = []
-        self.branches: list[tuple[float, ...]] = []
-
-    def add(self, key: tuple[int, ...], branches: tuple[float, ...]) -> None:
-        self.keys.append(key)
-        self.branches.append(branches)
-
-    def values(self) -> list[float]:
-        """Each guess's value when the next card is, for each key, the one best over that key's guesses."""
-        sums: dict[tuple[int, ...], list[float]] = {}
-        for key, branches in zip(self.keys, self.branches, strict=True):
-            acc = sums.get(key)
-            if acc is None:
-                sums[key] = list(branches)
-            else:
-                for j, value in enumerate(branches):
-                    acc[j] += value
-        choice = {key: max(range(len(acc)), key=acc.__getitem__) for key, acc in sums.items()}
-        return [branches[choice[key]] for key, branches in zip(self.keys, self.branches, strict=True)]
-
-
 def _best(totals: list[float], wins: list[int]) -> int:
     """The option with the best total; among equal totals, the one that wins on the spot in most guesses."""
     return max(range(len(totals)), key=lambda i: (totals[i], wins[i], -i))
@@ -382,7 +384,9 @@ class ExpertBot(PimcBot):
     nor (screened on 60 units) four-ply rollouts on 96 guesses, nor rollouts in which
     each seat reads only its own hand (``rollout=blind2``,
     :func:`~ronda.bots.rollout.blind_policy`), nor a plan whose other seats answer
-    blind (``plan=blind``), nor rollouts stopped at the deal's end with the rest of the round valued by a model
+    blind (``plan=blind``), nor the plan valued held out, each guess at the next card the other guesses choose
+    (``benchmarks/plan_held_out.py``: +0.23 over four seeds, where it is +0.38), nor rollouts stopped at the
+    deal's end with the rest of the round valued by a model
     learned from honest self-play (``horizon=deal``, :mod:`~ronda.bots.roundvalue`: cheaper, not stronger;
     +0.34 over the same four seeds, and +0.40 with twice the guesses, both at 2.2 times ``hard``'s median),
     nor, beyond the noise, the fitted reading of plays with 32 guesses drawn for each one kept
