@@ -13,11 +13,12 @@ import random
 import pytest
 from test_winprob import caida_at_40
 
-from decks import random_position
+from decks import random_position, start
 from ronda.bots import ExpertBot, make_bot
 from ronda.bots.declarations import declaration_models
 from ronda.bots.determinize import Determinizer
 from ronda.bots.search import distinct_plays
+from ronda.engine.cards import parse_card
 from ronda.engine.game import PLAY, Game
 from ronda.engine.rules import Rules
 
@@ -68,3 +69,22 @@ def test_racing_settings_are_checked() -> None:
         make_bot("expert:race_z=0")
     with pytest.raises(ValueError, match="race in bot 'expert:race=many' is a whole number of guesses"):
         make_bot("expert:race=many")
+
+
+def test_explore_is_the_share_of_random_cards_in_the_rollouts_of_any_policy_named() -> None:
+    """``explore`` (issue 28's settings): seat 0 holds the 2 that takes the table's 2, a 4 and a 12 that take
+    nothing. Without random cards the greedy rollout (``hard``'s) and the blind one named by ``rollout=`` always
+    take the 2; with every card random they play each of the three about a third of the time."""
+    game = start(Rules(players=2), deals=[{0: "2o 4o 12c", 1: "3e 5e 10b"}], table="2c 6o 7e 11b", dealer=1)
+    game.apply(game.legal_actions()[0])  # seat 0 declares none
+    game.apply(game.legal_actions()[0])  # seat 1 declares none
+    two = parse_card("2o")
+    for name in ("hard", "expert:rollout=blind2"):
+        for explore, least, most in ((0, 300, 300), (1, 70, 130)):
+            bot = make_bot(f"{name}{',' if ':' in name else ':'}explore={explore}")
+            rng = random.Random(1)
+            cards = [bot.policy(game.search_state(), rng.random) for _ in range(300)]
+            assert least <= cards.count(two) <= most, (name, explore, cards.count(two))
+            assert set(cards) == ({two} if explore == 0 else set(game.hand(0)))
+    with pytest.raises(ValueError, match="explore in bot 'hard:explore=2' is a share of random cards from 0 to 1"):
+        make_bot("hard:explore=2")

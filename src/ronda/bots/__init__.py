@@ -112,23 +112,24 @@ def make_bot(level: str, seed: int | None = None, *, time_limit: float | None = 
 
 _SEARCH_LEVELS: dict[str, Callable[..., SearchBot]] = {"hard": PimcBot, "expert": ExpertBot}
 
-ROLLOUTS: dict[str, Callable[[], Policy]] = {
-    "greedy": lambda: greedy_policy(card_value=0.7, explore=0.1),
-    "lookahead": lambda: lookahead_policy(3, card_value=0.7, explore=0.1),
-    "lookahead4": lambda: lookahead_policy(4, card_value=0.7, explore=0.1),
-    "blind": lambda: blind_policy(3, card_value=0.7, explore=0.1),
-    "blind2": lambda: blind_policy(2, card_value=0.7, explore=0.1),
+ROLLOUTS: dict[str, Callable[[float], Policy]] = {
+    "greedy": lambda explore: greedy_policy(card_value=0.7, explore=explore),
+    "lookahead": lambda explore: lookahead_policy(3, card_value=0.7, explore=explore),
+    "lookahead4": lambda explore: lookahead_policy(4, card_value=0.7, explore=explore),
+    "blind": lambda explore: blind_policy(3, card_value=0.7, explore=explore),
+    "blind2": lambda explore: blind_policy(2, card_value=0.7, explore=explore),
 }
 """The rollout policies a search level's ``rollout`` setting names: ``greedy`` (two plies, ``hard``'s default),
 ``lookahead`` (three plies) and ``lookahead4`` (four plies), reading the guessed hands; ``blind`` (three plies) and
 ``blind2`` (two), in which each seat reads only its own hand and the cards played
 (:func:`~ronda.bots.rollout.blind_policy`). ``expert:samples=176,rollout=greedy`` spends ``expert``'s time on more
-guesses with cheaper rollouts (issue 28: each measured in docs/bots.md)."""
+guesses with cheaper rollouts (issue 28: each measured in docs/bots.md). Each plays a random card a share of the
+time, the search's ``explore`` (0.1 unless set)."""
 
 
 KNOWN = (
     "samples, value, rollout, horizon, race, race_z, race_guesses, plan, exact, exact_samples, sharpness, noise, reply,"
-    " candidates"
+    " candidates, explore"
 )
 
 _READING = {
@@ -156,7 +157,8 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     defaults): ``sharpness``, ``noise``, ``reply`` — ``expert:sharpness=0.25,noise=0.2,reply=8`` reads by the model
     fitted to the bots' choices (:data:`~ronda.bots.inference.FITTED`, docs/bots.md); on ``hard``, which reads no
     plays, any of them makes it read them; ``candidates``, the guesses drawn for each one kept when reading plays
-    (8; more follow a sharp reading more closely, at more cost).
+    (8; more follow a sharp reading more closely, at more cost); ``explore``, the share of random cards in the
+    rollouts (0.1: they stay varied; ``expert:explore=0.03`` is measured in docs/bots.md).
 
     >>> search_settings("hard:value=points,32", "value=points,32")
     {'value': 'points', 'samples': 32}
@@ -173,6 +175,7 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
     """
     settings: dict[str, Any] = {}
     reading: dict[str, float] = {}
+    rollout = answer = ""
     for part in argument.split(","):
         name, equals, text = part.strip().partition("=")
         if not equals:
@@ -188,7 +191,7 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
         elif name == "rollout":
             if text not in ROLLOUTS:
                 raise ValueError(f"rollout in bot {level!r} is one of {', '.join(ROLLOUTS)}, not {text!r}")
-            settings["policy"] = ROLLOUTS[text]()
+            rollout = text
         elif name == "horizon":
             if text not in ("round", "deal"):
                 raise ValueError(
@@ -210,7 +213,7 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
                 )
             settings["plan"] = text != "0"
             if text == "blind":
-                settings["answer"] = ROLLOUTS["blind"]()
+                answer = "blind"
         elif name == "exact":
             allowed = [str(deals) for deals in EXACT_DEALS]
             if text not in allowed:
@@ -233,6 +236,14 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             if not z > 0:
                 raise ValueError(f"race_z in bot {level!r} is a number of standard errors above 0, not {text!r}")
             settings[name] = z
+        elif name == "explore":
+            try:
+                share = float(text)
+            except ValueError:
+                share = math.nan
+            if not 0 <= share <= 1:
+                raise ValueError(f"explore in bot {level!r} is a share of random cards from 0 to 1, not {text!r}")
+            settings["explore"] = share
         elif name == "candidates":
             if not text.isdigit() or int(text) < 1:
                 raise ValueError(
@@ -253,6 +264,11 @@ def search_settings(level: str, argument: str) -> dict[str, Any]:
             raise ValueError(f"unknown setting {name!r} in bot {level!r} (known: {KNOWN})")
     if reading:
         settings["play_model"] = replace(PlayModel(), **reading)
+    explore = settings.get("explore", 0.1)
+    if rollout:
+        settings["policy"] = ROLLOUTS[rollout](explore)
+    if answer:
+        settings["answer"] = ROLLOUTS[answer](explore)
     return settings
 
 

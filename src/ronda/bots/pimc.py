@@ -385,7 +385,8 @@ class ExpertBot(PimcBot):
     each seat reads only its own hand (``rollout=blind2``,
     :func:`~ronda.bots.rollout.blind_policy`), nor a plan whose other seats answer
     blind (``plan=blind``), nor the plan valued held out, each guess at the next card the other guesses choose
-    (``benchmarks/plan_held_out.py``: +0.23 over four seeds, where it is +0.38), nor rollouts stopped at the
+    (``benchmarks/plan_held_out.py``: +0.23 over four seeds, where it is +0.38), nor fewer random cards in the
+    rollouts (``expert:explore=0.03``: +0.37 there), nor rollouts stopped at the
     deal's end with the rest of the round valued by a model
     learned from honest self-play (``horizon=deal``, :mod:`~ronda.bots.roundvalue`: cheaper, not stronger;
     +0.34 over the same four seeds, and +0.40 with twice the guesses, both at 2.2 times ``hard``'s median),
