@@ -22,12 +22,10 @@ import argparse
 import json
 import sys
 
-from ronda.arena.match import MatchSpec
-from ronda.arena.runner import run_match, summary
-from ronda.bots import register_family
+from expert_screen import describe, screen
+
 from ronda.bots.base import Bot
 from ronda.bots.pimc import ExpertBot, _Plan
-from ronda.engine.presets import preset_rules
 
 
 class HeldOutPlan(_Plan):
@@ -72,23 +70,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.units < 1 or args.jobs < 1:
         parser.error("--units and --jobs are whole numbers from 1")
-    register_family("held-out", _held_out_expert)
-    spec = MatchSpec(
-        ("held-out:plan", "hard"), preset_rules("classic", 2, target=10_000), rounds_only=True, seed=args.seed
-    )
-    result = summary(spec, run_match(spec, args.units, jobs=args.jobs))
+    result = screen("held-out:plan", _held_out_expert, args.units, args.seed, args.jobs)
     if args.json:
         print(json.dumps(result))
         return 0
-    margin = result["margin_per_round"]
-    low, high = margin["95"]
-    first, second = result["entrants"]
-    cpu = first["choice_cpu_seconds_median"] * 1000, second["choice_cpu_seconds_median"] * 1000
-    print(
-        f"seed {args.seed}, {args.units} units: {margin['mean']:+.2f} a round over hard [{low:+.2f}, {high:+.2f}]"
-        f" ({margin['mean']:+.3f}); rounds won {first['rounds_won']} against {second['rounds_won']}; CPU a card"
-        f" choice, median, {cpu[0]:.1f} ms against {cpu[1]:.1f} ms ({cpu[0] / cpu[1]:.1f} times)"
-    )
+    print(describe(result))
     print(f"(PYTHONPATH=src python benchmarks/plan_held_out.py --units {args.units} --seed {args.seed})")
     return 0
 

@@ -42,10 +42,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from expert_screen import describe, screen
 
 from ronda.arena.match import MatchSpec, play_seated, seat_bots, unit_deck
-from ronda.arena.runner import run_match, summary
-from ronda.bots import register_family
 from ronda.bots.base import Bot
 from ronda.bots.pimc import ExpertBot
 from ronda.bots.rollout import _NONE, _expected_best, blind_policy
@@ -252,21 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.screen:
         return 0
     weights = list(args.sharpness * w)
-    register_family("imitating", lambda _argument, seed: _imitating_expert(weights, seed))
     name = f"imitating:sharpness={args.sharpness:g}"
-    spec = MatchSpec((name, "hard"), preset_rules("classic", 2, target=10_000), rounds_only=True, seed=args.seed)
-    result = summary(spec, run_match(spec, args.screen, jobs=args.jobs))
+    result = screen(name, lambda _argument, seed: _imitating_expert(weights, seed), args.screen, args.seed, args.jobs)
     if args.json:
         print(json.dumps(result))
-    margin = result["margin_per_round"]
-    low, high = margin["95"]
-    first, second = result["entrants"]
-    cpu = first["choice_cpu_seconds_median"] * 1000, second["choice_cpu_seconds_median"] * 1000
-    print(
-        f"screen, seed {args.seed}, {args.screen} units: {margin['mean']:+.2f} a round over hard [{low:+.2f}, "
-        f"{high:+.2f}] ({margin['mean']:+.3f}); rounds won {first['rounds_won']} against {second['rounds_won']}; "
-        f"CPU a card choice, median, {cpu[0]:.1f} ms against {cpu[1]:.1f} ms ({cpu[0] / cpu[1]:.1f} times)"
-    )
+    print(f"screen, {describe(result)}")
     return 0
 
 
