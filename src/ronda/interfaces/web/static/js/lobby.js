@@ -22,6 +22,10 @@ let drafts = null; // the name typed and not sent yet, carried over a redraw of 
 // began and the server's last word on it, so that the lobby drawn again shows the wait at once, in the new words,
 // and goes on looking with the same ticket (the person never chose to stop).
 let carried = null;
+// Who this browser is, carried over a redraw of the lobby (a language switch): the lobby is then drawn at once, in
+// the same task as the switch, with no request first. Drawn after a request, the old lobby stayed on screen meanwhile,
+// and what was typed or chosen there in that moment was lost with it (a browser test filled the old name field).
+let known = null;
 
 /** A fan of cards for the lobby and the invite page. */
 function fan(names = ["1o", "12c", "11e", "10b", "7o"]) {
@@ -98,7 +102,8 @@ export async function showLobby(app, { go, fail, meta }) {
   const form = el("form", { id: "new-table", class: "panel new-table", autocomplete: "off" });
   const list = el("ul", { class: "table-list", id: "table-list", "aria-live": "polite" });
   const playNow = el("form", { id: "play-now", class: "panel play-now", autocomplete: "off" });
-  let me = await whoAmI();
+  let me = known ?? (await whoAmI());
+  known = null;
   // The lobby has one name field, the "You" panel's: a kept name is the name of every seat this browser takes, and
   // until there is one, play now and a new table take the name typed there. Each form says which.
   const asWho = [];
@@ -572,6 +577,7 @@ export async function showLobby(app, { go, fail, meta }) {
     carried = redrawn && waitTimer !== null && lastAnswer ? { answer: lastAnswer, since: waitSince, bots: playBots.checked } : null;
     clearInterval(waitTimer);
     drafts = { name: you.typed() };
+    known = redrawn ? me : null;
   };
 }
 
