@@ -394,6 +394,33 @@ def test_the_lobby_switched_to_another_language_is_drawn_at_once_so_what_is_type
         assert [seat["name"] for seat in seats[:1]] == ["Laila"] and len(seats) == 4
 
 
+@pytest.mark.parametrize(
+    ("path", "asked", "selector", "words"),
+    [
+        ("/leaderboard", "**/api/leaderboard*", "#leaderboard-title", "الترتيب — مباريات بين لاعبَين"),
+        ("/p/Nour", "**/api/players/*", "#history-title", "المباريات"),
+    ],
+)
+def test_the_leaderboard_and_a_players_page_switched_to_another_language_are_drawn_at_once(
+    browser: Any, url: str, path: str, asked: str, selector: str, words: str
+) -> None:
+    """As the lobby (above): the page switched to Arabic was drawn again only once the server had answered again, the
+    old words left under the new language meanwhile. With the server's answer held, the page reads Arabic at once."""
+    with open_page(browser, **DESKTOP) as page:
+        if path.startswith("/p/"):
+            keep_name(page, url, "Nour")  # a player with a page
+        page.goto(url + path)
+        page.wait_for_selector(selector)
+
+        def hold(route: Any) -> None:  # asked, never answered: a line gone slow
+            pass
+
+        page.route(asked, hold)
+        page.select_option("#language", "ar")
+        assert page.inner_text(selector) == words
+        page.unroute(asked, hold)
+
+
 def test_a_pairs_win_and_a_challenge_of_you_are_said_in_their_own_grammar(browser: Any, url: str) -> None:
     """The audit: a spectator read "Bot 2 & Bot 4 wins!" (French "gagne", Arabic singular), and a seat whose
     declaration was challenged read "Bot 2 challenges You" with a capital in mid-sentence."""

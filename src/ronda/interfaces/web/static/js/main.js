@@ -175,7 +175,8 @@ async function replay(tableId, game = null, analyseNow = false) {
 async function screen(show, key) {
   const mine = epoch;
   const drawnIn = language();
-  const draw = () => show(app, key, { go: navigate, fail: (e) => toast(explain(e)), current: () => mine === epoch });
+  const seen = {}; // what the server said, kept so that a redraw in another language draws at once
+  const draw = () => show(app, key, { go: navigate, fail: (e) => toast(explain(e)), current: () => mine === epoch, seen });
   await draw();
   if (mine === epoch) showing({ leave() {}, redraw: draw, key: () => false }, drawnIn);
 }

@@ -32,11 +32,13 @@ function date(iso) {
   return Number.isNaN(when.getTime()) ? "" : when.toLocaleDateString(language(), { year: "numeric", month: "short", day: "numeric" });
 }
 
-/** Show the page of the player `key` (an id or a name) in `app`. */
-export async function showPlayer(app, key, { fail, current }) {
-  let page;
-  try {
-    page = await api(`/api/players/${encodeURIComponent(key)}`);
+/** Show the page of the player `key` (an id or a name) in `app`. `seen` keeps what the server said: drawn again in
+ * another language, the page is drawn from it at once (asked again first, the page in the old words stayed on screen
+ * under the new language meanwhile). */
+export async function showPlayer(app, key, { fail, current, seen = {} }) {
+  let page = seen.data;
+  if (!page) try {
+    page = seen.data = await api(`/api/players/${encodeURIComponent(key)}`);
   } catch (error) {
     if (!current()) return;
     app.replaceChildren(el("div", { class: "panel empty", id: "player" }, error.status === 404 ? t("noPlayer") : ""));
@@ -85,11 +87,11 @@ export async function showPlayer(app, key, { fail, current }) {
       games.length ? el("ul", { class: "history" }, games) : el("p", { class: "empty" }, t("noGamesYet")))));
 }
 
-/** Show the leaderboard of games of `players` players in `app`. */
-export async function showLeaderboard(app, players, { fail, current }) {
-  let board;
-  try {
-    board = await api(`/api/leaderboard?players=${encodeURIComponent(players)}`);
+/** Show the leaderboard of games of `players` players in `app`, from `seen` when drawn again (as a player's page). */
+export async function showLeaderboard(app, players, { fail, current, seen = {} }) {
+  let board = seen.data;
+  if (!board) try {
+    board = seen.data = await api(`/api/leaderboard?players=${encodeURIComponent(players)}`);
   } catch (error) {
     if (current()) fail(error);
     return;
